@@ -1,0 +1,19 @@
+#!/bin/sh
+# Install everything wblab's build, tests and lab need on Debian 12.
+set -e
+PKGS="build-essential pkg-config libvirt-dev libxml2-dev libyaml-dev libjson-c-dev
+libsqlite3-dev libssl-dev check libsubunit-dev libvirt-daemon-system
+qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
+gnuplot-nox sqlite3 linux-source-6.1 bc bison flex libelf-dev dwarves ccache
+rsync clang-format"
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+[ "$(id -u)" = 0 ] || { echo "make deps: run as root to install:$missing" >&2; exit 1; }
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+# shellcheck disable=SC2086
+apt-get install -y -q -o Dpkg::Options::=--force-confnew $missing

@@ -1,0 +1,406 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab-agent: the guest side of a cell. It is /init of the per-cell
+ * initramfs (stage 1: load boot modules, mount the root image, switch to
+ * it) and then PID 1 of the guest root (stage 2: mount the kernel's
+ * interfaces, say hello on the channel, run the plan the host sends,
+ * send the results back, power off). Static, libc only.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+#include "agent/proto.h"
+
+static int chan_fd = -1;
+
+void say(const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int fd, n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if (n > (int)sizeof(buf) - 2)
+		n = sizeof(buf) - 2;
+	buf[n++] = '\n';
+	/* The console is the record of last resort: it survives everything. */
+	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		char line[1100];
+		int m = snprintf(line, sizeof(line), "wblab-agent: %.*s", n, buf);
+
+		if (write(fd, line, m) < 0) {
+			/* nothing else to do */
+		}
+		close(fd);
+	}
+}
+
+double mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int write_all(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
+			if (errno == EAGAIN) {
+				struct pollfd pfd = { fd, POLLOUT, 0 };
+
+				poll(&pfd, 1, 1000);
+			}
+			continue;
+		}
+		if (n <= 0)
+			return -1;
+		p += n;
+		len -= n;
+	}
+	return 0;
+}
+
+int send_frame(char type, const char *name, const void *data, size_t len)
+{
+	char hdr[128];
+	int n;
+
+	if (chan_fd < 0)
+		return -1;
+	n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " %c %zu %s\n", type, len, name);
+	if (write_all(chan_fd, hdr, n) || write_all(chan_fd, data, len))
+		return -1;
+	return 0;
+}
+
+static void power_off(void)
+{
+	sync();
+	reboot(RB_POWER_OFF);
+	for (;;)
+		pause();
+}
+
+static void mount_one(const char *src, const char *dst, const char *type,
+		      unsigned long flags, const char *data)
+{
+	mkdir(dst, 0755);
+	if (mount(src, dst, type, flags, data) < 0 && errno != EBUSY)
+		say("mount %s on %s (%s): %s", src, dst, type, strerror(errno));
+}
+
+static char *read_small(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return NULL;
+	n = read(fd, buf, len - 1);
+	close(fd);
+	if (n < 0)
+		return NULL;
+	buf[n] = '\0';
+	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return buf;
+}
+
+/* /dev/vdX whose virtio serial is the given string (no udev here). */
+static int find_disk(const char *serial, char *dev, size_t len, double wait_s)
+{
+	double end = mono() + wait_s;
+
+	do {
+		DIR *d = opendir("/sys/block");
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char p[512], buf[128];
+
+			snprintf(p, sizeof(p), "/sys/block/%s/serial", de->d_name);
+			if (read_small(p, buf, sizeof(buf)) && !strcmp(buf, serial)) {
+				snprintf(dev, len, "/dev/%s", de->d_name);
+				closedir(d);
+				return 0;
+			}
+		}
+		if (d)
+			closedir(d);
+		usleep(50000);
+	} while (mono() < end);
+	return -1;
+}
+
+static int open_channel(double wait_s)
+{
+	double end = mono() + wait_s;
+
+	do {
+		DIR *d = opendir("/sys/class/virtio-ports");
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char p[512], buf[128];
+
+			snprintf(p, sizeof(p), "/sys/class/virtio-ports/%s/name",
+				 de->d_name);
+			if (!read_small(p, buf, sizeof(buf)) ||
+			    strcmp(buf, PROTO_CHANNEL))
+				continue;
+			snprintf(p, sizeof(p), "/dev/%s", de->d_name);
+			closedir(d);
+			return open(p, O_RDWR | O_CLOEXEC);
+		}
+		if (d)
+			closedir(d);
+		usleep(50000);
+	} while (mono() < end);
+	return -1;
+}
+
+static void cmdline_get(const char *key, char *out, size_t len)
+{
+	char buf[4096], *tok, *save;
+	size_t klen = strlen(key);
+
+	out[0] = '\0';
+	if (!read_small("/proc/cmdline", buf, sizeof(buf)))
+		return;
+	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+		if (!strncmp(tok, key, klen) && tok[klen] == '=')
+			snprintf(out, len, "%s", tok + klen + 1);
+}
+
+/* Load the modules /etc/wblab/modules lists, in order (dependencies first). */
+static void load_boot_modules(void)
+{
+	FILE *f = fopen("/etc/wblab/modules", "r");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		int fd;
+
+		line[strcspn(line, "\n")] = '\0';
+		if (!line[0])
+			continue;
+		fd = open(line, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			say("module %s: %s", line, strerror(errno));
+			continue;
+		}
+		if (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)
+			say("finit_module %s: %s", line, strerror(errno));
+		close(fd);
+	}
+	fclose(f);
+}
+
+static void send_hello(const char *mode)
+{
+	struct utsname u;
+	char body[512];
+	int n;
+
+	uname(&u);
+	n = snprintf(body, sizeof(body),
+		     "release=%s\nversion=%s\nmachine=%s\nmode=%s\nagent=1\nuptime=%.3f\n",
+		     u.release, u.version, u.machine, mode, mono());
+	send_frame('H', "hello", body, n);
+}
+
+static int copy_self(const char *dst)
+{
+	int in = open("/init", O_RDONLY | O_CLOEXEC);
+	int out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0755);
+	char buf[65536];
+	ssize_t n;
+
+	if (in < 0 || out < 0)
+		return -1;
+	while ((n = read(in, buf, sizeof(buf))) > 0)
+		if (write_all(out, buf, n))
+			return -1;
+	close(in);
+	return close(out);
+}
+
+/* Stage 1: PID 1 in the initramfs. */
+static int stage1(void)
+{
+	char mode[32], root[64];
+
+	mount_one("devtmpfs", "/dev", "devtmpfs", 0, NULL);
+	mount_one("proc", "/proc", "proc", 0, NULL);
+	mount_one("sysfs", "/sys", "sysfs", 0, NULL);
+	say("stage 1 at %.3f s", mono());
+	load_boot_modules();
+	cmdline_get("wblab.mode", mode, sizeof(mode));
+
+	if (!strcmp(mode, "probe")) {
+		/* The host only needs to see that userspace ran. */
+		chan_fd = open_channel(10);
+		send_hello("probe");
+		power_off();
+	}
+	if (find_disk("wblab-root", root, sizeof(root), 30) < 0) {
+		say("no disk with serial wblab-root: cannot boot");
+		power_off();
+	}
+	mount_one(root, "/newroot", "ext4", 0, NULL);
+	mount_one("tmpfs", "/newroot/run", "tmpfs", 0, "mode=0755");
+	if (copy_self("/newroot/run/wblab-agent") < 0) {
+		say("cannot copy the agent into the root: %s", strerror(errno));
+		power_off();
+	}
+	if (mount("/dev", "/newroot/dev", NULL, MS_MOVE, NULL) ||
+	    mount("/proc", "/newroot/proc", NULL, MS_MOVE, NULL) ||
+	    mount("/sys", "/newroot/sys", NULL, MS_MOVE, NULL) ||
+	    chdir("/newroot") || mount(".", "/", NULL, MS_MOVE, NULL) ||
+	    chroot(".") || chdir("/")) {
+		say("switching root: %s", strerror(errno));
+		power_off();
+	}
+	execl("/run/wblab-agent", "wblab-agent", "stage2", (char *)NULL);
+	say("exec stage 2: %s", strerror(errno));
+	power_off();
+	return 1;
+}
+
+static void lo_up(void)
+{
+	struct ifreq ifr = { 0 };
+	int s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (s < 0)
+		return;
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "lo");
+	if (!ioctl(s, SIOCGIFFLAGS, &ifr)) {
+		ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+		ioctl(s, SIOCSIFFLAGS, &ifr);
+	}
+	close(s);
+}
+
+static char *read_plan(size_t *len)
+{
+	char hdr[256], type, name[PROTO_MAX_NAME + 1];
+	size_t i = 0, got = 0;
+	char *buf;
+
+	/* Header: bytes up to the newline. */
+	while (i < sizeof(hdr) - 1) {
+		ssize_t n = read(chan_fd, hdr + i, 1);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0)
+			return NULL;
+		if (hdr[i] == '\n')
+			break;
+		i++;
+	}
+	hdr[i] = '\0';
+	if (proto_parse_header(hdr, &type, len, name) || type != 'P')
+		return NULL;
+	buf = malloc(*len + 1);
+	while (buf && got < *len) {
+		ssize_t n = read(chan_fd, buf + got, *len - got);
+
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n <= 0) {
+			free(buf);
+			return NULL;
+		}
+		got += n;
+	}
+	if (buf)
+		buf[*len] = '\0';
+	return buf;
+}
+
+/* Stage 2: PID 1 in the guest root. */
+static int stage2(void)
+{
+	char dev[64], *plan;
+	size_t len;
+	int status;
+
+	mount_one("tmpfs", "/tmp", "tmpfs", 0, NULL);
+	mount_one("devpts", "/dev/pts", "devpts", 0, NULL);
+	mount_one("tmpfs", "/dev/shm", "tmpfs", 0, NULL);
+	mount_one("debugfs", "/sys/kernel/debug", "debugfs", 0, NULL);
+	mount_one("tracefs", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	mount_one("configfs", "/sys/kernel/config", "configfs", 0, NULL);
+	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
+	if (find_disk("wblab-modules", dev, sizeof(dev), 5) == 0)
+		mount_one(dev, "/lib/modules", "ext4", MS_RDONLY, NULL);
+	sethostname("wblab", 5);
+	lo_up();
+	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("HOME", "/root", 1);
+	chan_fd = open_channel(10);
+	if (chan_fd < 0) {
+		say("no virtio-serial port named %s", PROTO_CHANNEL);
+		power_off();
+	}
+	send_hello("cell");
+	say("hello sent at %.3f s, waiting for the plan", mono());
+	plan = read_plan(&len);
+	if (!plan) {
+		say("no plan received");
+		power_off();
+	}
+	status = plan_execute(plan, len);
+	free(plan);
+	say("plan done (%d) at %.3f s", status, mono());
+	power_off();
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (getpid() == 1 && argc >= 2 && !strcmp(argv[1], "stage2"))
+		return stage2();
+	if (getpid() == 1)
+		return stage1();
+	if (argc >= 2 && !strcmp(argv[1], "hog"))
+		return hog_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "sample"))
+		return sample_main(argc - 1, argv + 1);
+	fprintf(stderr, "usage: wblab-agent hog|sample ... (stage 1/2 run as PID 1)\n");
+	return 2;
+}

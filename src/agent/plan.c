@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The plan executor: runs the host's steps in order (see proto.h), keeps
+ * a log of every step, and sends files and the exit status back.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "agent/agent.h"
+#include "agent/proto.h"
+
+#define MAX_BG 16
+#define TAIL_MAX 4096
+
+struct bg_job {
+	char label[64];
+	pid_t pid;
+};
+
+struct plan_state {
+	char phase[32];
+	int failed;		/* 0, 1 setup, 2 workload */
+	char fail_label[128];
+	int fail_rc;
+	char fail_tail[TAIL_MAX];
+	char cgroup[256];	/* run steps join this cgroup, "" for none */
+	struct bg_job bg[MAX_BG];
+	int nr_bg;
+	FILE *log;		/* agent.log */
+	double t0;
+};
+
+static void logf_(struct plan_state *st, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void logf_(struct plan_state *st, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(st->log, "[%9.3f] ", mono() - st->t0);
+	va_start(ap, fmt);
+	vfprintf(st->log, fmt, ap);
+	va_end(ap);
+	fputc('\n', st->log);
+	fflush(st->log);
+}
+
+static void join_cgroup(const char *cg)
+{
+	char path[320];
+	int fd;
+
+	if (!cg[0])
+		return;
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/cgroup.procs", cg);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write(fd, "0", 1) != 1)
+		dprintf(2, "wblab-agent: cannot join cgroup %s: %s\n", cg,
+			strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static pid_t spawn(struct plan_state *st, char **argv, const char *out_path,
+		   int append)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	setsid();
+	join_cgroup(st->cgroup);
+	{
+		int in = open("/dev/null", O_RDONLY);
+		int out = open(out_path, O_WRONLY | O_CREAT |
+			       (append ? O_APPEND : O_TRUNC), 0644);
+
+		dup2(in, 0);
+		dup2(out, 1);
+		dup2(out, 2);
+	}
+	execvp(argv[0], argv);
+	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* Wait for pid up to timeout seconds (0 = forever); kill its group on expiry. */
+static int wait_timeout(pid_t pid, int timeout)
+{
+	int pfd = syscall(SYS_pidfd_open, pid, 0);
+	int status = 0;
+
+	if (pfd >= 0 && timeout > 0) {
+		struct pollfd p = { pfd, POLLIN, 0 };
+		int r;
+
+		do {
+			r = poll(&p, 1, timeout * 1000);
+		} while (r < 0 && errno == EINTR);
+		if (r == 0) {
+			kill(-pid, SIGKILL);
+			kill(pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			close(pfd);
+			return 124;
+		}
+	}
+	if (pfd >= 0)
+		close(pfd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+static void read_tail(const char *path, char *buf, size_t len)
+{
+	int fd = open(path, O_RDONLY);
+	off_t size;
+	ssize_t n;
+
+	buf[0] = '\0';
+	if (fd < 0)
+		return;
+	size = lseek(fd, 0, SEEK_END);
+	lseek(fd, size > (off_t)len - 1 ? size - (off_t)len + 1 : 0, SEEK_SET);
+	n = read(fd, buf, len - 1);
+	buf[n > 0 ? n : 0] = '\0';
+	close(fd);
+}
+
+static void stop_bg(struct plan_state *st)
+{
+	for (int i = 0; i < st->nr_bg; i++) {
+		int status;
+
+		kill(-st->bg[i].pid, SIGKILL);
+		kill(st->bg[i].pid, SIGKILL);
+		waitpid(st->bg[i].pid, &status, 0);
+		logf_(st, "bg %s stopped", st->bg[i].label);
+	}
+	st->nr_bg = 0;
+}
+
+static void send_file(struct plan_state *st, const char *name, const char *path)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct stat sb;
+	char *buf;
+	size_t got = 0;
+
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		logf_(st, "get %s: %s: %s", name, path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return;
+	}
+	/* procfs and sysfs files report size 0: read until EOF. */
+	size_t cap = sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
+
+	buf = malloc(cap);
+	for (;;) {
+		ssize_t n;
+
+		if (got == cap) {
+			cap *= 2;
+			buf = realloc(buf, cap);
+		}
+		n = read(fd, buf + got, cap - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	if (send_frame('F', name, buf, got))
+		logf_(st, "get %s: channel write failed", name);
+	else
+		logf_(st, "get %s: %zu bytes from %s", name, got, path);
+	free(buf);
+}
+
+static int valid_phase(const char *p)
+{
+	return !strcmp(p, "setup") || !strcmp(p, "workload") ||
+	       !strcmp(p, "collect") || !strcmp(p, "teardown");
+}
+
+/* Should a step run? After a setup failure only collect and teardown do. */
+static int skipping(struct plan_state *st)
+{
+	return st->failed == 1 && (!strcmp(st->phase, "setup") ||
+				    !strcmp(st->phase, "workload"));
+}
+
+static void step_run(struct plan_state *st, char **f, int n, int fatal)
+{
+	const char *label = f[1];
+	int timeout = atoi(f[2]);
+	double t = mono();
+	char out[] = "/tmp/wblab-step.out";
+	int rc;
+	pid_t pid;
+
+	pid = spawn(st, f + 3, out, 0);
+	rc = pid < 0 ? 127 : wait_timeout(pid, timeout);
+	logf_(st, "%s %s:%s rc=%d %.2fs", fatal ? "run" : "try", st->phase,
+	      label, rc, mono() - t);
+	if (!rc)
+		return;
+	{
+		char tail[TAIL_MAX];
+
+		read_tail(out, tail, sizeof(tail));
+		fprintf(st->log, "%s%s", tail,
+			tail[0] && tail[strlen(tail) - 1] != '\n' ? "\n" : "");
+		if (!fatal || st->failed)
+			return;
+		if (!strcmp(st->phase, "setup"))
+			st->failed = 1;
+		else if (!strcmp(st->phase, "workload"))
+			st->failed = 2;
+		else
+			return;
+		snprintf(st->fail_label, sizeof(st->fail_label), "%s", label);
+		st->fail_rc = rc;
+		memcpy(st->fail_tail, tail, sizeof(tail));
+	}
+	(void)n;
+}
+
+static void step_capture(struct plan_state *st, char **f)
+{
+	char path[256], hdr[256];
+	int fd, rc;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), AGENT_OUT_DIR "/%s", f[1]);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+	if (fd < 0)
+		return;
+	snprintf(hdr, sizeof(hdr), "# %s\n", f[2]);
+	write_all(fd, hdr, strlen(hdr));
+	close(fd);
+	pid = spawn(st, f + 3, path, 1);
+	rc = pid < 0 ? 127 : wait_timeout(pid, 60);
+	if (rc) {
+		fd = open(path, O_WRONLY | O_APPEND);
+		dprintf(fd, "# (exit %d)\n", rc);
+		close(fd);
+	}
+	fd = open(path, O_WRONLY | O_APPEND);
+	write_all(fd, "\n", 1);
+	close(fd);
+	logf_(st, "capture %s:%s rc=%d", f[1], f[2], rc);
+}
+
+static void step_put(struct plan_state *st, const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+
+	if (fd < 0 || write_all(fd, text, strlen(text)))
+		logf_(st, "put %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+static void step_cgroup(struct plan_state *st, const char *cg, const char *max)
+{
+	char path[320];
+	int fd;
+
+	snprintf(st->cgroup, sizeof(st->cgroup), "%s", cg);
+	if (!cg[0])
+		return;
+	fd = open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY);
+	if (fd >= 0) {
+		write_all(fd, "+memory", 7);
+		close(fd);
+	}
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", cg);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/memory.max", cg);
+	fd = open(path, O_WRONLY);
+	if (fd < 0 || write_all(fd, max, strlen(max))) {
+		logf_(st, "cgroup %s memory.max=%s: %s", cg, max, strerror(errno));
+		if (!st->failed) {
+			st->failed = 1;
+			snprintf(st->fail_label, sizeof(st->fail_label), "cgroup");
+			st->fail_rc = 1;
+		}
+	} else {
+		logf_(st, "cgroup %s memory.max=%s", cg, max);
+	}
+	if (fd >= 0)
+		close(fd);
+}
+
+static void step(struct plan_state *st, char **f, int n)
+{
+	const char *verb = f[0];
+
+	if (!strcmp(verb, "phase") && n == 2 && valid_phase(f[1])) {
+		stop_bg(st);
+		snprintf(st->phase, sizeof(st->phase), "%s", f[1]);
+		logf_(st, "phase %s", f[1]);
+		send_frame('S', "phase", f[1], strlen(f[1]));
+		return;
+	}
+	if (!strcmp(verb, "env") && n == 3) {
+		setenv(f[1], f[2], 1);
+		return;
+	}
+	if (skipping(st))
+		return;
+	if ((!strcmp(verb, "run") || !strcmp(verb, "try")) && n >= 4)
+		step_run(st, f, n, verb[0] == 'r');
+	else if (!strcmp(verb, "capture") && n >= 4)
+		step_capture(st, f);
+	else if (!strcmp(verb, "put") && n == 3)
+		step_put(st, f[1], f[2]);
+	else if (!strcmp(verb, "get") && n == 3)
+		send_file(st, f[1], f[2]);
+	else if (!strcmp(verb, "cgroup") && n == 3)
+		step_cgroup(st, f[1], f[2]);
+	else if (!strcmp(verb, "bg") && n >= 3 && st->nr_bg < MAX_BG) {
+		struct bg_job *j = &st->bg[st->nr_bg++];
+		char out[128];
+
+		snprintf(j->label, sizeof(j->label), "%s", f[1]);
+		snprintf(out, sizeof(out), "/tmp/wblab-bg-%s.out", j->label);
+		j->pid = spawn(st, f + 2, out, 0);
+		logf_(st, "bg %s pid %d", j->label, (int)j->pid);
+	} else if (!strcmp(verb, "wait") && n == 3) {
+		for (int i = 0; i < st->nr_bg; i++) {
+			if (strcmp(st->bg[i].label, f[1]))
+				continue;
+			logf_(st, "wait %s rc=%d", f[1],
+			      wait_timeout(st->bg[i].pid, atoi(f[2])));
+			st->bg[i] = st->bg[--st->nr_bg];
+			break;
+		}
+	} else {
+		logf_(st, "bad plan step '%s' with %d fields", verb, n);
+	}
+}
+
+static void send_outputs(struct plan_state *st)
+{
+	DIR *d = opendir(AGENT_OUT_DIR);
+	struct dirent *de;
+
+	while (d && (de = readdir(d))) {
+		char path[300];
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), AGENT_OUT_DIR "/%s", de->d_name);
+		send_file(st, de->d_name, path);
+	}
+	if (d)
+		closedir(d);
+}
+
+int plan_execute(char *plan, size_t len)
+{
+	static const char *const status[] = { "ok", "setup-failed", "workload-failed" };
+	struct plan_state st = { .t0 = mono() };
+	char *line = plan, *end = plan + len;
+	char body[TAIL_MAX + 512];
+	int n;
+
+	mkdir(AGENT_OUT_DIR, 0755);
+	st.log = fopen(AGENT_OUT_DIR "/agent.log", "w");
+	if (!st.log)
+		st.log = stderr;
+	while (line < end) {
+		char *nl = memchr(line, '\n', end - line);
+		char *f[PROTO_MAX_FIELDS];
+
+		if (nl)
+			*nl = '\0';
+		if (*line)
+			step(&st, f, proto_split(line, f, PROTO_MAX_FIELDS));
+		line = nl ? nl + 1 : end;
+	}
+	stop_bg(&st);
+	logf_(&st, "plan finished: %s", status[st.failed]);
+	if (st.log != stderr)
+		fclose(st.log);
+	send_outputs(&st);
+	n = snprintf(body, sizeof(body), "phase=%s\nlabel=%s\nrc=%d\n\n%s",
+		     st.failed == 1 ? "setup" : st.failed == 2 ? "workload" : "",
+		     st.fail_label, st.fail_rc, st.fail_tail);
+	send_frame('X', status[st.failed], body, n);
+	return st.failed;
+}

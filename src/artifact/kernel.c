@@ -1,0 +1,446 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel artifacts: the cache key, the cached record (kernel.json), the
+ * Debian prebuilt fetch, and the steps every kernel shares (depmod, the
+ * read-only modules disk).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "artifact/cache.h"
+#include "artifact/kernel.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/run.h"
+
+static char *lab_file(const char *sub, const char *name)
+{
+	if (name[0] == '/')
+		return xstrdup(name);
+	return xasprintf("%s/lab/%s/%s", wblab_home(), sub, name);
+}
+
+static void hash_toolchain(struct hasher *h)
+{
+	const char *argv[] = { "gcc", "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+
+	run_capture(argv, &out, NULL);
+	hasher_add_str(h, "toolchain", out.buf);
+	strbuf_release(&out);
+}
+
+/* Source identity: the installed package's version, or the git commit. */
+static int hash_source(struct hasher *h, const struct kernel_spec *s)
+{
+	struct strbuf out = STRBUF_INIT;
+	int ret = 0;
+
+	if (s->source_package) {
+		const char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
+				       s->source_package, NULL };
+
+		if (run_capture(argv, &out, NULL) || !out.len)
+			ret = error("%s: source package %s is not installed (make deps installs linux-source-6.1)",
+				    s->path, s->source_package);
+		hasher_add_str(h, "source-package", s->source_package);
+		hasher_add_str(h, "source-version", out.buf);
+	} else if (s->source_git) {
+		char *rev = xasprintf("%s^{commit}", s->source_ref ? s->source_ref : "HEAD");
+		const char *argv[] = { "git", "-C", s->source_git, "rev-parse",
+				       "--verify", rev, NULL };
+
+		if (run_capture(argv, &out, NULL))
+			ret = error("%s: source.git: cannot resolve %s in %s",
+				    s->path, rev, s->source_git);
+		strbuf_trim_trailing(&out);
+		hasher_add_str(h, "source-git-commit", out.buf);
+		free(rev);
+	}
+	strbuf_release(&out);
+	return ret;
+}
+
+int kernel_cache_key(const struct kernel_spec *s, char *hex)
+{
+	struct hasher *h = hasher_new();
+	int ret = 0;
+
+	hasher_add_str(h, "wblab-kernel", "1");
+	if (s->package) {
+		hasher_add_str(h, "package", s->package);
+		hasher_finish(h, hex);
+		return 0;
+	}
+	if (s->base) {
+		struct kernel_spec base;
+		char bhex[HASH_HEX_LEN + 1];
+
+		if (!strcmp(s->base, s->name) || kernel_spec_find(s->base, &base))
+			ret = error("%s: base: cannot load kernel '%s'", s->path, s->base);
+		else if (kernel_cache_key(&base, bhex))
+			ret = -1;
+		else
+			hasher_add_str(h, "base", bhex);
+		kernel_spec_free(&base);
+	}
+	if (hash_source(h, s))
+		ret = -1;
+	hasher_add_str(h, "config-base", s->config_base ? s->config_base : "");
+	for (size_t i = 0; i < s->fragments.n; i++) {
+		char *p = lab_file("configs", s->fragments.v[i]);
+
+		/* Fragments from the kernel tree itself (kvm_guest.config) hash by name. */
+		if (path_exists(p) && hasher_add_file(h, s->fragments.v[i], p) < 0)
+			ret = error("%s: cannot read %s", s->path, p);
+		else if (!path_exists(p))
+			hasher_add_str(h, "tree-fragment", s->fragments.v[i]);
+		free(p);
+	}
+	for (size_t i = 0; i < s->patches.n; i++) {
+		char *p = lab_file("patches", s->patches.v[i]);
+
+		if (hasher_add_file(h, s->patches.v[i], p) < 0)
+			ret = error("%s: patches: cannot read %s: %s", s->path, p,
+				    strerror(errno));
+		free(p);
+	}
+	hasher_add_str(h, "localversion", s->localversion ? s->localversion : "");
+	hash_toolchain(h);
+	hasher_finish(h, hex);
+	return ret;
+}
+
+static char *kernel_dir(const struct kernel_spec *s, const char *hash)
+{
+	char *leaf = xasprintf("%s-%.12s", s->name, hash);
+	char *dir = cache_path("kernels", leaf);
+
+	free(leaf);
+	return dir;
+}
+
+static const char *jstr(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return NULL;
+	return json_object_get_string(v);
+}
+
+static char *jdup(json_object *o, const char *key)
+{
+	const char *s = jstr(o, key);
+
+	return s ? xstrdup(s) : NULL;
+}
+
+int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
+{
+	char *path = xasprintf("%s/kernel.json", dir);
+	json_object *o = json_object_from_file(path);
+	const char *hash;
+
+	memset(a, 0, sizeof(*a));
+	free(path);
+	if (!o)
+		return -1;
+	a->dir = xstrdup(dir);
+	a->name = jdup(o, "name");
+	a->version = jdup(o, "version");
+	a->source = jdup(o, "source");
+	a->patches = jdup(o, "patches");
+	a->origin = jdup(o, "origin");
+	hash = jstr(o, "hash");
+	snprintf(a->hash, sizeof(a->hash), "%s", hash ? hash : "");
+	a->bzimage = xasprintf("%s/bzImage", dir);
+	a->config = xasprintf("%s/config", dir);
+	a->modules_img = xasprintf("%s/modules.img", dir);
+	if (!path_exists(a->modules_img)) {
+		free(a->modules_img);
+		a->modules_img = NULL;
+	}
+	a->modules_dir = xasprintf("%s/modules/lib/modules/%s", dir,
+				   a->version ? a->version : "");
+	json_object_put(o);
+	if (!a->name || !a->version || !path_exists(a->bzimage)) {
+		kernel_artifact_free(a);
+		return -1;
+	}
+	return 0;
+}
+
+void kernel_artifact_free(struct kernel_artifact *a)
+{
+	free(a->name);
+	free(a->dir);
+	free(a->version);
+	free(a->bzimage);
+	free(a->config);
+	free(a->modules_img);
+	free(a->modules_dir);
+	free(a->source);
+	free(a->patches);
+	free(a->origin);
+	memset(a, 0, sizeof(*a));
+}
+
+int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out)
+{
+	char hash[HASH_HEX_LEN + 1];
+	char *dir;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (kernel_cache_key(s, hash))
+		return -1;
+	dir = kernel_dir(s, hash);
+	ret = kernel_artifact_load(dir, out) ? 1 : 0;
+	free(dir);
+	return ret;
+}
+
+int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out)
+{
+	char hash[HASH_HEX_LEN + 1];
+	int ret = kernel_lookup(s, out);
+
+	if (ret <= 0)
+		return ret;
+	if (kernel_cache_key(s, hash))
+		return -1;
+	if (s->package)
+		return kernel_fetch_prebuilt(s, hash, out);
+	return kernel_build(s, hash, out);
+}
+
+static int64_t tree_bytes;
+
+static int add_size(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	if (flag == FTW_F)
+		tree_bytes += (st->st_size + 4095) & ~4095LL;
+	else
+		tree_bytes += 4096;
+	return 0;
+}
+
+/* A read-only ext4 image of lib/modules, built without mounting. */
+static int make_modules_img(const char *tmpdir)
+{
+	char *src = xasprintf("%s/modules/lib/modules", tmpdir);
+	char *img = xasprintf("%s/modules.img", tmpdir);
+	char size[32];
+	const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "wblab-mod", "-d",
+			       src, "-E", "root_owner=0:0", img, size, NULL };
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	tree_bytes = 0;
+	nftw(src, add_size, 32, FTW_PHYS);
+	snprintf(size, sizeof(size), "%lldk",
+		 (long long)((tree_bytes * 5 / 4 + (32 << 20)) >> 10));
+	ret = run_capture(argv, NULL, &err);
+	if (ret)
+		error("mkfs.ext4 for the modules disk failed (%d): %s", ret, err.buf);
+	strbuf_release(&err);
+	free(src);
+	free(img);
+	return ret ? -1 : 0;
+}
+
+static int write_kernel_json(const char *tmpdir, const struct kernel_artifact *a)
+{
+	json_object *o = json_object_new_object();
+	char *path = xasprintf("%s/kernel.json", tmpdir);
+	const char *text;
+	int ret;
+
+	json_object_object_add(o, "name", json_object_new_string(a->name));
+	json_object_object_add(o, "hash", json_object_new_string(a->hash));
+	json_object_object_add(o, "version", json_object_new_string(a->version));
+	json_object_object_add(o, "origin", json_object_new_string(a->origin));
+	json_object_object_add(o, "source", json_object_new_string(a->source ? a->source : ""));
+	json_object_object_add(o, "patches", json_object_new_string(a->patches ? a->patches : ""));
+	json_object_object_add(o, "bzimage", json_object_new_string("bzImage"));
+	json_object_object_add(o, "config", json_object_new_string("config"));
+	json_object_object_add(o, "modules", json_object_new_string("modules.img"));
+	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	ret = write_string_atomic(path, text);
+	json_object_put(o);
+	free(path);
+	return ret;
+}
+
+int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
+{
+	char *moddir = xasprintf("%s/modules", tmpdir);
+	const char *depmod[] = { "depmod", "-b", moddir, a->version, NULL };
+	struct strbuf err = STRBUF_INIT;
+	int ret = -1;
+
+	if (run_capture(depmod, NULL, &err)) {
+		error("depmod -b %s %s failed: %s", moddir, a->version, err.buf);
+		goto out;
+	}
+	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a))
+		goto out;
+	rm_rf(a->dir);
+	if (rename(tmpdir, a->dir) < 0) {
+		error("cannot move %s to %s: %s", tmpdir, a->dir, strerror(errno));
+		goto out;
+	}
+	ret = 0;
+out:
+	strbuf_release(&err);
+	free(moddir);
+	return ret;
+}
+
+/* Find the single name in dir starting with prefix. */
+static char *find_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+	char *found = NULL;
+
+	if (!d)
+		return NULL;
+	while ((de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix)) && !found)
+			found = xstrdup(de->d_name);
+	closedir(d);
+	return found;
+}
+
+int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
+			  struct kernel_artifact *a)
+{
+	char *dl = cache_path("downloads", "");
+	char *tmpdir = NULL, *root = NULL, *deb = NULL, *ver = NULL;
+	char *pfx = xasprintf("%s_", s->package);
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	int ret = -1;
+
+	memset(a, 0, sizeof(*a));
+	if (cache_make_dir(dl) || cache_check_space(dl, 1LL << 30))
+		goto out;
+	deb = find_prefixed(dl, pfx);
+	if (!deb) {
+		const char *argv[] = { "apt-get", "download", s->package, NULL };
+		struct run_opts o = { .dir = dl, .out = &err, .err = &err };
+
+		info("kernel %s: downloading %s", s->name, s->package);
+		if (run_argv(argv, &o)) {
+			error("%s: apt-get download %s failed: %s", s->path,
+			      s->package, err.buf);
+			goto out;
+		}
+		deb = find_prefixed(dl, pfx);
+		if (!deb) {
+			error("apt-get download %s left no .deb in %s", s->package, dl);
+			goto out;
+		}
+	}
+	a->name = xstrdup(s->name);
+	snprintf(a->hash, sizeof(a->hash), "%s", hash);
+	a->dir = kernel_dir(s, hash);
+	tmpdir = xasprintf("%s.tmp.%d", a->dir, (int)getpid());
+	root = xasprintf("%s/pkg", tmpdir);
+	rm_rf(tmpdir);
+	if (cache_make_dir(root))
+		goto out;
+	{
+		char *debpath = xasprintf("%s/%s", dl, deb);
+		const char *x[] = { "dpkg-deb", "-x", debpath, root, NULL };
+		const char *f[] = { "dpkg-deb", "-f", debpath, "Version", NULL };
+
+		strbuf_reset(&err);
+		if (run_capture(x, NULL, &err) || run_capture(f, &out, NULL)) {
+			error("dpkg-deb -x %s failed: %s", debpath, err.buf);
+			free(debpath);
+			goto out;
+		}
+		free(debpath);
+	}
+	strbuf_trim_trailing(&out);
+	a->source = xasprintf("%s %s", s->package, out.buf);
+	a->patches = xstrdup("");
+	a->origin = xstrdup("prebuilt");
+	{
+		char *mods = xasprintf("%s/lib/modules", root);
+		char *boot = xasprintf("%s/boot", root);
+		char *vmlinuz = find_prefixed(boot, "vmlinuz-");
+		char *config = find_prefixed(boot, "config-");
+
+		ver = find_prefixed(mods, "");
+		while (ver && ver[0] == '.') {
+			free(ver);
+			ver = NULL;
+		}
+		if (!vmlinuz || !config || !ver) {
+			error("%s: package %s has no boot/vmlinuz-*, config-* or lib/modules/*",
+			      s->path, s->package);
+		} else {
+			char *src_k = xasprintf("%s/%s", boot, vmlinuz);
+			char *src_c = xasprintf("%s/%s", boot, config);
+			char *dst_k = xasprintf("%s/bzImage", tmpdir);
+			char *dst_c = xasprintf("%s/config", tmpdir);
+			char *moddst = xasprintf("%s/modules/lib", tmpdir);
+			char *libsrc = xasprintf("%s/lib", root);
+
+			a->version = xstrdup(ver);
+			if (rename(src_k, dst_k) || rename(src_c, dst_c) ||
+			    mkdir_p(xasprintf("%s/modules", tmpdir), 0755) ||
+			    rename(libsrc, moddst))
+				error("cannot stage kernel files in %s: %s", tmpdir,
+				      strerror(errno));
+			else
+				ret = 0;
+			free(src_k);
+			free(src_c);
+			free(dst_k);
+			free(dst_c);
+			free(moddst);
+			free(libsrc);
+		}
+		free(mods);
+		free(boot);
+		free(vmlinuz);
+		free(config);
+	}
+	if (ret)
+		goto out;
+	rm_rf(root);
+	ret = kernel_commit(tmpdir, a);
+	if (!ret) {
+		struct kernel_artifact loaded;
+
+		ret = kernel_artifact_load(a->dir, &loaded);
+		kernel_artifact_free(a);
+		*a = loaded;
+	}
+out:
+	if (ret && tmpdir)
+		rm_rf(tmpdir);
+	if (ret)
+		kernel_artifact_free(a);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	free(dl);
+	free(pfx);
+	free(deb);
+	free(ver);
+	free(tmpdir);
+	free(root);
+	return ret;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_KERNEL_H
+#define WBLAB_KERNEL_H
+
+#include <stdbool.h>
+
+#include "spec/specs.h"
+#include "util/hash.h"
+
+/*
+ * A kernel ready to boot, prebuilt or built from source, recorded in
+ * ROOT/kernels/<name>-<hash12>/kernel.json.
+ */
+struct kernel_artifact {
+	char *name;		/* spec name, e.g. debian-6.1 */
+	char hash[HASH_HEX_LEN + 1];	/* cache key: everything that went in */
+	char *dir;		/* cache directory */
+	char *version;		/* uname -r in the guest */
+	char *bzimage;
+	char *config;
+	char *modules_img;	/* ext4 image of lib/modules (NULL if none) */
+	char *modules_dir;	/* DIR/modules/lib/modules/<version> (host side) */
+	char *source;		/* package name+version, or git tree+commit */
+	char *patches;		/* comma-separated, in order ("" if none) */
+	char *origin;		/* "prebuilt" or "built" */
+};
+
+/* Compute the cache key of a spec (reads patches and config fragments). */
+int kernel_cache_key(const struct kernel_spec *s, char *hex);
+/* Load the cached artifact for spec s, if present; 0 found, 1 missing, -1 error. */
+int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out);
+/*
+ * Make sure the kernel is in the cache: fetch a prebuilt package, or build
+ * from source (kernel_build()). Returns 0 and fills out.
+ */
+int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out);
+int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
+			  struct kernel_artifact *out);
+int kernel_build(const struct kernel_spec *s, const char *hash,
+		 struct kernel_artifact *out);
+/*
+ * Finish a kernel directory staged in tmpdir: run depmod, make modules.img,
+ * write kernel.json, rename into place. tmpdir holds bzImage, config and
+ * modules/lib/modules/<version>/.
+ */
+int kernel_commit(const char *tmpdir, struct kernel_artifact *a);
+int kernel_artifact_load(const char *dir, struct kernel_artifact *out);
+void kernel_artifact_free(struct kernel_artifact *a);
+
+#endif

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_CMDS_H
+#define WBLAB_CMDS_H
+
+/*
+ * One file per subcommand, src/cmd/<name>.c. Each returns the process exit
+ * status: 0 success, 1 failure, 2 bad usage or input.
+ */
+int cmd_run(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
+int cmd_image(int argc, char **argv);
+int cmd_kernel(int argc, char **argv);
+int cmd_parse_console(int argc, char **argv);
+
+#endif

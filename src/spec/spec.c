@@ -1,0 +1,411 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/spec.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+static int spec_load(struct spec_file *sf, yaml_parser_t *parser)
+{
+	if (!yaml_parser_load(parser, &sf->doc)) {
+		strbuf_addf(&sf->errors, "%s:%zu: yaml: %s%s%s\n", sf->path,
+			    parser->problem_mark.line + 1,
+			    parser->problem ? parser->problem : "syntax error",
+			    parser->context ? " " : "",
+			    parser->context ? parser->context : "");
+		sf->nr_errors++;
+		yaml_parser_delete(parser);
+		return -1;
+	}
+	sf->loaded = true;
+	yaml_parser_delete(parser);
+	if (!yaml_document_get_root_node(&sf->doc)) {
+		strbuf_addf(&sf->errors, "%s:1: yaml: empty document\n", sf->path);
+		sf->nr_errors++;
+		return -1;
+	}
+	return 0;
+}
+
+int spec_open(struct spec_file *sf, const char *path)
+{
+	yaml_parser_t parser;
+	FILE *f;
+	int ret;
+
+	memset(sf, 0, sizeof(*sf));
+	strbuf_init(&sf->errors, 0);
+	sf->path = xstrdup(path);
+	f = fopen(path, "rb");
+	if (!f) {
+		strbuf_addf(&sf->errors, "%s: cannot open: %s\n", path,
+			    strerror(errno));
+		sf->nr_errors++;
+		return -1;
+	}
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_file(&parser, f);
+	ret = spec_load(sf, &parser);
+	fclose(f);
+	return ret;
+}
+
+int spec_open_string(struct spec_file *sf, const char *name, const char *text)
+{
+	yaml_parser_t parser;
+
+	memset(sf, 0, sizeof(*sf));
+	strbuf_init(&sf->errors, 0);
+	sf->path = xstrdup(name);
+	yaml_parser_initialize(&parser);
+	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
+				     strlen(text));
+	return spec_load(sf, &parser);
+}
+
+void spec_close(struct spec_file *sf)
+{
+	if (sf->loaded)
+		yaml_document_delete(&sf->doc);
+	strbuf_release(&sf->errors);
+	free(sf->path);
+	memset(sf, 0, sizeof(*sf));
+}
+
+yaml_node_t *spec_root(struct spec_file *sf)
+{
+	return sf->loaded ? yaml_document_get_root_node(&sf->doc) : NULL;
+}
+
+yaml_node_t *spec_node(struct spec_file *sf, int index)
+{
+	return yaml_document_get_node(&sf->doc, index);
+}
+
+int spec_line(const yaml_node_t *node)
+{
+	return node ? (int)node->start_mark.line + 1 : 0;
+}
+
+void spec_error(struct spec_file *sf, const yaml_node_t *node, const char *field,
+		const char *fmt, ...)
+{
+	va_list ap;
+
+	strbuf_addf(&sf->errors, "%s:%d: %s: ", sf->path,
+		    node ? spec_line(node) : 1, field);
+	va_start(ap, fmt);
+	strbuf_vaddf(&sf->errors, fmt, ap);
+	va_end(ap);
+	strbuf_addch(&sf->errors, '\n');
+	sf->nr_errors++;
+}
+
+const char *spec_scalar(const yaml_node_t *node)
+{
+	if (!node || node->type != YAML_SCALAR_NODE)
+		return NULL;
+	return (const char *)node->data.scalar.value;
+}
+
+yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map, const char *key)
+{
+	yaml_node_pair_t *p;
+
+	if (!map || map->type != YAML_MAPPING_NODE)
+		return NULL;
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+		const char *k = spec_scalar(spec_node(sf, p->key));
+
+		if (k && !strcmp(k, key))
+			return spec_node(sf, p->value);
+	}
+	return NULL;
+}
+
+int spec_parse_size(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	uint64_t mult = 1;
+
+	errno = 0;
+	if (!s || !*s || *s == '-')
+		return -1;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	switch (*end) {
+	case 'k': case 'K': mult = 1ULL << 10; end++; break;
+	case 'm': case 'M': mult = 1ULL << 20; end++; break;
+	case 'g': case 'G': mult = 1ULL << 30; end++; break;
+	case 't': case 'T': mult = 1ULL << 40; end++; break;
+	}
+	if (*end == 'i' && mult > 1)
+		end++;
+	if ((*end == 'B' || *end == 'b') && end[1] == '\0')
+		end++;
+	if (*end)
+		return -1;
+	if (v > UINT64_MAX / mult)
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+void spec_strlist_add(struct spec_strlist *l, const char *s)
+{
+	l->v = xrealloc(l->v, (l->n + 2) * sizeof(*l->v));
+	l->v[l->n++] = xstrdup(s);
+	l->v[l->n] = NULL;
+}
+
+void spec_strlist_free(struct spec_strlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->v[i]);
+	free(l->v);
+	l->v = NULL;
+	l->n = 0;
+}
+
+bool spec_strlist_has(const struct spec_strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+static void known_fields(struct strbuf *sb, const struct spec_field *fields)
+{
+	for (const struct spec_field *f = fields; f->name; f++)
+		strbuf_addf(sb, "%s%s", f == fields ? "" : ", ", f->name);
+}
+
+static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
+			const struct spec_field *f, void *slot, const char *fname)
+{
+	const char *s = spec_scalar(v);
+	char *end;
+	long long n;
+
+	if (!s) {
+		spec_error(sf, v, fname, "expected a scalar value");
+		return -1;
+	}
+	switch (f->type) {
+	case SPEC_STR:
+		if (strchr(s, '\n')) {
+			spec_error(sf, v, fname, "must be a single line");
+			return -1;
+		}
+		/* fall through */
+	case SPEC_TEXT:
+		free(*(char **)slot);
+		*(char **)slot = xstrdup(s);
+		return 0;
+	case SPEC_ENUM:
+		for (const char *const *c = f->choices; *c; c++) {
+			if (!strcmp(*c, s)) {
+				free(*(char **)slot);
+				*(char **)slot = xstrdup(s);
+				return 0;
+			}
+		}
+		{
+			struct strbuf sb = STRBUF_INIT;
+
+			for (const char *const *c = f->choices; *c; c++)
+				strbuf_addf(&sb, "%s%s", c == f->choices ? "" : ", ", *c);
+			spec_error(sf, v, fname, "'%s' is not one of: %s", s, sb.buf);
+			strbuf_release(&sb);
+		}
+		return -1;
+	case SPEC_INT:
+		errno = 0;
+		n = strtoll(s, &end, 0);
+		if (errno || end == s || *end) {
+			spec_error(sf, v, fname, "'%s' is not an integer", s);
+			return -1;
+		}
+		if ((f->min || f->max) && (n < f->min || n > f->max)) {
+			spec_error(sf, v, fname, "%lld is out of range [%lld, %lld]",
+				   n, f->min, f->max);
+			return -1;
+		}
+		*(long long *)slot = n;
+		return 0;
+	case SPEC_SIZE: {
+		uint64_t sz;
+
+		if (spec_parse_size(s, &sz) < 0) {
+			spec_error(sf, v, fname,
+				   "'%s' is not a size (e.g. 4096, 512M, 2G)", s);
+			return -1;
+		}
+		if ((f->min || f->max) &&
+		    (sz < (uint64_t)f->min || sz > (uint64_t)f->max)) {
+			spec_error(sf, v, fname, "%s is out of range [%lld, %lld] bytes",
+				   s, f->min, f->max);
+			return -1;
+		}
+		*(uint64_t *)slot = sz;
+		return 0;
+	}
+	case SPEC_BOOL:
+		if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on")) {
+			*(bool *)slot = true;
+		} else if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off")) {
+			*(bool *)slot = false;
+		} else {
+			spec_error(sf, v, fname, "'%s' is not a boolean (true/false)", s);
+			return -1;
+		}
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int apply_field(struct spec_file *sf, yaml_node_t *v,
+		       const struct spec_field *f, void *obj, const char *fname)
+{
+	void *slot = (char *)obj + f->offset;
+
+	if (f->type == SPEC_MAP)
+		return f->parse(sf, v, fname, obj);
+	if (f->type != SPEC_STRLIST)
+		return apply_scalar(sf, v, f, slot, fname);
+
+	if (spec_scalar(v)) {
+		/* A single scalar is a one-element list. */
+		spec_strlist_add(slot, spec_scalar(v));
+		return 0;
+	}
+	if (v->type != YAML_SEQUENCE_NODE) {
+		spec_error(sf, v, fname, "expected a list");
+		return -1;
+	}
+	for (yaml_node_item_t *i = v->data.sequence.items.start;
+	     i < v->data.sequence.items.top; i++) {
+		yaml_node_t *item = spec_node(sf, *i);
+		const char *s = spec_scalar(item);
+
+		if (!s) {
+			spec_error(sf, item, fname, "list items must be scalars");
+			return -1;
+		}
+		spec_strlist_add(slot, s);
+	}
+	return 0;
+}
+
+int spec_apply(struct spec_file *sf, yaml_node_t *map,
+	       const struct spec_field *fields, void *obj, const char *prefix)
+{
+	int before = sf->nr_errors;
+	char fname[256];
+
+	if (!map || map->type != YAML_MAPPING_NODE) {
+		spec_error(sf, map, prefix && *prefix ? prefix : "(top)",
+			   "expected a mapping of field: value");
+		return -1;
+	}
+	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
+	     p < map->data.mapping.pairs.top; p++) {
+		yaml_node_t *k = spec_node(sf, p->key);
+		const char *key = spec_scalar(k);
+		const struct spec_field *f;
+
+		snprintf(fname, sizeof(fname), "%s%s%s", prefix ? prefix : "",
+			 prefix && *prefix ? "." : "", key ? key : "?");
+		for (f = fields; f->name; f++)
+			if (key && !strcmp(f->name, key))
+				break;
+		if (!f->name) {
+			struct strbuf sb = STRBUF_INIT;
+
+			known_fields(&sb, fields);
+			spec_error(sf, k, fname, "unknown field (known: %s)", sb.buf);
+			strbuf_release(&sb);
+			continue;
+		}
+		apply_field(sf, spec_node(sf, p->value), f, obj, fname);
+	}
+	for (const struct spec_field *f = fields; f->name; f++) {
+		if (!f->required || spec_map_get(sf, map, f->name))
+			continue;
+		snprintf(fname, sizeof(fname), "%s%s%s", prefix ? prefix : "",
+			 prefix && *prefix ? "." : "", f->name);
+		spec_error(sf, map, fname, "required field is missing");
+	}
+	return sf->nr_errors > before ? -1 : 0;
+}
+
+bool spec_valid_name(const char *name)
+{
+	if (!name || !*name || strlen(name) > 64 || name[0] == '.')
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '_' ||
+		      *p == '-'))
+			return false;
+	return true;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void spec_list_names(const char *dir, struct spec_strlist *out)
+{
+	char *path = dir[0] == '/' ? xstrdup(dir) :
+		     xasprintf("%s/%s", wblab_home(), dir);
+	DIR *d = opendir(path);
+	struct dirent *de;
+
+	free(path);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len > 5 && !strcmp(de->d_name + len - 5, ".yaml")) {
+			char *n = xstrndup(de->d_name, len - 5);
+
+			spec_strlist_add(out, n);
+			free(n);
+		}
+	}
+	closedir(d);
+	if (out->n)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+}
+
+char *spec_resolve(const char *kind, const char *dir, const char *name)
+{
+	struct spec_strlist names = { 0 };
+	char *path;
+
+	if (spec_valid_name(name)) {
+		path = xasprintf("%s/%s/%s.yaml", wblab_home(), dir, name);
+		if (path_exists(path))
+			return path;
+		free(path);
+	}
+	spec_list_names(dir, &names);
+	fprintf(stderr, "wblab: unknown %s '%s'; known %ss:", kind, name, kind);
+	for (size_t i = 0; i < names.n; i++)
+		fprintf(stderr, " %s", names.v[i]);
+	fprintf(stderr, "%s\n", names.n ? "" : " (none)");
+	spec_strlist_free(&names);
+	return NULL;
+}

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_SPEC_H
+#define WBLAB_SPEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "util/strbuf.h"
+
+/*
+ * Table-driven YAML spec loading (after fio's options.c): each spec kind is
+ * a table of field descriptors, so every error names file:line: field.
+ */
+struct spec_file {
+	char *path;
+	yaml_document_t doc;
+	bool loaded;
+	struct strbuf errors;	/* "file:line: field: message\n" lines */
+	int nr_errors;
+};
+
+enum spec_type {
+	SPEC_STR,	/* char * */
+	SPEC_TEXT,	/* char *, multi-line block allowed */
+	SPEC_INT,	/* long long, within [min, max] */
+	SPEC_SIZE,	/* uint64_t bytes: "512M", "2G", "4096" */
+	SPEC_BOOL,	/* bool */
+	SPEC_ENUM,	/* char *, one of choices */
+	SPEC_STRLIST,	/* struct spec_strlist: a sequence of scalars */
+	SPEC_MAP,	/* nested map: handled by a callback */
+};
+
+struct spec_strlist {
+	char **v;
+	size_t n;
+};
+
+struct spec_file;
+struct spec_field;
+
+typedef int (*spec_map_fn)(struct spec_file *sf, yaml_node_t *node,
+			   const char *field, void *obj);
+
+struct spec_field {
+	const char *name;
+	enum spec_type type;
+	size_t offset;
+	bool required;
+	long long min, max;
+	const char *const *choices;	/* NULL-terminated, for SPEC_ENUM */
+	spec_map_fn parse;		/* for SPEC_MAP */
+};
+
+#define SPEC_END { NULL, 0, 0, false, 0, 0, NULL, NULL }
+
+/* Parse path; YAML syntax errors are recorded and return -1. */
+int spec_open(struct spec_file *sf, const char *path);
+int spec_open_string(struct spec_file *sf, const char *name, const char *text);
+void spec_close(struct spec_file *sf);
+yaml_node_t *spec_root(struct spec_file *sf);
+yaml_node_t *spec_node(struct spec_file *sf, int index);
+
+void spec_error(struct spec_file *sf, const yaml_node_t *node, const char *field,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/* 1-based line of a node (0 if unknown). */
+int spec_line(const yaml_node_t *node);
+const char *spec_scalar(const yaml_node_t *node);
+yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map, const char *key);
+
+/*
+ * Fill obj from map according to fields. prefix names the map for errors
+ * ("layers[2]"); unknown keys are errors. Returns -1 if any error was recorded.
+ */
+int spec_apply(struct spec_file *sf, yaml_node_t *map,
+	       const struct spec_field *fields, void *obj, const char *prefix);
+int spec_parse_size(const char *s, uint64_t *out);
+void spec_strlist_free(struct spec_strlist *l);
+void spec_strlist_add(struct spec_strlist *l, const char *s);
+bool spec_strlist_has(const struct spec_strlist *l, const char *s);
+
+/*
+ * Resolve NAME to DIR/NAME.yaml under the wblab home. On failure, prints the
+ * known names and returns NULL.
+ */
+char *spec_resolve(const char *kind, const char *dir, const char *name);
+/* List the known NAMEs in a spec directory (sorted). */
+void spec_list_names(const char *dir, struct spec_strlist *out);
+/* Check a name is [A-Za-z0-9._-]+ (names become file and domain names). */
+bool spec_valid_name(const char *name);
+
+#endif

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Loaders for the image, kernel and workload specs. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/specs.h"
+#include "util/log.h"
+
+#define F(type, field) offsetof(type, field)
+
+static const struct spec_field image_fields[] = {
+	{ "description", SPEC_TEXT, F(struct image_spec, description) },
+	{ "suite", SPEC_STR, F(struct image_spec, suite), true },
+	{ "mirror", SPEC_STR, F(struct image_spec, mirror) },
+	{ "variant", SPEC_ENUM, F(struct image_spec, variant), false, 0, 0,
+	  (const char *const[]){ "minbase", "buildd", "fakechroot", NULL } },
+	{ "agent", SPEC_ENUM, F(struct image_spec, agent), false, 0, 0,
+	  (const char *const[]){ "initramfs", NULL } },
+	{ "size", SPEC_SIZE, F(struct image_spec, size), false, 256LL << 20,
+	  64LL << 30 },
+	{ "packages", SPEC_STRLIST, F(struct image_spec, packages), true },
+	SPEC_END
+};
+
+static int kernel_source(struct spec_file *sf, yaml_node_t *n, const char *field,
+			 void *obj);
+static int kernel_config(struct spec_file *sf, yaml_node_t *n, const char *field,
+			 void *obj);
+
+static const struct spec_field kernel_fields[] = {
+	{ "description", SPEC_TEXT, F(struct kernel_spec, description) },
+	{ "package", SPEC_STR, F(struct kernel_spec, package) },
+	{ "source", SPEC_MAP, 0, false, 0, 0, NULL, kernel_source },
+	{ "config", SPEC_MAP, 0, false, 0, 0, NULL, kernel_config },
+	{ "patches", SPEC_STRLIST, F(struct kernel_spec, patches) },
+	{ "base", SPEC_STR, F(struct kernel_spec, base) },
+	{ "localversion", SPEC_STR, F(struct kernel_spec, localversion) },
+	SPEC_END
+};
+
+static const struct spec_field kernel_source_fields[] = {
+	{ "package", SPEC_STR, F(struct kernel_spec, source_package) },
+	{ "git", SPEC_STR, F(struct kernel_spec, source_git) },
+	{ "ref", SPEC_STR, F(struct kernel_spec, source_ref) },
+	SPEC_END
+};
+
+static const struct spec_field kernel_config_fields[] = {
+	{ "base", SPEC_STR, F(struct kernel_spec, config_base) },
+	{ "fragments", SPEC_STRLIST, F(struct kernel_spec, fragments) },
+	SPEC_END
+};
+
+static int kernel_source(struct spec_file *sf, yaml_node_t *n, const char *field,
+			 void *obj)
+{
+	return spec_apply(sf, n, kernel_source_fields, obj, field);
+}
+
+static int kernel_config(struct spec_file *sf, yaml_node_t *n, const char *field,
+			 void *obj)
+{
+	return spec_apply(sf, n, kernel_config_fields, obj, field);
+}
+
+static int workload_hog(struct spec_file *sf, yaml_node_t *n, const char *field,
+			void *obj);
+
+static const struct spec_field workload_fields[] = {
+	{ "description", SPEC_TEXT, F(struct workload_spec, description), true },
+	{ "timeout", SPEC_INT, F(struct workload_spec, timeout), true, 1, 86400 },
+	{ "memory", SPEC_INT, F(struct workload_spec, memory), false, 128, 1 << 20 },
+	{ "fio", SPEC_TEXT, F(struct workload_spec, fio) },
+	{ "hog", SPEC_MAP, 0, false, 0, 0, NULL, workload_hog },
+	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max) },
+	{ "pre", SPEC_STRLIST, F(struct workload_spec, pre) },
+	SPEC_END
+};
+
+static const struct spec_field hog_fields[] = {
+	{ "size", SPEC_SIZE, F(struct workload_spec, hog_size), true, 1 << 20,
+	  1LL << 40 },
+	{ "hold", SPEC_INT, F(struct workload_spec, hog_hold), false, 0, 86400 },
+	SPEC_END
+};
+
+static int workload_hog(struct spec_file *sf, yaml_node_t *n, const char *field,
+			void *obj)
+{
+	return spec_apply(sf, n, hog_fields, obj, field);
+}
+
+/* Open, apply a field table to the root map, and report errors. */
+static int load_into(const char *path, const struct spec_field *fields,
+		     void *obj, struct strbuf *err,
+		     int (*check)(struct spec_file *, void *))
+{
+	struct spec_file sf;
+	int ret = -1;
+
+	if (spec_open(&sf, path) == 0) {
+		spec_apply(&sf, spec_root(&sf), fields, obj, "");
+		if (check && !sf.nr_errors)
+			check(&sf, obj);
+		ret = sf.nr_errors ? -1 : 0;
+	}
+	if (ret) {
+		if (err)
+			strbuf_add(err, sf.errors.buf, sf.errors.len);
+		else
+			fputs(sf.errors.buf, stderr);
+	}
+	spec_close(&sf);
+	return ret;
+}
+
+static int image_check(struct spec_file *sf, void *obj)
+{
+	struct image_spec *s = obj;
+
+	if (!s->mirror)
+		s->mirror = xstrdup("http://deb.debian.org/debian");
+	if (!s->variant)
+		s->variant = xstrdup("minbase");
+	if (!s->agent)
+		s->agent = xstrdup("initramfs");
+	if (!s->size)
+		s->size = 2ULL << 30;
+	return 0;
+}
+
+int image_spec_load(const char *path, const char *name, struct image_spec *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(name);
+	out->path = xstrdup(path);
+	return load_into(path, image_fields, out, NULL, image_check);
+}
+
+static int kernel_check(struct spec_file *sf, void *obj)
+{
+	struct kernel_spec *s = obj;
+	yaml_node_t *root = spec_root(sf);
+	int kinds = !!s->package + !!(s->source_package || s->source_git) +
+		    !!s->base;
+
+	if (s->base && (s->source_package || s->source_git))
+		spec_error(sf, spec_map_get(sf, root, "base"), "base",
+			   "a variant takes its source from its base; drop source:");
+	else if (kinds != 1)
+		spec_error(sf, root, "package",
+			   "exactly one of package: (prebuilt), source: (build) or base: (variant) is needed");
+	if (s->source_package && s->source_git)
+		spec_error(sf, spec_map_get(sf, root, "source"), "source",
+			   "give package: or git:, not both");
+	if (s->package && (s->patches.n || s->fragments.n || s->config_base))
+		spec_error(sf, spec_map_get(sf, root, "package"), "package",
+			   "a prebuilt kernel takes no patches or config");
+	if (s->localversion && !spec_valid_name(s->localversion + (s->localversion[0] == '-')))
+		spec_error(sf, spec_map_get(sf, root, "localversion"), "localversion",
+			   "'%s' must be [A-Za-z0-9._-]", s->localversion);
+	return 0;
+}
+
+int kernel_spec_load_err(const char *path, const char *name,
+			 struct kernel_spec *out, struct strbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(name);
+	out->path = xstrdup(path);
+	return load_into(path, kernel_fields, out, err, kernel_check);
+}
+
+int kernel_spec_load(const char *path, const char *name, struct kernel_spec *out)
+{
+	return kernel_spec_load_err(path, name, out, NULL);
+}
+
+static int workload_check(struct spec_file *sf, void *obj)
+{
+	struct workload_spec *s = obj;
+	yaml_node_t *root = spec_root(sf);
+
+	if (!s->fio && !s->hog_size)
+		spec_error(sf, root, "fio", "a workload needs fio: or hog: (or both)");
+	if (s->memcg_max) {
+		uint64_t v;
+
+		if (strcmp(s->memcg_max, "max") && spec_parse_size(s->memcg_max, &v))
+			spec_error(sf, spec_map_get(sf, root, "memcg_max"), "memcg_max",
+				   "'%s' is not a size or 'max'", s->memcg_max);
+	}
+	return 0;
+}
+
+int workload_spec_load_err(const char *path, const char *name,
+			   struct workload_spec *out, struct strbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(name);
+	out->path = xstrdup(path);
+	return load_into(path, workload_fields, out, err, workload_check);
+}
+
+int workload_spec_load(const char *path, const char *name,
+		       struct workload_spec *out)
+{
+	return workload_spec_load_err(path, name, out, NULL);
+}
+
+void image_spec_free(struct image_spec *s)
+{
+	free(s->name);
+	free(s->path);
+	free(s->description);
+	free(s->suite);
+	free(s->mirror);
+	free(s->variant);
+	free(s->agent);
+	spec_strlist_free(&s->packages);
+	memset(s, 0, sizeof(*s));
+}
+
+void kernel_spec_free(struct kernel_spec *s)
+{
+	free(s->name);
+	free(s->path);
+	free(s->description);
+	free(s->package);
+	free(s->source_package);
+	free(s->source_git);
+	free(s->source_ref);
+	free(s->config_base);
+	spec_strlist_free(&s->fragments);
+	spec_strlist_free(&s->patches);
+	free(s->base);
+	free(s->localversion);
+	memset(s, 0, sizeof(*s));
+}
+
+void workload_spec_free(struct workload_spec *s)
+{
+	free(s->name);
+	free(s->path);
+	free(s->description);
+	free(s->fio);
+	free(s->memcg_max);
+	spec_strlist_free(&s->pre);
+	memset(s, 0, sizeof(*s));
+}
+
+#define DEFINE_FIND(kind, dir, type, loader)				\
+int kind##_spec_find(const char *name, struct type *out)		\
+{									\
+	char *path = spec_resolve(#kind, dir, name);			\
+	int ret;							\
+									\
+	memset(out, 0, sizeof(*out));					\
+	if (!path)							\
+		return -2;						\
+	ret = loader(path, name, out);					\
+	free(path);							\
+	return ret;							\
+}
+
+DEFINE_FIND(image, "guests", image_spec, image_spec_load)
+DEFINE_FIND(kernel, "lab/kernels", kernel_spec, kernel_spec_load)
+DEFINE_FIND(topology, "topologies", topology_spec, topology_spec_load)
+DEFINE_FIND(workload, "workloads", workload_spec, workload_spec_load)

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * topologies/<name>.yaml: disks and a stack of layers, each sitting on the
+ * layers named in on:. Checked for types, parameters, references and cycles
+ * before anything is started.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/specs.h"
+#include "util/log.h"
+
+#define L(field) offsetof(struct topo_layer, field)
+#define T(field) offsetof(struct topology_spec, field)
+
+static const char *const guest_names[] = { "main", "target", NULL };
+static const char *const fs_types[] = { "xfs", "ext4", NULL };
+static const char *const backstores[] = { "block", "fileio", NULL };
+
+#define COMMON_FIELDS							\
+	{ "name", SPEC_STR, L(name), true },				\
+	{ "type", SPEC_STR, L(type_name), true },			\
+	{ "guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names }
+
+static const struct spec_field disk_fields[] = {
+	COMMON_FIELDS,
+	{ "index", SPEC_INT, L(index), true, 0, 15 },
+	SPEC_END
+};
+
+static const struct spec_field md_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true },
+	{ "level", SPEC_INT, L(level), true, 0, 10 },
+	{ "chunk", SPEC_STR, L(chunk) },
+	SPEC_END
+};
+
+static const struct spec_field target_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true },
+	{ "backstore", SPEC_ENUM, L(backstore), false, 0, 0, backstores },
+	{ "iqn", SPEC_STR, L(iqn), true },
+	{ "lun", SPEC_INT, L(lun), false, 0, 255 },
+	{ "acl", SPEC_STR, L(acl) },
+	SPEC_END
+};
+
+static const struct spec_field initiator_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true },
+	SPEC_END
+};
+
+static const struct spec_field fs_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true },
+	{ "fstype", SPEC_ENUM, L(fstype), true, 0, 0, fs_types },
+	{ "mkfs", SPEC_STRLIST, L(mkfs) },
+	{ "mount", SPEC_STR, L(mount_opts) },
+	SPEC_END
+};
+
+static const struct spec_field overlay_fields[] = {
+	COMMON_FIELDS,
+	{ "lower", SPEC_STR, L(lower), true },
+	{ "upper", SPEC_STR, L(upper), true },
+	SPEC_END
+};
+
+static const struct {
+	const char *name;
+	enum layer_type type;
+	const struct spec_field *fields;
+} layer_types[] = {
+	{ "disk", LAYER_DISK, disk_fields },
+	{ "md", LAYER_MD, md_fields },
+	{ "iscsi-target", LAYER_ISCSI_TARGET, target_fields },
+	{ "iscsi-initiator", LAYER_ISCSI_INITIATOR, initiator_fields },
+	{ "fs", LAYER_FS, fs_fields },
+	{ "overlay", LAYER_OVERLAY, overlay_fields },
+};
+
+static int parse_disks(struct spec_file *sf, yaml_node_t *n, const char *field,
+		       void *obj);
+static int parse_target(struct spec_file *sf, yaml_node_t *n, const char *field,
+			void *obj);
+static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
+			void *obj);
+
+static const struct spec_field topo_fields[] = {
+	{ "description", SPEC_TEXT, T(description), true },
+	{ "disks", SPEC_MAP, 0, true, 0, 0, NULL, parse_disks },
+	{ "target", SPEC_MAP, 0, false, 0, 0, NULL, parse_target },
+	{ "layers", SPEC_MAP, 0, true, 0, 0, NULL, parse_layers },
+	{ "mount", SPEC_STR, T(mount) },
+	SPEC_END
+};
+
+static const struct spec_field disks_fields[] = {
+	{ "count", SPEC_INT, T(disk_count), true, 0, 16 },
+	{ "size", SPEC_SIZE, T(disk_size), true, 16LL << 20, 1LL << 40 },
+	SPEC_END
+};
+
+static const struct spec_field target_guest_fields[] = {
+	{ "disks", SPEC_INT, T(target_disk_count), true, 1, 16 },
+	{ "size", SPEC_SIZE, T(target_disk_size), true, 16LL << 20, 1LL << 40 },
+	{ "memory", SPEC_INT, T(target_memory), false, 128, 1 << 20 },
+	SPEC_END
+};
+
+static int parse_disks(struct spec_file *sf, yaml_node_t *n, const char *field,
+		       void *obj)
+{
+	return spec_apply(sf, n, disks_fields, obj, field);
+}
+
+static int parse_target(struct spec_file *sf, yaml_node_t *n, const char *field,
+			void *obj)
+{
+	return spec_apply(sf, n, target_guest_fields, obj, field);
+}
+
+static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
+		       struct topo_layer *l)
+{
+	const char *type = spec_scalar(spec_map_get(sf, n, "type"));
+	char field[64];
+
+	l->line = spec_line(n);
+	l->index = -1;
+	if (n->type != YAML_MAPPING_NODE) {
+		spec_error(sf, n, prefix, "a layer is a mapping (name:, type:, ...)");
+		return -1;
+	}
+	if (!type) {
+		spec_error(sf, n, prefix, "layer has no type:");
+		return -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(layer_types); i++) {
+		if (strcmp(layer_types[i].name, type))
+			continue;
+		l->type = layer_types[i].type;
+		return spec_apply(sf, n, layer_types[i].fields, l, prefix);
+	}
+	snprintf(field, sizeof(field), "%s.type", prefix);
+	spec_error(sf, spec_map_get(sf, n, "type"), field,
+		   "unknown layer type '%s' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay)",
+		   type);
+	return -1;
+}
+
+static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
+			void *obj)
+{
+	struct topology_spec *t = obj;
+	size_t count;
+
+	if (n->type != YAML_SEQUENCE_NODE) {
+		spec_error(sf, n, field, "expected a list of layers");
+		return -1;
+	}
+	count = n->data.sequence.items.top - n->data.sequence.items.start;
+	if (!count) {
+		spec_error(sf, n, field, "at least one layer is needed");
+		return -1;
+	}
+	t->layers = xzalloc(count * sizeof(*t->layers));
+	t->nr_layers = count;
+	for (size_t i = 0; i < count; i++) {
+		char prefix[32];
+
+		snprintf(prefix, sizeof(prefix), "layers[%zu]", i);
+		parse_layer(sf, spec_node(sf, n->data.sequence.items.start[i]),
+			    prefix, &t->layers[i]);
+	}
+	return 0;
+}
+
+const struct topo_layer *topology_find(const struct topology_spec *t,
+				       const char *name)
+{
+	for (size_t i = 0; i < t->nr_layers; i++)
+		if (t->layers[i].name && !strcmp(t->layers[i].name, name))
+			return &t->layers[i];
+	return NULL;
+}
+
+static bool provides_block(enum layer_type t)
+{
+	return t == LAYER_DISK || t == LAYER_MD || t == LAYER_ISCSI_INITIATOR;
+}
+
+static bool provides_mount(enum layer_type t)
+{
+	return t == LAYER_FS || t == LAYER_OVERLAY;
+}
+
+static const char *layer_guest(const struct topo_layer *l)
+{
+	return l->guest ? l->guest : "main";
+}
+
+/* Error at a layer: file:line: layers[i].field: message. */
+#define LAYER_ERR(sf, t, l, fld, ...)					\
+	do {								\
+		char _f[96];						\
+		snprintf(_f, sizeof(_f), "layers[%zu].%s",		\
+			 (size_t)((l) - (t)->layers), fld);		\
+		strbuf_addf(&(sf)->errors, "%s:%d: %s: ", (sf)->path,	\
+			    (l)->line, _f);				\
+		strbuf_addf(&(sf)->errors, __VA_ARGS__);		\
+		strbuf_addch(&(sf)->errors, '\n');			\
+		(sf)->nr_errors++;					\
+	} while (0)
+
+static void check_refs(struct spec_file *sf, struct topology_spec *t,
+		       struct topo_layer *l)
+{
+	size_t min_on = l->type == LAYER_MD ? 2 : 1;
+	size_t max_on = l->type == LAYER_MD ? 16 : 1;
+
+	if (l->type != LAYER_DISK && l->type != LAYER_OVERLAY &&
+	    (l->on.n < min_on || l->on.n > max_on))
+		LAYER_ERR(sf, t, l, "on", "%s takes %zu%s lower layer%s, not %zu",
+			  l->type_name, min_on, max_on > 1 ? " or more" : "",
+			  min_on > 1 ? "s" : "", l->on.n);
+	for (size_t i = 0; i < l->on.n; i++) {
+		const struct topo_layer *lo = topology_find(t, l->on.v[i]);
+
+		if (!lo) {
+			LAYER_ERR(sf, t, l, "on", "no layer named '%s'", l->on.v[i]);
+			continue;
+		}
+		if (lo == l) {
+			LAYER_ERR(sf, t, l, "on", "a layer cannot sit on itself");
+			continue;
+		}
+		if (l->type == LAYER_ISCSI_INITIATOR) {
+			if (lo->type != LAYER_ISCSI_TARGET)
+				LAYER_ERR(sf, t, l, "on",
+					  "an iscsi-initiator logs in to an iscsi-target layer, '%s' is %s",
+					  lo->name, lo->type_name);
+			continue;
+		}
+		if (!provides_block(lo->type))
+			LAYER_ERR(sf, t, l, "on",
+				  "'%s' (%s) provides no block device for %s",
+				  lo->name, lo->type_name, l->type_name);
+		if (strcmp(layer_guest(lo), layer_guest(l)))
+			LAYER_ERR(sf, t, l, "on",
+				  "'%s' is in guest %s, this layer in guest %s (only iSCSI crosses guests)",
+				  lo->name, layer_guest(lo), layer_guest(l));
+	}
+	if (l->type == LAYER_OVERLAY) {
+		const char *which[] = { l->lower, l->upper };
+		const char *fld[] = { "lower", "upper" };
+
+		for (int i = 0; i < 2; i++) {
+			const struct topo_layer *lo = topology_find(t, which[i]);
+
+			if (!lo)
+				LAYER_ERR(sf, t, l, fld[i], "no layer named '%s'",
+					  which[i]);
+			else if (lo->type != LAYER_FS)
+				LAYER_ERR(sf, t, l, fld[i],
+					  "overlay dirs live on an fs layer, '%s' is %s",
+					  lo->name, lo->type_name);
+			else if (!spec_strlist_has(&l->on, lo->name))
+				spec_strlist_add(&l->on, lo->name);
+		}
+	}
+	if (l->type == LAYER_DISK) {
+		long long count = strcmp(layer_guest(l), "target") ?
+				  t->disk_count : t->target_disk_count;
+
+		if (l->index >= count)
+			LAYER_ERR(sf, t, l, "index",
+				  "disk %lld does not exist (guest %s has %lld disks)",
+				  l->index, layer_guest(l), count);
+	}
+	if (l->type == LAYER_MD) {
+		long long lv = l->level;
+		size_t need = lv == 0 || lv == 1 ? 2 : lv == 5 ? 3 : lv == 6 ? 4 :
+			      lv == 10 ? 2 : 0;
+
+		if (!need)
+			LAYER_ERR(sf, t, l, "level",
+				  "md level %lld is not one of 0, 1, 5, 6, 10", lv);
+		else if (l->on.n < need)
+			LAYER_ERR(sf, t, l, "on",
+				  "RAID%lld needs at least %zu members, has %zu",
+				  lv, need, l->on.n);
+		if (l->chunk) {
+			uint64_t c;
+
+			if (spec_parse_size(l->chunk, &c) || c < 4096 || (c & (c - 1)))
+				LAYER_ERR(sf, t, l, "chunk",
+					  "'%s' is not a power-of-two size >= 4K",
+					  l->chunk);
+		}
+	}
+	if (l->type == LAYER_ISCSI_TARGET && strncmp(l->iqn, "iqn.", 4))
+		LAYER_ERR(sf, t, l, "iqn", "'%s' is not an IQN (iqn.YYYY-MM.domain:name)",
+			  l->iqn);
+}
+
+/* Depth-first search for cycles through on: (colour: 0 new, 1 open, 2 done). */
+static bool has_cycle(const struct topology_spec *t, size_t i, int *colour)
+{
+	if (colour[i] == 1)
+		return true;
+	if (colour[i] == 2)
+		return false;
+	colour[i] = 1;
+	for (size_t k = 0; k < t->layers[i].on.n; k++) {
+		const struct topo_layer *lo = topology_find(t, t->layers[i].on.v[k]);
+
+		if (lo && lo != &t->layers[i] &&
+		    has_cycle(t, lo - t->layers, colour))
+			return true;
+	}
+	colour[i] = 2;
+	return false;
+}
+
+static int topology_check(struct spec_file *sf, void *obj)
+{
+	struct topology_spec *t = obj;
+	int *colour;
+
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		struct topo_layer *l = &t->layers[i];
+
+		if (!spec_valid_name(l->name))
+			LAYER_ERR(sf, t, l, "name", "'%s' must be [A-Za-z0-9._-]+",
+				  l->name);
+		for (size_t k = 0; k < i; k++)
+			if (!strcmp(t->layers[k].name, l->name))
+				LAYER_ERR(sf, t, l, "name",
+					  "duplicate layer name '%s' (first at line %d)",
+					  l->name, t->layers[k].line);
+		if (!l->guest)
+			l->guest = xstrdup("main");
+		if (!strcmp(l->guest, "target") && !t->target_disk_count)
+			LAYER_ERR(sf, t, l, "guest",
+				  "layer in guest target but the topology has no target: section");
+	}
+	if (sf->nr_errors)
+		return -1;
+	for (size_t i = 0; i < t->nr_layers; i++)
+		check_refs(sf, t, &t->layers[i]);
+	if (sf->nr_errors)
+		return -1;
+	colour = xzalloc(t->nr_layers * sizeof(*colour));
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		if (has_cycle(t, i, colour)) {
+			LAYER_ERR(sf, t, &t->layers[i], "on",
+				  "layer '%s' is part of a cycle", t->layers[i].name);
+			break;
+		}
+	}
+	free(colour);
+	if (sf->nr_errors)
+		return -1;
+	if (t->mount) {
+		const struct topo_layer *m = topology_find(t, t->mount);
+
+		if (!m || !provides_mount(m->type) || strcmp(m->guest, "main"))
+			spec_error(sf, spec_map_get(sf, spec_root(sf), "mount"), "mount",
+				   "'%s' is not an fs or overlay layer of the main guest",
+				   t->mount);
+	} else if (!topology_mount_layer(t)) {
+		spec_error(sf, spec_root(sf), "layers",
+			   "no fs or overlay layer in the main guest to run workloads on");
+	}
+	return 0;
+}
+
+const struct topo_layer *topology_mount_layer(const struct topology_spec *t)
+{
+	if (t->mount)
+		return topology_find(t, t->mount);
+	for (size_t i = t->nr_layers; i-- > 0;)
+		if (provides_mount(t->layers[i].type) &&
+		    (!t->layers[i].guest || !strcmp(t->layers[i].guest, "main")))
+			return &t->layers[i];
+	return NULL;
+}
+
+bool topology_has_target(const struct topology_spec *t)
+{
+	return t->target_disk_count > 0;
+}
+
+int topology_spec_load_err(const char *path, const char *name,
+			   struct topology_spec *out, struct strbuf *err)
+{
+	struct spec_file sf;
+	int ret = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(name);
+	out->path = xstrdup(path);
+	if (spec_open(&sf, path) == 0) {
+		spec_apply(&sf, spec_root(&sf), topo_fields, out, "");
+		if (!sf.nr_errors)
+			topology_check(&sf, out);
+		ret = sf.nr_errors ? -1 : 0;
+	}
+	if (ret) {
+		if (err)
+			strbuf_add(err, sf.errors.buf, sf.errors.len);
+		else
+			fputs(sf.errors.buf, stderr);
+	}
+	spec_close(&sf);
+	return ret;
+}
+
+int topology_spec_load(const char *path, const char *name,
+		       struct topology_spec *out)
+{
+	return topology_spec_load_err(path, name, out, NULL);
+}
+
+void topology_spec_free(struct topology_spec *t)
+{
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		struct topo_layer *l = &t->layers[i];
+
+		free(l->name);
+		free(l->type_name);
+		spec_strlist_free(&l->on);
+		free(l->guest);
+		free(l->chunk);
+		free(l->backstore);
+		free(l->iqn);
+		free(l->acl);
+		free(l->fstype);
+		spec_strlist_free(&l->mkfs);
+		free(l->mount_opts);
+		free(l->lower);
+		free(l->upper);
+		free(l->dev);
+	}
+	free(t->layers);
+	free(t->name);
+	free(t->path);
+	free(t->description);
+	free(t->mount);
+	memset(t, 0, sizeof(*t));
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "util/log.h"
+#include "util/run.h"
+
+static void child_exec(const char *const *argv, const struct run_opts *o,
+		       int outfd, int errfd)
+{
+	int in;
+
+	if (o->dir && chdir(o->dir) < 0)
+		_exit(127);
+	in = open(o->in_path ? o->in_path : "/dev/null", O_RDONLY);
+	if (in >= 0) {
+		dup2(in, 0);
+		if (in > 2)
+			close(in);
+	}
+	if (outfd >= 0)
+		dup2(outfd, 1);
+	if (errfd >= 0)
+		dup2(errfd, 2);
+	for (const char **e = o->env; e && *e; e++)
+		putenv((char *)*e);
+	execvp(argv[0], (char *const *)argv);
+	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+static int open_sink(const struct run_opts *o)
+{
+	if (o->log_path)
+		return open(o->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (o->quiet)
+		return open("/dev/null", O_WRONLY | O_CLOEXEC);
+	return -1;
+}
+
+static int wait_child(pid_t pid, int *status, double deadline)
+{
+	for (;;) {
+		pid_t r = waitpid(pid, status, deadline ? WNOHANG : 0);
+
+		if (r == pid)
+			return 0;
+		if (r < 0 && errno != EINTR)
+			return -1;
+		if (deadline && now_mono() > deadline)
+			return 1;
+		if (deadline)
+			usleep(20000);
+	}
+}
+
+int run_argv(const char *const *argv, const struct run_opts *opts)
+{
+	static const struct run_opts none;
+	const struct run_opts *o = opts ? opts : &none;
+	int op[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int sink = open_sink(o);
+	double deadline = o->timeout ? now_mono() + o->timeout : 0;
+	int status = 0, timed_out = 0;
+	pid_t pid;
+
+	if ((o->out && pipe2(op, O_CLOEXEC) < 0) ||
+	    (o->err && o->err != o->out && pipe2(ep, O_CLOEXEC) < 0))
+		die("pipe: %s", strerror(errno));
+	pid = fork();
+	if (pid < 0) {
+		if (o->err)
+			strbuf_addf(o->err, "fork: %s\n", strerror(errno));
+		return -1;
+	}
+	if (!pid) {
+		int outfd = o->out ? op[1] : sink;
+		int errfd = o->err == o->out && o->out ? op[1] :
+			    o->err ? ep[1] : sink;
+		setpgid(0, 0);
+		child_exec(argv, o, outfd, errfd);
+	}
+	if (op[1] >= 0)
+		close(op[1]);
+	if (ep[1] >= 0)
+		close(ep[1]);
+
+	while (op[0] >= 0 || ep[0] >= 0) {
+		struct pollfd p[2] = { { op[0], POLLIN, 0 }, { ep[0], POLLIN, 0 } };
+		int wait_ms = -1, n;
+
+		if (deadline) {
+			double left = deadline - now_mono();
+
+			if (left <= 0) {
+				timed_out = 1;
+				break;
+			}
+			wait_ms = (int)(left * 1000) + 1;
+		}
+		n = poll(p, 2, wait_ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		for (int i = 0; i < 2; i++) {
+			char buf[65536];
+			struct strbuf *dst = i ? o->err : o->out;
+			ssize_t r;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			r = read(p[i].fd, buf, sizeof(buf));
+			if (r > 0) {
+				strbuf_add(dst, buf, r);
+				continue;
+			}
+			close(p[i].fd);
+			if (i)
+				ep[0] = -1;
+			else
+				op[0] = -1;
+		}
+	}
+	if (!timed_out && wait_child(pid, &status, deadline) == 1)
+		timed_out = 1;
+	if (timed_out) {
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		waitpid(pid, &status, 0);
+	}
+	if (op[0] >= 0)
+		close(op[0]);
+	if (ep[0] >= 0)
+		close(ep[0]);
+	if (sink >= 0)
+		close(sink);
+	if (timed_out)
+		return 124;
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	return 128 + WTERMSIG(status);
+}
+
+int run_capture(const char *const *argv, struct strbuf *out, struct strbuf *err)
+{
+	struct run_opts o = { .out = out, .err = err, .quiet = 1 };
+
+	return run_argv(argv, &o);
+}
+
+void argv_to_strbuf(struct strbuf *sb, const char *const *argv)
+{
+	for (int i = 0; argv[i]; i++) {
+		const char *a = argv[i];
+
+		if (i)
+			strbuf_addch(sb, ' ');
+		if (*a && !strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;!#~")) {
+			strbuf_addstr(sb, a);
+			continue;
+		}
+		strbuf_addch(sb, '\'');
+		for (; *a; a++) {
+			if (*a == '\'')
+				strbuf_addstr(sb, "'\\''");
+			else
+				strbuf_addch(sb, *a);
+		}
+		strbuf_addch(sb, '\'');
+	}
+}

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Domain XML via libxml2's xmlTextWriter, so names and paths with <>&'"
+ * come out escaped, never pasted into a template.
+ */
+#include <libxml/xmlwriter.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "util/log.h"
+#include "virt/domxml.h"
+
+#define X(s) ((const xmlChar *)(s))
+
+struct xw {
+	xmlTextWriterPtr w;
+	int err;
+};
+
+static void el_start(struct xw *x, const char *name)
+{
+	if (xmlTextWriterStartElement(x->w, X(name)) < 0)
+		x->err = 1;
+}
+
+static void el_end(struct xw *x)
+{
+	if (xmlTextWriterEndElement(x->w) < 0)
+		x->err = 1;
+}
+
+static void attr(struct xw *x, const char *name, const char *value)
+{
+	if (xmlTextWriterWriteAttribute(x->w, X(name), X(value)) < 0)
+		x->err = 1;
+}
+
+static void el_text(struct xw *x, const char *name, const char *text)
+{
+	if (xmlTextWriterWriteElement(x->w, X(name), X(text)) < 0)
+		x->err = 1;
+}
+
+/* <name a1='v1' a2='v2'/> from a NULL-terminated attribute list. */
+static void el_empty(struct xw *x, const char *name, ...)
+{
+	va_list ap;
+	const char *k;
+
+	el_start(x, name);
+	va_start(ap, name);
+	while ((k = va_arg(ap, const char *))) {
+		const char *v = va_arg(ap, const char *);
+
+		attr(x, k, v);
+	}
+	va_end(ap);
+	el_end(x);
+}
+
+static struct xw xw_open(xmlBufferPtr buf)
+{
+	struct xw x = { xmlNewTextWriterMemory(buf, 0), 0 };
+
+	if (!x.w)
+		die("cannot create an XML writer");
+	xmlTextWriterSetIndent(x.w, 1);
+	xmlTextWriterSetIndentString(x.w, X("  "));
+	return x;
+}
+
+static int xw_close(struct xw *x, xmlBufferPtr buf, struct strbuf *out)
+{
+	xmlFreeTextWriter(x->w);
+	if (!x->err)
+		strbuf_add(out, xmlBufferContent(buf), xmlBufferLength(buf));
+	xmlBufferFree(buf);
+	return x->err ? -1 : 0;
+}
+
+static void write_disk(struct xw *x, const struct domain_disk *d, int i)
+{
+	char dev[8];
+
+	snprintf(dev, sizeof(dev), "vd%c", 'a' + i);
+	el_start(x, "disk");
+	attr(x, "type", "file");
+	attr(x, "device", "disk");
+	el_empty(x, "driver", "name", "qemu", "type", d->format, "cache", "none",
+		 "io", "native", NULL);
+	el_empty(x, "source", "file", d->path, NULL);
+	el_empty(x, "target", "dev", dev, "bus", "virtio", NULL);
+	el_text(x, "serial", d->serial);
+	if (d->readonly)
+		el_empty(x, "readonly", NULL);
+	el_end(x);
+}
+
+int domain_xml(const struct domain_config *c, struct strbuf *out)
+{
+	xmlBufferPtr buf = xmlBufferCreate();
+	struct xw x = xw_open(buf);
+	char mem[32], cpus[16];
+
+	snprintf(mem, sizeof(mem), "%u", c->memory_mib);
+	snprintf(cpus, sizeof(cpus), "%u", c->vcpus);
+	xmlTextWriterStartDocument(x.w, NULL, NULL, NULL);
+	el_start(&x, "domain");
+	attr(&x, "type", c->type);
+	el_text(&x, "name", c->name);
+	el_start(&x, "memory");
+	attr(&x, "unit", "MiB");
+	xmlTextWriterWriteString(x.w, X(mem));
+	el_end(&x);
+	el_text(&x, "vcpu", cpus);
+	el_start(&x, "os");
+	el_start(&x, "type");
+	attr(&x, "arch", "x86_64");
+	attr(&x, "machine", "pc");
+	xmlTextWriterWriteString(x.w, X("hvm"));
+	el_end(&x);
+	el_text(&x, "kernel", c->kernel);
+	if (c->initrd)
+		el_text(&x, "initrd", c->initrd);
+	el_text(&x, "cmdline", c->cmdline);
+	el_end(&x);
+	/* ACPI so the guest's poweroff ends the domain. */
+	el_start(&x, "features");
+	el_empty(&x, "acpi", NULL);
+	el_end(&x);
+	if (!strcmp(c->type, "kvm"))
+		el_empty(&x, "cpu", "mode", "host-passthrough", NULL);
+	el_text(&x, "on_poweroff", "destroy");
+	el_text(&x, "on_reboot", "destroy");	/* panic=-1 reboots: end the cell */
+	el_text(&x, "on_crash", "destroy");
+	el_start(&x, "devices");
+	for (int i = 0; i < c->nr_disks; i++)
+		write_disk(&x, &c->disks[i], i);
+	if (c->network) {
+		el_start(&x, "interface");
+		attr(&x, "type", "network");
+		el_empty(&x, "source", "network", c->network, NULL);
+		if (c->mac)
+			el_empty(&x, "mac", "address", c->mac, NULL);
+		el_empty(&x, "model", "type", "virtio", NULL);
+		el_end(&x);
+	}
+	el_start(&x, "serial");
+	attr(&x, "type", "file");
+	el_empty(&x, "source", "path", c->console_log, "append", "off", NULL);
+	el_empty(&x, "target", "port", "0", NULL);
+	el_end(&x);
+	el_start(&x, "channel");
+	attr(&x, "type", "unix");
+	el_empty(&x, "source", "mode", "bind", "path", c->channel_sock, NULL);
+	el_empty(&x, "target", "type", "virtio", "name", "org.wblab.agent", NULL);
+	el_end(&x);
+	/* Memory pressure must be the guest's own: no balloon. */
+	el_empty(&x, "memballoon", "model", "none", NULL);
+	el_end(&x);	/* devices */
+	el_end(&x);	/* domain */
+	xmlTextWriterEndDocument(x.w);
+	return xw_close(&x, buf, out);
+}
+
+int network_xml(const char *name, const char *bridge, const char *ip,
+		const char *netmask, struct strbuf *out)
+{
+	xmlBufferPtr buf = xmlBufferCreate();
+	struct xw x = xw_open(buf);
+
+	xmlTextWriterStartDocument(x.w, NULL, NULL, NULL);
+	el_start(&x, "network");
+	el_text(&x, "name", name);
+	/* No <forward>: isolated, guests reach each other and nothing else. */
+	el_empty(&x, "bridge", "name", bridge, "stp", "off", NULL);
+	el_empty(&x, "ip", "address", ip, "netmask", netmask, NULL);
+	el_end(&x);
+	xmlTextWriterEndDocument(x.w);
+	return xw_close(&x, buf, out);
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_DOMXML_H
+#define WBLAB_DOMXML_H
+
+#include <stdbool.h>
+
+#include "util/strbuf.h"
+
+#define DOMAIN_MAX_DISKS 20
+
+struct domain_disk {
+	const char *path;
+	const char *format;	/* raw or qcow2 */
+	const char *serial;	/* the guest finds disks by serial */
+	bool readonly;
+};
+
+/* Everything a cell's transient libvirt domain is made of. */
+struct domain_config {
+	const char *name;
+	const char *type;	/* "kvm" or "qemu" (TCG) */
+	unsigned int memory_mib;
+	unsigned int vcpus;
+	const char *kernel;
+	const char *initrd;
+	const char *cmdline;
+	const char *console_log;	/* serial console to this file */
+	const char *channel_sock;	/* virtio-serial org.wblab.agent */
+	struct domain_disk disks[DOMAIN_MAX_DISKS];
+	int nr_disks;
+	const char *network;	/* libvirt network to join, or NULL */
+	const char *mac;
+};
+
+/* Write the domain XML with libxml2's writer: every value is escaped. */
+int domain_xml(const struct domain_config *c, struct strbuf *out);
+/* An isolated libvirt network (no forward: no host uplink). */
+int network_xml(const char *name, const char *bridge, const char *ip,
+		const char *netmask, struct strbuf *out);
+
+#endif

@@ -1,0 +1,54 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab: an automated regression lab for Linux writeback and memory reclaim.
+ * Subcommands are dispatched from a table, like git.c and perf.c.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmds.h"
+#include "util/log.h"
+
+struct cmd_struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct cmd_struct commands[] = {
+	{ "run", cmd_run, "boot cells: kernel x topology x workload, collect results" },
+	{ "doctor", cmd_doctor, "check the host can run cells (libvirt, QEMU, KVM probe)" },
+	{ "image", cmd_image, "build or list guest root images" },
+	{ "kernel", cmd_kernel, "list, show, fetch or build candidate kernels" },
+	{ "parse-console", cmd_parse_console, "find kernel events in console logs" },
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: wblab <command> [<args>]\n\ncommands:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		fprintf(f, "  %-15s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n'wblab <command> --help' describes a command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("wblab %s\n", WBLAB_VERSION);
+		return 0;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "wblab: '%s' is not a wblab command\n", argv[1]);
+	usage(stderr);
+	return 2;
+}
