@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_KBUILD_H
+#define WBLAB_KBUILD_H
+
+#include <stdbool.h>
+
+#include "spec/specs.h"
+#include "util/strbuf.h"
+
+/*
+ * Building kernels from source (src/artifact/kbuild.c); kernel_build()
+ * itself is declared in kernel.h. These pieces are exposed for the tests.
+ */
+
+/*
+ * Dry-run one patch (patch -p1 --dry-run --fuzz=0) in srcdir. Returns 0 if
+ * it applies, 1 if it does not (msg then names each failed file and hunk,
+ * with the hunk's @@ header from the patch), -1 if patch could not run.
+ */
+int kbuild_patch_check(const char *srcdir, const char *patch, struct strbuf *msg);
+
+/*
+ * Compare what the config fragments ask for with a final .config. Each
+ * fragment line "CONFIG_X=v" or "# CONFIG_X is not set" is a request; the
+ * last request for a symbol wins. Lines of msg name every option that did
+ * not end up as requested, with the fragment file:line. Returns the number
+ * of such options (strict fragments only), or -1 if a file cannot be read.
+ * Options of non-strict fragments (the kernel's own, e.g. kvm_guest.config,
+ * which names symbols of other architectures) are reported in warn_msg.
+ */
+int kbuild_config_verify(const char *config, const char *const *fragments,
+			 const bool *strict, int n, struct strbuf *msg,
+			 struct strbuf *warn_msg);
+
+/* The absolute path of a lab/<sub>/<name> file (name kept if absolute). */
+char *kbuild_lab_file(const char *sub, const char *name);
+
+/*
+ * The unpacked, pristine source tree of a package (linux-source-6.1) in the
+ * cache, unpacking the /usr/src tarball the first time. NULL on failure.
+ * If ident is non-NULL it receives "package version".
+ */
+char *kbuild_package_source(const char *package, char **ident);
+
+#endif
