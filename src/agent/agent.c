@@ -137,7 +137,7 @@ static char *read_small(const char *path, char *buf, size_t len)
 }
 
 /* /dev/vdX whose virtio serial is the given string (no udev here). */
-static int find_disk(const char *serial, char *dev, size_t len, double wait_s)
+int find_disk(const char *serial, char *dev, size_t len, double wait_s)
 {
 	double end = mono() + wait_s;
 

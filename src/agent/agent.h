@@ -13,6 +13,8 @@ int write_all(int fd, const void *buf, size_t len);
 int send_frame(char type, const char *name, const void *data, size_t len);
 /* Run the plan; returns 0 ok, 1 setup failed, 2 workload failed. */
 int plan_execute(char *plan, size_t len);
+/* /dev/vdX whose virtio serial is serial, waiting up to wait_s. */
+int find_disk(const char *serial, char *dev, size_t len, double wait_s);
 int hog_main(int argc, char **argv);
 int sample_main(int argc, char **argv);
 

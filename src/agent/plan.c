@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -19,6 +20,8 @@
 
 #include "agent/agent.h"
 #include "agent/proto.h"
+
+int find_iscsi_disk(const char *spec, char *dev, size_t len, double wait_s);
 
 #define MAX_BG 16
 #define TAIL_MAX 4096
@@ -89,6 +92,24 @@ static pid_t spawn(struct plan_state *st, char **argv, const char *out_path,
 		dup2(in, 0);
 		dup2(out, 1);
 		dup2(out, 2);
+	}
+	/* "@disk:SERIAL" names a disk by its serial: the guest has no udev. */
+	for (char **a = argv; *a; a++) {
+		char dev[300];
+
+		if (!strncmp(*a, "@disk:", 6)) {
+			if (find_disk(*a + 6, dev, sizeof(dev), 10) < 0) {
+				dprintf(2, "no disk with serial %s\n", *a + 6);
+				_exit(127);
+			}
+			*a = strdup(dev);
+		} else if (!strncmp(*a, "@iscsi:", 7)) {
+			if (find_iscsi_disk(*a + 7, dev, sizeof(dev), 30) < 0) {
+				dprintf(2, "no iSCSI disk for %s\n", *a + 7);
+				_exit(127);
+			}
+			*a = strdup(dev);
+		}
 	}
 	execvp(argv[0], argv);
 	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));
@@ -191,6 +212,57 @@ static void send_file(struct plan_state *st, const char *name, const char *path)
 	else
 		logf_(st, "get %s: %zu bytes from %s", name, got, path);
 	free(buf);
+}
+
+/* "IQN:LUN" -> /dev/sdX of the logged-in session's LUN, via sysfs. */
+int find_iscsi_disk(const char *spec, char *dev, size_t len, double wait_s)
+{
+	const char *colon = strrchr(spec, ':');
+	double end = mono() + wait_s;
+	char iqn[256], pat[512];
+	glob_t gl;
+
+	if (!colon || colon == spec || (size_t)(colon - spec) >= sizeof(iqn))
+		return -1;
+	snprintf(iqn, sizeof(iqn), "%.*s", (int)(colon - spec), spec);
+	do {
+		DIR *d = opendir("/sys/class/iscsi_session");
+		struct dirent *de;
+
+		while (d && (de = readdir(d))) {
+			char p[512], buf[256];
+			int fd;
+			ssize_t n;
+
+			snprintf(p, sizeof(p), "/sys/class/iscsi_session/%s/targetname",
+				 de->d_name);
+			fd = open(p, O_RDONLY);
+			if (fd < 0)
+				continue;
+			n = read(fd, buf, sizeof(buf) - 1);
+			close(fd);
+			buf[n > 0 ? n : 0] = '\0';
+			buf[strcspn(buf, "\n")] = '\0';
+			if (strcmp(buf, iqn))
+				continue;
+			snprintf(pat, sizeof(pat),
+				 "/sys/class/iscsi_session/%s/device/target*/*:*:*:%s/block/*",
+				 de->d_name, colon + 1);
+			if (glob(pat, 0, NULL, &gl) == 0 && gl.gl_pathc) {
+				const char *b = strrchr(gl.gl_pathv[0], '/');
+
+				snprintf(dev, len, "/dev/%s", b + 1);
+				globfree(&gl);
+				closedir(d);
+				return 0;
+			}
+			globfree(&gl);
+		}
+		if (d)
+			closedir(d);
+		usleep(100000);
+	} while (mono() < end);
+	return -1;
 }
 
 static int valid_phase(const char *p)
@@ -394,7 +466,7 @@ int plan_execute(char *plan, size_t len)
 		if (nl)
 			*nl = '\0';
 		if (*line)
-			step(&st, f, proto_split(line, f, PROTO_MAX_FIELDS));
+			step(&st, f, proto_split(line, f, PROTO_MAX_FIELDS - 1));
 		line = nl ? nl + 1 : end;
 	}
 	stop_bg(&st);

@@ -52,6 +52,8 @@ int proto_split(char *line, char **fields, int max)
 	}
 	for (int i = 0; i < n; i++)
 		unescape(fields[i]);
+	/* fields doubles as an execvp argv: it has room for max + 1. */
+	fields[n] = NULL;
 	return n;
 }
 

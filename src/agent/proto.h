@@ -40,7 +40,10 @@
 
 /* Escape one field into dst (size >= 2 * len + 1); returns bytes written. */
 size_t proto_escape(char *dst, const char *src, size_t len);
-/* Split a plan line in place into fields (unescaped); returns the count. */
+/*
+ * Split a plan line in place into at most max fields (unescaped), then a
+ * NULL: fields needs max + 1 slots. Returns the count.
+ */
 int proto_split(char *line, char **fields, int max);
 /* A result name is [A-Za-z0-9._-]{1,64}, not starting with '.'. */
 int proto_valid_name(const char *name);

@@ -316,7 +316,8 @@ static char *find_prefixed(const char *dir, const char *prefix)
 	if (!d)
 		return NULL;
 	while ((de = readdir(d)))
-		if (!strncmp(de->d_name, prefix, strlen(prefix)) && !found)
+		if (de->d_name[0] != '.' && !found &&
+		    !strncmp(de->d_name, prefix, strlen(prefix)))
 			found = xstrdup(de->d_name);
 	closedir(d);
 	return found;
@@ -383,10 +384,6 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 		char *config = find_prefixed(boot, "config-");
 
 		ver = find_prefixed(mods, "");
-		while (ver && ver[0] == '.') {
-			free(ver);
-			ver = NULL;
-		}
 		if (!vmlinuz || !config || !ver) {
 			error("%s: package %s has no boot/vmlinuz-*, config-* or lib/modules/*",
 			      s->path, s->package);
@@ -400,7 +397,7 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 
 			a->version = xstrdup(ver);
 			if (rename(src_k, dst_k) || rename(src_c, dst_c) ||
-			    mkdir_p(xasprintf("%s/modules", tmpdir), 0755) ||
+			    mkdir_p(moddst, 0755) || rmdir(moddst) ||
 			    rename(libsrc, moddst))
 				error("cannot stage kernel files in %s: %s", tmpdir,
 				      strerror(errno));

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /* A growable, always NUL-terminated byte buffer (after git's strbuf). */
 struct strbuf {

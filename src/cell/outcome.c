@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The one place a cell's outcome is decided. Host-side failures are
+ * infra-error and never a kernel outcome; a kernel outcome needs the
+ * guest (or its console) to have shown it.
+ */
+#include <string.h>
+
+#include "cell/outcome.h"
+
+const char *outcome_name(enum cell_outcome o)
+{
+	static const char *const names[] = {
+		"ok", "workload-failed", "crashed", "hung", "boot-failed",
+		"infra-error",
+	};
+
+	return names[o];
+}
+
+static bool eq(const char *a, const char *b)
+{
+	return a && b && !strcmp(a, b);
+}
+
+enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
+{
+	const char *title = f->console_title ? f->console_title : "";
+
+	if (f->infra_error) {
+		strbuf_addf(r, "host: %s", f->infra_detail ? f->infra_detail : "?");
+		return OUTCOME_INFRA_ERROR;
+	}
+	if (!f->hello) {
+		if (f->boot_timeout)
+			strbuf_addstr(r, "the agent did not report in before the boot timeout");
+		else
+			strbuf_addstr(r, "the guest stopped before the agent reported in");
+		if (f->console_crash || f->console_hang)
+			strbuf_addf(r, "; console: %s", title);
+		return OUTCOME_BOOT_FAILED;
+	}
+	if (f->console_crash) {
+		strbuf_addf(r, "console: %s", title);
+		return OUTCOME_CRASHED;
+	}
+	if (f->run_timeout) {
+		strbuf_addf(r, "no exit from the agent before the %s timeout",
+			    f->timeout_phase && *f->timeout_phase ?
+			    f->timeout_phase : "run");
+		if (f->console_hang)
+			strbuf_addf(r, "; console: %s", title);
+		/* A stuck setup step without kernel evidence is the lab's problem. */
+		if (eq(f->timeout_phase, "setup") && !f->console_hang)
+			return OUTCOME_INFRA_ERROR;
+		return OUTCOME_HUNG;
+	}
+	if (f->proto_error && !f->exited) {
+		strbuf_addstr(r, "malformed data on the agent channel");
+		return OUTCOME_CRASHED;
+	}
+	if (!f->exited) {
+		strbuf_addstr(r, "the guest stopped before the agent finished");
+		return OUTCOME_CRASHED;
+	}
+	if (eq(f->agent_status, "setup-failed")) {
+		strbuf_addf(r, "topology setup failed at layer %s",
+			    f->fail_label ? f->fail_label : "?");
+		return OUTCOME_INFRA_ERROR;
+	}
+	if (eq(f->agent_status, "workload-failed")) {
+		strbuf_addf(r, "workload step %s failed", f->fail_label ? f->fail_label : "?");
+		return OUTCOME_WORKLOAD_FAILED;
+	}
+	strbuf_addstr(r, "workload completed");
+	return OUTCOME_OK;
+}

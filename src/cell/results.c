@@ -1,0 +1,305 @@
+// SPDX-License-Identifier: GPL-2.0
+/* cell.json, the SQLite index, and metrics from a cell's files. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell/plan.h"
+#include "cell/results.h"
+#include "collect/fio.h"
+#include "collect/vmstat.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+static json_object *JS(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+int json_write_atomic(const char *path, json_object *o)
+{
+	const char *text = json_object_to_json_string_ext(o,
+		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	struct strbuf sb = STRBUF_INIT;
+	int ret;
+
+	strbuf_addstr(&sb, text);
+	strbuf_addch(&sb, '\n');
+	ret = write_file_atomic(path, sb.buf, sb.len, 0644);
+	strbuf_release(&sb);
+	return ret;
+}
+
+static int read_kv(const char *dir, const char *name, struct kvset *set)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct strbuf sb = STRBUF_INIT;
+	int ret = strbuf_read_file(&sb, path);
+
+	if (!ret)
+		kvset_parse(set, sb.buf, sb.len);
+	strbuf_release(&sb);
+	free(path);
+	return ret;
+}
+
+static long long sum_prefix(const struct kvset *b, const struct kvset *a,
+			    const char *prefix)
+{
+	long long s = 0;
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; i < a->n; i++)
+		if (!strncmp(a->v[i].name, prefix, n))
+			s += a->v[i].value - kvset_get(b, a->v[i].name, a->v[i].value);
+	return s;
+}
+
+json_object *results_metrics(const char *dir)
+{
+	json_object *m = json_object_new_object();
+	struct kvset before, after;
+	struct strbuf sb = STRBUF_INIT;
+	char *path = xasprintf("%s/fio.json", dir);
+
+	if (!strbuf_read_file(&sb, path)) {
+		char err[128];
+		json_object *fio = fio_summary(sb.buf, sb.len, err, sizeof(err));
+
+		if (fio)
+			json_object_object_add(m, "fio", fio);
+		else
+			json_object_object_add(m, "fio_error", JS(err));
+	}
+	if (!read_kv(dir, "vmstat.before", &before) &&
+	    !read_kv(dir, "vmstat.after", &after)) {
+		json_object_object_add(m, "vmstat_delta", vmstat_delta_json(&before, &after));
+		json_object_object_add(m, "allocstall", json_object_new_int64(
+			sum_prefix(&before, &after, "allocstall_")));
+		json_object_object_add(m, "nr_vmscan_write", json_object_new_int64(
+			kvset_get(&after, "nr_vmscan_write", 0) -
+			kvset_get(&before, "nr_vmscan_write", 0)));
+		json_object_object_add(m, "oom_kill", json_object_new_int64(
+			kvset_get(&after, "oom_kill", 0) - kvset_get(&before, "oom_kill", 0)));
+		kvset_free(&before);
+		kvset_free(&after);
+	}
+	strbuf_release(&sb);
+	free(path);
+	return m;
+}
+
+static json_object *topology_json(const struct topology_spec *t)
+{
+	json_object *o = json_object_new_object();
+	json_object *layers = json_object_new_array();
+	const struct topo_layer *top = topology_mount_layer(t);
+
+	json_object_object_add(o, "name", JS(t->name));
+	if (top) {
+		char *m = plan_mount_dir(top);
+
+		json_object_object_add(o, "mount", JS(m));
+		free(m);
+	}
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		const struct topo_layer *l = &t->layers[i];
+		json_object *lj = json_object_new_object();
+		json_object *on = json_object_new_array();
+
+		json_object_object_add(lj, "name", JS(l->name));
+		json_object_object_add(lj, "type", JS(l->type_name));
+		json_object_object_add(lj, "guest", JS(l->guest));
+		for (size_t k = 0; k < l->on.n; k++)
+			json_object_array_add(on, JS(l->on.v[k]));
+		json_object_object_add(lj, "on", on);
+		if (l->dev)
+			json_object_object_add(lj, "dev", JS(l->dev));
+		if (l->type == LAYER_MD)
+			json_object_object_add(lj, "level", json_object_new_int64(l->level));
+		if (l->fstype)
+			json_object_object_add(lj, "fstype", JS(l->fstype));
+		if (l->iqn)
+			json_object_object_add(lj, "iqn", JS(l->iqn));
+		json_object_array_add(layers, lj);
+	}
+	json_object_object_add(o, "layers", layers);
+	return o;
+}
+
+static json_object *agent_json(const struct guest *g)
+{
+	json_object *o = json_object_new_object();
+	const char *body = g->exit_body.buf;
+	const char *blank = strstr(body, "\n\n");
+
+	json_object_object_add(o, "status", JS(g->exited ? g->agent_status : NULL));
+	/* key=value lines, then the failing step's output tail. */
+	for (const char *p = body; *p && p != blank + 1;) {
+		const char *nl = strchr(p, '\n');
+		const char *eq = memchr(p, '=', nl ? (size_t)(nl - p) : strlen(p));
+
+		if (eq) {
+			char *k = xstrndup(p, eq - p);
+
+			json_object_object_add(o, k, json_object_new_string_len(
+				eq + 1, (nl ? nl : eq + 1 + strlen(eq + 1)) - eq - 1));
+			free(k);
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (blank && blank[2])
+		json_object_object_add(o, "output_tail", JS(blank + 2));
+	return o;
+}
+
+static double span(double a, double b)
+{
+	return a && b && b > a ? b - a : 0;
+}
+
+int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
+		       const struct guest *g, const struct console_report *con,
+		       const char *started)
+{
+	json_object *o = json_object_new_object();
+	json_object *k = json_object_new_object();
+	json_object *t = json_object_new_object();
+	json_object *files = json_object_new_array();
+	json_object *cj = console_report_to_json(con, "console.log");
+	json_object *events = NULL;
+	char finished[32], *path;
+	int ret;
+
+	now_iso8601(finished, sizeof(finished));
+	json_object_object_add(o, "run", JS(c->run_id));
+	json_object_object_add(o, "cell", JS(c->cell_id));
+	if (c->kernel) {
+		json_object_object_add(k, "name", JS(c->kernel->name));
+		json_object_object_add(k, "hash", JS(c->kernel->hash));
+		json_object_object_add(k, "version", JS(c->kernel->version));
+		json_object_object_add(k, "origin", JS(c->kernel->origin));
+		json_object_object_add(k, "source", JS(c->kernel->source));
+		json_object_object_add(k, "patches", JS(c->kernel->patches));
+	}
+	json_object_object_add(k, "guest_release", JS(g->release));
+	json_object_object_add(o, "kernel", k);
+	json_object_object_add(o, "topology", topology_json(c->topo));
+	json_object_object_add(o, "workload", JS(c->wl->name));
+	json_object_object_add(o, "rep", json_object_new_int(c->rep));
+	json_object_object_add(o, "accel", JS(c->accel));
+	json_object_object_add(o, "memory_mib", json_object_new_int(c->memory_mib));
+	json_object_object_add(o, "vcpus", json_object_new_int(c->vcpus));
+	json_object_object_add(o, "outcome", JS(outcome_name(r->outcome)));
+	json_object_object_add(o, "outcome_reason", JS(r->reason));
+	json_object_object_add(o, "agent", agent_json(g));
+	json_object_object_add(t, "started", JS(started));
+	json_object_object_add(t, "finished", JS(finished));
+	json_object_object_add(t, "boot_s", json_object_new_double(span(g->t_create, g->t_hello)));
+	json_object_object_add(t, "setup_s", json_object_new_double(span(g->t_setup, g->t_workload)));
+	json_object_object_add(t, "workload_s", json_object_new_double(span(g->t_workload, g->t_collect)));
+	json_object_object_add(t, "collect_s", json_object_new_double(span(g->t_collect, g->t_exit)));
+	json_object_object_add(t, "total_s", json_object_new_double(span(g->t_create, g->t_stop)));
+	json_object_object_add(o, "timings", t);
+	json_object_object_add(o, "console_kind", JS(con->kind));
+	if (cj && json_object_object_get_ex(cj, "events", &events))
+		json_object_object_add(o, "events", json_object_get(events));
+	else
+		json_object_object_add(o, "events", json_object_new_array());
+	json_object_object_add(o, "metrics", results_metrics(c->cell_dir));
+	json_object_array_add(files, JS("console.log"));
+	for (size_t i = 0; i < g->files.n; i++)
+		json_object_array_add(files, JS(g->files.v[i]));
+	json_object_object_add(o, "files", files);
+	path = xasprintf("%s/cell.json", c->cell_dir);
+	ret = json_write_atomic(path, o);
+	if (ret)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	json_object_put(cj);
+	json_object_put(o);
+	return ret;
+}
+
+static const char db_schema[] =
+	"CREATE TABLE IF NOT EXISTS runs ("
+	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, accel TEXT, host TEXT);"
+	"CREATE TABLE IF NOT EXISTS cells ("
+	" run_id TEXT NOT NULL, id TEXT NOT NULL, kernel TEXT, kernel_hash TEXT,"
+	" topology TEXT, workload TEXT, rep INTEGER, outcome TEXT, started TEXT,"
+	" total_s REAL, boot_s REAL, PRIMARY KEY (run_id, id));";
+
+sqlite3 *results_db_open(const char *dir)
+{
+	char *path = xasprintf("%s/wblab.db", dir);
+	sqlite3 *db = NULL;
+	char *msg = NULL;
+
+	if (sqlite3_open(path, &db) != SQLITE_OK) {
+		error("cannot open %s: %s", path, sqlite3_errmsg(db));
+		sqlite3_close(db);
+		free(path);
+		return NULL;
+	}
+	/* Parallel runs share the index: wait for each other's writes. */
+	sqlite3_busy_timeout(db, 30000);
+	if (sqlite3_exec(db, db_schema, NULL, NULL, &msg) != SQLITE_OK) {
+		error("%s: %s", path, msg);
+		sqlite3_free(msg);
+		sqlite3_close(db);
+		db = NULL;
+	}
+	free(path);
+	return db;
+}
+
+static int exec_bind(sqlite3 *db, const char *sql, const char *const *text,
+		     int ntext, const double *nums, int nnums)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return error("sqlite: %s", sqlite3_errmsg(db));
+	for (int i = 0; i < ntext; i++)
+		sqlite3_bind_text(st, i + 1, text[i], -1, SQLITE_TRANSIENT);
+	for (int i = 0; i < nnums; i++)
+		sqlite3_bind_double(st, ntext + i + 1, nums[i]);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("sqlite: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+int results_db_run(sqlite3 *db, const char *run_id, const char *started,
+		   const char *finished, const char *accel, const char *host)
+{
+	const char *t[] = { run_id, started, finished, accel, host };
+
+	return exec_bind(db, "INSERT OR REPLACE INTO runs VALUES (?,?,?,?,?)",
+			 t, 5, NULL, 0);
+}
+
+int results_db_cell(sqlite3 *db, const char *run_id, const char *cell_id,
+		    const char *kernel, const char *kernel_hash, const char *topology,
+		    const char *workload, int rep, const char *outcome,
+		    const char *started, double total_s, double boot_s)
+{
+	char repbuf[16];
+	const char *t[] = { run_id, cell_id, kernel, kernel_hash, topology,
+			    workload, repbuf, outcome, started };
+	double n[] = { total_s, boot_s };
+
+	snprintf(repbuf, sizeof(repbuf), "%d", rep);
+	return exec_bind(db, "INSERT OR REPLACE INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+			 t, 9, n, 2);
+}
+
+void results_db_close(sqlite3 *db)
+{
+	sqlite3_close(db);
+}

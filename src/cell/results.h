@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_RESULTS_H
+#define WBLAB_RESULTS_H
+
+#include <json-c/json.h>
+#include <sqlite3.h>
+
+#include "cell/cell.h"
+#include "collect/console.h"
+#include "virt/guest.h"
+
+/*
+ * The results layout (a contract: other tools read it):
+ *   DIR/wblab.db                          SQLite: runs and cells
+ *   DIR/<run>/run.json                    spec, host facts, cell list
+ *   DIR/<run>/cells/<cell>/cell.json      one cell: outcome, timings, events, metrics
+ *   DIR/<run>/cells/<cell>/console.log    full serial console
+ *   DIR/<run>/cells/<cell>/fio.json, vmstat.before, vmstat.after, topology.txt, ...
+ * Every file is written temp-then-rename.
+ */
+int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
+		       const struct guest *g, const struct console_report *con,
+		       const char *started);
+/* Write a JSON object to path atomically, pretty-printed. */
+int json_write_atomic(const char *path, json_object *o);
+/* Metrics from the files a cell brought back (fio.json, vmstat.*). */
+json_object *results_metrics(const char *cell_dir);
+
+sqlite3 *results_db_open(const char *dir);
+int results_db_run(sqlite3 *db, const char *run_id, const char *started,
+		   const char *finished, const char *accel, const char *host);
+int results_db_cell(sqlite3 *db, const char *run_id, const char *cell_id,
+		    const char *kernel, const char *kernel_hash, const char *topology,
+		    const char *workload, int rep, const char *outcome,
+		    const char *started, double total_s, double boot_s);
+void results_db_close(sqlite3 *db);
+
+#endif

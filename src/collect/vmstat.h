@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_VMSTAT_H
+#define WBLAB_VMSTAT_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+
+/* "name value" lines, as in /proc/vmstat (and "Name: value kB" in meminfo). */
+struct kv {
+	char name[48];
+	long long value;
+};
+
+struct kvset {
+	struct kv *v;
+	size_t n;
+};
+
+/* Parse text into set; malformed lines are skipped. Returns entries read. */
+size_t kvset_parse(struct kvset *set, const char *text, size_t len);
+void kvset_free(struct kvset *set);
+/* Value of name, or def when absent. */
+long long kvset_get(const struct kvset *s, const char *name, long long def);
+int kvset_has(const struct kvset *s, const char *name);
+/* {"name": after - before} for every counter in both. */
+json_object *vmstat_delta_json(const struct kvset *before, const struct kvset *after);
+
+#endif

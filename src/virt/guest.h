@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_GUEST_H
+#define WBLAB_GUEST_H
+
+#include <libvirt/libvirt.h>
+#include <stdbool.h>
+
+#include "spec/spec.h"
+#include "util/strbuf.h"
+
+/*
+ * A running transient domain and the agent at the other end of its
+ * channel. Everything is event driven: libvirt lifecycle events and the
+ * channel socket wake the loop, never a poll of the domain state.
+ */
+struct guest {
+	char *name;
+	char *sock_path;
+	char *out_dir;		/* received files land here */
+	const char *plan;	/* sent when the agent says hello */
+	size_t plan_len;
+	virConnectPtr conn;
+	virDomainPtr dom;
+	int fd, watch;
+	struct strbuf in;
+	size_t bytes_in;
+	/* What happened, for the outcome. */
+	bool started, hello, exited, stopped, proto_error;
+	char release[128];	/* uname -r the agent reported */
+	char agent_status[32];	/* ok | setup-failed | workload-failed */
+	struct strbuf exit_body;
+	char phase[32];
+	struct spec_strlist files;
+	double t_create, t_hello, t_exit, t_stop;
+	double t_setup, t_workload, t_collect;	/* phase starts */
+	int stop_detail;	/* virDomainEventStoppedDetailType */
+};
+
+void guest_init(struct guest *g, const char *name, const char *sock_path,
+		const char *out_dir);
+/* Create the transient domain and connect to its channel. */
+int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
+		struct strbuf *err);
+/* Destroy if still running (idempotent). */
+void guest_destroy(struct guest *g);
+void guest_release(struct guest *g);
+/*
+ * Run the event loop until done(arg) is true, the deadline (monotonic
+ * seconds) passes, or SIGINT/SIGTERM. Returns 0 done, 1 deadline, -1
+ * interrupted.
+ */
+int guest_loop(double deadline, bool (*done)(void *), void *arg);
+
+#endif

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <json-c/json.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "artifact/cache.h"
+#include "util/fs.h"
+#include "util/hash.h"
+#include "util/log.h"
+#include "virt/domxml.h"
+#include "virt/guest.h"
+#include "virt/probe.h"
+#include "virt/virt.h"
+
+#define PROBE_TIMEOUT 20	/* s: a TCG boot to userspace takes ~5 s */
+
+void accel_host_identity(virConnectPtr conn, const char *uri, struct strbuf *out)
+{
+	unsigned long hv = 0;
+	struct utsname u;
+
+	uname(&u);
+	if (conn)
+		virConnectGetVersion(conn, &hv);
+	strbuf_addf(out, "uri=%s qemu=%lu host=%s %s", uri, hv, u.release, u.version);
+}
+
+static char *verdict_path(virConnectPtr conn, const char *uri)
+{
+	struct strbuf id = STRBUF_INIT;
+	struct hasher *h = hasher_new();
+	char hex[HASH_HEX_LEN + 1], *leaf, *path;
+
+	accel_host_identity(conn, uri, &id);
+	hasher_add_str(h, "wblab-accel-probe", id.buf);
+	hasher_finish(h, hex);
+	leaf = xasprintf("%.16s.json", hex);
+	path = cache_path("probe", leaf);
+	free(leaf);
+	strbuf_release(&id);
+	return path;
+}
+
+static bool hello_or_stop(void *arg)
+{
+	struct guest *g = arg;
+
+	return g->hello || g->stopped;
+}
+
+/* Boot the probe guest under KVM; true if the agent reported in. */
+static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
+		      const char *initrd, struct accel_verdict *v)
+{
+	char *name = xasprintf("wblab-probe-%d", (int)getpid());
+	char *stage = xasprintf("%s/%s", run_root(), name);
+	char *sock = xasprintf("%s/agent.sock", stage);
+	char *console = xasprintf("%s/console.log", stage);
+	struct domain_config dc = {
+		.name = name, .type = "kvm", .memory_mib = 256, .vcpus = 1,
+		.kernel = k->bzimage, .initrd = initrd,
+		.cmdline = "console=ttyS0 panic=-1 wblab.mode=probe",
+		.console_log = console, .channel_sock = sock,
+	};
+	struct strbuf xml = STRBUF_INIT, err = STRBUF_INIT;
+	struct guest g;
+	bool ok = false;
+
+	rm_rf(stage);
+	cache_make_dir(stage);
+	chown_to_qemu(stage);
+	guest_init(&g, name, sock, stage);
+	if (domain_xml(&dc, &xml) || guest_start(&g, conn, xml.buf, &err)) {
+		snprintf(v->reason, sizeof(v->reason), "KVM domain did not start: %.200s",
+			 err.buf);
+		goto out;
+	}
+	guest_loop(g.t_create + PROBE_TIMEOUT, hello_or_stop, &g);
+	v->probe_s = now_mono() - g.t_create;
+	ok = g.hello;
+	if (ok)
+		snprintf(v->reason, sizeof(v->reason),
+			 "a probe guest booted to userspace under KVM in %.1f s",
+			 v->probe_s);
+	else
+		snprintf(v->reason, sizeof(v->reason),
+			 "/dev/kvm exists but a probe guest did not reach userspace under KVM within %d s",
+			 PROBE_TIMEOUT);
+out:
+	guest_release(&g);
+	rm_rf(stage);
+	strbuf_release(&xml);
+	strbuf_release(&err);
+	free(name);
+	free(stage);
+	free(sock);
+	free(console);
+	return ok;
+}
+
+int accel_decide(virConnectPtr conn, const char *uri, const char *want,
+		 const struct kernel_artifact *k, const char *initrd,
+		 struct accel_verdict *v)
+{
+	char *path = verdict_path(conn, uri);
+	json_object *o;
+
+	memset(v, 0, sizeof(*v));
+	if (!strcmp(want, "kvm") || !strcmp(want, "tcg")) {
+		snprintf(v->accel, sizeof(v->accel), "%s", want);
+		snprintf(v->reason, sizeof(v->reason), "chosen with --accel");
+		free(path);
+		return 0;
+	}
+	o = getenv("WBLAB_REPROBE") ? NULL : json_object_from_file(path);
+	if (o) {
+		json_object *a, *r;
+
+		if (json_object_object_get_ex(o, "accel", &a) &&
+		    json_object_object_get_ex(o, "reason", &r)) {
+			snprintf(v->accel, sizeof(v->accel), "%s", json_object_get_string(a));
+			snprintf(v->reason, sizeof(v->reason), "%s", json_object_get_string(r));
+			v->cached = true;
+		}
+		json_object_put(o);
+		if (v->cached) {
+			free(path);
+			return 0;
+		}
+	}
+	if (access("/dev/kvm", R_OK | W_OK) < 0) {
+		snprintf(v->accel, sizeof(v->accel), "tcg");
+		snprintf(v->reason, sizeof(v->reason), "no usable /dev/kvm");
+	} else if (kvm_boots(conn, k, initrd, v)) {
+		snprintf(v->accel, sizeof(v->accel), "kvm");
+	} else {
+		snprintf(v->accel, sizeof(v->accel), "tcg");
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "accel", json_object_new_string(v->accel));
+	json_object_object_add(o, "reason", json_object_new_string(v->reason));
+	json_object_object_add(o, "probe_s", json_object_new_double(v->probe_s));
+	cache_make_dir(cache_path("probe", ""));
+	json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY);
+	json_object_put(o);
+	free(path);
+	return 0;
+}

@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <libvirt/virterror.h>
+
+#include "util/log.h"
+#include "virt/virt.h"
+
+static volatile sig_atomic_t interrupted;
+static int wake_pipe[2] = { -1, -1 };
+
+const char *virt_default_uri(void)
+{
+	const char *env = getenv("WBLAB_URI");
+
+	return env && *env ? env : "qemu:///system";
+}
+
+/* libvirt prints errors itself by default; wblab reports them in context. */
+static void quiet_errors(void *data, virErrorPtr err)
+{
+}
+
+const char *virt_last_error(void)
+{
+	virErrorPtr e = virGetLastError();
+
+	return e && e->message ? e->message : "unknown libvirt error";
+}
+
+static void wake_cb(int watch, int fd, int events, void *opaque)
+{
+	char buf[64];
+
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+}
+
+virConnectPtr virt_connect(const char *uri, struct strbuf *err)
+{
+	static bool loop_ready;
+	virConnectPtr conn;
+
+	if (!loop_ready) {
+		virSetErrorFunc(NULL, quiet_errors);
+		if (virEventRegisterDefaultImpl() < 0) {
+			strbuf_addf(err, "cannot set up the libvirt event loop: %s",
+				    virt_last_error());
+			return NULL;
+		}
+		if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) == 0)
+			virEventAddHandle(wake_pipe[0], VIR_EVENT_HANDLE_READABLE,
+					  wake_cb, NULL, NULL);
+		loop_ready = true;
+	}
+	conn = virConnectOpen(uri);
+	if (!conn)
+		strbuf_addf(err, "cannot connect to libvirt at %s: %s (is libvirtd running? 'make services' starts it)",
+			    uri, virt_last_error());
+	return conn;
+}
+
+int virt_destroy_prefix(virConnectPtr conn, const char *prefix)
+{
+	virDomainPtr *doms = NULL;
+	int n = virConnectListAllDomains(conn, &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
+	size_t plen = strlen(prefix);
+	int killed = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = virDomainGetName(doms[i]);
+
+		if (name && !strncmp(name, prefix, plen) &&
+		    virDomainDestroy(doms[i]) == 0)
+			killed++;
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+	return killed;
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
+
+	interrupted = 1;
+	if (wake_pipe[1] >= 0 && write(wake_pipe[1], "x", 1) < 0) {
+		/* the loop will see the flag on its next timer */
+	}
+	errno = saved;
+}
+
+void virt_install_signal_handlers(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+bool virt_interrupted(void)
+{
+	return interrupted;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_VIRT_H
+#define WBLAB_VIRT_H
+
+#include <libvirt/libvirt.h>
+#include <stdbool.h>
+
+#include "util/strbuf.h"
+
+/* The libvirt URI: --uri, else $WBLAB_URI, else qemu:///system. */
+const char *virt_default_uri(void);
+/*
+ * Register libvirt's default event loop (once) and open uri. Errors go to
+ * err with what to do about them (start libvirtd: make services).
+ */
+virConnectPtr virt_connect(const char *uri, struct strbuf *err);
+/* The last libvirt error as text. */
+const char *virt_last_error(void);
+/* Destroy every domain named wblab-<prefix>*; returns how many. */
+int virt_destroy_prefix(virConnectPtr conn, const char *prefix);
+
+/* SIGINT/SIGTERM: set a flag and wake the event loop; see guest_run(). */
+void virt_install_signal_handlers(void);
+bool virt_interrupted(void);
+
+#endif
