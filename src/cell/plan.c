@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "agent/proto.h"
+#include "cell/collectors.h"
 #include "cell/plan.h"
 #include "util/log.h"
 
@@ -366,9 +367,7 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 	snprintf(hold, sizeof(hold), "%lld", w->hog_hold ? w->hog_hold :
 		 (long long)o->workload_timeout);
 	plan_step(p, "phase", "workload", NULL);
-	plan_step_argv(p, "bg", "sampler", NULL, (const char *const[]){
-		"/run/wblab-agent", "sample", "/tmp/wblab-out/timeseries.tsv",
-		"1000", NULL });
+	collectors_plan_workload(p);
 	if (w->memcg_max)
 		plan_step(p, "cgroup", "wblab", w->memcg_max, NULL);
 	for (size_t i = 0; i < w->pre.n; i++) {
@@ -412,12 +411,14 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		plan_step(out, "env", "WBLAB_MOUNT", mount, NULL);
 	setup_layers(out, t, o);
 	if (o->role == PLAN_MAIN) {
+		collectors_plan_arm(out);
 		plan_step(out, "get", "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.before", "/proc/meminfo", NULL);
 		workload_steps(out, w, o);
 		plan_step(out, "phase", "collect", NULL);
 		plan_step(out, "get", "vmstat.after", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.after", "/proc/meminfo", NULL);
+		collectors_plan_collect(out);
 	} else {
 		/* A target guest serves until the host tears the cell down. */
 		plan_step(out, "phase", "workload", NULL);
