@@ -51,6 +51,9 @@ static void logf_(struct plan_state *st, const char *fmt, ...)
 {
 	va_list ap;
 
+	/* agent.log is closed before it is sent: later steps log nowhere. */
+	if (!st->log)
+		return;
 	fprintf(st->log, "[%9.3f] ", mono() - st->t0);
 	va_start(ap, fmt);
 	vfprintf(st->log, fmt, ap);
@@ -297,8 +300,9 @@ static void step_run(struct plan_state *st, char **f, int n, int fatal)
 		char tail[TAIL_MAX];
 
 		read_tail(out, tail, sizeof(tail));
-		fprintf(st->log, "%s%s", tail,
-			tail[0] && tail[strlen(tail) - 1] != '\n' ? "\n" : "");
+		if (st->log)
+			fprintf(st->log, "%s%s", tail,
+				tail[0] && tail[strlen(tail) - 1] != '\n' ? "\n" : "");
 		if (!fatal || st->failed)
 			return;
 		if (!strcmp(st->phase, "setup"))
@@ -473,6 +477,7 @@ int plan_execute(char *plan, size_t len)
 	logf_(&st, "plan finished: %s", status[st.failed]);
 	if (st.log != stderr)
 		fclose(st.log);
+	st.log = NULL;
 	send_outputs(&st);
 	n = snprintf(body, sizeof(body), "phase=%s\nlabel=%s\nrc=%d\n\n%s",
 		     st.failed == 1 ? "setup" : st.failed == 2 ? "workload" : "",

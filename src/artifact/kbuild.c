@@ -24,6 +24,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -930,6 +931,66 @@ static char *tree_stamp(struct kb *k)
 }
 
 /*
+ * The tools/ build (objtool, built during prepare) uses absolute paths in
+ * its command lines and dependency files. Every kernel object depends on
+ * the objtool binary, so if objtool were relinked in the variant's tree,
+ * everything would rebuild: point the copied .cmd and .d files at the new
+ * tree, keeping their mtimes. Kbuild's own files use the relative srctree.
+ */
+static const char *fix_from, *fix_to;
+static int fix_count, fix_errors;
+
+static int fix_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	const char *base = path + f->base;
+	size_t bl = strlen(base);
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	size_t fl = strlen(fix_from);
+	const char *p, *hit;
+
+	if (flag != FTW_F || !S_ISREG(st->st_mode))
+		return 0;
+	if (!((base[0] == '.' && bl > 4 && !strcmp(base + bl - 4, ".cmd")) ||
+	      (bl > 2 && !strcmp(base + bl - 2, ".d"))))
+		return 0;
+	if (strbuf_read_file(&in, path) < 0) {
+		fix_errors++;
+		goto out;
+	}
+	if (!strstr(in.buf, fix_from))
+		goto out;
+	for (p = in.buf; (hit = strstr(p, fix_from)); p = hit + fl) {
+		strbuf_add(&out, p, hit - p);
+		strbuf_addstr(&out, fix_to);
+	}
+	strbuf_addstr(&out, p);
+	{
+		struct timespec ts[2] = { st->st_atim, st->st_mtim };
+
+		if (write_file_atomic(path, out.buf, out.len, st->st_mode & 07777) ||
+		    utimensat(AT_FDCWD, path, ts, 0))
+			fix_errors++;
+		else
+			fix_count++;
+	}
+out:
+	strbuf_release(&in);
+	strbuf_release(&out);
+	return 0;
+}
+
+static int fix_abs_paths(const char *obj, const char *from, const char *to)
+{
+	fix_from = from;
+	fix_to = to;
+	fix_count = fix_errors = 0;
+	nftw(obj, fix_one, 64, FTW_PHYS);
+	if (fix_errors)
+		return error("cannot rewrite %d dependency files under %s", fix_errors, obj);
+	return fix_count;
+}
+
+/*
  * Make build/<name>/linux: reuse it when its stamp matches, else a hardlink
  * copy of the pristine tree with the patches applied and, for a variant, a
  * copy of the base's O= tree.
@@ -997,7 +1058,16 @@ static int prepare_tree(struct kb *k)
 			free(dst);
 			goto out;
 		}
-		free(dst);
+		{
+			/* build/<base>/linux/obj -> build/<base>/linux */
+			char *from = xstrndup(k->base_obj, strlen(k->base_obj) - 4);
+			int n = fix_abs_paths(dst, from, k->srctree);
+
+			free(from);
+			free(dst);
+			if (n < 0)
+				goto out;
+		}
 		{
 			char *t = fmt_secs(now_mono() - t0);
 

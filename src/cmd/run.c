@@ -42,12 +42,14 @@ static const char run_usage[] =
 	"  --accel auto|kvm|tcg  (default auto: probe KVM, fall back to TCG)\n"
 	"  --uri URI         libvirt URI (default $WBLAB_URI or qemu:///system)\n"
 	"  --keep            keep each cell's overlay and disks\n"
+	"  --cmdline-extra S append S to the guest kernel command line\n"
 	"  --json            print run.json to stdout\n";
 
 struct run_args {
 	const char *kernels[MAX_KERNELS];
 	int nr_kernels;
 	const char *topology, *workload, *results, *image, *accel, *uri;
+	const char *cmdline_extra;
 	int reps, memory, vcpus, timeout, boot_timeout;
 	bool json, keep;
 };
@@ -67,6 +69,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		{ "accel", required_argument, NULL, 'a' },
 		{ "uri", required_argument, NULL, 'u' },
 		{ "keep", no_argument, NULL, 'K' },
+		{ "cmdline-extra", required_argument, NULL, 'x' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -97,6 +100,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		case 'T': a->timeout = atoi(optarg); break;
 		case 'B': a->boot_timeout = atoi(optarg); break;
 		case 'K': a->keep = true; break;
+		case 'x': a->cmdline_extra = optarg; break;
 		case 'j': a->json = true; break;
 		case 'h': fputs(run_usage, stdout); exit(0);
 		default: fputs(run_usage, stderr); return 2;
@@ -157,6 +161,11 @@ static int load_specs(struct run_state *s)
 	bad |= topology_spec_find(s->a.topology, &s->topo) != 0;
 	bad |= workload_spec_find(s->a.workload, &s->wl) != 0;
 	bad |= image_spec_find(s->a.image, &s->ispec) != 0;
+	if (!bad && s->wl.fio && !topology_mount_layer(&s->topo)) {
+		error("workload %s runs fio but topology %s has no mount (add an fs layer)",
+		      s->wl.name, s->topo.name);
+		bad = 1;
+	}
 	return bad ? -1 : 0;
 }
 
@@ -274,6 +283,7 @@ static void run_cells(struct run_state *s, sqlite3 *db)
 				.vcpus = s->a.vcpus, .boot_timeout = s->a.boot_timeout,
 				.workload_timeout = s->a.timeout ? s->a.timeout : s->wl.timeout,
 				.keep = s->a.keep,
+				.cmdline_extra = s->a.cmdline_extra,
 				.infra_error = s->infra ? s->infra : s->kerr[k],
 			};
 			struct cell_result r;

@@ -183,8 +183,8 @@ static int workload_check(struct spec_file *sf, void *obj)
 	struct workload_spec *s = obj;
 	yaml_node_t *root = spec_root(sf);
 
-	if (!s->fio && !s->hog_size)
-		spec_error(sf, root, "fio", "a workload needs fio: or hog: (or both)");
+	if (!s->fio && !s->hog_size && !s->pre.n)
+		spec_error(sf, root, "fio", "a workload needs fio:, hog: or pre:");
 	if (s->memcg_max) {
 		uint64_t v;
 

@@ -164,10 +164,8 @@ static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
 		return -1;
 	}
 	count = n->data.sequence.items.top - n->data.sequence.items.start;
-	if (!count) {
-		spec_error(sf, n, field, "at least one layer is needed");
-		return -1;
-	}
+	if (!count)
+		return 0;	/* a bare guest: nothing to build, no mount */
 	t->layers = xzalloc(count * sizeof(*t->layers));
 	t->nr_layers = count;
 	for (size_t i = 0; i < count; i++) {
@@ -373,7 +371,7 @@ static int topology_check(struct spec_file *sf, void *obj)
 			spec_error(sf, spec_map_get(sf, spec_root(sf), "mount"), "mount",
 				   "'%s' is not an fs or overlay layer of the main guest",
 				   t->mount);
-	} else if (!topology_mount_layer(t)) {
+	} else if (t->nr_layers && !topology_mount_layer(t)) {
 		spec_error(sf, spec_root(sf), "layers",
 			   "no fs or overlay layer in the main guest to run workloads on");
 	}

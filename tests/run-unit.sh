@@ -1,0 +1,12 @@
+#!/bin/sh
+# Run the Check unit-test programs given as arguments; fail if any fails.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+export WBLAB_HOME="$top"
+export WBLAB_CORPUS="${WBLAB_CORPUS:-$top/../shared/corpus/console}"
+fail=0
+for t in "$@"; do
+	echo "== $t"
+	"$t" || { echo "FAILED: $t"; fail=1; }
+done
+exit $fail

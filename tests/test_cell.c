@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cell logic without a guest: the outcome table, the planner on the
+ * shipped topologies, and the results writer on a real cell's files
+ * (tests/data/cell-smoke).
+ */
+#include <check.h>
+#include <dirent.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agent/proto.h"
+#include "cell/outcome.h"
+#include "cell/plan.h"
+#include "cell/results.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+static enum cell_outcome decide(const struct cell_facts *f)
+{
+	struct strbuf r = STRBUF_INIT;
+	enum cell_outcome o = cell_outcome(f, &r);
+
+	ck_assert_msg(r.len > 0, "outcome without a reason");
+	strbuf_release(&r);
+	return o;
+}
+
+START_TEST(outcome_table)
+{
+	struct cell_facts ok = { .hello = true, .exited = true, .agent_status = "ok",
+				 .console_kind = "none" };
+	struct cell_facts f;
+
+	ck_assert_int_eq(decide(&ok), OUTCOME_OK);
+	/* Host trouble is never a kernel outcome, whatever else happened. */
+	f = ok;
+	f.infra_error = true;
+	f.console_crash = true;
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f = ok;
+	f.agent_status = "setup-failed";
+	f.fail_label = "raid";
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f = ok;
+	f.agent_status = "workload-failed";
+	ck_assert_int_eq(decide(&f), OUTCOME_WORKLOAD_FAILED);
+	f = ok;
+	f.console_crash = true;
+	f.console_title = "BUG: stack guard page was hit in xfs_vm_writepage";
+	ck_assert_int_eq(decide(&f), OUTCOME_CRASHED);
+	f = (struct cell_facts){ .boot_timeout = true };
+	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
+	f = (struct cell_facts){ .stopped_early = true, .console_crash = true };
+	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
+	f = (struct cell_facts){ .hello = true, .run_timeout = true,
+				 .timeout_phase = "workload" };
+	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
+	f.timeout_phase = "setup";
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f.console_hang = true;
+	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
+	f = (struct cell_facts){ .hello = true, .stopped_early = true };
+	ck_assert_int_eq(decide(&f), OUTCOME_CRASHED);
+	ck_assert_str_eq(outcome_name(OUTCOME_BOOT_FAILED), "boot-failed");
+	ck_assert_str_eq(outcome_name(OUTCOME_INFRA_ERROR), "infra-error");
+}
+END_TEST
+
+static int step_index(const char *plan, const char *needle)
+{
+	const char *p = strstr(plan, needle);
+
+	return p ? (int)(p - plan) : -1;
+}
+
+/* Every shipped topology compiles; layers come up bottom-up and go top-down. */
+START_TEST(plan_shipped_topologies)
+{
+	struct spec_strlist names = { 0 };
+	struct workload_spec w = { .name = "t", .fio = "[x]\nrw=write\n", .timeout = 30 };
+
+	spec_list_names("topologies", &names);
+	ck_assert(names.n > 0);
+	for (size_t i = 0; i < names.n; i++) {
+		struct topology_spec t;
+		struct strbuf p = STRBUF_INIT;
+		struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30,
+				       .target_ip = "10.0.0.2" };
+
+		ck_assert_int_eq(topology_spec_find(names.v[i], &t), 0);
+		plan_compile(&t, &w, &o, &p);
+		ck_assert_int_ge(step_index(p.buf, "phase\tsetup"), 0);
+		ck_assert_int_lt(step_index(p.buf, "phase\tsetup"),
+				 step_index(p.buf, "get\tvmstat.before"));
+		ck_assert_int_lt(step_index(p.buf, "get\tvmstat.before"),
+				 step_index(p.buf, "phase\tworkload"));
+		ck_assert_int_lt(step_index(p.buf, "run\tfio"),
+				 step_index(p.buf, "get\tvmstat.after"));
+		ck_assert_int_lt(step_index(p.buf, "phase\tcollect"),
+				 step_index(p.buf, "phase\tteardown"));
+		ck_assert_int_ge(step_index(p.buf, "capture\ttopology.txt\tlsblk"), 0);
+		/* Every line splits into fields with a known verb. */
+		for (char *line = p.buf; *line;) {
+			char *nl = strchr(line, '\n'), *f[PROTO_MAX_FIELDS];
+			int n;
+
+			ck_assert_ptr_nonnull(nl);
+			*nl = '\0';
+			n = proto_split(line, f, PROTO_MAX_FIELDS - 1);
+			ck_assert_int_ge(n, 2);
+			ck_assert_msg(strstr(" phase env run try capture bg wait put get cgroup ",
+					     f[0]) != NULL, "verb %s", f[0]);
+			line = nl + 1;
+		}
+		strbuf_release(&p);
+		topology_spec_free(&t);
+	}
+	spec_strlist_free(&names);
+}
+END_TEST
+
+START_TEST(plan_order_xfs_disk)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30,
+				   .hog_size = 64 << 20, .memcg_max = "256M" };
+	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
+	struct strbuf p = STRBUF_INIT;
+
+	ck_assert_int_eq(topology_spec_find("xfs-disk", &t), 0);
+	plan_compile(&t, &w, &o, &p);
+	ck_assert_int_lt(step_index(p.buf, "mkfs.xfs\t-f\t@disk:wblab-disk0"),
+			 step_index(p.buf, "mount\t-t\txfs\t@disk:wblab-disk0\t/mnt/scratch"));
+	ck_assert_int_ge(step_index(p.buf, "env\tWBLAB_MOUNT\t/mnt/scratch"), 0);
+	ck_assert_int_lt(step_index(p.buf, "cgroup\twblab\t256M"),
+			 step_index(p.buf, "bg\thog"));
+	ck_assert_int_lt(step_index(p.buf, "bg\thog"), step_index(p.buf, "run\tfio"));
+	ck_assert_int_ge(step_index(p.buf, "try\tscratch\t120\tumount\t/mnt/scratch"), 0);
+	ck_assert_str_eq(t.layers[1].dev, "/mnt/scratch");
+	strbuf_release(&p);
+	topology_spec_free(&t);
+}
+END_TEST
+
+static json_object *jpath(json_object *o, const char *path)
+{
+	char *copy = xstrdup(path), *save, *tok;
+
+	for (tok = strtok_r(copy, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save)) {
+		json_object *next = NULL;
+
+		if (json_object_is_type(o, json_type_array))
+			next = json_object_array_get_idx(o, atoi(tok));
+		else
+			json_object_object_get_ex(o, tok, &next);
+		o = next;
+	}
+	free(copy);
+	return o;
+}
+
+START_TEST(results_writer_on_real_cell)
+{
+	static const char *const files[] = { "fio.json", "vmstat.before",
+					     "vmstat.after", "console.log" };
+	char dir[] = "/tmp/wblab-test-cell-XXXXXX";
+	struct topology_spec t;
+	struct workload_spec w = { .name = "smoke" };
+	struct kernel_artifact k = { .name = "debian-6.1", .version = "6.1.0-57-amd64",
+				     .origin = "prebuilt", .hash = "abc" };
+	struct cell_spec c = { .run_id = "r1", .cell_id = "c1", .cell_dir = dir,
+			       .kernel = &k, .wl = &w, .rep = 2, .accel = "tcg",
+			       .memory_mib = 1024, .vcpus = 2 };
+	struct cell_result r = { .outcome = OUTCOME_OK, .reason = "workload completed" };
+	struct console_report con;
+	struct guest g;
+	json_object *o;
+	char *path;
+	DIR *d;
+	struct dirent *de;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *src = xasprintf("%s/tests/data/cell-smoke/%s", wblab_home(), files[i]);
+		char *dst = xasprintf("%s/%s", dir, files[i]);
+
+		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
+		free(src);
+		free(dst);
+	}
+	ck_assert_int_eq(topology_spec_find("xfs-disk", &t), 0);
+	c.topo = &t;
+	guest_init(&g, "wblab-r1-c1", "/nonexistent", dir);
+	g.hello = g.exited = true;
+	strcpy(g.agent_status, "ok");
+	strbuf_addstr(&g.exit_body, "phase=\nlabel=\nrc=0\n\n");
+	g.t_create = 100;
+	g.t_hello = 105;
+	g.t_stop = 130;
+	console_report_init(&con);
+	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "2026-12-03T00:00:00Z"), 0);
+
+	path = xasprintf("%s/cell.json", dir);
+	o = json_object_from_file(path);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(json_object_get_string(jpath(o, "outcome")), "ok");
+	ck_assert_str_eq(json_object_get_string(jpath(o, "kernel.name")), "debian-6.1");
+	ck_assert_int_eq(json_object_get_int(jpath(o, "rep")), 2);
+	ck_assert_str_eq(json_object_get_string(jpath(o, "topology.mount")), "/mnt/scratch");
+	ck_assert_double_eq_tol(json_object_get_double(jpath(o, "timings.boot_s")), 5, 1e-9);
+	ck_assert_double_eq_tol(json_object_get_double(jpath(o, "timings.total_s")), 30, 1e-9);
+	/* Figures from the real files: 128 MiB written then read by fio. */
+	ck_assert_str_eq(json_object_get_string(jpath(o, "metrics.fio.0.job")), "write");
+	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.fio.0.write.io_kib")), 131072);
+	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.fio.1.read.io_kib")), 131072);
+	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.vmstat_delta.nr_dirtied")),
+			 65564 - 24);
+	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.vmstat_delta.pgpgout")),
+			 264847 - 2584);
+	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.allocstall")), 0);
+	json_object_put(o);
+	free(path);
+	/* Temp-then-rename: nothing half-written is left behind. */
+	d = opendir(dir);
+	while ((de = readdir(d)))
+		ck_assert_msg(!strstr(de->d_name, ".tmp."), "left %s", de->d_name);
+	closedir(d);
+	console_report_free(&con);
+	g.t_create = 0;
+	strbuf_release(&g.in);
+	strbuf_release(&g.exit_body);
+	free(g.name);
+	free(g.sock_path);
+	free(g.out_dir);
+	topology_spec_free(&t);
+	rm_rf(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("cell");
+	TCase *tc = tcase_create("cell");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, outcome_table);
+	tcase_add_test(tc, plan_shipped_topologies);
+	tcase_add_test(tc, plan_order_xfs_disk);
+	tcase_add_test(tc, results_writer_on_real_cell);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Spec loaders: the shipped specs load; bad input names file:line: field. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "spec/specs.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+static char tmpdir[] = "/tmp/wblab-test-spec-XXXXXX";
+
+static char *write_tmp(const char *name, const char *text)
+{
+	char *path = xasprintf("%s/%s", tmpdir, name);
+
+	ck_assert_int_eq(write_string_atomic(path, text), 0);
+	return path;
+}
+
+/* Load a topology from text; return the error text ("" if it loaded). */
+static char *topo_errors(const char *text)
+{
+	char *path = write_tmp("t.yaml", text);
+	struct topology_spec t;
+	struct strbuf err = STRBUF_INIT;
+
+	topology_spec_load_err(path, "t", &t, &err);
+	topology_spec_free(&t);
+	free(path);
+	return strbuf_detach(&err, NULL);
+}
+
+#define ASSERT_ERR(text, expect)					\
+	do {								\
+		char *_e = topo_errors(text);				\
+		ck_assert_msg(strstr(_e, expect), "want '%s' in: %s",	\
+			      expect, _e);				\
+		free(_e);						\
+	} while (0)
+
+static const char good_head[] =
+	"description: test\n"
+	"disks:\n  count: 2\n  size: 1G\n"
+	"layers:\n";
+
+START_TEST(shipped_specs_load)
+{
+	static const char *const dirs[] = { "topologies", "workloads", "guests",
+					    "lab/kernels" };
+
+	for (size_t d = 0; d < ARRAY_SIZE(dirs); d++) {
+		struct spec_strlist names = { 0 };
+
+		spec_list_names(dirs[d], &names);
+		ck_assert_msg(names.n > 0, "no specs in %s", dirs[d]);
+		for (size_t i = 0; i < names.n; i++) {
+			char *path = xasprintf("%s/%s/%s.yaml", wblab_home(),
+					       dirs[d], names.v[i]);
+			struct strbuf err = STRBUF_INIT;
+			int ret = 0;
+
+			if (d == 0) {
+				struct topology_spec t;
+
+				ret = topology_spec_load_err(path, names.v[i], &t, &err);
+				topology_spec_free(&t);
+			} else if (d == 1) {
+				struct workload_spec w;
+
+				ret = workload_spec_load_err(path, names.v[i], &w, &err);
+				workload_spec_free(&w);
+			} else if (d == 2) {
+				struct image_spec s;
+
+				ret = image_spec_load(path, names.v[i], &s);
+				image_spec_free(&s);
+			} else {
+				struct kernel_spec k;
+
+				ret = kernel_spec_load_err(path, names.v[i], &k, &err);
+				kernel_spec_free(&k);
+			}
+			ck_assert_msg(ret == 0, "%s: %s", path, err.buf);
+			strbuf_release(&err);
+			free(path);
+		}
+		spec_strlist_free(&names);
+	}
+}
+END_TEST
+
+START_TEST(topology_xfs_disk_fields)
+{
+	struct topology_spec t;
+	char *path = xasprintf("%s/topologies/xfs-disk.yaml", wblab_home());
+
+	ck_assert_int_eq(topology_spec_load(path, "xfs-disk", &t), 0);
+	ck_assert_int_eq(t.disk_count, 1);
+	ck_assert_uint_eq(t.disk_size, 4ULL << 30);
+	ck_assert_uint_eq(t.nr_layers, 2);
+	ck_assert_str_eq(t.layers[1].fstype, "xfs");
+	ck_assert_str_eq(topology_mount_layer(&t)->name, "scratch");
+	topology_spec_free(&t);
+	free(path);
+}
+END_TEST
+
+START_TEST(topology_errors)
+{
+	/* Each error names file:line: field. */
+	ASSERT_ERR("description: x\nlayers: [\n", "t.yaml:");
+	ASSERT_ERR("description: x\nlayers:\n  - name: a\n    type: disk\n    index: 0\n",
+		   "t.yaml:1: disks: required field is missing");
+	ASSERT_ERR("description: x\ndisks:\n  count: 1\n  size: 1G\nbogus: 1\nlayers:\n  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n",
+		   "t.yaml:5: bogus: unknown field");
+	ASSERT_ERR("description: x\ndisks:\n  count: 1\n  size: lots\nlayers:\n  - {name: d, type: disk, index: 0}\n",
+		   "t.yaml:4: disks.size: 'lots' is not a size");
+	ASSERT_ERR("description: x\ndisks:\n  count: 99\n  size: 1G\nlayers:\n  - {name: d, type: disk, index: 0}\n",
+		   "disks.count: 99 is out of range");
+}
+END_TEST
+
+START_TEST(layer_errors)
+{
+	struct strbuf s = STRBUF_INIT;
+
+#define LAYERS(x) (strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), s.buf)
+	ASSERT_ERR(LAYERS("  - {name: d, type: tape}\n"),
+		   "t.yaml:6: layers[0].type: unknown layer type 'tape'");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: nope, fstype: xfs}\n"),
+		   "t.yaml:7: layers[1].on: no layer named 'nope'");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: zfs}\n"),
+		   "layers[1].fstype: 'zfs' is not one of: xfs, ext4");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 5}\n"),
+		   "layers[0].index: disk 5 does not exist");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: d, type: disk, index: 1}\n"),
+		   "layers[1].name: duplicate layer name 'd'");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: m, type: md, level: 5, on: [d, e]}\n  - {name: f, type: fs, on: m, fstype: xfs}\n"),
+		   "layers[2].on: RAID5 needs at least 3 members, has 2");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: m, type: md, level: 4, on: [d, e]}\n"),
+		   "layers[2].level: md level 4 is not one of");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n  - {name: g, type: fs, on: f, fstype: xfs}\n"),
+		   "layers[2].on: 'f' (fs) provides no block device for fs");
+	ASSERT_ERR(LAYERS("  - {name: a, type: md, level: 1, on: [b, d]}\n  - {name: b, type: md, level: 1, on: [a, d]}\n  - {name: d, type: disk, index: 0}\n"),
+		   "is part of a cycle");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: i, type: iscsi-initiator, on: d}\n"),
+		   "layers[1].on: an iscsi-initiator logs in to an iscsi-target layer");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: t, type: iscsi-target, on: d, iqn: bad}\n"),
+		   "layers[1].iqn: 'bad' is not an IQN");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n  - {name: o, type: overlay, lower: d, upper: f}\n"),
+		   "layers[2].lower: overlay dirs live on an fs layer, 'd' is disk");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0, guest: target}\n"),
+		   "layers[0].guest: layer in guest target but the topology has no target");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n"),
+		   "layers: no fs or overlay layer in the main guest");
+	ASSERT_ERR(LAYERS("  - {name: d, type: disk}\n"),
+		   "layers[0].index: required field is missing");
+#undef LAYERS
+	strbuf_release(&s);
+}
+END_TEST
+
+START_TEST(workload_errors)
+{
+	char *path = write_tmp("w.yaml", "description: x\ntimeout: 0\nfio: x\n");
+	struct workload_spec w;
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
+	ck_assert_msg(strstr(err.buf, "w.yaml:2: timeout: 0 is out of range"), "%s", err.buf);
+	workload_spec_free(&w);
+	free(path);
+	strbuf_reset(&err);
+	path = write_tmp("w.yaml", "description: x\ntimeout: 10\n");
+	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
+	ck_assert_msg(strstr(err.buf, "fio: a workload needs fio:, hog: or pre:"), "%s", err.buf);
+	workload_spec_free(&w);
+	free(path);
+	strbuf_reset(&err);
+	path = write_tmp("w.yaml", "description: x\ntimeout: 10\nhog:\n  size: 1X\n");
+	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
+	ck_assert_msg(strstr(err.buf, "w.yaml:4: hog.size: '1X' is not a size"), "%s", err.buf);
+	workload_spec_free(&w);
+	free(path);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(sizes_and_names)
+{
+	uint64_t v;
+
+	ck_assert_int_eq(spec_parse_size("4096", &v), 0);
+	ck_assert_uint_eq(v, 4096);
+	ck_assert_int_eq(spec_parse_size("512M", &v), 0);
+	ck_assert_uint_eq(v, 512ULL << 20);
+	ck_assert_int_eq(spec_parse_size("2GiB", &v), 0);
+	ck_assert_uint_eq(v, 2ULL << 30);
+	ck_assert_int_ne(spec_parse_size("-1", &v), 0);
+	ck_assert_int_ne(spec_parse_size("1Q", &v), 0);
+	ck_assert_int_ne(spec_parse_size("99999999999999999999T", &v), 0);
+	ck_assert(spec_valid_name("debian-6.1"));
+	ck_assert(!spec_valid_name("../etc"));
+	ck_assert(!spec_valid_name("a b"));
+	ck_assert(!spec_valid_name(""));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("spec");
+	TCase *tc = tcase_create("loaders");
+	SRunner *sr;
+	int failed;
+
+	if (!mkdtemp(tmpdir))
+		return 1;
+	tcase_add_test(tc, shipped_specs_load);
+	tcase_add_test(tc, topology_xfs_disk_fields);
+	tcase_add_test(tc, topology_errors);
+	tcase_add_test(tc, layer_errors);
+	tcase_add_test(tc, workload_errors);
+	tcase_add_test(tc, sizes_and_names);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	rm_rf(tmpdir);
+	return failed ? 1 : 0;
+}

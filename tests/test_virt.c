@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The domain XML writer escapes everything; the agent protocol checks input. */
+#include <check.h>
+#include <libxml/parser.h>
+#include <libxml/xpath.h>
+#include <string.h>
+
+#include "agent/proto.h"
+#include "util/log.h"
+#include "virt/domxml.h"
+
+static char *xpath_str(xmlDocPtr doc, const char *expr)
+{
+	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
+	xmlXPathObjectPtr r = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+	char *s = NULL;
+
+	if (r && r->type == XPATH_STRING)
+		s = xstrdup((const char *)r->stringval);
+	else if (r && r->nodesetval && r->nodesetval->nodeNr)
+		s = (char *)xmlNodeGetContent(r->nodesetval->nodeTab[0]);
+	xmlXPathFreeObject(r);
+	xmlXPathFreeContext(ctx);
+	return s;
+}
+
+START_TEST(xml_escapes_hostile_names)
+{
+	static const char evil[] = "a<b>&c'd\"e";
+	struct domain_config c = {
+		.name = "wblab-<run>&'\"", .type = "qemu", .memory_mib = 512,
+		.vcpus = 1, .kernel = "/k/<bz>&Image", .initrd = "/i'\"rd",
+		.cmdline = "console=ttyS0 x=\"<y>\" & z", .console_log = evil,
+		.channel_sock = "/s/<a>.sock",
+	};
+	struct strbuf xml = STRBUF_INIT;
+	xmlDocPtr doc;
+	char *v;
+
+	c.disks[c.nr_disks++] = (struct domain_disk){ "/d/<disk>&0", "raw",
+						      "ser<&>'\"", true };
+	ck_assert_int_eq(domain_xml(&c, &xml), 0);
+	ck_assert_ptr_null(strstr(xml.buf, "<run>"));
+	ck_assert_ptr_null(strstr(xml.buf, "<bz>"));
+	doc = xmlReadMemory(xml.buf, xml.len, "dom.xml", NULL, XML_PARSE_NONET);
+	ck_assert_msg(doc != NULL, "not well-formed XML:\n%s", xml.buf);
+#define EXPECT(path, want)						\
+	do {								\
+		v = xpath_str(doc, path);				\
+		ck_assert_msg(v && !strcmp(v, want), "%s: '%s' != '%s'", \
+			      path, v ? v : "(null)", want);		\
+		free(v);						\
+	} while (0)
+	EXPECT("/domain/name", "wblab-<run>&'\"");
+	EXPECT("string(/domain/@type)", "qemu");
+	EXPECT("/domain/os/kernel", "/k/<bz>&Image");
+	EXPECT("/domain/os/initrd", "/i'\"rd");
+	EXPECT("/domain/os/cmdline", "console=ttyS0 x=\"<y>\" & z");
+	EXPECT("string(/domain/devices/serial/source/@path)", evil);
+	EXPECT("string(/domain/devices/disk/source/@file)", "/d/<disk>&0");
+	EXPECT("/domain/devices/disk/serial", "ser<&>'\"");
+	EXPECT("string(/domain/devices/channel/source/@path)", "/s/<a>.sock");
+	EXPECT("string(/domain/devices/channel/target/@name)", "org.wblab.agent");
+	EXPECT("string(/domain/devices/memballoon/@model)", "none");
+	EXPECT("/domain/on_crash", "destroy");
+	EXPECT("string(/domain/memory/@unit)", "MiB");
+	EXPECT("/domain/memory", "512");
+#undef EXPECT
+	ck_assert(strstr(xml.buf, "<readonly/>") != NULL);
+	ck_assert(strstr(xml.buf, "<acpi/>") != NULL);
+	xmlFreeDoc(doc);
+	strbuf_release(&xml);
+}
+END_TEST
+
+START_TEST(network_xml_isolated)
+{
+	struct strbuf xml = STRBUF_INIT;
+
+	ck_assert_int_eq(network_xml("wblab-net-<x>", "wbl0", "10.0.0.1",
+				     "255.255.255.0", &xml), 0);
+	ck_assert(strstr(xml.buf, "wblab-net-&lt;x&gt;") != NULL);
+	ck_assert_ptr_null(strstr(xml.buf, "<forward"));
+	strbuf_release(&xml);
+}
+END_TEST
+
+START_TEST(proto_headers)
+{
+	char type, name[PROTO_MAX_NAME + 1];
+	size_t len;
+
+	ck_assert_int_eq(proto_parse_header("WBL1 F 12 fio.json", &type, &len, name), 0);
+	ck_assert_int_eq(type, 'F');
+	ck_assert_uint_eq(len, 12);
+	ck_assert_str_eq(name, "fio.json");
+	/* Untrusted guest bytes: path tricks, junk types, huge lengths. */
+	ck_assert_int_ne(proto_parse_header("WBL1 F 1 ../etc/passwd", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 1 .hidden", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 1 a/b", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 Q 1 x", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 99999999999 x", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F -1 x", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL2 F 1 x", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 1 ", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header(
+		"WBL1 F 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+		&type, &len, name), 0);
+}
+END_TEST
+
+START_TEST(proto_escape_roundtrip)
+{
+	static const char *const in[] = { "a\tb", "line1\nline2", "back\\slash",
+					  "", "plain", "\\t not a tab" };
+	char line[512], *f[8];
+	size_t off = 0;
+	int n;
+
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++) {
+		if (i)
+			line[off++] = '\t';
+		off += proto_escape(line + off, in[i], strlen(in[i]));
+	}
+	line[off] = '\0';
+	ck_assert_ptr_null(strchr(line, '\n'));
+	n = proto_split(line, f, 7);
+	ck_assert_int_eq(n, (int)ARRAY_SIZE(in));
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
+		ck_assert_str_eq(f[i], in[i]);
+	ck_assert_ptr_null(f[n]);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("virt");
+	TCase *tc = tcase_create("xml+proto");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, xml_escapes_hostile_names);
+	tcase_add_test(tc, network_xml_isolated);
+	tcase_add_test(tc, proto_headers);
+	tcase_add_test(tc, proto_escape_roundtrip);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
