@@ -74,8 +74,16 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 	chown_to_qemu(stage);
 	guest_init(&g, name, sock, stage);
 	if (domain_xml(&dc, &xml) || guest_start(&g, conn, xml.buf, &err)) {
-		snprintf(v->reason, sizeof(v->reason), "KVM domain did not start: %.200s",
-			 err.buf);
+		/* QEMU's complaint is the useful part, on one line. */
+		const char *q = strstr(err.buf, "qemu-system");
+		char *p = xstrdup(q ? q : err.buf);
+
+		for (char *c = p; *c; c++)
+			if (*c == '\n' || *c == '\r')
+				*c = ' ';
+		snprintf(v->reason, sizeof(v->reason),
+			 "/dev/kvm exists but a KVM guest would not start: %.180s", p);
+		free(p);
 		goto out;
 	}
 	guest_loop(g.t_create + PROBE_TIMEOUT, hello_or_stop, &g);

@@ -1,0 +1,22 @@
+#!/bin/sh
+# make demo: the main job on built-in defaults. Builds the A/B kernel pair
+# from Debian's linux-source-6.1 (cached after the first time), runs the
+# dirty-flood workload on ext4 with and without the patch that lets direct
+# reclaim write file pages, and prints the key figures of every cell.
+set -eu
+cd "$(dirname "$0")/.."
+A=${WBLAB_DEMO_A:-6.1}
+B=${WBLAB_DEMO_B:-6.1-direct-writeback}
+TOPO=${WBLAB_DEMO_TOPOLOGY:-ext4-disk}
+WL=${WBLAB_DEMO_WORKLOAD:-dirty-flood}
+REPS=${WBLAB_DEMO_REPS:-3}
+RESULTS=${WBLAB_DEMO_RESULTS:-results}
+
+./wblab doctor
+./wblab image build
+./wblab kernel build "$A"
+./wblab kernel build "$B"
+./wblab run --kernel "$A" --kernel "$B" --topology "$TOPO" --workload "$WL" \
+	-n "$REPS" --results "$RESULTS" --json >"$RESULTS/last-run.json" || true
+run=$(jq -r .run "$RESULTS/last-run.json")
+exec ./wblab show "$RESULTS/$run"
