@@ -21,6 +21,7 @@ static const struct cmd_struct commands[] = {
 	{ "image", cmd_image, "build or list guest root images" },
 	{ "kernel", cmd_kernel, "list, show, fetch or build candidate kernels" },
 	{ "parse-console", cmd_parse_console, "find kernel events in console logs" },
+	{ "show", cmd_show, "key figures of a run's cells, per kernel" },
 };
 
 static void usage(FILE *f)

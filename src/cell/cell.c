@@ -2,6 +2,9 @@
 /*
  * One cell's lifecycle: prepare (overlay, disks, plan, XML), boot, watch
  * (boot, phase and grace timers), collect (console, files) and classify.
+ * Topologies with a target: section get a second guest, the iSCSI target,
+ * on an isolated libvirt network; it boots first and must be serving
+ * before the cell's own guest starts.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -17,6 +20,7 @@
 #include "cell/results.h"
 #include "collect/console.h"
 #include "util/fs.h"
+#include "util/hash.h"
 #include "util/log.h"
 #include "util/run.h"
 #include "virt/domxml.h"
@@ -26,17 +30,29 @@
 #define SETUP_TIMEOUT 600	/* s: building the storage stack */
 #define COLLECT_TIMEOUT 180	/* s: snapshots, captures, teardown */
 #define POWEROFF_GRACE 15	/* s: late console output after the exit */
+#define MAIN_IP "10.77.0.1"
+#define TARGET_IP "10.77.0.2"
 
 char *cell_domain_name(const char *run_id, const char *cell_id)
 {
 	return xasprintf("wblab-%s-%s", run_id, cell_id);
 }
 
+/* One guest of the cell: the main one, or the iSCSI target. */
+struct vm {
+	enum plan_role role;
+	char *stage;		/* run_root()/<domain> */
+	struct guest g;
+	struct domain_config dc;
+	struct strbuf plan, xml;
+};
+
 struct cell_ctx {
 	const struct cell_spec *c;
-	char *dom_name;
-	char *stage;		/* run_root()/<dom_name> */
-	struct guest g;
+	struct vm main, target;
+	bool has_target;
+	virNetworkPtr net;
+	char *net_name;
 	struct strbuf err;
 	struct cell_facts facts;
 };
@@ -55,55 +71,137 @@ static int make_disk(const char *path, uint64_t size, struct strbuf *err)
 	return 0;
 }
 
-static int prepare(struct cell_ctx *x, struct domain_config *dc,
-		   struct strbuf *plan, struct strbuf *xml)
+static void add_disk(struct domain_config *dc, const char *path,
+		     const char *format, const char *serial, bool ro)
+{
+	dc->disks[dc->nr_disks++] = (struct domain_disk){
+		xstrdup(path), format, xstrdup(serial), ro };
+}
+
+static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
+		      const char *out_dir)
 {
 	const struct cell_spec *c = x->c;
-	char *overlay = xasprintf("%s/root.qcow2", x->stage);
-	const char *qimg[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F",
-			       "raw", "-b", c->image, overlay, NULL };
-	struct plan_opts po = { .role = PLAN_MAIN,
-				.workload_timeout = c->workload_timeout };
+	bool tgt = vm->role == PLAN_TARGET;
+	long long ndisks = tgt ? c->topo->target_disk_count : c->topo->disk_count;
+	uint64_t size = tgt ? c->topo->target_disk_size : c->topo->disk_size;
+	char *overlay, *sock, *console;
+	struct plan_opts po = { .role = vm->role,
+				.workload_timeout = c->workload_timeout,
+				.target_ip = TARGET_IP,
+				.own_ip = x->has_target ? (tgt ? TARGET_IP : MAIN_IP) : NULL };
 	struct strbuf out = STRBUF_INIT;
-	int64_t need = c->topo->disk_size * c->topo->disk_count;
+	int ret = -1;
 
-	rm_rf(x->stage);
-	if (cache_make_dir(x->stage) || cache_check_space(x->stage, need / 4 + (256 << 20))) {
-		strbuf_addf(&x->err, "cannot prepare %s (disk full?)", x->stage);
-		goto fail;
+	vm->stage = xasprintf("%s/%s", run_root(), name);
+	overlay = xasprintf("%s/root.qcow2", vm->stage);
+	sock = xasprintf("%s/agent.sock", vm->stage);
+	console = xasprintf("%s/console.log", vm->stage);
+	guest_init(&vm->g, name, sock, out_dir);
+	strbuf_init(&vm->plan, 0);
+	strbuf_init(&vm->xml, 0);
+	rm_rf(vm->stage);
+	if (cache_make_dir(vm->stage) ||
+	    cache_check_space(vm->stage, (int64_t)(size * ndisks / 4) + (256 << 20))) {
+		strbuf_addf(&x->err, "cannot prepare %s (disk full?)", vm->stage);
+		goto out;
 	}
-	chown_to_qemu(x->stage);
-	if (run_capture(qimg, &out, &out)) {
-		strbuf_addf(&x->err, "qemu-img create %s failed: %s", overlay, out.buf);
-		goto fail;
+	chown_to_qemu(vm->stage);
+	{
+		const char *qimg[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F",
+				       "raw", "-b", c->image, overlay, NULL };
+
+		if (run_capture(qimg, &out, &out)) {
+			strbuf_addf(&x->err, "qemu-img create %s failed: %s", overlay,
+				    out.buf);
+			goto out;
+		}
 	}
-	dc->disks[dc->nr_disks++] = (struct domain_disk){ xstrdup(overlay), "qcow2",
-							  "wblab-root", false };
+	vm->dc = (struct domain_config){
+		.name = vm->g.name, .type = !strcmp(c->accel, "kvm") ? "kvm" : "qemu",
+		.memory_mib = tgt ? (c->topo->target_memory ? c->topo->target_memory : 512) :
+			      c->memory_mib,
+		.vcpus = tgt ? 1 : c->vcpus, .kernel = c->kernel->bzimage,
+		.initrd = c->initrd, .console_log = xstrdup(console),
+		.channel_sock = vm->g.sock_path, .network = x->net_name,
+		.cmdline = xasprintf("console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s",
+				     c->cmdline_extra ? " " : "",
+				     c->cmdline_extra ? c->cmdline_extra : ""),
+	};
+	add_disk(&vm->dc, overlay, "qcow2", "wblab-root", false);
 	if (c->kernel->modules_img)
-		dc->disks[dc->nr_disks++] = (struct domain_disk){
-			c->kernel->modules_img, "raw", "wblab-modules", true };
-	for (long long i = 0; i < c->topo->disk_count; i++) {
-		char *p = xasprintf("%s/disk%lld.img", x->stage, i);
+		add_disk(&vm->dc, c->kernel->modules_img, "raw", "wblab-modules", true);
+	for (long long i = 0; i < ndisks; i++) {
+		char *p = xasprintf("%s/disk%lld.img", vm->stage, i);
+		char *serial = xasprintf("wblab-disk%lld", i);
+		int bad = make_disk(p, size, &x->err);
 
-		if (make_disk(p, c->topo->disk_size, &x->err))
-			goto fail;
-		dc->disks[dc->nr_disks++] = (struct domain_disk){
-			p, "raw", xasprintf("wblab-disk%lld", i), false };
+		if (!bad)
+			add_disk(&vm->dc, p, "raw", serial, false);
+		free(p);
+		free(serial);
+		if (bad)
+			goto out;
 	}
-	plan_compile(c->topo, c->wl, &po, plan);
-	write_file_atomic(xasprintf("%s/plan.txt", c->cell_dir), plan->buf,
-			  plan->len, 0644);
-	if (domain_xml(dc, xml)) {
+	plan_compile(c->topo, c->wl, &po, &vm->plan);
+	{
+		char *pp = xasprintf("%s/plan%s.txt", c->cell_dir, tgt ? "-target" : "");
+
+		write_file_atomic(pp, vm->plan.buf, vm->plan.len, 0644);
+		free(pp);
+	}
+	vm->g.plan = vm->plan.buf;
+	vm->g.plan_len = vm->plan.len;
+	if (domain_xml(&vm->dc, &vm->xml)) {
 		strbuf_addstr(&x->err, "cannot write the domain XML");
-		goto fail;
+		goto out;
 	}
+	ret = 0;
+out:
 	strbuf_release(&out);
 	free(overlay);
+	free(sock);
+	free(console);
+	return ret;
+}
+
+static void vm_free(struct vm *vm, bool keep)
+{
+	guest_release(&vm->g);
+	for (int i = 0; i < vm->dc.nr_disks; i++) {
+		free((char *)vm->dc.disks[i].path);
+		free((char *)vm->dc.disks[i].serial);
+	}
+	free((char *)vm->dc.console_log);
+	free((char *)vm->dc.cmdline);
+	strbuf_release(&vm->plan);
+	strbuf_release(&vm->xml);
+	if (vm->stage && !keep)
+		rm_rf(vm->stage);
+	free(vm->stage);
+	memset(vm, 0, sizeof(*vm));
+}
+
+/* An isolated network: a bridge with no forward and no host address. */
+static int net_start(struct cell_ctx *x, virConnectPtr conn, const char *dom)
+{
+	struct hasher *h = hasher_new();
+	char hex[HASH_HEX_LEN + 1], bridge[16];
+	struct strbuf xml = STRBUF_INIT;
+
+	hasher_add_str(h, "wblab-net", dom);
+	hasher_finish(h, hex);
+	snprintf(bridge, sizeof(bridge), "wbl%.11s", hex);
+	x->net_name = xasprintf("%s-net", dom);
+	network_xml(x->net_name, bridge, NULL, NULL, &xml);
+	x->net = virNetworkCreateXML(conn, xml.buf);
+	strbuf_release(&xml);
+	if (!x->net) {
+		strbuf_addf(&x->err, "libvirt cannot create network %s: %s",
+			    x->net_name, virt_last_error());
+		return -1;
+	}
 	return 0;
-fail:
-	strbuf_release(&out);
-	free(overlay);
-	return -1;
 }
 
 static bool agent_hello(void *arg)
@@ -132,10 +230,48 @@ static bool domain_stopped(void *arg)
 	return ((struct guest *)arg)->stopped;
 }
 
-/* Watch the guest through its phases, each with its own timer. */
+static bool target_serving(void *arg)
+{
+	struct guest *g = arg;
+
+	return !strcmp(g->phase, "workload") || g->exited || g->stopped;
+}
+
+/* Boot the target guest and wait until its stack serves; 0 if it does. */
+static int start_target(struct cell_ctx *x, virConnectPtr conn)
+{
+	struct guest *g = &x->target.g;
+	int ret;
+
+	if (guest_start(g, conn, x->target.xml.buf, &x->err))
+		return -1;
+	ret = guest_loop(g->t_create + x->c->boot_timeout, agent_hello, g);
+	if (ret == 0 && g->hello)
+		ret = guest_loop(now_mono() + SETUP_TIMEOUT, target_serving, g);
+	if (ret < 0) {
+		strbuf_addstr(&x->err, "interrupted (SIGINT/SIGTERM): domains destroyed");
+		return -1;
+	}
+	if (!strcmp(g->phase, "workload") && !g->exited && !g->stopped)
+		return 0;
+	strbuf_addf(&x->err, "target guest did not serve: %s",
+		    !g->hello ? "no agent hello (boot failed)" :
+		    g->exited ? "its topology setup failed (see target/agent.log)" :
+		    g->stopped ? "it stopped" : "setup timed out");
+	if (g->exited && g->exit_body.len) {
+		const char *label = strstr(g->exit_body.buf, "label=");
+
+		if (label)
+			strbuf_addf(&x->err, " at layer %.*s",
+				    (int)strcspn(label + 6, "\n"), label + 6);
+	}
+	return -1;
+}
+
+/* Watch the main guest through its phases, each with its own timer. */
 static void watch(struct cell_ctx *x)
 {
-	struct guest *g = &x->g;
+	struct guest *g = &x->main.g;
 	struct cell_facts *f = &x->facts;
 	const struct cell_spec *c = x->c;
 	int ret;
@@ -174,20 +310,19 @@ interrupted:
 
 static const char *exit_field(struct guest *g, const char *key, char *buf, size_t len)
 {
-	const char *body = g->exit_body.buf;
 	size_t klen = strlen(key);
 
-	for (const char *p = body; p && *p && *p != '\n'; p = strchr(p, '\n')) {
-		if (*p == '\n')
-			p++;
-		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			size_t n = strcspn(p + klen + 1, "\n");
+	for (const char *p = g->exit_body.buf; *p && *p != '\n';) {
+		const char *nl = strchr(p, '\n');
 
-			snprintf(buf, len, "%.*s", (int)n, p + klen + 1);
+		if (!strncmp(p, key, klen) && p[klen] == '=') {
+			snprintf(buf, len, "%.*s", (int)strcspn(p + klen + 1, "\n"),
+				 p + klen + 1);
 			return buf;
 		}
-		if (!strchr(p, '\n'))
+		if (!nl)
 			break;
+		p = nl + 1;
 	}
 	return NULL;
 }
@@ -196,9 +331,9 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 		     struct console_report *con)
 {
 	struct cell_facts *f = &x->facts;
-	struct guest *g = &x->g;
+	struct guest *g = &x->main.g;
 	struct strbuf reason = STRBUF_INIT;
-	static char phase[32], label[128];
+	char phase[32], label[128];
 
 	f->hello = g->hello;
 	f->exited = g->exited;
@@ -227,16 +362,17 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 	strbuf_release(&reason);
 }
 
-static void collect_console(struct cell_ctx *x, struct console_report *con)
+/* Keep a guest's console (never filtered) in the cell dir as name. */
+static void keep_console(struct vm *vm, const char *cell_dir, const char *name,
+			 struct console_report *con)
 {
-	char *src = xasprintf("%s/console.log", x->stage);
-	char *dst = xasprintf("%s/console.log", x->c->cell_dir);
+	char *src = xasprintf("%s/console.log", vm->stage);
+	char *dst = xasprintf("%s/%s", cell_dir, name);
 
-	console_report_init(con);
 	if (path_exists(src)) {
 		if (copy_file(src, dst, 0644) < 0)
 			warn("cannot copy %s: %s", src, strerror(errno));
-		else if (console_parse_file(dst, con) < 0)
+		else if (con && console_parse_file(dst, con) < 0)
 			warn("cannot parse %s", dst);
 	} else {
 		write_string_atomic(dst, "");
@@ -245,44 +381,58 @@ static void collect_console(struct cell_ctx *x, struct console_report *con)
 	free(dst);
 }
 
+/* topology.txt holds both sides: the target guest's part is appended. */
+static void merge_target_topology(const char *cell_dir)
+{
+	char *tp = xasprintf("%s/target/topology.txt", cell_dir);
+	char *mp = xasprintf("%s/topology.txt", cell_dir);
+	struct strbuf all = STRBUF_INIT, t = STRBUF_INIT;
+
+	if (strbuf_read_file(&t, tp) == 0) {
+		strbuf_read_file(&all, mp);
+		strbuf_addstr(&all, "\n## target guest\n\n");
+		strbuf_add(&all, t.buf, t.len);
+		write_file_atomic(mp, all.buf, all.len, 0644);
+	}
+	strbuf_release(&all);
+	strbuf_release(&t);
+	free(tp);
+	free(mp);
+}
+
 int cell_run(virConnectPtr conn, const struct cell_spec *c, struct cell_result *r)
 {
 	struct cell_ctx x = { .c = c };
-	struct domain_config dc = { 0 };
-	struct strbuf plan = STRBUF_INIT, xml = STRBUF_INIT;
 	struct console_report con;
-	char *cmdline = NULL, *sock = NULL, *console = NULL;
-	char started[32];
+	char started[32], *name, *tname, *tdir;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
 	strbuf_init(&x.err, 0);
 	now_iso8601(started, sizeof(started));
-	x.dom_name = cell_domain_name(c->run_id, c->cell_id);
-	x.stage = xasprintf("%s/%s", run_root(), x.dom_name);
+	name = cell_domain_name(c->run_id, c->cell_id);
+	tname = xasprintf("%s-target", name);
+	tdir = xasprintf("%s/target", c->cell_dir);
 	mkdir_p(c->cell_dir, 0755);
-	sock = xasprintf("%s/agent.sock", x.stage);
-	console = xasprintf("%s/console.log", x.stage);
-	guest_init(&x.g, x.dom_name, sock, c->cell_dir);
+	x.main.role = PLAN_MAIN;
+	x.target.role = PLAN_TARGET;
+	x.has_target = topology_has_target(c->topo);
+	guest_init(&x.main.g, name, "", c->cell_dir);
 
 	if (c->infra_error || !c->kernel) {
 		strbuf_addstr(&x.err, c->infra_error ? c->infra_error : "no kernel");
 		goto infra;
 	}
-	cmdline = xasprintf("console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s",
-			    c->cmdline_extra ? " " : "",
-			    c->cmdline_extra ? c->cmdline_extra : "");
-	dc = (struct domain_config){
-		.name = x.dom_name, .type = !strcmp(c->accel, "kvm") ? "kvm" : "qemu",
-		.memory_mib = c->memory_mib, .vcpus = c->vcpus,
-		.kernel = c->kernel->bzimage, .initrd = c->initrd,
-		.cmdline = cmdline, .console_log = console, .channel_sock = sock,
-	};
-	if (prepare(&x, &dc, &plan, &xml))
-		goto infra;
-	x.g.plan = plan.buf;
-	x.g.plan_len = plan.len;
-	if (guest_start(&x.g, conn, xml.buf, &x.err))
+	guest_release(&x.main.g);
+	if (x.has_target) {
+		mkdir_p(tdir, 0755);
+		if (net_start(&x, conn, name) ||
+		    vm_prepare(&x, &x.target, tname, tdir) ||
+		    start_target(&x, conn))
+			goto infra;
+	}
+	if (vm_prepare(&x, &x.main, name, c->cell_dir) ||
+	    guest_start(&x.main.g, conn, x.main.xml.buf, &x.err))
 		goto infra;
 	watch(&x);
 	goto collect;
@@ -290,33 +440,35 @@ infra:
 	x.facts.infra_error = true;
 	x.facts.infra_detail = x.err.buf;
 collect:
-	guest_destroy(&x.g);
-	collect_console(&x, &con);
-	classify(&x, r, &con);
-	r->total_s = x.g.t_stop > x.g.t_create ? x.g.t_stop - x.g.t_create : 0;
-	r->boot_s = x.g.hello ? x.g.t_hello - x.g.t_create : 0;
-	r->workload_s = x.g.t_workload && x.g.t_collect ?
-			x.g.t_collect - x.g.t_workload : 0;
-	snprintf(r->release, sizeof(r->release), "%s", x.g.release);
-	ret = results_write_cell(c, r, &x.g, &con, started);
-	console_report_free(&con);
-	if (!c->keep)
-		rm_rf(x.stage);
-	guest_release(&x.g);
-	for (int i = 0; i < dc.nr_disks; i++) {
-		if (dc.disks[i].path != (c->kernel ? c->kernel->modules_img : NULL))
-			free((char *)dc.disks[i].path);
-		if (strcmp(dc.disks[i].serial, "wblab-root") &&
-		    strcmp(dc.disks[i].serial, "wblab-modules"))
-			free((char *)dc.disks[i].serial);
+	guest_destroy(&x.main.g);
+	console_report_init(&con);
+	if (x.main.stage)
+		keep_console(&x.main, c->cell_dir, "console.log", &con);
+	else
+		write_string_atomic(xasprintf("%s/console.log", c->cell_dir), "");
+	if (x.has_target && x.target.stage) {
+		guest_destroy(&x.target.g);
+		keep_console(&x.target, c->cell_dir, "console-target.log", NULL);
+		merge_target_topology(c->cell_dir);
 	}
-	strbuf_release(&plan);
-	strbuf_release(&xml);
+	if (x.net) {
+		virNetworkDestroy(x.net);
+		virNetworkFree(x.net);
+	}
+	classify(&x, r, &con);
+	r->total_s = x.main.g.t_stop > x.main.g.t_create ?
+		     x.main.g.t_stop - x.main.g.t_create : 0;
+	r->boot_s = x.main.g.hello ? x.main.g.t_hello - x.main.g.t_create : 0;
+	snprintf(r->release, sizeof(r->release), "%s", x.main.g.release);
+	ret = results_write_cell(c, r, &x.main.g, &con, started);
+	console_report_free(&con);
+	vm_free(&x.main, c->keep);
+	if (x.has_target)
+		vm_free(&x.target, c->keep);
 	strbuf_release(&x.err);
-	free(x.dom_name);
-	free(x.stage);
-	free(cmdline);
-	free(sock);
-	free(console);
+	free(x.net_name);
+	free(name);
+	free(tname);
+	free(tdir);
 	return ret;
 }

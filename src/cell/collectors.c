@@ -1,7 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The cell's collectors. Base set: a 1 s time series of free memory and
- * dirty/writeback pages, fio's summary and /proc/vmstat deltas.
+ * The cell's collectors (docs/collectors.md). In the guest, as plan steps:
+ * reclaim/writeback tracepoints into the tracefs ring buffer, the stack
+ * tracer, PSI before/after, a 1 s time series of free memory and
+ * dirty/writeback pages, the memcg's events. On the host: fio's summary,
+ * /proc/vmstat deltas and mmtests-style Ops, and summaries of the rest.
+ * Every collector is best effort: a write or read that fails is only
+ * logged by the agent, and the host records why in collector_errors.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -9,34 +14,102 @@
 #include "cell/collectors.h"
 #include "cell/plan.h"
 #include "collect/fio.h"
+#include "collect/ops.h"
+#include "collect/stack.h"
+#include "collect/trace.h"
 #include "collect/vmstat.h"
+#include "util/fs.h"
 #include "util/log.h"
+#include "util/run.h"
+
+#define TRACEFS "/sys/kernel/tracing"
+#define STACK_SYSCTL "/proc/sys/kernel/stack_tracer_enabled"
+/* Per CPU; allocated before vmstat.before, so part of the baseline. */
+#define TRACE_BUFFER_KB "16384"
+#define MEMCG "/sys/fs/cgroup/wblab"	/* plan.c's workload cgroup */
+
+static void put(struct strbuf *plan, const char *path, const char *text)
+{
+	plan_step(plan, "put", path, text, NULL);
+}
 
 void collectors_plan_arm(struct strbuf *plan)
 {
+	put(plan, TRACEFS "/tracing_on", "0");
+	put(plan, TRACEFS "/events/enable", "0");
+	put(plan, TRACEFS "/trace", "");
+	put(plan, TRACEFS "/buffer_size_kb", TRACE_BUFFER_KB);
+	/* When full, drop new events (counted) rather than the oldest. */
+	put(plan, TRACEFS "/options/overwrite", "0");
+	for (size_t i = 0; trace_events[i]; i++) {
+		char *p = xasprintf(TRACEFS "/events/%s/enable", trace_events[i]);
+
+		put(plan, p, "1");
+		free(p);
+	}
+	put(plan, STACK_SYSCTL, "0");
+	plan_step(plan, "get", "pressure.memory.before", "/proc/pressure/memory", NULL);
+	plan_step(plan, "get", "pressure.io.before", "/proc/pressure/io", NULL);
 }
 
 void collectors_plan_workload(struct strbuf *plan)
 {
+	put(plan, TRACEFS "/stack_max_size", "0");
+	put(plan, STACK_SYSCTL, "1");
+	put(plan, TRACEFS "/tracing_on", "1");
 	plan_step_argv(plan, "bg", "sampler", NULL, (const char *const[]){
 		"/run/wblab-agent", "sample", "/tmp/wblab-out/timeseries.tsv",
 		"1000", NULL });
 }
 
+static void capture(struct strbuf *plan, const char *label,
+		    const char *const *argv)
+{
+	plan_step_argv(plan, "capture", "trace_stats.txt", label, argv);
+}
+
 void collectors_plan_collect(struct strbuf *plan)
 {
+	put(plan, TRACEFS "/tracing_on", "0");
+	put(plan, STACK_SYSCTL, "0");
+	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size", NULL);
+	plan_step(plan, "get", "stack_trace", TRACEFS "/stack_trace", NULL);
+	plan_step(plan, "get", "pressure.memory.after", "/proc/pressure/memory", NULL);
+	plan_step(plan, "get", "pressure.io.after", "/proc/pressure/io", NULL);
+	plan_step(plan, "get", "memcg.events", MEMCG "/memory.events", NULL);
+	plan_step(plan, "get", "memcg.peak", MEMCG "/memory.peak", NULL);
+	capture(plan, "set_event", (const char *const[]){
+		"cat", TRACEFS "/set_event", NULL });
+	capture(plan, "buffer_size_kb", (const char *const[]){
+		"cat", TRACEFS "/buffer_size_kb", NULL });
+	capture(plan, "per_cpu stats", (const char *const[]){
+		"find", TRACEFS "/per_cpu", "-name", "stats", "-exec", "grep",
+		"-H", ".", "{}", "+", NULL });
+	plan_step(plan, "get", "trace", TRACEFS "/trace", NULL);
+	put(plan, TRACEFS "/events/enable", "0");
+	put(plan, TRACEFS "/trace", "");
+	put(plan, TRACEFS "/buffer_size_kb", "16");
+}
+
+static int read_file(const char *dir, const char *name, struct strbuf *sb)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int ret;
+
+	strbuf_reset(sb);
+	ret = strbuf_read_file(sb, path);
+	free(path);
+	return ret;
 }
 
 static int read_kv(const char *dir, const char *name, struct kvset *set)
 {
-	char *path = xasprintf("%s/%s", dir, name);
 	struct strbuf sb = STRBUF_INIT;
-	int ret = strbuf_read_file(&sb, path);
+	int ret = read_file(dir, name, &sb);
 
 	if (!ret)
 		kvset_parse(set, sb.buf, sb.len);
 	strbuf_release(&sb);
-	free(path);
 	return ret;
 }
 
@@ -52,14 +125,52 @@ static long long sum_prefix(const struct kvset *b, const struct kvset *a,
 	return s;
 }
 
-void collectors_metrics(const char *dir, json_object *m)
+/* The agent's reason for a failed put or get on path, from agent.log. */
+static char *agent_failure(const char *agent_log, const char *what)
 {
-	struct kvset before, after;
-	struct strbuf sb = STRBUF_INIT;
-	char *path = xasprintf("%s/fio.json", dir);
+	const char *p = agent_log ? strstr(agent_log, what) : NULL;
+	const char *nl;
 
-	if (!strbuf_read_file(&sb, path)) {
-		char err[128];
+	if (!p)
+		return NULL;
+	while (p > agent_log && p[-1] != '\n')
+		p--;
+	nl = strchr(p, '\n');
+	return xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+}
+
+static void collector_error(json_object *errs, const char *name,
+			    const char *agent_log, const char *what,
+			    const char *fallback)
+{
+	char *why = agent_failure(agent_log, what);
+
+	json_object_object_add(errs, name, json_object_new_string(why ? why : fallback));
+	free(why);
+}
+
+static double json_num(json_object *o, const char *key)
+{
+	json_object *v;
+
+	return o && json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+}
+
+static json_object *json_at(json_object *o, const char *a, const char *b)
+{
+	json_object *v = NULL, *w = NULL;
+
+	if (!json_object_object_get_ex(o, a, &v))
+		return NULL;
+	return b && json_object_object_get_ex(v, b, &w) ? w : b ? NULL : v;
+}
+
+static void metrics_fio(const char *dir, json_object *m, json_object *errs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char err[128];
+
+	if (!read_file(dir, "fio.json", &sb)) {
 		json_object *fio = fio_summary(sb.buf, sb.len, err, sizeof(err));
 
 		if (fio)
@@ -67,19 +178,221 @@ void collectors_metrics(const char *dir, json_object *m)
 		else
 			json_object_object_add(m, "fio_error", json_object_new_string(err));
 	}
-	if (!read_kv(dir, "vmstat.before", &before) &&
-	    !read_kv(dir, "vmstat.after", &after)) {
-		json_object_object_add(m, "vmstat_delta", vmstat_delta_json(&before, &after));
-		json_object_object_add(m, "allocstall", json_object_new_int64(
-			sum_prefix(&before, &after, "allocstall_")));
-		json_object_object_add(m, "nr_vmscan_write", json_object_new_int64(
-			kvset_get(&after, "nr_vmscan_write", 0) -
-			kvset_get(&before, "nr_vmscan_write", 0)));
-		json_object_object_add(m, "oom_kill", json_object_new_int64(
-			kvset_get(&after, "oom_kill", 0) - kvset_get(&before, "oom_kill", 0)));
-		kvset_free(&before);
-		kvset_free(&after);
-	}
 	strbuf_release(&sb);
+}
+
+static void metrics_vmstat(const char *dir, json_object *m, double elapsed)
+{
+	struct kvset before, after;
+
+	if (read_kv(dir, "vmstat.before", &before))
+		return;
+	if (read_kv(dir, "vmstat.after", &after)) {
+		kvset_free(&before);
+		return;
+	}
+	json_object_object_add(m, "vmstat_delta", vmstat_delta_json(&before, &after));
+	json_object_object_add(m, "ops", vmstat_ops_json(&before, &after, elapsed));
+	json_object_object_add(m, "allocstall", json_object_new_int64(
+		sum_prefix(&before, &after, "allocstall_")));
+	json_object_object_add(m, "nr_vmscan_write", json_object_new_int64(
+		kvset_get(&after, "nr_vmscan_write", 0) -
+		kvset_get(&before, "nr_vmscan_write", 0)));
+	json_object_object_add(m, "oom_kill", json_object_new_int64(
+		kvset_get(&after, "oom_kill", 0) - kvset_get(&before, "oom_kill", 0)));
+	kvset_free(&before);
+	kvset_free(&after);
+}
+
+static void metrics_psi(const char *dir, json_object *m, json_object *errs,
+			const char *alog)
+{
+	static const char *const res[] = { "memory", "io" };
+	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
+	json_object *psi = json_object_new_object();
+
+	for (int i = 0; i < 2; i++) {
+		char *nb = xasprintf("pressure.%s.before", res[i]);
+		char *na = xasprintf("pressure.%s.after", res[i]);
+		int hb = !read_file(dir, nb, &b);
+		json_object *o = NULL;
+
+		if (!read_file(dir, na, &a))
+			o = psi_json(hb ? b.buf : NULL, hb ? b.len : 0, a.buf, a.len);
+		if (o) {
+			json_object_object_add(psi, res[i], o);
+		} else {
+			char *what = xasprintf("/proc/pressure/%s", res[i]);
+			char *key = xasprintf("psi_%s", res[i]);
+
+			collector_error(errs, key, alog, what,
+					"no PSI from the guest (CONFIG_PSI off or psi=0?)");
+			free(what);
+			free(key);
+		}
+		free(nb);
+		free(na);
+	}
+	if (json_object_object_length(psi))
+		json_object_object_add(m, "psi", psi);
+	else
+		json_object_put(psi);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+
+static void metrics_stack(const char *dir, json_object *m, json_object *errs,
+			  const char *alog)
+{
+	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
+	json_object *st = json_object_new_object(), *tr = NULL, *con;
+	int ht = !read_file(dir, "stack_trace", &t);
+	int hs = !read_file(dir, "stack_max_size", &s);
+
+	if (ht || hs)
+		tr = stack_trace_summary(ht ? t.buf : NULL, ht ? t.len : 0,
+					 hs ? s.buf : NULL, hs ? s.len : 0);
+	if (tr && json_num(tr, "max_bytes") > 0) {
+		json_object_object_add(st, "tracer", tr);
+		json_object_object_add(m, "stack_max_bytes", json_object_new_int64(
+			(long long)json_num(tr, "max_bytes")));
+		json_object_object_add(m, "stack_max_fraction", json_object_new_double(
+			json_num(tr, "fraction")));
+	} else {
+		json_object_put(tr);
+		if (!agent_failure(alog, STACK_SYSCTL) && (ht || hs))
+			json_object_object_add(errs, "stack_tracer", json_object_new_string(
+				"the stack tracer recorded no stack"));
+		else
+			collector_error(errs, "stack_tracer", alog, STACK_SYSCTL,
+					"no stack_trace from the guest (CONFIG_STACK_TRACER off?)");
+	}
+	if (!read_file(dir, "console.log", &t)) {
+		con = stack_console_usage(t.buf, t.len);
+		json_object_object_add(st, "console", con);
+		if (!json_num(con, "count"))
+			json_object_object_add(errs, "stack_usage_console", json_object_new_string(
+				"no 'used greatest stack depth' lines on the console "
+				"(CONFIG_DEBUG_STACK_USAGE off, or no new maximum at exit)"));
+	}
+	json_object_object_add(m, "stack", st);
+	strbuf_release(&t);
+	strbuf_release(&s);
+}
+
+/* The raw trace is kept as trace.gz; parse whichever is there. */
+static int read_trace(const char *dir, struct strbuf *sb, bool *compress)
+{
+	char *path = xasprintf("%s/trace.gz", dir);
+	const char *argv[] = { "gzip", "-dc", path, NULL };
+	int ret = 0;
+
+	*compress = !read_file(dir, "trace", sb);
+	if (!*compress) {
+		strbuf_reset(sb);
+		ret = path_exists(path) ? run_capture(argv, sb, NULL) : -1;
+	}
 	free(path);
+	return ret;
+}
+
+static void metrics_trace(const char *dir, json_object *m, json_object *errs,
+			  const char *alog)
+{
+	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
+	json_object *sum, *miss, *w;
+	bool compress;
+
+	if (read_trace(dir, &t, &compress)) {
+		collector_error(errs, "trace", alog, "get trace:",
+				"no trace from the guest (no tracefs?)");
+		goto out;
+	}
+	sum = trace_summary(t.buf, t.len, read_file(dir, "trace_stats.txt", &s) ?
+			    NULL : s.buf, s.len);
+	json_object_object_add(sum, "raw", json_object_new_string("trace.gz"));
+	json_object_object_add(m, "trace", sum);
+	miss = json_at(sum, "missing_events", NULL);
+	if (miss && json_object_array_length(miss)) {
+		struct strbuf e = STRBUF_INIT;
+
+		strbuf_addstr(&e, "tracepoints missing on this kernel:");
+		for (size_t i = 0; i < json_object_array_length(miss); i++)
+			strbuf_addf(&e, " %s", json_object_get_string(
+				json_object_array_get_idx(miss, i)));
+		json_object_object_add(errs, "trace_events", json_object_new_string(e.buf));
+		strbuf_release(&e);
+	}
+	/* Only when the write event was on: absent means not measured. */
+	if (!miss || json_object_array_length(miss) == 0 ||
+	    !strstr(json_object_to_json_string(miss), "mm_vmscan_write")) {
+		w = json_at(sum, "vmscan_write", "direct");
+		json_object_object_add(m, "vmscan_write_file_direct",
+			json_object_new_int64((long long)json_num(w, "file")));
+		w = json_at(sum, "vmscan_write", "kswapd");
+		json_object_object_add(m, "vmscan_write_file_kswapd",
+			json_object_new_int64((long long)json_num(w, "file")));
+	}
+	if (compress) {
+		char *path = xasprintf("%s/trace", dir);
+		const char *argv[] = { "gzip", "-f", "-n", path, NULL };
+		struct run_opts o = { .quiet = 1, .timeout = 300 };
+
+		if (run_argv(argv, &o))
+			warn("cannot compress %s", path);
+		free(path);
+	}
+out:
+	strbuf_release(&t);
+	strbuf_release(&s);
+}
+
+void collectors_metrics(const char *dir, json_object *m)
+{
+	json_object *errs = json_object_new_object(), *ts = NULL;
+	struct strbuf sb = STRBUF_INIT, alog = STRBUF_INIT;
+	const char *al;
+	double elapsed = 0;
+
+	al = read_file(dir, "agent.log", &alog) ? NULL : alog.buf;
+	metrics_fio(dir, m, errs);
+	if (!read_file(dir, "timeseries.tsv", &sb))
+		ts = timeseries_summary(sb.buf, sb.len);
+	if (ts) {
+		static const char *const keys[] = { "peak_dirty_kb", "peak_writeback_kb",
+						    "min_free_kb", "min_available_kb" };
+
+		elapsed = json_num(ts, "duration_s");
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			json_object *v;
+
+			if (json_object_object_get_ex(ts, keys[i], &v))
+				json_object_object_add(m, keys[i], json_object_get(v));
+		}
+		json_object_object_add(m, "timeseries", ts);
+	} else {
+		json_object_object_add(errs, "sampler", json_object_new_string(
+			"no samples in timeseries.tsv"));
+	}
+	metrics_vmstat(dir, m, elapsed);
+	metrics_psi(dir, m, errs, al);
+	if (!read_file(dir, "memcg.events", &sb)) {
+		struct kvset ev;
+		json_object *o = json_object_new_object();
+
+		kvset_parse(&ev, sb.buf, sb.len);
+		for (size_t i = 0; i < ev.n; i++)
+			json_object_object_add(o, ev.v[i].name,
+					       json_object_new_int64(ev.v[i].value));
+		if (!read_file(dir, "memcg.peak", &sb))
+			json_object_object_add(o, "peak_bytes", json_object_new_int64(
+				strtoll(sb.buf, NULL, 10)));
+		json_object_object_add(m, "memcg", o);
+		kvset_free(&ev);
+	}
+	metrics_stack(dir, m, errs, al);
+	metrics_trace(dir, m, errs, al);
+	json_object_object_add(m, "collector_errors", errs);
+	strbuf_release(&sb);
+	strbuf_release(&alog);
 }

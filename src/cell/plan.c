@@ -92,7 +92,7 @@ static void setup_md(struct strbuf *p, const struct topology_spec *t,
 {
 	struct strbuf argv = STRBUF_INIT;
 	const char **a = xzalloc((l->on.n + 16) * sizeof(*a));
-	char level[16], count[16], chunk[32] = "";
+	char level[32], count[32], chunk[32] = "";
 	int n = 0;
 
 	l->dev = xasprintf("/dev/md%d", nr);
@@ -241,6 +241,17 @@ static void setup_initiator(struct strbuf *p, const struct topology_spec *t,
 	RUN(p, l->name, "iscsiadm", "-m", "node", "-T", tg->iqn, "-p", portal,
 	    "--login");
 	free(name);
+}
+
+/* The cell's private network: a static address, no DHCP, no uplink. */
+static void setup_network(struct strbuf *p, const char *ip)
+{
+	char *cidr = xasprintf("%s/24", ip);
+
+	TRY(p, "net:modprobe", "modprobe", "virtio_net");
+	RUN(p, "net", "ip", "link", "set", "eth0", "up");
+	RUN(p, "net", "ip", "addr", "add", cidr, "dev", "eth0");
+	free(cidr);
 }
 
 static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
@@ -409,6 +420,8 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 	plan_step(out, "phase", "setup", NULL);
 	if (mount)
 		plan_step(out, "env", "WBLAB_MOUNT", mount, NULL);
+	if (o->own_ip)
+		setup_network(out, o->own_ip);
 	setup_layers(out, t, o);
 	if (o->role == PLAN_MAIN) {
 		collectors_plan_arm(out);
@@ -420,13 +433,19 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		plan_step(out, "get", "meminfo.after", "/proc/meminfo", NULL);
 		collectors_plan_collect(out);
 	} else {
-		/* A target guest serves until the host tears the cell down. */
+		/*
+		 * A target guest serves until the host tears the cell down, so
+		 * what it built is captured and sent before it starts serving.
+		 */
+		capture_topology(out, t, o, NULL);
+		plan_step(out, "get", "topology.txt", "/tmp/wblab-out/topology.txt", NULL);
 		plan_step(out, "phase", "workload", NULL);
 		plan_step_argv(out, "run", "serve", "86400", (const char *const[]){
 			"sleep", "infinity", NULL });
 		plan_step(out, "phase", "collect", NULL);
 	}
-	capture_topology(out, t, o, mount);
+	if (o->role == PLAN_MAIN)
+		capture_topology(out, t, o, mount);
 	plan_step(out, "phase", "teardown", NULL);
 	teardown_layers(out, t, o);
 	free(mount);

@@ -11,5 +11,6 @@ int cmd_doctor(int argc, char **argv);
 int cmd_image(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_parse_console(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 #endif

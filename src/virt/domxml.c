@@ -174,7 +174,9 @@ int network_xml(const char *name, const char *bridge, const char *ip,
 	el_text(&x, "name", name);
 	/* No <forward>: isolated, guests reach each other and nothing else. */
 	el_empty(&x, "bridge", "name", bridge, "stp", "off", NULL);
-	el_empty(&x, "ip", "address", ip, "netmask", netmask, NULL);
+	/* Without <ip> the host has no address on it either. */
+	if (ip)
+		el_empty(&x, "ip", "address", ip, "netmask", netmask, NULL);
 	el_end(&x);
 	xmlTextWriterEndDocument(x.w);
 	return xw_close(&x, buf, out);

@@ -306,8 +306,10 @@ void guest_release(struct guest *g)
 	if (g->fd >= 0)
 		close(g->fd);
 	/* Removed handles are freed on the next loop iteration. */
-	virEventUpdateTimeout(loop_timer, 0);
-	virEventRunDefaultImpl();
+	if (loop_timer >= 0) {
+		virEventUpdateTimeout(loop_timer, 0);
+		virEventRunDefaultImpl();
+	}
 	strbuf_release(&g->in);
 	strbuf_release(&g->exit_body);
 	spec_strlist_free(&g->files);
