@@ -3,26 +3,44 @@
  * Guest-side helpers run as separate processes:
  *   hog SIZE_MIB HOLD_S       touch anonymous memory page by page, then hold
  *   sample FILE INTERVAL_MS   append meminfo/vmstat figures once an interval
+ *
+ * The hog is a small parent that keeps one toucher child alive for HOLD_S
+ * seconds: the child asks to be the OOM killer's first choice
+ * (oom_score_adj 1000) so fio and the agent are spared, and when it is
+ * killed the parent starts another after a second, so memory pressure
+ * lasts the whole hold. The parent exits 0, or 137 if a child was killed
+ * (as the single hog used to when it was the OOM victim).
  */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "agent/agent.h"
 
-int hog_main(int argc, char **argv)
+static void oom_adj(const char *v)
 {
-	size_t mib, page = sysconf(_SC_PAGESIZE), done = 0;
-	int hold;
+	int fd = open("/proc/self/oom_score_adj", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, v, strlen(v)) < 0)
+			perror("oom_score_adj");
+		close(fd);
+	}
+}
+
+static int touch(size_t mib, int hold)
+{
+	size_t page = sysconf(_SC_PAGESIZE), done = 0;
 	char *p;
 
-	if (argc != 3)
-		return 2;
-	mib = strtoull(argv[1], NULL, 10);
-	hold = atoi(argv[2]);
+	oom_adj("1000");
 	p = mmap(NULL, mib << 20, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
@@ -32,13 +50,57 @@ int hog_main(int argc, char **argv)
 	/* Touch in 1 MiB steps so progress shows how far the hog got. */
 	for (size_t off = 0; off < mib << 20; off += page) {
 		p[off] = (char)off | 1;
-		if (!((off + page) & ((1 << 20) - 1)) && !(++done % 64))
-			printf("hog: %zu MiB touched at %.3f s\n", done, mono());
+		if (!((off + page) & ((1 << 20) - 1)) && !(++done % 64)) {
+			printf("hog[%d]: %zu MiB touched at %.3f s\n", getpid(),
+			       done, mono());
+			fflush(stdout);
+		}
 	}
-	printf("hog: %zu MiB resident, holding %d s\n", mib, hold);
+	printf("hog[%d]: %zu MiB resident, holding %d s\n", getpid(), mib, hold);
 	fflush(stdout);
 	sleep(hold);
 	return 0;
+}
+
+int hog_main(int argc, char **argv)
+{
+	size_t mib;
+	int hold, killed = 0;
+	double end;
+
+	if (argc != 3)
+		return 2;
+	mib = strtoull(argv[1], NULL, 10);
+	hold = atoi(argv[2]);
+	end = mono() + hold;
+	oom_adj("-1000");
+	for (;;) {
+		double left = end - mono();
+		int status;
+		pid_t pid;
+
+		if (left <= 0)
+			break;
+		pid = fork();
+		if (pid < 0) {
+			perror("hog: fork");
+			return 1;
+		}
+		if (!pid)
+			_exit(touch(mib, (int)left + 1));
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+			break;
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status);
+		killed++;
+		printf("hog: child %d killed by signal %d at %.3f s (%d so far)\n",
+		       pid, WTERMSIG(status), mono(), killed);
+		fflush(stdout);
+		sleep(1);
+	}
+	return killed ? 128 + SIGKILL : 0;
 }
 
 static long field(const char *buf, const char *key)
@@ -74,19 +136,29 @@ int sample_main(int argc, char **argv)
 	ms = atoi(argv[2]);
 	if (!out || ms <= 0)
 		return 1;
-	fprintf(out, "t_s\tmem_free_kb\tdirty_kb\twriteback_kb\tnr_dirty\tnr_writeback\tallocstall_normal\tpgscan_direct\tpgscan_kswapd\n");
+	/* The sampler must outlive the OOM killer's choices. */
+	oom_adj("-1000");
+	/* Column names are the host's keys: add, never rename. */
+	fprintf(out, "t_s\tmem_free_kb\tdirty_kb\twriteback_kb\tnr_dirty\tnr_writeback\tallocstall_normal\tpgscan_direct\tpgscan_kswapd"
+		"\tmem_available_kb\tcached_kb\tanon_kb\tnr_vmscan_write\tpswpout\tpgsteal_direct\tpgsteal_kswapd\toom_kill\n");
 	for (;;) {
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 		if (!slurp("/proc/meminfo", mi, sizeof(mi)) &&
 		    !slurp("/proc/vmstat", vm, sizeof(vm))) {
-			fprintf(out, "%.3f\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\n",
+			fprintf(out, "%.3f\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld"
+				"\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\n",
 				mono() - t0, field(mi, "MemFree:"),
 				field(mi, "\nDirty:"), field(mi, "\nWriteback:"),
 				field(vm, "\nnr_dirty "), field(vm, "\nnr_writeback "),
 				field(vm, "\nallocstall_normal "),
 				field(vm, "\npgscan_direct "),
-				field(vm, "\npgscan_kswapd "));
+				field(vm, "\npgscan_kswapd "),
+				field(mi, "\nMemAvailable:"), field(mi, "\nCached:"),
+				field(mi, "\nAnonPages:"),
+				field(vm, "\nnr_vmscan_write "), field(vm, "\npswpout "),
+				field(vm, "\npgsteal_direct "),
+				field(vm, "\npgsteal_kswapd "), field(vm, "\noom_kill "));
 			fflush(out);
 		}
 		nanosleep(&ts, NULL);

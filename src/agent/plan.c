@@ -96,23 +96,29 @@ static pid_t spawn(struct plan_state *st, char **argv, const char *out_path,
 		dup2(out, 1);
 		dup2(out, 2);
 	}
-	/* "@disk:SERIAL" names a disk by its serial: the guest has no udev. */
+	/*
+	 * "@disk:SERIAL" names a disk by its serial, "@iscsi:IQN:LUN" a
+	 * logged-in LUN (the guest has no udev); either may end a field
+	 * ("dev=@disk:wblab-disk0").
+	 */
 	for (char **a = argv; *a; a++) {
-		char dev[300];
+		char *at, dev[300];
+		int iscsi, found;
 
-		if (!strncmp(*a, "@disk:", 6)) {
-			if (find_disk(*a + 6, dev, sizeof(dev), 10) < 0) {
-				dprintf(2, "no disk with serial %s\n", *a + 6);
-				_exit(127);
-			}
-			*a = strdup(dev);
-		} else if (!strncmp(*a, "@iscsi:", 7)) {
-			if (find_iscsi_disk(*a + 7, dev, sizeof(dev), 30) < 0) {
-				dprintf(2, "no iSCSI disk for %s\n", *a + 7);
-				_exit(127);
-			}
-			*a = strdup(dev);
+		at = strstr(*a, "@disk:");
+		iscsi = !at;
+		if (!at)
+			at = strstr(*a, "@iscsi:");
+		if (!at)
+			continue;
+		found = iscsi ? find_iscsi_disk(at + 7, dev, sizeof(dev), 30) :
+				find_disk(at + 6, dev, sizeof(dev), 10);
+		if (found < 0) {
+			dprintf(2, "no device for %s\n", at);
+			_exit(127);
 		}
+		if (asprintf(a, "%.*s%s", (int)(at - *a), *a, dev) < 0)
+			_exit(127);
 	}
 	execvp(argv[0], argv);
 	dprintf(2, "cannot run %s: %s\n", argv[0], strerror(errno));

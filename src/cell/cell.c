@@ -417,13 +417,11 @@ int cell_run(virConnectPtr conn, const struct cell_spec *c, struct cell_result *
 	x.main.role = PLAN_MAIN;
 	x.target.role = PLAN_TARGET;
 	x.has_target = topology_has_target(c->topo);
-	guest_init(&x.main.g, name, "", c->cell_dir);
 
 	if (c->infra_error || !c->kernel) {
 		strbuf_addstr(&x.err, c->infra_error ? c->infra_error : "no kernel");
 		goto infra;
 	}
-	guest_release(&x.main.g);
 	if (x.has_target) {
 		mkdir_p(tdir, 0755);
 		if (net_start(&x, conn, name) ||
@@ -440,6 +438,9 @@ infra:
 	x.facts.infra_error = true;
 	x.facts.infra_detail = x.err.buf;
 collect:
+	/* A cell that never got as far as its guest still gets a cell.json. */
+	if (!x.main.g.name)
+		guest_init(&x.main.g, name, "", c->cell_dir);
 	guest_destroy(&x.main.g);
 	console_report_init(&con);
 	if (x.main.stage)

@@ -179,7 +179,7 @@ static void setup_overlay(struct strbuf *p, const struct topology_spec *t,
 }
 
 static void setup_target(struct strbuf *p, const struct topology_spec *t,
-			 struct topo_layer *l)
+			 struct topo_layer *l, bool first)
 {
 	const char *dev = lower_dev(t, l, 0);
 	bool fileio = l->backstore && !strcmp(l->backstore, "fileio");
@@ -193,8 +193,15 @@ static void setup_target(struct strbuf *p, const struct topology_spec *t,
 	char *lun = xasprintf("lun=%lld", l->lun);
 
 	l->dev = xasprintf("%s:%lld", l->iqn, l->lun);
-	TRY(p, "target:modprobe", "modprobe", "-a", "target_core_mod",
-	    "iscsi_target_mod", "target_core_iblock", "target_core_file");
+	if (first) {
+		TRY(p, "target:modprobe", "modprobe", "-a", "target_core_mod",
+		    "iscsi_target_mod", "target_core_iblock", "target_core_file");
+		TRY(p, "target:configfs", "mount", "-t", "configfs", "configfs",
+		    "/sys/kernel/config");
+		/* targetcli looks for tcmu-runner on the system bus. */
+		RUN(p, "target:dbus", "mkdir", "-p", "/run/dbus");
+		RUN(p, "target:dbus", "dbus-daemon", "--system", "--fork");
+	}
 	RUN(p, l->name, "targetcli", bsdir, "create", name, devarg);
 	RUN(p, l->name, "targetcli", "/iscsi", "create", l->iqn);
 	RUN(p, l->name, "targetcli", luns, "create", bs, lun);
@@ -260,7 +267,7 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 	/* dev fields are the planner's scratch space. */
 	struct topology_spec *t = (struct topology_spec *)tc;
 	bool *done = xzalloc(t->nr_layers * sizeof(*done));
-	bool iscsid = false;
+	bool iscsid = false, targets = false;
 	int md = 0;
 
 	/* Bottom-up: a layer goes once everything it sits on is up. */
@@ -301,7 +308,8 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 				setup_overlay(p, t, l);
 				break;
 			case LAYER_ISCSI_TARGET:
-				setup_target(p, t, l);
+				setup_target(p, t, l, !targets);
+				targets = true;
 				break;
 			case LAYER_ISCSI_INITIATOR:
 				setup_initiator(p, t, l, o, &iscsid);
