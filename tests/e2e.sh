@@ -7,6 +7,14 @@ echo "# wblab end-to-end tests, results in $R"
 check "doctor says a cell can run" ./wblab doctor
 ./wblab doctor | sed 's/^/#   /'
 
+# The guest image: built once (debootstrap + mkfs.ext4 -d), then a cache hit.
+./wblab image build >"$R/image1.log" 2>&1 && pass "image build" || fail "image build (see $R/image1.log)"
+t0=$(date +%s%N)
+./wblab image build >"$R/image2.log" 2>&1
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+grep -q ' cached ' "$R/image2.log" && [ $ms -lt 1000 ] && pass "second image build is a cache hit ($ms ms)" ||
+	fail "second image build: $(cat "$R/image2.log") in $ms ms"
+
 # Unknown names fail with the list of known ones and exit 2.
 ./wblab run --kernel debian-6.1 --topology nope --workload smoke --results "$R/x" 2>"$R/unknown.err"
 [ $? -eq 2 ] && grep -q "unknown topology 'nope'; known topologys:.*xfs-disk" "$R/unknown.err" &&

@@ -39,14 +39,15 @@ static int image_cmd_list(void)
 	for (size_t i = 0; i < names.n; i++) {
 		struct image_spec spec;
 		struct image_artifact art;
+		bool cached;
 
 		if (image_spec_find(names.v[i], &spec)) {
 			printf("%-16s (spec has errors)\n", names.v[i]);
 			continue;
 		}
+		cached = image_lookup(&spec, &art) == 0;
 		printf("%-16s %-8s %.12s %s\n", names.v[i],
-		       image_lookup(&spec, &art) ? "missing" : "cached", art.hash,
-		       art.path);
+		       cached ? "cached" : "missing", art.hash, art.path);
 		image_artifact_free(&art);
 		image_spec_free(&spec);
 	}
