@@ -29,7 +29,12 @@ int image_cache_key(const struct image_spec *s, char *hex)
 	hasher_add_str(h, "variant", s->variant);
 	for (size_t i = 0; i < s->packages.n; i++)
 		hasher_add_str(h, "package", s->packages.v[i]);
-	hasher_add_str(h, "size", xasprintf("%llu", (unsigned long long)s->size));
+	{
+		char size[32];
+
+		snprintf(size, sizeof(size), "%llu", (unsigned long long)s->size);
+		hasher_add_str(h, "size", size);
+	}
 	hasher_add_str(h, "debootstrap", ver.buf);
 	hasher_finish(h, hex);
 	strbuf_release(&ver);
@@ -161,9 +166,15 @@ int image_ensure(const struct image_spec *s, struct image_artifact *out, bool *b
 {
 	if (built)
 		*built = false;
+	char *dir;
+	int ret;
+
 	if (image_lookup(s, out) == 0)
 		return 0;
-	if (cache_make_dir(cache_path("images", "")))
+	dir = cache_path("images", "");
+	ret = cache_make_dir(dir);
+	free(dir);
+	if (ret)
 		return -1;
 	if (built)
 		*built = true;

@@ -238,11 +238,13 @@ char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 	}
 	cpio_add(&cpio, "etc/wblab/modules", S_IFREG | 0644, list.buf, list.len, 0, 0);
 	cpio_finish(&cpio);
-	if (cache_make_dir(cache_path("initrd", "")) ||
-	    write_file_atomic(out, cpio.buf, cpio.len, 0644)) {
+	leaf = cache_path("initrd", "");
+	if (cache_make_dir(leaf) || write_file_atomic(out, cpio.buf, cpio.len, 0644)) {
+		free(leaf);
 		error("cannot write %s: %s", out, strerror(errno));
 		goto fail;
 	}
+	free(leaf);
 	goto done;
 fail:
 	free(out);

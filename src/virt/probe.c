@@ -151,8 +151,15 @@ int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 	json_object_object_add(o, "accel", json_object_new_string(v->accel));
 	json_object_object_add(o, "reason", json_object_new_string(v->reason));
 	json_object_object_add(o, "probe_s", json_object_new_double(v->probe_s));
-	cache_make_dir(cache_path("probe", ""));
-	json_object_to_file_ext(path, o, JSON_C_TO_STRING_PRETTY);
+	{
+		char *dir = cache_path("probe", "");
+
+		cache_make_dir(dir);
+		free(dir);
+	}
+	if (write_string_atomic(path, json_object_to_json_string_ext(o,
+				JSON_C_TO_STRING_PRETTY)))
+		warn("cannot cache the acceleration verdict in %s", path);
 	json_object_put(o);
 	free(path);
 	return 0;
