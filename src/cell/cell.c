@@ -78,6 +78,21 @@ static void add_disk(struct domain_config *dc, const char *path,
 		xstrdup(path), format, xstrdup(serial), ro };
 }
 
+/*
+ * Under TCG a vCPU thread can lose the host CPU for seconds; the soft
+ * lockup, RCU stall and hung task watchdogs would report the emulator,
+ * not the kernel. Their thresholds are raised there (and recorded).
+ */
+char *cell_cmdline(const struct cell_spec *c)
+{
+	return xasprintf("console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s%s",
+			 strcmp(c->accel, "kvm") ?
+			 " watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
+			 " sysctl.kernel.hung_task_timeout_secs=600" : "",
+			 c->cmdline_extra ? " " : "",
+			 c->cmdline_extra ? c->cmdline_extra : "");
+}
+
 static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		      const char *out_dir)
 {
@@ -124,9 +139,7 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		.vcpus = tgt ? 1 : c->vcpus, .kernel = c->kernel->bzimage,
 		.initrd = c->initrd, .console_log = xstrdup(console),
 		.channel_sock = vm->g.sock_path, .network = x->net_name,
-		.cmdline = xasprintf("console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s",
-				     c->cmdline_extra ? " " : "",
-				     c->cmdline_extra ? c->cmdline_extra : ""),
+		.cmdline = cell_cmdline(c),
 	};
 	add_disk(&vm->dc, overlay, "qcow2", "wblab-root", false);
 	if (c->kernel->modules_img)

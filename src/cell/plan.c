@@ -375,8 +375,36 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 	CAPTURE(p, "mounts", "cat", "/proc/self/mounts");
 }
 
+/*
+ * A pre: command is split on spaces (no shell, no quoting) and
+ * ${WBLAB_MOUNT} in it becomes the test mount.
+ */
+static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
+		     const char *mount)
+{
+	char *copy = xstrdup(cmd), *save, *tok;
+	char *argv[64];
+	int n = 0;
+
+	for (tok = strtok_r(copy, " ", &save); tok && n < 63;
+	     tok = strtok_r(NULL, " ", &save)) {
+		char *at = strstr(tok, "${WBLAB_MOUNT}");
+
+		argv[n++] = at && mount ?
+			xasprintf("%.*s%s%s", (int)(at - tok), tok, mount,
+				  at + strlen("${WBLAB_MOUNT}")) :
+			xstrdup(tok);
+	}
+	argv[n] = NULL;
+	if (n)
+		plan_step_argv(p, "run", "pre", timeout, (const char *const *)argv);
+	while (n--)
+		free(argv[n]);
+	free(copy);
+}
+
 static void workload_steps(struct strbuf *p, const struct workload_spec *w,
-			   const struct plan_opts *o)
+			   const struct plan_opts *o, const char *mount)
 {
 	char timeout[16], hog[32], hold[16];
 
@@ -387,21 +415,11 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 		 (long long)o->workload_timeout);
 	plan_step(p, "phase", "workload", NULL);
 	collectors_plan_workload(p);
+	/* pre: steps prepare the workload, outside its memcg. */
+	for (size_t i = 0; i < w->pre.n; i++)
+		pre_step(p, w->pre.v[i], timeout, mount);
 	if (w->memcg_max)
 		plan_step(p, "cgroup", "wblab", w->memcg_max, NULL);
-	for (size_t i = 0; i < w->pre.n; i++) {
-		char *copy = xstrdup(w->pre.v[i]), *save, *tok;
-		const char *argv[64];
-		int n = 0;
-
-		for (tok = strtok_r(copy, " ", &save); tok && n < 63;
-		     tok = strtok_r(NULL, " ", &save))
-			argv[n++] = tok;
-		argv[n] = NULL;
-		if (n)
-			plan_step_argv(p, "run", "pre", timeout, argv);
-		free(copy);
-	}
 	if (w->hog_size && w->fio)
 		plan_step_argv(p, "bg", "hog", NULL, (const char *const[]){
 			"/run/wblab-agent", "hog", hog, hold, NULL });
@@ -435,7 +453,7 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		collectors_plan_arm(out);
 		plan_step(out, "get", "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.before", "/proc/meminfo", NULL);
-		workload_steps(out, w, o);
+		workload_steps(out, w, o, mount);
 		plan_step(out, "phase", "collect", NULL);
 		plan_step(out, "get", "vmstat.after", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.after", "/proc/meminfo", NULL);

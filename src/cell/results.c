@@ -134,6 +134,12 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		json_object_object_add(k, "patches", JS(c->kernel->patches));
 	}
 	json_object_object_add(k, "guest_release", JS(g->release));
+	{
+		char *cmdline = c->accel ? cell_cmdline(c) : NULL;
+
+		json_object_object_add(k, "cmdline", JS(cmdline));
+		free(cmdline);
+	}
 	json_object_object_add(o, "kernel", k);
 	json_object_object_add(o, "topology", topology_json(c->topo));
 	json_object_object_add(o, "workload", JS(c->wl->name));
