@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/* mmtests-style "Ops" from /proc/vmstat, PSI, and the sampler's series. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/ops.h"
+#include "util/log.h"
+
+#define ADD(o, k, v) json_object_object_add(o, k, v)
+#define I64(x) json_object_new_int64(x)
+
+static json_object *jd(double x)
+{
+	return json_object_new_double(round(x * 100) / 100);
+}
+
+/*
+ * after - before of name; older kernels split some counters per zone
+ * (pgscan_direct_normal, ...): sum "name_*" then, but never name_throttle.
+ */
+static long long d(const struct kvset *b, const struct kvset *a, const char *name)
+{
+	size_t n = strlen(name);
+	long long s = 0;
+
+	if (kvset_has(a, name))
+		return kvset_get(a, name, 0) - kvset_get(b, name, kvset_get(a, name, 0));
+	for (size_t i = 0; i < a->n; i++) {
+		const char *k = a->v[i].name;
+
+		if (strncmp(k, name, n) || k[n] != '_' || strstr(k + n, "throttle"))
+			continue;
+		s += a->v[i].value - kvset_get(b, k, a->v[i].value);
+	}
+	return s;
+}
+
+static double ratio(long long a, long long b)
+{
+	return b ? 100.0 * a / b : 0;
+}
+
+json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
+			     double elapsed)
+{
+	json_object *o = json_object_new_object();
+	long long sd = d(b, a, "pgscan_direct"), sk = d(b, a, "pgscan_kswapd");
+	long long td = d(b, a, "pgsteal_direct"), tk = d(b, a, "pgsteal_kswapd");
+	long long wr = d(b, a, "nr_vmscan_write"), so = d(b, a, "pswpout");
+	long long pf = d(b, a, "pgfault"), mf = d(b, a, "pgmajfault");
+
+	ADD(o, "minor_faults", I64(pf - mf));
+	ADD(o, "major_faults", I64(mf));
+	ADD(o, "swap_ins", I64(d(b, a, "pswpin")));
+	ADD(o, "swap_outs", I64(so));
+	ADD(o, "allocation_stalls", I64(d(b, a, "allocstall")));
+	ADD(o, "fragmentation_stalls", I64(d(b, a, "compact_stall")));
+	ADD(o, "direct_pages_scanned", I64(sd));
+	ADD(o, "kswapd_pages_scanned", I64(sk));
+	ADD(o, "kswapd_pages_reclaimed", I64(tk));
+	ADD(o, "direct_pages_reclaimed", I64(td));
+	ADD(o, "kswapd_efficiency_pct", jd(ratio(tk, sk)));
+	ADD(o, "direct_efficiency_pct", jd(ratio(td, sd)));
+	if (elapsed > 0) {
+		ADD(o, "kswapd_velocity", jd(sk / elapsed));
+		ADD(o, "direct_velocity", jd(sd / elapsed));
+		ADD(o, "elapsed_s", jd(elapsed));
+	}
+	ADD(o, "percentage_direct_scans", jd(ratio(sd, sd + sk)));
+	ADD(o, "direct_scan_throttled", I64(d(b, a, "pgscan_direct_throttle")));
+	ADD(o, "page_writes_by_reclaim", I64(wr));
+	/* As mmtests: file = nr_vmscan_write - pswpout, anon = pswpout. */
+	ADD(o, "page_writes_file", I64(wr - so));
+	ADD(o, "page_writes_anon", I64(so));
+	ADD(o, "page_reclaim_immediate", I64(d(b, a, "nr_vmscan_immediate_reclaim")));
+	ADD(o, "sector_reads", I64(d(b, a, "pgpgin")));
+	ADD(o, "sector_writes", I64(d(b, a, "pgpgout")));
+	ADD(o, "page_rescued_immediate", I64(d(b, a, "pgrescued")));
+	ADD(o, "slabs_scanned", I64(d(b, a, "slabs_scanned")));
+	ADD(o, "direct_inode_steals", I64(d(b, a, "pginodesteal")));
+	ADD(o, "kswapd_inode_steals", I64(d(b, a, "kswapd_inodesteal")));
+	ADD(o, "kswapd_low_wmark_hit_quickly", I64(d(b, a, "kswapd_low_wmark_hit_quickly")));
+	ADD(o, "kswapd_high_wmark_hit_quickly", I64(d(b, a, "kswapd_high_wmark_hit_quickly")));
+	ADD(o, "pages_dirtied", I64(d(b, a, "nr_dirtied")));
+	ADD(o, "pages_written", I64(d(b, a, "nr_written")));
+	ADD(o, "workingset_refault_file", I64(d(b, a, "workingset_refault_file")));
+	ADD(o, "workingset_refault_anon", I64(d(b, a, "workingset_refault_anon")));
+	ADD(o, "pgactivate", I64(d(b, a, "pgactivate")));
+	ADD(o, "pgdeactivate", I64(d(b, a, "pgdeactivate")));
+	ADD(o, "oom_kills", I64(d(b, a, "oom_kill")));
+	return o;
+}
+
+/* "some avg10=0.00 avg60=0.00 avg300=0.00 total=0" */
+static json_object *psi_line(const char *text, size_t len, const char *kind,
+			     long long *total)
+{
+	const char *p = text, *end = text + len;
+	size_t k = strlen(kind);
+
+	while (p && p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		char line[200];
+		double a10, a60, a300;
+		json_object *o;
+
+		snprintf(line, sizeof(line), "%.*s",
+			 (int)((nl ? nl : end) - p), p);
+		p = nl ? nl + 1 : end;
+		if (strncmp(line, kind, k) || line[k] != ' ' ||
+		    sscanf(line + k, " avg10=%lf avg60=%lf avg300=%lf total=%lld",
+			   &a10, &a60, &a300, total) != 4)
+			continue;
+		o = json_object_new_object();
+		ADD(o, "avg10", jd(a10));
+		ADD(o, "avg60", jd(a60));
+		ADD(o, "avg300", jd(a300));
+		ADD(o, "total", I64(*total));
+		return o;
+	}
+	return NULL;
+}
+
+json_object *psi_json(const char *before, size_t blen, const char *after,
+		      size_t alen)
+{
+	static const char *const kinds[] = { "some", "full" };
+	json_object *o = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		long long tb = 0, ta = 0;
+		json_object *a = psi_line(after, alen, kinds[i], &ta);
+		json_object *b = before ? psi_line(before, blen, kinds[i], &tb) : NULL;
+		json_object *k;
+
+		if (!a) {
+			json_object_put(b);
+			continue;
+		}
+		if (!o)
+			o = json_object_new_object();
+		k = json_object_new_object();
+		if (b) {
+			ADD(k, "before", b);
+			ADD(k, "total_delta_us", I64(ta - tb));
+		}
+		ADD(k, "after", a);
+		ADD(o, kinds[i], k);
+	}
+	return o;
+}
+
+#define MAX_COLS 32
+
+json_object *timeseries_summary(const char *text, size_t len)
+{
+	char *copy = xstrndup(text, len), *save = NULL, *line;
+	char *cols[MAX_COLS];
+	double min[MAX_COLS], max[MAX_COLS], t0 = 0, t1 = 0;
+	int ncols = 0, samples = 0, seen[MAX_COLS] = { 0 };
+	json_object *o;
+
+	line = strtok_r(copy, "\n", &save);
+	if (line) {
+		char *s2 = NULL;
+
+		for (char *c = strtok_r(line, "\t", &s2); c && ncols < MAX_COLS;
+		     c = strtok_r(NULL, "\t", &s2))
+			cols[ncols++] = c;
+	}
+	while (ncols && (line = strtok_r(NULL, "\n", &save))) {
+		double v[MAX_COLS];
+		char *p = line, *e;
+		int n = 0;
+
+		while (n < ncols) {
+			v[n] = strtod(p, &e);
+			if (e == p)
+				break;
+			n++;
+			if (*e != '\t')
+				break;
+			p = e + 1;
+		}
+		if (n != ncols)
+			continue;	/* a torn last line */
+		for (int i = 0; i < ncols; i++) {
+			/* -1: the sampler did not find the field. */
+			if (v[i] < 0)
+				continue;
+			if (!seen[i] || v[i] < min[i])
+				min[i] = v[i];
+			if (!seen[i] || v[i] > max[i])
+				max[i] = v[i];
+			seen[i] = 1;
+		}
+		if (!samples)
+			t0 = v[0];
+		t1 = v[0];
+		samples++;
+	}
+	if (!samples) {
+		free(copy);
+		return NULL;
+	}
+	o = json_object_new_object();
+	ADD(o, "samples", I64(samples));
+	ADD(o, "duration_s", jd(t1 - t0));
+	for (int i = 1; i < ncols; i++) {
+		char key[80];
+
+		if (!seen[i])
+			continue;
+		if (!strcmp(cols[i], "dirty_kb"))
+			ADD(o, "peak_dirty_kb", I64((long long)max[i]));
+		else if (!strcmp(cols[i], "writeback_kb"))
+			ADD(o, "peak_writeback_kb", I64((long long)max[i]));
+		else if (!strcmp(cols[i], "mem_free_kb"))
+			ADD(o, "min_free_kb", I64((long long)min[i]));
+		else if (!strcmp(cols[i], "mem_available_kb"))
+			ADD(o, "min_available_kb", I64((long long)min[i]));
+		snprintf(key, sizeof(key), "max_%s", cols[i]);
+		ADD(o, key, I64((long long)max[i]));
+		snprintf(key, sizeof(key), "min_%s", cols[i]);
+		ADD(o, key, I64((long long)min[i]));
+	}
+	free(copy);
+	return o;
+}

@@ -1,0 +1,144 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The stack tracer's deepest chain and DEBUG_STACK_USAGE console lines. */
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/stack.h"
+
+#define ADD(o, k, v) json_object_object_add(o, k, v)
+
+static json_object *frac(long long bytes)
+{
+	return json_object_new_double(round(10000.0 * bytes / STACK_THREAD_SIZE) / 10000);
+}
+
+/*
+ *         Depth    Size   Location    (18 entries)
+ *         -----    ----   --------
+ *   0)     2920      64   update_curr+0x5/0x1d0
+ */
+json_object *stack_trace_summary(const char *text, size_t len,
+				 const char *max_size, size_t max_len)
+{
+	json_object *o, *chain = json_object_new_array();
+	const char *p = text, *end = text + len;
+	long long max = -1, first = -1;
+
+	while (text && p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[512], loc[300];
+		int idx;
+		long long depth, size;
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p = nl ? nl + 1 : end;
+		if (sscanf(line, " %d) %lld %lld %299s", &idx, &depth, &size, loc) == 4) {
+			json_object *f = json_object_new_object();
+
+			if (first < 0)
+				first = depth;
+			ADD(f, "depth", json_object_new_int64(depth));
+			ADD(f, "size", json_object_new_int64(size));
+			ADD(f, "location", json_object_new_string(loc));
+			json_object_array_add(chain, f);
+		}
+	}
+	if (max_size && max_len) {
+		char buf[32];
+
+		snprintf(buf, sizeof(buf), "%.*s", (int)max_len, max_size);
+		if (isdigit((unsigned char)buf[0]))
+			max = strtoll(buf, NULL, 10);
+	}
+	if (max < 0)
+		max = first;
+	if (max < 0) {
+		json_object_put(chain);
+		return NULL;
+	}
+	o = json_object_new_object();
+	ADD(o, "max_bytes", json_object_new_int64(max));
+	ADD(o, "thread_size", json_object_new_int(STACK_THREAD_SIZE));
+	ADD(o, "fraction", frac(max));
+	ADD(o, "entries", json_object_new_int64(json_object_array_length(chain)));
+	ADD(o, "chain", chain);
+	return o;
+}
+
+/* "[   12.3] kworker/u4:1 (123) used greatest stack depth: 11624 bytes left" */
+json_object *stack_console_usage(const char *text, size_t len)
+{
+	static const char key[] = ") used greatest stack depth: ";
+	json_object *o = json_object_new_object(), *lines = json_object_new_array();
+	const char *p = text, *end = text + len;
+	long long min_left = -1, thread = STACK_THREAD_SIZE;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *k = memmem(p, n, key, sizeof(key) - 1);
+		const char *open, *c;
+		json_object *l;
+		long long left;
+
+		if (k) {
+			for (open = k; open > p && *open != '('; open--)
+				;
+			c = open;
+			while (c > p && c[-1] == ' ')
+				c--;
+			/* The comm starts after "] " of the timestamp, if any. */
+			const char *s = c;
+
+			while (s > p && s[-1] != ']')
+				s--;
+			while (s < c && *s == ' ')
+				s++;
+			left = strtoll(k + sizeof(key) - 1, NULL, 10);
+			if (*open == '(' && left > 0) {
+				char comm[64];
+
+				snprintf(comm, sizeof(comm), "%.*s", (int)(c - s), s);
+				l = json_object_new_object();
+				ADD(l, "comm", json_object_new_string(comm));
+				ADD(l, "pid", json_object_new_int(atoi(open + 1)));
+				ADD(l, "bytes_left", json_object_new_int64(left));
+				json_object_array_add(lines, l);
+				if (min_left < 0 || left < min_left)
+					min_left = left;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	/*
+	 * More left than 16 KiB: a KASAN kernel, whose stacks are twice as
+	 * big. The console does not say; this is the best guess it allows.
+	 */
+	for (size_t i = 0; i < json_object_array_length(lines); i++) {
+		json_object *l = json_object_array_get_idx(lines, i), *v;
+
+		json_object_object_get_ex(l, "bytes_left", &v);
+		if (json_object_get_int64(v) >= thread)
+			thread = 2 * STACK_THREAD_SIZE;
+	}
+	for (size_t i = 0; i < json_object_array_length(lines); i++) {
+		json_object *l = json_object_array_get_idx(lines, i), *v;
+
+		json_object_object_get_ex(l, "bytes_left", &v);
+		ADD(l, "depth_bytes", json_object_new_int64(thread - json_object_get_int64(v)));
+	}
+	ADD(o, "count", json_object_new_int64(json_object_array_length(lines)));
+	if (min_left >= 0) {
+		ADD(o, "thread_size", json_object_new_int64(thread));
+		ADD(o, "min_bytes_left", json_object_new_int64(min_left));
+		ADD(o, "max_depth_bytes", json_object_new_int64(thread - min_left));
+		ADD(o, "fraction", json_object_new_double(
+			round(10000.0 * (thread - min_left) / thread) / 10000));
+	}
+	ADD(o, "lines", lines);
+	return o;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_TRACE_H
+#define WBLAB_TRACE_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Reclaim and writeback tracepoints: a summary of the text of tracefs'
+ * `trace` file (pure parsing; see docs/collectors.md for the events).
+ */
+
+/* One parsed line of `trace` output. Pointers point into the line. */
+struct trace_line {
+	char comm[32];
+	int pid;
+	int cpu;
+	double ts;		/* seconds */
+	const char *event;	/* event name, not NUL-terminated */
+	size_t event_len;
+	const char *args;	/* the rest of the line, not NUL-terminated */
+	size_t args_len;
+};
+
+/* Parse one line (without its newline); false for headers and junk. */
+bool trace_parse_line(const char *line, size_t len, struct trace_line *out);
+
+/*
+ * Value of "key=NUMBER" in args (key must start a field); returns false if
+ * absent. trace_arg_str copies "key=VALUE" up to the next space.
+ */
+bool trace_arg_num(const struct trace_line *l, const char *key, long long *v);
+bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
+		   size_t len);
+
+/*
+ * Summarise a trace. stats is the per-CPU ring buffer statistics as
+ * captured by the plan (trace_stats.txt: "PATH:key: value" lines, plus
+ * set_event and buffer_size_kb sections), or NULL. Returns a new object;
+ * never NULL.
+ */
+json_object *trace_summary(const char *text, size_t len, const char *stats,
+			   size_t stats_len);
+
+/* Events the plan enables, "system/event" (NULL-terminated). */
+extern const char *const trace_events[];
+
+#endif
