@@ -300,6 +300,43 @@ START_TEST(test_trace_summary)
 }
 END_TEST
 
+/* Reclaim inside a memcg: memcg_reclaim_*, not direct_reclaim_*. */
+START_TEST(test_trace_memcg)
+{
+	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
+	json_object *o;
+
+	gunzip("mixed-reclaim-memcg", "trace.gz", &t);
+	slurp("mixed-reclaim-memcg", "trace_stats.txt", &s);
+	o = trace_summary(t.buf, t.len, s.buf, s.len);
+	ck_assert_int_eq(iat(o, "lost_events"), 0);
+	ck_assert_int_eq(iat(o, "direct_reclaim.count"), 0);
+	ck_assert_int_eq(iat(o, "memcg_reclaim.count"), 3568);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.mean"), 19366.809, 0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.p50"), 1778, 0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.p95"), 90696, 0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.max"), 870681, 0.01);
+	/* The charging tasks reclaim: counted as direct, not other. */
+	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_scanned"), 147685);
+	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_dirty"), 24636);
+	ck_assert_int_eq(iat(o, "shrink_inactive.other.file.nr_scanned"), 0);
+	ck_assert_int_eq(iat(o, "kswapd_wake"), 0);
+	ck_assert_int_eq(iat(o, "oom_victims"), 4);
+	json_object_put(o);
+	slurp("mixed-reclaim-memcg", "memcg.events", &s);
+	{
+		struct kvset ev;
+
+		kvset_parse(&ev, s.buf, s.len);
+		ck_assert_int_eq(kvset_get(&ev, "oom_kill", -1), 4);
+		ck_assert_int_eq(kvset_get(&ev, "max", -1), 3568);
+		kvset_free(&ev);
+	}
+	strbuf_release(&t);
+	strbuf_release(&s);
+}
+END_TEST
+
 START_TEST(test_fio)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -430,6 +467,7 @@ static Suite *collect_suite(void)
 	tcase_add_test(tc, test_stack_console);
 	tcase_add_test(tc, test_trace_line);
 	tcase_add_test(tc, test_trace_summary);
+	tcase_add_test(tc, test_trace_memcg);
 	tcase_add_test(tc, test_fio);
 	tcase_add_test(tc, test_timeseries);
 	tcase_add_test(tc, test_collectors_metrics);

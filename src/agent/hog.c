@@ -9,7 +9,8 @@
  * (oom_score_adj 1000) so fio and the agent are spared, and when it is
  * killed the parent starts another after a second, so memory pressure
  * lasts the whole hold. The parent exits 0, or 137 if a child was killed
- * (as the single hog used to when it was the OOM victim).
+ * (as the single hog used to when it was the OOM victim). Both are named
+ * "wblab-hog" (comm), so OOM reports do not name the agent.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,6 +75,8 @@ int hog_main(int argc, char **argv)
 	mib = strtoull(argv[1], NULL, 10);
 	hold = atoi(argv[2]);
 	end = mono() + hold;
+	/* Name it on the console's OOM reports: not the agent. */
+	prctl(PR_SET_NAME, "wblab-hog");
 	oom_adj("-1000");
 	for (;;) {
 		double left = end - mono();
@@ -137,6 +141,7 @@ int sample_main(int argc, char **argv)
 	if (!out || ms <= 0)
 		return 1;
 	/* The sampler must outlive the OOM killer's choices. */
+	prctl(PR_SET_NAME, "wblab-sampler");
 	oom_adj("-1000");
 	/* Column names are the host's keys: add, never rename. */
 	fprintf(out, "t_s\tmem_free_kb\tdirty_kb\twriteback_kb\tnr_dirty\tnr_writeback\tallocstall_normal\tpgscan_direct\tpgscan_kswapd"

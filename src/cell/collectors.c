@@ -82,6 +82,7 @@ void collectors_plan_collect(struct strbuf *plan)
 	plan_step(plan, "get", "pressure.io.after", "/proc/pressure/io", NULL);
 	plan_step(plan, "get", "memcg.events", MEMCG "/memory.events", NULL);
 	plan_step(plan, "get", "memcg.peak", MEMCG "/memory.peak", NULL);
+	plan_step(plan, "get", "memcg.stat", MEMCG "/memory.stat", NULL);
 	capture(plan, "set_event", (const char *const[]){
 		"cat", TRACEFS "/set_event", NULL });
 	capture(plan, "buffer_size_kb", (const char *const[]){
@@ -394,6 +395,17 @@ void collectors_metrics(const char *dir, json_object *m)
 		if (!read_file(dir, "memcg.peak", &sb))
 			json_object_object_add(o, "peak_bytes", json_object_new_int64(
 				strtoll(sb.buf, NULL, 10)));
+		/* Global vmstat leaves memcg reclaim out: memory.stat has it. */
+		if (!read_file(dir, "memcg.stat", &sb)) {
+			json_object *st = json_object_new_object();
+
+			kvset_free(&ev);
+			kvset_parse(&ev, sb.buf, sb.len);
+			for (size_t i = 0; i < ev.n; i++)
+				json_object_object_add(st, ev.v[i].name,
+						       json_object_new_int64(ev.v[i].value));
+			json_object_object_add(o, "stat", st);
+		}
 		json_object_object_add(m, "memcg", o);
 		kvset_free(&ev);
 	}
