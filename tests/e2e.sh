@@ -65,6 +65,23 @@ c=$(cell_dir "$R/infra")
 jcheck "$c/cell.json" '.outcome == "infra-error"' "libvirt unreachable: infra-error"
 [ $rc -eq 1 ] && pass "infra-error exits 1" || fail "infra-error exit $rc"
 
+# 4. SIGTERM in the middle of a cell: the domain is destroyed, the cell
+#    recorded as infra-error (interrupted), nothing left running.
+./wblab run --kernel debian-6.1 --topology xfs-disk --workload smoke --results "$R/sigterm" >"$R/sigterm.log" 2>&1 &
+pid=$!
+for i in $(seq 1 120); do
+	virsh -c qemu:///system list --name 2>/dev/null | grep -q '^wblab-.*sigterm\|^wblab-' && break
+	sleep 0.5
+done
+sleep 5
+kill -TERM $pid
+wait $pid
+rc=$?
+c=$(cell_dir "$R/sigterm")
+[ $rc -ne 0 ] && pass "SIGTERM: wblab exits non-zero ($rc)" || fail "SIGTERM: exit 0"
+jcheck "$c/cell.json" '.outcome == "infra-error" and (.outcome_reason | test("interrupted"))' "SIGTERM: cell is infra-error (interrupted)"
+check "SIGTERM: no wblab domain left" no_domains_left
+
 for t in tests/e2e.d/*.sh; do
 	[ -f "$t" ] && . "$t"
 done

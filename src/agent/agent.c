@@ -368,6 +368,8 @@ static int stage2(void)
 	mount_one("cgroup2", "/sys/fs/cgroup", "cgroup2", 0, NULL);
 	if (find_disk("wblab-modules", dev, sizeof(dev), 5) == 0)
 		mount_one(dev, "/lib/modules", "ext4", MS_RDONLY, NULL);
+	/* /run is a fresh tmpfs: the directories daemons expect in it. */
+	mkdir("/run/lock", 01777);
 	sethostname("wblab", 5);
 	lo_up();
 	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
