@@ -366,8 +366,11 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 	CAPTURE(p, "lsblk", "lsblk", "-o", "NAME,TYPE,SIZE,FSTYPE,MOUNTPOINT");
 	if (md)
 		CAPTURE(p, "/proc/mdstat", "cat", "/proc/mdstat");
-	if (ini)
-		CAPTURE(p, "iscsiadm -m session", "iscsiadm", "-m", "session", "-P", "1");
+	if (ini) {
+		CAPTURE(p, "iscsiadm -m session", "iscsiadm", "-m", "session");
+		CAPTURE(p, "iscsiadm -m session -P 1", "iscsiadm", "-m", "session",
+			"-P", "1");
+	}
 	if (tgt)
 		CAPTURE(p, "targetcli ls", "targetcli", "ls");
 	if (mount)
