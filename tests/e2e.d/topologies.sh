@@ -30,7 +30,7 @@ topo_cell overlay-raid-iscsi-xfs
 check "seed stack: four iSCSI sessions to the target guest" \
 	test "$(grep -Ec 'tcp: \[[0-9]+\] 10\.77\.0\.2:3260,1 iqn\.2026-12\.org\.wblab:m[0-3]' "$c/topology.txt")" -eq 4
 check "seed stack: md RAID5 of the four iSCSI disks" grep -Eq '^md0 : active raid5( sd[a-z]+\[[0-9]\]){4}' "$c/topology.txt"
-check "seed stack: XFS on md0" grep -Eq '/mnt/base +/dev/md0 +xfs' "$c/topology.txt"
+check "seed stack: XFS on md0" grep -Eq '^/dev/md0 /mnt/base xfs ' "$c/topology.txt"
 check "seed stack: overlay on top" grep -Eq '^/mnt/union +overlay +overlay' "$c/topology.txt"
 check "seed stack: the target guest's targetcli ls" sh -c "sed -n '/## target guest/,\$p' '$c/topology.txt' | grep -q 'iqn.2026-12.org.wblab:m3'"
 check "seed stack: the target guest's console is kept" grep -q 'wblab-agent: hello sent' "$c/console-target.log"
