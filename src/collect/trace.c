@@ -192,6 +192,8 @@ struct named {
 	long long a, b;
 };
 
+#define NTAB_MAX 256
+
 struct ntab {
 	struct named *v;
 	size_t n, alloc;
@@ -205,6 +207,9 @@ static struct named *ntab_get(struct ntab *t, const char *name, size_t len)
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].name, key))
 			return &t->v[i];
+	/* Names come from the guest: past a sane number, lump them. */
+	if (t->n >= NTAB_MAX && strcmp(key, "(other)"))
+		return ntab_get(t, "(other)", 7);
 	if (t->n == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 32;
 		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
@@ -224,16 +229,44 @@ struct task {
 	char wb_bdi[32];
 };
 
+/* Tasks by pid: an open-addressing index, since the guest picks the pids. */
 struct tasks {
 	struct task *v;
 	size_t n, alloc;
+	int *slot;		/* index into v, -1 empty */
+	size_t nslots;		/* power of two */
 };
+
+static size_t pid_hash(int pid, size_t nslots)
+{
+	return ((unsigned int)pid * 2654435761u) & (nslots - 1);
+}
+
+static void tasks_rehash(struct tasks *t)
+{
+	free(t->slot);
+	t->nslots = t->nslots ? 2 * t->nslots : 256;
+	t->slot = xmalloc(t->nslots * sizeof(*t->slot));
+	memset(t->slot, 0xff, t->nslots * sizeof(*t->slot));
+	for (size_t i = 0; i < t->n; i++) {
+		size_t h = pid_hash(t->v[i].pid, t->nslots);
+
+		while (t->slot[h] >= 0)
+			h = (h + 1) & (t->nslots - 1);
+		t->slot[h] = i;
+	}
+}
 
 static struct task *task_get(struct tasks *t, int pid)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (t->v[i].pid == pid)
-			return &t->v[i];
+	size_t h;
+
+	if (2 * (t->n + 1) > t->nslots)
+		tasks_rehash(t);
+	for (h = pid_hash(pid, t->nslots); t->slot[h] >= 0;
+	     h = (h + 1) & (t->nslots - 1))
+		if (t->v[t->slot[h]].pid == pid)
+			return &t->v[t->slot[h]];
 	if (t->n == t->alloc) {
 		t->alloc = t->alloc ? 2 * t->alloc : 64;
 		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
@@ -241,6 +274,7 @@ static struct task *task_get(struct tasks *t, int pid)
 	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
 	t->v[t->n].pid = pid;
 	t->v[t->n].wb_pages = -1;
+	t->slot[h] = t->n;
 	return &t->v[t->n++];
 }
 
@@ -669,6 +703,7 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 		free(s.stall[i].v);
 	free(s.events.v);
 	free(s.tasks.v);
+	free(s.tasks.slot);
 	free(s.throttle.v);
 	free(s.wb.v);
 	free(s.wb_bdi.v);
