@@ -272,23 +272,23 @@ START_TEST(test_oom_memcg)
 	struct console_report r;
 	const struct console_event *e;
 
-	parse_data("oom-memcg-6.1-format.log", &r);
+	parse_data("oom-memcg-wblab.log", &r);
 	ck_assert_str_eq(r.kind, "oom");
 	ck_assert_uint_eq(r.nr_events, 1);
 	e = &r.events[0];
 	ck_assert_str_eq(dstr(e, "scope"), "memcg");
 	ck_assert_str_eq(dstr(e, "memcg"), "/wblab");
-	ck_assert_str_eq(dstr(e, "victim"), "hog");
-	ck_assert_int_eq(dint(e, "pid"), 123);
-	ck_assert_int_eq(dint(e, "anon_rss_kb"), 500000);
-	ck_assert_int_eq(dint(e, "file_rss_kb"), 1000);
-	ck_assert_int_eq(dint(e, "shmem_rss_kb"), 0);
-	ck_assert_str_eq(dstr(e, "gfp_mask"), "0x1100cca");
-	ck_assert_str_eq(dstr(e, "gfp_flags"), "GFP_HIGHUSER_MOVABLE");
+	ck_assert_str_eq(dstr(e, "victim"), "wblab-hog");
+	ck_assert_int_eq(dint(e, "pid"), 95);
+	ck_assert_int_eq(dint(e, "anon_rss_kb"), 130648);
+	ck_assert_int_eq(dint(e, "file_rss_kb"), 4);
+	ck_assert_int_eq(dint(e, "shmem_rss_kb"), 644);
+	ck_assert_str_eq(dstr(e, "gfp_mask"), "0xcc0");
+	ck_assert_str_eq(dstr(e, "gfp_flags"), "GFP_KERNEL");
 	ck_assert_int_eq(dint(e, "order"), 0);
-	ck_assert_str_eq(dstr(e, "invoker"), "fio");
+	ck_assert_str_eq(dstr(e, "invoker"), "wblab-hog");
 	ck_assert(!dbool(e, "panic"));
-	ck_assert_str_eq(e->title, "OOM (memcg /wblab) invoked by fio");
+	ck_assert_str_eq(e->title, "OOM (memcg /wblab) invoked by wblab-hog");
 	console_report_free(&r);
 }
 END_TEST
@@ -468,7 +468,7 @@ static void check_chunking(const char *path)
 START_TEST(test_chunking)
 {
 	static const char *const data[] = {
-		"oom-global-334.log", "oom-memcg-6.1-format.log",
+		"oom-global-334.log", "oom-memcg-wblab.log",
 		"page-alloc-failure-493.log", "stack-guard-344.log",
 		"vmalloc-failure-198.log",
 	};
