@@ -337,6 +337,48 @@ START_TEST(test_trace_memcg)
 }
 END_TEST
 
+/* Swap on zram: reclaim writes anon folios, by direct reclaim and kswapd. */
+START_TEST(test_trace_swap_writes)
+{
+	struct strbuf t = STRBUF_INIT, b = STRBUF_INIT, a = STRBUF_INIT;
+	struct kvset before, after;
+	json_object *o;
+
+	/* The first 20000 lines of the cell's trace. */
+	gunzip("mixed-reclaim-zram", "trace-head.gz", &t);
+	o = trace_summary(t.buf, t.len, NULL, 0);
+	ck_assert_int_eq(iat(o, "vmscan_write.direct.anon"), 6725);
+	ck_assert_int_eq(iat(o, "vmscan_write.kswapd.anon"), 5425);
+	ck_assert_int_eq(iat(o, "vmscan_write.other.anon"), 0);
+	ck_assert_int_eq(iat(o, "vmscan_write.direct.file"), 0);
+	ck_assert_int_eq(iat(o, "vmscan_write.kswapd.file"), 0);
+	ck_assert_int_eq(iat(o, "direct_reclaim.count"), 258);
+	/* Cut mid-stall: two begins without their end. */
+	ck_assert_int_eq(iat(o, "direct_reclaim.unfinished"), 2);
+	json_object_put(o);
+	/*
+	 * mmtests' split: file = nr_vmscan_write - pswpout. Here it says 63
+	 * file pages where the whole trace has none (63 anon writes did not
+	 * become pswpout): the trace's split is the one to trust.
+	 */
+	slurp("mixed-reclaim-zram", "vmstat.before", &b);
+	slurp("mixed-reclaim-zram", "vmstat.after", &a);
+	kvset_parse(&before, b.buf, b.len);
+	kvset_parse(&after, a.buf, a.len);
+	o = vmstat_ops_json(&before, &after, 0);
+	ck_assert_int_eq(iat(o, "page_writes_by_reclaim"), 136202);
+	ck_assert_int_eq(iat(o, "page_writes_anon"), 136139);
+	ck_assert_int_eq(iat(o, "page_writes_file"), 63);
+	ck_assert_ptr_null(at(o, "direct_velocity"));
+	json_object_put(o);
+	kvset_free(&before);
+	kvset_free(&after);
+	strbuf_release(&t);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+END_TEST
+
 START_TEST(test_fio)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -468,6 +510,7 @@ static Suite *collect_suite(void)
 	tcase_add_test(tc, test_trace_line);
 	tcase_add_test(tc, test_trace_summary);
 	tcase_add_test(tc, test_trace_memcg);
+	tcase_add_test(tc, test_trace_swap_writes);
 	tcase_add_test(tc, test_fio);
 	tcase_add_test(tc, test_timeseries);
 	tcase_add_test(tc, test_collectors_metrics);
