@@ -53,7 +53,8 @@ static json_object *at(json_object *o, const char *path)
 {
 	char *copy = xstrdup(path), *save, *k;
 
-	for (k = strtok_r(copy, ".", &save); k && o; k = strtok_r(NULL, ".", &save))
+	for (k = strtok_r(copy, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save))
 		if (!json_object_object_get_ex(o, k, &o))
 			o = NULL;
 	free(copy);
@@ -155,9 +156,12 @@ START_TEST(test_stack_trace)
 	chain = at(o, "chain");
 	ck_assert_int_eq(iat(o, "entries"), 33);
 	ck_assert_int_eq(json_object_array_length(chain), 33);
-	ck_assert_int_eq(iat(json_object_array_get_idx(chain, 0), "depth"), 4328);
-	ck_assert_str_eq(json_object_get_string(at(json_object_array_get_idx(chain, 0),
-						   "location")), "_raw_spin_lock+0x5/0x30");
+	ck_assert_int_eq(iat(json_object_array_get_idx(chain, 0), "depth"),
+			 4328);
+	ck_assert_str_eq(
+		json_object_get_string(
+			at(json_object_array_get_idx(chain, 0), "location")),
+		"_raw_spin_lock+0x5/0x30");
 	json_object_put(o);
 	/* Without stack_max_size, the chain's first depth. */
 	o = stack_trace_summary(t.buf, t.len, NULL, 0);
@@ -173,7 +177,8 @@ END_TEST
 START_TEST(test_stack_console)
 {
 	const char *corpus = getenv("WBLAB_CORPUS");
-	char *p = xasprintf("%s/logs/317.log", corpus ? corpus : "/nonexistent");
+	char *p =
+		xasprintf("%s/logs/317.log", corpus ? corpus : "/nonexistent");
 	struct strbuf sb = STRBUF_INIT;
 	json_object *o, *l;
 
@@ -183,7 +188,7 @@ START_TEST(test_stack_console)
 	json_object_put(o);
 	if (strbuf_read_file(&sb, p)) {
 		free(p);
-		return;	/* corpus not here: nothing more to check */
+		return; /* corpus not here: nothing more to check */
 	}
 	o = stack_console_usage(sb.buf, sb.len);
 	ck_assert_int_ge(iat(o, "count"), 5);
@@ -226,7 +231,7 @@ START_TEST(test_trace_line)
 	ck_assert(v == 9223372036854775807LL);
 	ck_assert(trace_arg_str(&l, "reason", buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "background");
-	ck_assert(!trace_arg_num(&l, "pages", &v));	/* not nr_pages */
+	ck_assert(!trace_arg_num(&l, "pages", &v)); /* not nr_pages */
 	ck_assert(trace_parse_line(l2, strlen(l2), &l));
 	ck_assert_str_eq(l.comm, "kswapd0");
 	ck_assert_int_eq(l.pid, 44);
@@ -239,7 +244,8 @@ END_TEST
 
 START_TEST(test_trace_summary)
 {
-	static const char stats[] = "# per_cpu stats\n"
+	static const char stats[] =
+		"# per_cpu stats\n"
 		"/sys/kernel/tracing/per_cpu/cpu0/stats:entries: 10\n"
 		"/sys/kernel/tracing/per_cpu/cpu0/stats:overrun: 3\n"
 		"/sys/kernel/tracing/per_cpu/cpu0/stats:dropped events: 4\n";
@@ -263,22 +269,30 @@ START_TEST(test_trace_summary)
 	/* Stalls: begin/end paired per pid, nearest-rank percentiles. */
 	ck_assert_int_eq(iat(o, "direct_reclaim.count"), 432);
 	ck_assert_int_eq(iat(o, "direct_reclaim.unfinished"), 0);
-	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.mean"), 36463.646, 0.01);
-	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.p50"), 4296, 0.01);
-	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.p95"), 171711, 0.01);
-	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.max"), 995000, 0.01);
+	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.mean"),
+				36463.646, 0.01);
+	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.p50"), 4296,
+				0.01);
+	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.p95"), 171711,
+				0.01);
+	ck_assert_double_eq_tol(dat(o, "direct_reclaim.stall_us.max"), 995000,
+				0.01);
 	ck_assert_int_eq(iat(o, "memcg_reclaim.count"), 0);
 	/* No swap, and 6.1 leaves dirty file pages to the flushers. */
 	ck_assert_int_eq(iat(o, "vmscan_write.direct.file"), 0);
 	ck_assert_int_eq(iat(o, "vmscan_write.kswapd.file"), 0);
 	/* shrink_inactive agrees with /proc/vmstat's pgscan/pgsteal. */
-	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_scanned"), 17542);
-	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_reclaimed"), 15156);
-	ck_assert_int_eq(iat(o, "shrink_inactive.kswapd.file.nr_scanned"), 118531);
+	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_scanned"),
+			 17542);
+	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_reclaimed"),
+			 15156);
+	ck_assert_int_eq(iat(o, "shrink_inactive.kswapd.file.nr_scanned"),
+			 118531);
 	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_dirty"), 323);
 	ck_assert_int_eq(iat(o, "shrink_inactive.kswapd.file.nr_dirty"), 1014);
 	ck_assert_int_eq(iat(o, "oom_victims"), 1);
-	ck_assert_int_eq(iat(o, "throttled.VMSCAN_THROTTLE_ISOLATED.count"), 11);
+	ck_assert_int_eq(iat(o, "throttled.VMSCAN_THROTTLE_ISOLATED.count"),
+			 11);
 	/* Flusher pages per reason sum to writeback_pages_written. */
 	ck_assert_int_eq(iat(o, "writeback.by_reason.background.pages"), 29844);
 	ck_assert_int_eq(iat(o, "writeback.by_reason.periodic.pages"), 27410);
@@ -312,12 +326,17 @@ START_TEST(test_trace_memcg)
 	ck_assert_int_eq(iat(o, "lost_events"), 0);
 	ck_assert_int_eq(iat(o, "direct_reclaim.count"), 0);
 	ck_assert_int_eq(iat(o, "memcg_reclaim.count"), 3568);
-	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.mean"), 19366.809, 0.01);
-	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.p50"), 1778, 0.01);
-	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.p95"), 90696, 0.01);
-	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.max"), 870681, 0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.mean"),
+				19366.809, 0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.p50"), 1778,
+				0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.p95"), 90696,
+				0.01);
+	ck_assert_double_eq_tol(dat(o, "memcg_reclaim.stall_us.max"), 870681,
+				0.01);
 	/* The charging tasks reclaim: counted as direct, not other. */
-	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_scanned"), 147685);
+	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_scanned"),
+			 147685);
 	ck_assert_int_eq(iat(o, "shrink_inactive.direct.file.nr_dirty"), 24636);
 	ck_assert_int_eq(iat(o, "shrink_inactive.other.file.nr_scanned"), 0);
 	ck_assert_int_eq(iat(o, "kswapd_wake"), 0);
@@ -432,11 +451,20 @@ END_TEST
 /* The whole host side over a copy of the cell's files. */
 START_TEST(test_collectors_metrics)
 {
-	static const char *const files[] = {
-		"vmstat.before", "vmstat.after", "pressure.memory.before",
-		"pressure.memory.after", "pressure.io.before", "pressure.io.after",
-		"stack_trace", "stack_max_size", "trace.gz", "trace_stats.txt",
-		"timeseries.tsv", "fio.json", "agent.log", NULL };
+	static const char *const files[] = { "vmstat.before",
+					     "vmstat.after",
+					     "pressure.memory.before",
+					     "pressure.memory.after",
+					     "pressure.io.before",
+					     "pressure.io.after",
+					     "stack_trace",
+					     "stack_max_size",
+					     "trace.gz",
+					     "trace_stats.txt",
+					     "timeseries.tsv",
+					     "fio.json",
+					     "agent.log",
+					     NULL };
 	char tmp[] = "/tmp/wblab-test-collect.XXXXXX";
 	json_object *m = json_object_new_object();
 
@@ -481,15 +509,17 @@ START_TEST(test_collectors_missing)
 	free(src);
 	free(dst);
 	dst = xasprintf("%s/agent.log", tmp);
-	write_string_atomic(dst, "[   10.935] put /proc/sys/kernel/stack_tracer_enabled: "
-			    "No such file or directory\n");
+	write_string_atomic(
+		dst, "[   10.935] put /proc/sys/kernel/stack_tracer_enabled: "
+		     "No such file or directory\n");
 	free(dst);
 	collectors_metrics(tmp, m);
 	ck_assert_ptr_nonnull(at(m, "fio"));
 	ck_assert_ptr_null(at(m, "vmscan_write_file_direct"));
 	ck_assert_ptr_null(at(m, "trace"));
-	ck_assert_ptr_nonnull(strstr(json_object_get_string(
-		at(m, "collector_errors.stack_tracer")), "No such file"));
+	ck_assert_ptr_nonnull(strstr(
+		json_object_get_string(at(m, "collector_errors.stack_tracer")),
+		"No such file"));
 	ck_assert_ptr_nonnull(at(m, "collector_errors.trace"));
 	ck_assert_ptr_nonnull(at(m, "collector_errors.psi_memory"));
 	json_object_put(m);

@@ -58,7 +58,8 @@ static int touch(size_t mib, int hold)
 			fflush(stdout);
 		}
 	}
-	printf("hog[%d]: %zu MiB resident, holding %d s\n", getpid(), mib, hold);
+	printf("hog[%d]: %zu MiB resident, holding %d s\n", getpid(), mib,
+	       hold);
 	fflush(stdout);
 	sleep(hold);
 	return 0;
@@ -144,26 +145,33 @@ int sample_main(int argc, char **argv)
 	prctl(PR_SET_NAME, "wblab-sampler");
 	oom_adj("-1000");
 	/* Column names are the host's keys: add, never rename. */
-	fprintf(out, "t_s\tmem_free_kb\tdirty_kb\twriteback_kb\tnr_dirty\tnr_writeback\tallocstall_normal\tpgscan_direct\tpgscan_kswapd"
+	fprintf(out,
+		"t_s\tmem_free_kb\tdirty_kb\twriteback_kb\tnr_dirty\tnr_writeback\tallocstall_normal\tpgscan_direct\tpgscan_kswapd"
 		"\tmem_available_kb\tcached_kb\tanon_kb\tnr_vmscan_write\tpswpout\tpgsteal_direct\tpgsteal_kswapd\toom_kill\n");
 	for (;;) {
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
 		if (!slurp("/proc/meminfo", mi, sizeof(mi)) &&
 		    !slurp("/proc/vmstat", vm, sizeof(vm))) {
-			fprintf(out, "%.3f\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld"
+			fprintf(out,
+				"%.3f\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld"
 				"\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\n",
 				mono() - t0, field(mi, "MemFree:"),
-				field(mi, "\nDirty:"), field(mi, "\nWriteback:"),
-				field(vm, "\nnr_dirty "), field(vm, "\nnr_writeback "),
+				field(mi, "\nDirty:"),
+				field(mi, "\nWriteback:"),
+				field(vm, "\nnr_dirty "),
+				field(vm, "\nnr_writeback "),
 				field(vm, "\nallocstall_normal "),
 				field(vm, "\npgscan_direct "),
 				field(vm, "\npgscan_kswapd "),
-				field(mi, "\nMemAvailable:"), field(mi, "\nCached:"),
+				field(mi, "\nMemAvailable:"),
+				field(mi, "\nCached:"),
 				field(mi, "\nAnonPages:"),
-				field(vm, "\nnr_vmscan_write "), field(vm, "\npswpout "),
+				field(vm, "\nnr_vmscan_write "),
+				field(vm, "\npswpout "),
 				field(vm, "\npgsteal_direct "),
-				field(vm, "\npgsteal_kswapd "), field(vm, "\noom_kill "));
+				field(vm, "\npgsteal_kswapd "),
+				field(vm, "\noom_kill "));
 			fflush(out);
 		}
 		nanosleep(&ts, NULL);

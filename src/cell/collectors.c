@@ -26,9 +26,10 @@
 #define STACK_SYSCTL "/proc/sys/kernel/stack_tracer_enabled"
 /* Per CPU; allocated before vmstat.before, so part of the baseline. */
 #define TRACE_BUFFER_KB "16384"
-#define MEMCG "/sys/fs/cgroup/wblab"	/* plan.c's workload cgroup */
+#define MEMCG "/sys/fs/cgroup/wblab" /* plan.c's workload cgroup */
 /* Most certain first: a name the kernel lacks fails the rest of the write. */
-#define STACK_FILTER "should_failslab __alloc_pages __kmem_cache_alloc_node " \
+#define STACK_FILTER                                                      \
+	"should_failslab __alloc_pages __kmem_cache_alloc_node "          \
 	"__kmalloc kmem_cache_alloc submit_bio_noacct try_to_free_pages " \
 	"try_to_free_mem_cgroup_pages"
 
@@ -46,7 +47,8 @@ void collectors_plan_arm(struct strbuf *plan)
 	/* When full, drop new events (counted) rather than the oldest. */
 	put(plan, TRACEFS "/options/overwrite", "0");
 	for (size_t i = 0; trace_events[i]; i++) {
-		char *p = xasprintf(TRACEFS "/events/%s/enable", trace_events[i]);
+		char *p =
+			xasprintf(TRACEFS "/events/%s/enable", trace_events[i]);
 
 		put(plan, p, "1");
 		free(p);
@@ -63,15 +65,17 @@ void collectors_plan_arm(struct strbuf *plan)
 	 */
 	put(plan, TRACEFS "/stack_trace_filter", STACK_FILTER);
 	put(plan, STACK_SYSCTL, "1");
-	plan_step(plan, "get", "pressure.memory.before", "/proc/pressure/memory", NULL);
+	plan_step(plan, "get", "pressure.memory.before",
+		  "/proc/pressure/memory", NULL);
 	plan_step(plan, "get", "pressure.io.before", "/proc/pressure/io", NULL);
 }
 
 void collectors_plan_workload(struct strbuf *plan)
 {
-	plan_step_argv(plan, "bg", "sampler", NULL, (const char *const[]){
-		"/run/wblab-agent", "sample", "/tmp/wblab-out/timeseries.tsv",
-		"1000", NULL });
+	plan_step_argv(plan, "bg", "sampler", NULL,
+		       (const char *const[]){ "/run/wblab-agent", "sample",
+					      "/tmp/wblab-out/timeseries.tsv",
+					      "1000", NULL });
 	put(plan, TRACEFS "/stack_max_size", "0");
 	put(plan, TRACEFS "/tracing_on", "1");
 }
@@ -84,22 +88,27 @@ static void capture(struct strbuf *plan, const char *label,
 
 void collectors_plan_collect(struct strbuf *plan)
 {
-	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size", NULL);
+	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size",
+		  NULL);
 	plan_step(plan, "get", "stack_trace", TRACEFS "/stack_trace", NULL);
-	plan_step(plan, "get", "stack_trace_filter", TRACEFS "/stack_trace_filter", NULL);
+	plan_step(plan, "get", "stack_trace_filter",
+		  TRACEFS "/stack_trace_filter", NULL);
 	put(plan, TRACEFS "/tracing_on", "0");
-	plan_step(plan, "get", "pressure.memory.after", "/proc/pressure/memory", NULL);
+	plan_step(plan, "get", "pressure.memory.after", "/proc/pressure/memory",
+		  NULL);
 	plan_step(plan, "get", "pressure.io.after", "/proc/pressure/io", NULL);
 	plan_step(plan, "get", "memcg.events", MEMCG "/memory.events", NULL);
 	plan_step(plan, "get", "memcg.peak", MEMCG "/memory.peak", NULL);
 	plan_step(plan, "get", "memcg.stat", MEMCG "/memory.stat", NULL);
-	capture(plan, "set_event", (const char *const[]){
-		"cat", TRACEFS "/set_event", NULL });
-	capture(plan, "buffer_size_kb", (const char *const[]){
-		"cat", TRACEFS "/buffer_size_kb", NULL });
-	capture(plan, "per_cpu stats", (const char *const[]){
-		"find", TRACEFS "/per_cpu", "-name", "stats", "-exec", "grep",
-		"-H", ".", "{}", "+", NULL });
+	capture(plan, "set_event",
+		(const char *const[]){ "cat", TRACEFS "/set_event", NULL });
+	capture(plan, "buffer_size_kb",
+		(const char *const[]){ "cat", TRACEFS "/buffer_size_kb",
+				       NULL });
+	capture(plan, "per_cpu stats",
+		(const char *const[]){ "find", TRACEFS "/per_cpu", "-name",
+				       "stats", "-exec", "grep", "-H", ".",
+				       "{}", "+", NULL });
 	plan_step(plan, "get", "trace", TRACEFS "/trace", NULL);
 	put(plan, TRACEFS "/events/enable", "0");
 	put(plan, TRACEFS "/trace", "");
@@ -136,7 +145,8 @@ static long long sum_prefix(const struct kvset *b, const struct kvset *a,
 
 	for (size_t i = 0; i < a->n; i++)
 		if (!strncmp(a->v[i].name, prefix, n))
-			s += a->v[i].value - kvset_get(b, a->v[i].name, a->v[i].value);
+			s += a->v[i].value -
+			     kvset_get(b, a->v[i].name, a->v[i].value);
 	return s;
 }
 
@@ -160,7 +170,8 @@ static void collector_error(json_object *errs, const char *name,
 {
 	char *why = agent_failure(agent_log, what);
 
-	json_object_object_add(errs, name, json_object_new_string(why ? why : fallback));
+	json_object_object_add(errs, name,
+			       json_object_new_string(why ? why : fallback));
 	free(why);
 }
 
@@ -168,7 +179,9 @@ static double json_num(json_object *o, const char *key)
 {
 	json_object *v;
 
-	return o && json_object_object_get_ex(o, key, &v) ? json_object_get_double(v) : 0;
+	return o && json_object_object_get_ex(o, key, &v) ?
+		       json_object_get_double(v) :
+		       0;
 }
 
 static json_object *json_at(json_object *o, const char *a, const char *b)
@@ -186,12 +199,14 @@ static void metrics_fio(const char *dir, json_object *m, json_object *errs)
 	char err[128];
 
 	if (!read_file(dir, "fio.json", &sb)) {
-		json_object *fio = fio_summary(sb.buf, sb.len, err, sizeof(err));
+		json_object *fio =
+			fio_summary(sb.buf, sb.len, err, sizeof(err));
 
 		if (fio)
 			json_object_object_add(m, "fio", fio);
 		else
-			json_object_object_add(m, "fio_error", json_object_new_string(err));
+			json_object_object_add(m, "fio_error",
+					       json_object_new_string(err));
 	}
 	strbuf_release(&sb);
 }
@@ -206,15 +221,22 @@ static void metrics_vmstat(const char *dir, json_object *m, double elapsed)
 		kvset_free(&before);
 		return;
 	}
-	json_object_object_add(m, "vmstat_delta", vmstat_delta_json(&before, &after));
-	json_object_object_add(m, "ops", vmstat_ops_json(&before, &after, elapsed));
-	json_object_object_add(m, "allocstall", json_object_new_int64(
-		sum_prefix(&before, &after, "allocstall_")));
-	json_object_object_add(m, "nr_vmscan_write", json_object_new_int64(
-		kvset_get(&after, "nr_vmscan_write", 0) -
-		kvset_get(&before, "nr_vmscan_write", 0)));
-	json_object_object_add(m, "oom_kill", json_object_new_int64(
-		kvset_get(&after, "oom_kill", 0) - kvset_get(&before, "oom_kill", 0)));
+	json_object_object_add(m, "vmstat_delta",
+			       vmstat_delta_json(&before, &after));
+	json_object_object_add(m, "ops",
+			       vmstat_ops_json(&before, &after, elapsed));
+	json_object_object_add(m, "allocstall",
+			       json_object_new_int64(sum_prefix(
+				       &before, &after, "allocstall_")));
+	json_object_object_add(
+		m, "nr_vmscan_write",
+		json_object_new_int64(
+			kvset_get(&after, "nr_vmscan_write", 0) -
+			kvset_get(&before, "nr_vmscan_write", 0)));
+	json_object_object_add(
+		m, "oom_kill",
+		json_object_new_int64(kvset_get(&after, "oom_kill", 0) -
+				      kvset_get(&before, "oom_kill", 0)));
 	kvset_free(&before);
 	kvset_free(&after);
 }
@@ -233,15 +255,17 @@ static void metrics_psi(const char *dir, json_object *m, json_object *errs,
 		json_object *o = NULL;
 
 		if (!read_file(dir, na, &a))
-			o = psi_json(hb ? b.buf : NULL, hb ? b.len : 0, a.buf, a.len);
+			o = psi_json(hb ? b.buf : NULL, hb ? b.len : 0, a.buf,
+				     a.len);
 		if (o) {
 			json_object_object_add(psi, res[i], o);
 		} else {
 			char *what = xasprintf("/proc/pressure/%s", res[i]);
 			char *key = xasprintf("psi_%s", res[i]);
 
-			collector_error(errs, key, alog, what,
-					"no PSI from the guest (CONFIG_PSI off or psi=0?)");
+			collector_error(
+				errs, key, alog, what,
+				"no PSI from the guest (CONFIG_PSI off or psi=0?)");
 			free(what);
 			free(key);
 		}
@@ -278,29 +302,37 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 	}
 	if (tr && json_num(tr, "max_bytes") > 0) {
 		json_object_object_add(st, "tracer", tr);
-		json_object_object_add(m, "stack_max_bytes", json_object_new_int64(
-			(long long)json_num(tr, "max_bytes")));
-		json_object_object_add(m, "stack_max_fraction", json_object_new_double(
-			json_num(tr, "fraction")));
+		json_object_object_add(
+			m, "stack_max_bytes",
+			json_object_new_int64(
+				(long long)json_num(tr, "max_bytes")));
+		json_object_object_add(
+			m, "stack_max_fraction",
+			json_object_new_double(json_num(tr, "fraction")));
 	} else {
 		char *why = agent_failure(alog, STACK_SYSCTL);
 
 		json_object_put(tr);
 		free(why);
 		if (!why && (ht || hs))
-			json_object_object_add(errs, "stack_tracer", json_object_new_string(
-				"the stack tracer recorded no stack"));
+			json_object_object_add(
+				errs, "stack_tracer",
+				json_object_new_string(
+					"the stack tracer recorded no stack"));
 		else
-			collector_error(errs, "stack_tracer", alog, STACK_SYSCTL,
-					"no stack_trace from the guest (CONFIG_STACK_TRACER off?)");
+			collector_error(
+				errs, "stack_tracer", alog, STACK_SYSCTL,
+				"no stack_trace from the guest (CONFIG_STACK_TRACER off?)");
 	}
 	if (!read_file(dir, "console.log", &t)) {
 		con = stack_console_usage(t.buf, t.len);
 		json_object_object_add(st, "console", con);
 		if (!json_num(con, "count"))
-			json_object_object_add(errs, "stack_usage_console", json_object_new_string(
-				"no 'used greatest stack depth' lines on the console "
-				"(CONFIG_DEBUG_STACK_USAGE off, or no new maximum at exit)"));
+			json_object_object_add(
+				errs, "stack_usage_console",
+				json_object_new_string(
+					"no 'used greatest stack depth' lines on the console "
+					"(CONFIG_DEBUG_STACK_USAGE off, or no new maximum at exit)"));
 	}
 	json_object_object_add(m, "stack", st);
 	strbuf_release(&t);
@@ -345,19 +377,24 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 
 		strbuf_addstr(&e, "tracepoints missing on this kernel:");
 		for (size_t i = 0; i < json_object_array_length(miss); i++)
-			strbuf_addf(&e, " %s", json_object_get_string(
-				json_object_array_get_idx(miss, i)));
-		json_object_object_add(errs, "trace_events", json_object_new_string(e.buf));
+			strbuf_addf(
+				&e, " %s",
+				json_object_get_string(
+					json_object_array_get_idx(miss, i)));
+		json_object_object_add(errs, "trace_events",
+				       json_object_new_string(e.buf));
 		strbuf_release(&e);
 	}
 	/* Only when the write event was on: absent means not measured. */
 	if (!miss || json_object_array_length(miss) == 0 ||
 	    !strstr(json_object_to_json_string(miss), "mm_vmscan_write")) {
 		w = json_at(sum, "vmscan_write", "direct");
-		json_object_object_add(m, "vmscan_write_file_direct",
+		json_object_object_add(
+			m, "vmscan_write_file_direct",
 			json_object_new_int64((long long)json_num(w, "file")));
 		w = json_at(sum, "vmscan_write", "kswapd");
-		json_object_object_add(m, "vmscan_write_file_kswapd",
+		json_object_object_add(
+			m, "vmscan_write_file_kswapd",
 			json_object_new_int64((long long)json_num(w, "file")));
 	}
 	if (compress) {
@@ -386,20 +423,24 @@ void collectors_metrics(const char *dir, json_object *m)
 	if (!read_file(dir, "timeseries.tsv", &sb))
 		ts = timeseries_summary(sb.buf, sb.len);
 	if (ts) {
-		static const char *const keys[] = { "peak_dirty_kb", "peak_writeback_kb",
-						    "min_free_kb", "min_available_kb" };
+		static const char *const keys[] = { "peak_dirty_kb",
+						    "peak_writeback_kb",
+						    "min_free_kb",
+						    "min_available_kb" };
 
 		elapsed = json_num(ts, "duration_s");
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			json_object *v;
 
 			if (json_object_object_get_ex(ts, keys[i], &v))
-				json_object_object_add(m, keys[i], json_object_get(v));
+				json_object_object_add(m, keys[i],
+						       json_object_get(v));
 		}
 		json_object_object_add(m, "timeseries", ts);
 	} else {
-		json_object_object_add(errs, "sampler", json_object_new_string(
-			"no samples in timeseries.tsv"));
+		json_object_object_add(
+			errs, "sampler",
+			json_object_new_string("no samples in timeseries.tsv"));
 	}
 	metrics_vmstat(dir, m, elapsed);
 	metrics_psi(dir, m, errs, al);
@@ -409,11 +450,13 @@ void collectors_metrics(const char *dir, json_object *m)
 
 		kvset_parse(&ev, sb.buf, sb.len);
 		for (size_t i = 0; i < ev.n; i++)
-			json_object_object_add(o, ev.v[i].name,
-					       json_object_new_int64(ev.v[i].value));
+			json_object_object_add(
+				o, ev.v[i].name,
+				json_object_new_int64(ev.v[i].value));
 		if (!read_file(dir, "memcg.peak", &sb))
-			json_object_object_add(o, "peak_bytes", json_object_new_int64(
-				strtoll(sb.buf, NULL, 10)));
+			json_object_object_add(o, "peak_bytes",
+					       json_object_new_int64(strtoll(
+						       sb.buf, NULL, 10)));
 		/* Global vmstat leaves memcg reclaim out: memory.stat has it. */
 		if (!read_file(dir, "memcg.stat", &sb)) {
 			json_object *st = json_object_new_object();
@@ -421,8 +464,9 @@ void collectors_metrics(const char *dir, json_object *m)
 			kvset_free(&ev);
 			kvset_parse(&ev, sb.buf, sb.len);
 			for (size_t i = 0; i < ev.n; i++)
-				json_object_object_add(st, ev.v[i].name,
-						       json_object_new_int64(ev.v[i].value));
+				json_object_object_add(
+					st, ev.v[i].name,
+					json_object_new_int64(ev.v[i].value));
 			json_object_object_add(o, "stat", st);
 		}
 		json_object_object_add(m, "memcg", o);

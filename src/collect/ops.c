@@ -20,17 +20,20 @@ static json_object *jd(double x)
  * after - before of name; older kernels split some counters per zone
  * (pgscan_direct_normal, ...): sum "name_*" then, but never name_throttle.
  */
-static long long d(const struct kvset *b, const struct kvset *a, const char *name)
+static long long d(const struct kvset *b, const struct kvset *a,
+		   const char *name)
 {
 	size_t n = strlen(name);
 	long long s = 0;
 
 	if (kvset_has(a, name))
-		return kvset_get(a, name, 0) - kvset_get(b, name, kvset_get(a, name, 0));
+		return kvset_get(a, name, 0) -
+		       kvset_get(b, name, kvset_get(a, name, 0));
 	for (size_t i = 0; i < a->n; i++) {
 		const char *k = a->v[i].name;
 
-		if (strncmp(k, name, n) || k[n] != '_' || strstr(k + n, "throttle"))
+		if (strncmp(k, name, n) || k[n] != '_' ||
+		    strstr(k + n, "throttle"))
 			continue;
 		s += a->v[i].value - kvset_get(b, k, a->v[i].value);
 	}
@@ -47,7 +50,8 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 {
 	json_object *o = json_object_new_object();
 	long long sd = d(b, a, "pgscan_direct"), sk = d(b, a, "pgscan_kswapd");
-	long long td = d(b, a, "pgsteal_direct"), tk = d(b, a, "pgsteal_kswapd");
+	long long td = d(b, a, "pgsteal_direct"),
+		  tk = d(b, a, "pgsteal_kswapd");
 	long long wr = d(b, a, "nr_vmscan_write"), so = d(b, a, "pswpout");
 	long long pf = d(b, a, "pgfault"), mf = d(b, a, "pgmajfault");
 
@@ -74,19 +78,24 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 	/* As mmtests: file = nr_vmscan_write - pswpout, anon = pswpout. */
 	ADD(o, "page_writes_file", I64(wr - so));
 	ADD(o, "page_writes_anon", I64(so));
-	ADD(o, "page_reclaim_immediate", I64(d(b, a, "nr_vmscan_immediate_reclaim")));
+	ADD(o, "page_reclaim_immediate",
+	    I64(d(b, a, "nr_vmscan_immediate_reclaim")));
 	ADD(o, "sector_reads", I64(d(b, a, "pgpgin")));
 	ADD(o, "sector_writes", I64(d(b, a, "pgpgout")));
 	ADD(o, "page_rescued_immediate", I64(d(b, a, "pgrescued")));
 	ADD(o, "slabs_scanned", I64(d(b, a, "slabs_scanned")));
 	ADD(o, "direct_inode_steals", I64(d(b, a, "pginodesteal")));
 	ADD(o, "kswapd_inode_steals", I64(d(b, a, "kswapd_inodesteal")));
-	ADD(o, "kswapd_low_wmark_hit_quickly", I64(d(b, a, "kswapd_low_wmark_hit_quickly")));
-	ADD(o, "kswapd_high_wmark_hit_quickly", I64(d(b, a, "kswapd_high_wmark_hit_quickly")));
+	ADD(o, "kswapd_low_wmark_hit_quickly",
+	    I64(d(b, a, "kswapd_low_wmark_hit_quickly")));
+	ADD(o, "kswapd_high_wmark_hit_quickly",
+	    I64(d(b, a, "kswapd_high_wmark_hit_quickly")));
 	ADD(o, "pages_dirtied", I64(d(b, a, "nr_dirtied")));
 	ADD(o, "pages_written", I64(d(b, a, "nr_written")));
-	ADD(o, "workingset_refault_file", I64(d(b, a, "workingset_refault_file")));
-	ADD(o, "workingset_refault_anon", I64(d(b, a, "workingset_refault_anon")));
+	ADD(o, "workingset_refault_file",
+	    I64(d(b, a, "workingset_refault_file")));
+	ADD(o, "workingset_refault_anon",
+	    I64(d(b, a, "workingset_refault_anon")));
 	ADD(o, "pgactivate", I64(d(b, a, "pgactivate")));
 	ADD(o, "pgdeactivate", I64(d(b, a, "pgdeactivate")));
 	ADD(o, "oom_kills", I64(d(b, a, "oom_kill")));
@@ -106,12 +115,13 @@ static json_object *psi_line(const char *text, size_t len, const char *kind,
 		double a10, a60, a300;
 		json_object *o;
 
-		snprintf(line, sizeof(line), "%.*s",
-			 (int)((nl ? nl : end) - p), p);
+		snprintf(line, sizeof(line), "%.*s", (int)((nl ? nl : end) - p),
+			 p);
 		p = nl ? nl + 1 : end;
 		if (strncmp(line, kind, k) || line[k] != ' ' ||
-		    sscanf(line + k, " avg10=%lf avg60=%lf avg300=%lf total=%lld",
-			   &a10, &a60, &a300, total) != 4)
+		    sscanf(line + k,
+			   " avg10=%lf avg60=%lf avg300=%lf total=%lld", &a10,
+			   &a60, &a300, total) != 4)
 			continue;
 		o = json_object_new_object();
 		ADD(o, "avg10", jd(a10));
@@ -132,7 +142,8 @@ json_object *psi_json(const char *before, size_t blen, const char *after,
 	for (int i = 0; i < 2; i++) {
 		long long tb = 0, ta = 0;
 		json_object *a = psi_line(after, alen, kinds[i], &ta);
-		json_object *b = before ? psi_line(before, blen, kinds[i], &tb) : NULL;
+		json_object *b =
+			before ? psi_line(before, blen, kinds[i], &tb) : NULL;
 		json_object *k;
 
 		if (!a) {
@@ -185,7 +196,7 @@ json_object *timeseries_summary(const char *text, size_t len)
 			p = e + 1;
 		}
 		if (n != ncols)
-			continue;	/* a torn last line */
+			continue; /* a torn last line */
 		for (int i = 0; i < ncols; i++) {
 			/* -1: the sampler did not find the field. */
 			if (v[i] < 0)

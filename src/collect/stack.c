@@ -12,7 +12,8 @@
 
 static json_object *frac(long long bytes)
 {
-	return json_object_new_double(round(10000.0 * bytes / STACK_THREAD_SIZE) / 10000);
+	return json_object_new_double(
+		round(10000.0 * bytes / STACK_THREAD_SIZE) / 10000);
 }
 
 /*
@@ -36,7 +37,8 @@ json_object *stack_trace_summary(const char *text, size_t len,
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		p = nl ? nl + 1 : end;
-		if (sscanf(line, " %d) %lld %lld %299s", &idx, &depth, &size, loc) == 4) {
+		if (sscanf(line, " %d) %lld %lld %299s", &idx, &depth, &size,
+			   loc) == 4) {
 			json_object *f = json_object_new_object();
 
 			if (first < 0)
@@ -64,7 +66,8 @@ json_object *stack_trace_summary(const char *text, size_t len,
 	ADD(o, "max_bytes", json_object_new_int64(max));
 	ADD(o, "thread_size", json_object_new_int(STACK_THREAD_SIZE));
 	ADD(o, "fraction", frac(max));
-	ADD(o, "entries", json_object_new_int64(json_object_array_length(chain)));
+	ADD(o, "entries",
+	    json_object_new_int64(json_object_array_length(chain)));
 	ADD(o, "chain", chain);
 	return o;
 }
@@ -73,7 +76,8 @@ json_object *stack_trace_summary(const char *text, size_t len,
 json_object *stack_console_usage(const char *text, size_t len)
 {
 	static const char key[] = ") used greatest stack depth: ";
-	json_object *o = json_object_new_object(), *lines = json_object_new_array();
+	json_object *o = json_object_new_object(),
+		    *lines = json_object_new_array();
 	const char *p = text, *end = text + len;
 	long long min_left = -1, thread = STACK_THREAD_SIZE;
 
@@ -102,11 +106,14 @@ json_object *stack_console_usage(const char *text, size_t len)
 			if (*open == '(' && left > 0) {
 				char comm[64];
 
-				snprintf(comm, sizeof(comm), "%.*s", (int)(c - s), s);
+				snprintf(comm, sizeof(comm), "%.*s",
+					 (int)(c - s), s);
 				l = json_object_new_object();
 				ADD(l, "comm", json_object_new_string(comm));
-				ADD(l, "pid", json_object_new_int(atoi(open + 1)));
-				ADD(l, "bytes_left", json_object_new_int64(left));
+				ADD(l, "pid",
+				    json_object_new_int(atoi(open + 1)));
+				ADD(l, "bytes_left",
+				    json_object_new_int64(left));
 				json_object_array_add(lines, l);
 				if (min_left < 0 || left < min_left)
 					min_left = left;
@@ -129,15 +136,19 @@ json_object *stack_console_usage(const char *text, size_t len)
 		json_object *l = json_object_array_get_idx(lines, i), *v;
 
 		json_object_object_get_ex(l, "bytes_left", &v);
-		ADD(l, "depth_bytes", json_object_new_int64(thread - json_object_get_int64(v)));
+		ADD(l, "depth_bytes",
+		    json_object_new_int64(thread - json_object_get_int64(v)));
 	}
 	ADD(o, "count", json_object_new_int64(json_object_array_length(lines)));
 	if (min_left >= 0) {
 		ADD(o, "thread_size", json_object_new_int64(thread));
 		ADD(o, "min_bytes_left", json_object_new_int64(min_left));
-		ADD(o, "max_depth_bytes", json_object_new_int64(thread - min_left));
-		ADD(o, "fraction", json_object_new_double(
-			round(10000.0 * (thread - min_left) / thread) / 10000));
+		ADD(o, "max_depth_bytes",
+		    json_object_new_int64(thread - min_left));
+		ADD(o, "fraction",
+		    json_object_new_double(
+			    round(10000.0 * (thread - min_left) / thread) /
+			    10000));
 	}
 	ADD(o, "lines", lines);
 	return o;

@@ -22,7 +22,7 @@ const char *const trace_events[] = {
 	"vmscan/mm_vmscan_memcg_reclaim_begin",
 	"vmscan/mm_vmscan_memcg_reclaim_end",
 	"vmscan/mm_vmscan_write_folio",
-	"vmscan/mm_vmscan_writepage",	/* the name before 5.19 */
+	"vmscan/mm_vmscan_writepage", /* the name before 5.19 */
 	"vmscan/mm_vmscan_kswapd_wake",
 	"vmscan/mm_vmscan_kswapd_sleep",
 	"vmscan/mm_vmscan_lru_shrink_inactive",
@@ -80,7 +80,8 @@ bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
 		t = line;
 		while (t < dash && *t == ' ')
 			t++;
-		snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(dash - t), t);
+		snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(dash - t),
+			 t);
 		out->pid = atoi(ps);
 		out->cpu = atoi(open + 1);
 		break;
@@ -148,8 +149,8 @@ bool trace_arg_num(const struct trace_line *l, const char *key, long long *v)
 
 	if (!p)
 		return false;
-	while (p < end && n < sizeof(num) - 1 && (isxdigit((unsigned char)*p) ||
-						  *p == '-' || *p == 'x'))
+	while (p < end && n < sizeof(num) - 1 &&
+	       (isxdigit((unsigned char)*p) || *p == '-' || *p == 'x'))
 		num[n++] = *p++;
 	num[n] = '\0';
 	if (!n)
@@ -222,9 +223,9 @@ static struct named *ntab_get(struct ntab *t, const char *name, size_t len)
 /* Per-pid state: inside a reclaim window, last writeback_start. */
 struct task {
 	int pid;
-	int kind;		/* 0 none, 1 direct, 2 memcg */
+	int kind; /* 0 none, 1 direct, 2 memcg */
 	double begin;
-	long long wb_pages;	/* nr_pages at writeback_start, -1 none */
+	long long wb_pages; /* nr_pages at writeback_start, -1 none */
 	char wb_reason[32];
 	char wb_bdi[32];
 };
@@ -233,8 +234,8 @@ struct task {
 struct tasks {
 	struct task *v;
 	size_t n, alloc;
-	int *slot;		/* index into v, -1 empty */
-	size_t nslots;		/* power of two */
+	int *slot; /* index into v, -1 empty */
+	size_t nslots; /* power of two */
 };
 
 static size_t pid_hash(int pid, size_t nslots)
@@ -282,33 +283,41 @@ enum { WHO_DIRECT, WHO_KSWAPD, WHO_OTHER, NR_WHO };
 enum { TY_FILE, TY_ANON, NR_TY };
 static const char *const who_name[] = { "direct", "kswapd", "other" };
 static const char *const ty_name[] = { "file", "anon" };
-enum { SH_SCANNED, SH_RECLAIMED, SH_DIRTY, SH_WRITEBACK, SH_CONGESTED,
-       SH_IMMEDIATE, NR_SH };
-static const char *const sh_key[] = { "nr_scanned", "nr_reclaimed", "nr_dirty",
-				      "nr_writeback", "nr_congested",
-				      "nr_immediate" };
+enum {
+	SH_SCANNED,
+	SH_RECLAIMED,
+	SH_DIRTY,
+	SH_WRITEBACK,
+	SH_CONGESTED,
+	SH_IMMEDIATE,
+	NR_SH
+};
+static const char *const sh_key[] = { "nr_scanned",   "nr_reclaimed",
+				      "nr_dirty",     "nr_writeback",
+				      "nr_congested", "nr_immediate" };
 
 struct summary {
 	struct ntab events;
 	struct tasks tasks;
-	struct dvec stall[3];		/* by kind */
+	struct dvec stall[3]; /* by kind */
 	long long reclaimed[3], unfinished[3];
 	long long writes[NR_WHO][NR_TY];
 	long long shrink[NR_WHO][NR_TY][NR_SH];
 	long long kswapd_wake, kswapd_sleep, oom_victims, lost_lines;
-	struct ntab throttle;		/* a = count, b = delayed usec */
-	struct ntab wb;			/* a = works, b = pages */
-	struct ntab wb_bdi;		/* by "MAJ:MIN": a = works, b = pages */
+	struct ntab throttle; /* a = count, b = delayed usec */
+	struct ntab wb; /* a = works, b = pages */
+	struct ntab wb_bdi; /* by "MAJ:MIN": a = works, b = pages */
 	long long wb_pages_written;
 	long long bdp, bdp_paused, bdp_pause_ms, bdp_pause_max, bdp_dirty_max,
-		  bdp_limit_max;
+		bdp_limit_max;
 	double first, last;
 	long long lines;
 };
 
 static bool ev(const struct trace_line *l, const char *name)
 {
-	return l->event_len == strlen(name) && !memcmp(l->event, name, l->event_len);
+	return l->event_len == strlen(name) &&
+	       !memcmp(l->event, name, l->event_len);
 }
 
 static int who(struct summary *s, const struct trace_line *l)
@@ -328,7 +337,8 @@ static int file_or_anon(const struct trace_line *l)
 	return TY_FILE;
 }
 
-static void reclaim_begin(struct summary *s, const struct trace_line *l, int kind)
+static void reclaim_begin(struct summary *s, const struct trace_line *l,
+			  int kind)
 {
 	struct task *t = task_get(&s->tasks, l->pid);
 
@@ -385,7 +395,8 @@ static void one(struct summary *s, const struct trace_line *l)
 		reclaim_begin(s, l, 2);
 	} else if (ev(l, "mm_vmscan_memcg_reclaim_end")) {
 		reclaim_end(s, l, 2);
-	} else if (ev(l, "mm_vmscan_write_folio") || ev(l, "mm_vmscan_writepage")) {
+	} else if (ev(l, "mm_vmscan_write_folio") ||
+		   ev(l, "mm_vmscan_writepage")) {
 		s->writes[who(s, l)][file_or_anon(l)]++;
 	} else if (ev(l, "mm_vmscan_lru_shrink_inactive")) {
 		int w = who(s, l), ty = file_or_anon(l);
@@ -411,7 +422,8 @@ static void one(struct summary *s, const struct trace_line *l)
 	} else if (ev(l, "writeback_start")) {
 		struct task *t = task_get(&s->tasks, l->pid);
 
-		if (!trace_arg_str(l, "reason", t->wb_reason, sizeof(t->wb_reason)))
+		if (!trace_arg_str(l, "reason", t->wb_reason,
+				   sizeof(t->wb_reason)))
 			snprintf(t->wb_reason, sizeof(t->wb_reason), "?");
 		ntab_get(&s->wb, t->wb_reason, strlen(t->wb_reason))->a++;
 		bdi_of(l, t->wb_bdi, sizeof(t->wb_bdi));
@@ -426,7 +438,8 @@ static void one(struct summary *s, const struct trace_line *l)
 		    n <= t->wb_pages &&
 		    trace_arg_str(l, "reason", buf, sizeof(buf)) &&
 		    !strcmp(buf, t->wb_reason)) {
-			ntab_get(&s->wb, buf, strlen(buf))->b += t->wb_pages - n;
+			ntab_get(&s->wb, buf, strlen(buf))->b +=
+				t->wb_pages - n;
 			ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b +=
 				t->wb_pages - n;
 		}
@@ -477,7 +490,8 @@ static json_object *jd(double x)
 static json_object *stall_json(struct dvec *d, long long reclaimed,
 			       long long unfinished)
 {
-	json_object *o = json_object_new_object(), *lat = json_object_new_object();
+	json_object *o = json_object_new_object(),
+		    *lat = json_object_new_object();
 	double sum = 0;
 
 	qsort(d->v, d->n, sizeof(*d->v), cmp_double);
@@ -516,13 +530,15 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 		p = nl ? nl + 1 : end;
 		if (line[0] == '#' && line[1] == ' ') {
 			if (strncmp(line + 2, "(exit", 5))
-				snprintf(section, sizeof(section), "%.63s", line + 2);
+				snprintf(section, sizeof(section), "%.63s",
+					 line + 2);
 			continue;
 		}
 		if (!line[0])
 			continue;
 		if (!strcmp(section, "set_event")) {
-			json_object_array_add(enabled, json_object_new_string(line));
+			json_object_array_add(enabled,
+					      json_object_new_string(line));
 		} else if (!strcmp(section, "buffer_size_kb")) {
 			ADD(o, "buffer_size_kb", I64(strtoll(line, NULL, 10)));
 		} else if ((v = strstr(line, "/stats:"))) {
@@ -553,20 +569,28 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 		slash = strchr(want, '/');
 		*slash = ':';
 		for (size_t k = 0; k < json_object_array_length(enabled); k++)
-			found |= !strcmp(json_object_get_string(
-				json_object_array_get_idx(enabled, k)), want);
+			found |= !strcmp(
+				json_object_get_string(
+					json_object_array_get_idx(enabled, k)),
+				want);
 		/* write_folio and writepage are one event under two names. */
 		if (!found && strstr(want, "mm_vmscan_write")) {
-			const char *other = strstr(want, "folio") ?
-				"vmscan:mm_vmscan_writepage" :
-				"vmscan:mm_vmscan_write_folio";
+			const char *other =
+				strstr(want, "folio") ?
+					"vmscan:mm_vmscan_writepage" :
+					"vmscan:mm_vmscan_write_folio";
 
-			for (size_t k = 0; k < json_object_array_length(enabled); k++)
-				found |= !strcmp(json_object_get_string(
-					json_object_array_get_idx(enabled, k)), other);
+			for (size_t k = 0;
+			     k < json_object_array_length(enabled); k++)
+				found |= !strcmp(
+					json_object_get_string(
+						json_object_array_get_idx(
+							enabled, k)),
+					other);
 		}
 		if (!found)
-			json_object_array_add(missing, json_object_new_string(want));
+			json_object_array_add(missing,
+					      json_object_new_string(want));
 	}
 	ADD(o, "enabled_events", enabled);
 	if (json_object_array_length(enabled))
@@ -590,11 +614,14 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 		const char *h;
 
 		if (n > 40 && p[0] == '#' &&
-		    (h = memmem(p, n, "entries-in-buffer/entries-written: ", 35)))
+		    (h = memmem(p, n,
+				"entries-in-buffer/entries-written: ", 35)))
 			sscanf(h + 35, "%lld/%lld", &in_buf, &written);
-		else if (memmem(p, n, " EVENTS]", 8) && memmem(p, n, "[LOST ", 6))
-			s.lost_lines += strtoll((char *)memmem(p, n, "[LOST ", 6) + 6,
-						NULL, 10);
+		else if (memmem(p, n, " EVENTS]", 8) &&
+			 memmem(p, n, "[LOST ", 6))
+			s.lost_lines +=
+				strtoll((char *)memmem(p, n, "[LOST ", 6) + 6,
+					NULL, 10);
 		else if (trace_parse_line(p, n, &l))
 			one(&s, &l);
 		p = nl ? nl + 1 : end;
@@ -619,15 +646,20 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 		ADD(j, s.events.v[i].name, I64(s.events.v[i].a));
 	ADD(o, "events", j);
 
-	ADD(o, "direct_reclaim", stall_json(&s.stall[1], s.reclaimed[1], s.unfinished[1]));
-	ADD(o, "memcg_reclaim", stall_json(&s.stall[2], s.reclaimed[2], s.unfinished[2]));
+	ADD(o, "direct_reclaim",
+	    stall_json(&s.stall[1], s.reclaimed[1], s.unfinished[1]));
+	ADD(o, "memcg_reclaim",
+	    stall_json(&s.stall[2], s.reclaimed[2], s.unfinished[2]));
 	/* A window still open at the end of the trace. */
 	for (size_t i = 0; i < s.tasks.n; i++)
 		if (s.tasks.v[i].kind) {
 			json_object *r = NULL, *u = NULL;
 
-			json_object_object_get_ex(o, s.tasks.v[i].kind == 1 ?
-						  "direct_reclaim" : "memcg_reclaim", &r);
+			json_object_object_get_ex(o,
+						  s.tasks.v[i].kind == 1 ?
+							  "direct_reclaim" :
+							  "memcg_reclaim",
+						  &r);
 			json_object_object_get_ex(r, "unfinished", &u);
 			json_object_set_int64(u, json_object_get_int64(u) + 1);
 		}

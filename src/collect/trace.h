@@ -16,10 +16,10 @@ struct trace_line {
 	char comm[32];
 	int pid;
 	int cpu;
-	double ts;		/* seconds */
-	const char *event;	/* event name, not NUL-terminated */
+	double ts; /* seconds */
+	const char *event; /* event name, not NUL-terminated */
 	size_t event_len;
-	const char *args;	/* the rest of the line, not NUL-terminated */
+	const char *args; /* the rest of the line, not NUL-terminated */
 	size_t args_len;
 };
 
