@@ -407,7 +407,7 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 }
 
 static void workload_steps(struct strbuf *p, const struct workload_spec *w,
-			   const struct plan_opts *o, const char *mount)
+			   const struct plan_opts *o)
 {
 	char timeout[16], hog[32], hold[16];
 
@@ -418,9 +418,6 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 		 (long long)o->workload_timeout);
 	plan_step(p, "phase", "workload", NULL);
 	collectors_plan_workload(p);
-	/* pre: steps prepare the workload, outside its memcg. */
-	for (size_t i = 0; i < w->pre.n; i++)
-		pre_step(p, w->pre.v[i], timeout, mount);
 	if (w->memcg_max)
 		plan_step(p, "cgroup", "wblab", w->memcg_max, NULL);
 	if (w->hog_size && w->fio)
@@ -453,10 +450,20 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		setup_network(out, o->own_ip);
 	setup_layers(out, t, o);
 	if (o->role == PLAN_MAIN) {
+		char timeout[16];
+
+		/*
+		 * pre: steps prepare the workload (a file to overwrite, caches
+		 * dropped): part of setup, outside the memcg and outside the
+		 * measured window that starts at vmstat.before.
+		 */
+		snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
+		for (size_t i = 0; i < w->pre.n; i++)
+			pre_step(out, w->pre.v[i], timeout, mount);
 		collectors_plan_arm(out);
 		plan_step(out, "get", "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.before", "/proc/meminfo", NULL);
-		workload_steps(out, w, o, mount);
+		workload_steps(out, w, o);
 		plan_step(out, "phase", "collect", NULL);
 		plan_step(out, "get", "vmstat.after", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.after", "/proc/meminfo", NULL);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* cell.json, the SQLite index, and metrics from a cell's files. */
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -104,6 +105,22 @@ static json_object *agent_json(const struct guest *g)
 	return o;
 }
 
+/* What is in the cell directory (collectors may have compressed files). */
+static void list_files(const char *dir, json_object *arr)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		const char *f = names[i]->d_name;
+
+		if (f[0] != '.' && strcmp(f, "cell.json") && !strstr(f, ".tmp."))
+			json_object_array_add(arr, JS(f));
+		free(names[i]);
+	}
+	free(names);
+}
+
 static double span(double a, double b)
 {
 	return a && b && b > a ? b - a : 0;
@@ -164,9 +181,7 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	else
 		json_object_object_add(o, "events", json_object_new_array());
 	json_object_object_add(o, "metrics", results_metrics(c->cell_dir));
-	json_object_array_add(files, JS("console.log"));
-	for (size_t i = 0; i < g->files.n; i++)
-		json_object_array_add(files, JS(g->files.v[i]));
+	list_files(c->cell_dir, files);
 	json_object_object_add(o, "files", files);
 	path = xasprintf("%s/cell.json", c->cell_dir);
 	ret = json_write_atomic(path, o);
