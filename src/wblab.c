@@ -16,11 +16,15 @@ struct cmd_struct {
 };
 
 static const struct cmd_struct commands[] = {
-	{ "run", cmd_run, "boot cells: kernel x topology x workload, collect results" },
-	{ "doctor", cmd_doctor, "check the host can run cells (libvirt, QEMU, KVM probe)" },
+	{ "run", cmd_run,
+	  "boot cells: kernel x topology x workload, collect results" },
+	{ "doctor", cmd_doctor,
+	  "check the host can run cells (libvirt, QEMU, KVM probe)" },
 	{ "image", cmd_image, "build or list guest root images" },
-	{ "kernel", cmd_kernel, "list, show, fetch or build candidate kernels" },
-	{ "parse-console", cmd_parse_console, "find kernel events in console logs" },
+	{ "kernel", cmd_kernel,
+	  "list, show, fetch or build candidate kernels" },
+	{ "parse-console", cmd_parse_console,
+	  "find kernel events in console logs" },
 	{ "show", cmd_show, "key figures of a run's cells, per kernel" },
 };
 

@@ -30,7 +30,9 @@ static enum cell_outcome decide(const struct cell_facts *f)
 
 START_TEST(outcome_table)
 {
-	struct cell_facts ok = { .hello = true, .exited = true, .agent_status = "ok",
+	struct cell_facts ok = { .hello = true,
+				 .exited = true,
+				 .agent_status = "ok",
 				 .console_kind = "none" };
 	struct cell_facts f;
 
@@ -55,7 +57,8 @@ START_TEST(outcome_table)
 	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
 	f = (struct cell_facts){ .stopped_early = true, .console_crash = true };
 	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
-	f = (struct cell_facts){ .hello = true, .run_timeout = true,
+	f = (struct cell_facts){ .hello = true,
+				 .run_timeout = true,
 				 .timeout_phase = "workload" };
 	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
 	f.timeout_phase = "setup";
@@ -80,14 +83,17 @@ static int step_index(const char *plan, const char *needle)
 START_TEST(plan_shipped_topologies)
 {
 	struct spec_strlist names = { 0 };
-	struct workload_spec w = { .name = "t", .fio = "[x]\nrw=write\n", .timeout = 30 };
+	struct workload_spec w = { .name = "t",
+				   .fio = "[x]\nrw=write\n",
+				   .timeout = 30 };
 
 	spec_list_names("topologies", &names);
 	ck_assert(names.n > 0);
 	for (size_t i = 0; i < names.n; i++) {
 		struct topology_spec t;
 		struct strbuf p = STRBUF_INIT;
-		struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30,
+		struct plan_opts o = { .role = PLAN_MAIN,
+				       .workload_timeout = 30,
 				       .target_ip = "10.0.0.2" };
 
 		ck_assert_int_eq(topology_spec_find(names.v[i], &t), 0);
@@ -101,7 +107,8 @@ START_TEST(plan_shipped_topologies)
 				 step_index(p.buf, "get\tvmstat.after"));
 		ck_assert_int_lt(step_index(p.buf, "phase\tcollect"),
 				 step_index(p.buf, "phase\tteardown"));
-		ck_assert_int_ge(step_index(p.buf, "capture\ttopology.txt\tlsblk"), 0);
+		ck_assert_int_ge(
+			step_index(p.buf, "capture\ttopology.txt\tlsblk"), 0);
 		/* Every line splits into fields with a known verb. */
 		for (char *line = p.buf; *line;) {
 			char *nl = strchr(line, '\n'), *f[PROTO_MAX_FIELDS];
@@ -111,8 +118,10 @@ START_TEST(plan_shipped_topologies)
 			*nl = '\0';
 			n = proto_split(line, f, PROTO_MAX_FIELDS - 1);
 			ck_assert_int_ge(n, 2);
-			ck_assert_msg(strstr(" phase env run try capture bg wait put get cgroup ",
-					     f[0]) != NULL, "verb %s", f[0]);
+			ck_assert_msg(
+				strstr(" phase env run try capture bg wait put get cgroup ",
+				       f[0]) != NULL,
+				"verb %s", f[0]);
 			line = nl + 1;
 		}
 		strbuf_release(&p);
@@ -125,20 +134,29 @@ END_TEST
 START_TEST(plan_order_xfs_disk)
 {
 	struct topology_spec t;
-	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30,
-				   .hog_size = 64 << 20, .memcg_max = "256M" };
+	struct workload_spec w = { .name = "t",
+				   .fio = "[j]\n",
+				   .timeout = 30,
+				   .hog_size = 64 << 20,
+				   .memcg_max = "256M" };
 	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
 	struct strbuf p = STRBUF_INIT;
 
 	ck_assert_int_eq(topology_spec_find("xfs-disk", &t), 0);
 	plan_compile(&t, &w, &o, &p);
-	ck_assert_int_lt(step_index(p.buf, "mkfs.xfs\t-f\t@disk:wblab-disk0"),
-			 step_index(p.buf, "mount\t-t\txfs\t@disk:wblab-disk0\t/mnt/scratch"));
-	ck_assert_int_ge(step_index(p.buf, "env\tWBLAB_MOUNT\t/mnt/scratch"), 0);
+	ck_assert_int_lt(
+		step_index(p.buf, "mkfs.xfs\t-f\t@disk:wblab-disk0"),
+		step_index(p.buf,
+			   "mount\t-t\txfs\t@disk:wblab-disk0\t/mnt/scratch"));
+	ck_assert_int_ge(step_index(p.buf, "env\tWBLAB_MOUNT\t/mnt/scratch"),
+			 0);
 	ck_assert_int_lt(step_index(p.buf, "cgroup\twblab\t256M"),
 			 step_index(p.buf, "bg\thog"));
-	ck_assert_int_lt(step_index(p.buf, "bg\thog"), step_index(p.buf, "run\tfio"));
-	ck_assert_int_ge(step_index(p.buf, "try\tscratch\t120\tumount\t/mnt/scratch"), 0);
+	ck_assert_int_lt(step_index(p.buf, "bg\thog"),
+			 step_index(p.buf, "run\tfio"));
+	ck_assert_int_ge(step_index(p.buf,
+				    "try\tscratch\t120\tumount\t/mnt/scratch"),
+			 0);
 	ck_assert_str_eq(t.layers[1].dev, "/mnt/scratch");
 	strbuf_release(&p);
 	topology_spec_free(&t);
@@ -149,7 +167,8 @@ static json_object *jpath(json_object *o, const char *path)
 {
 	char *copy = xstrdup(path), *save, *tok;
 
-	for (tok = strtok_r(copy, ".", &save); tok && o; tok = strtok_r(NULL, ".", &save)) {
+	for (tok = strtok_r(copy, ".", &save); tok && o;
+	     tok = strtok_r(NULL, ".", &save)) {
 		json_object *next = NULL;
 
 		if (json_object_is_type(o, json_type_array))
@@ -169,12 +188,21 @@ START_TEST(results_writer_on_real_cell)
 	char dir[] = "/tmp/wblab-test-cell-XXXXXX";
 	struct topology_spec t;
 	struct workload_spec w = { .name = "smoke" };
-	struct kernel_artifact k = { .name = "debian-6.1", .version = "6.1.0-57-amd64",
-				     .origin = "prebuilt", .hash = "abc" };
-	struct cell_spec c = { .run_id = "r1", .cell_id = "c1", .cell_dir = dir,
-			       .kernel = &k, .wl = &w, .rep = 2, .accel = "tcg",
-			       .memory_mib = 1024, .vcpus = 2 };
-	struct cell_result r = { .outcome = OUTCOME_OK, .reason = "workload completed" };
+	struct kernel_artifact k = { .name = "debian-6.1",
+				     .version = "6.1.0-57-amd64",
+				     .origin = "prebuilt",
+				     .hash = "abc" };
+	struct cell_spec c = { .run_id = "r1",
+			       .cell_id = "c1",
+			       .cell_dir = dir,
+			       .kernel = &k,
+			       .wl = &w,
+			       .rep = 2,
+			       .accel = "tcg",
+			       .memory_mib = 1024,
+			       .vcpus = 2 };
+	struct cell_result r = { .outcome = OUTCOME_OK,
+				 .reason = "workload completed" };
 	struct console_report con;
 	struct guest g;
 	json_object *o;
@@ -184,7 +212,8 @@ START_TEST(results_writer_on_real_cell)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		char *src = xasprintf("%s/tests/data/cell-smoke/%s", wblab_home(), files[i]);
+		char *src = xasprintf("%s/tests/data/cell-smoke/%s",
+				      wblab_home(), files[i]);
 		char *dst = xasprintf("%s/%s", dir, files[i]);
 
 		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
@@ -201,32 +230,47 @@ START_TEST(results_writer_on_real_cell)
 	g.t_hello = 105;
 	g.t_stop = 130;
 	console_report_init(&con);
-	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "2026-12-03T00:00:00Z"), 0);
+	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con,
+					    "2026-12-03T00:00:00Z"),
+			 0);
 
 	path = xasprintf("%s/cell.json", dir);
 	o = json_object_from_file(path);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_str_eq(json_object_get_string(jpath(o, "outcome")), "ok");
-	ck_assert_str_eq(json_object_get_string(jpath(o, "kernel.name")), "debian-6.1");
+	ck_assert_str_eq(json_object_get_string(jpath(o, "kernel.name")),
+			 "debian-6.1");
 	ck_assert_int_eq(json_object_get_int(jpath(o, "rep")), 2);
-	ck_assert_str_eq(json_object_get_string(jpath(o, "topology.mount")), "/mnt/scratch");
-	ck_assert_double_eq_tol(json_object_get_double(jpath(o, "timings.boot_s")), 5, 1e-9);
-	ck_assert_double_eq_tol(json_object_get_double(jpath(o, "timings.total_s")), 30, 1e-9);
+	ck_assert_str_eq(json_object_get_string(jpath(o, "topology.mount")),
+			 "/mnt/scratch");
+	ck_assert_double_eq_tol(
+		json_object_get_double(jpath(o, "timings.boot_s")), 5, 1e-9);
+	ck_assert_double_eq_tol(
+		json_object_get_double(jpath(o, "timings.total_s")), 30, 1e-9);
 	/* Figures from the real files: 128 MiB written then read by fio. */
-	ck_assert_str_eq(json_object_get_string(jpath(o, "metrics.fio.0.job")), "write");
-	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.fio.0.write.io_kib")), 131072);
-	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.fio.1.read.io_kib")), 131072);
-	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.vmstat_delta.nr_dirtied")),
+	ck_assert_str_eq(json_object_get_string(jpath(o, "metrics.fio.0.job")),
+			 "write");
+	ck_assert_int_eq(
+		json_object_get_int64(jpath(o, "metrics.fio.0.write.io_kib")),
+		131072);
+	ck_assert_int_eq(
+		json_object_get_int64(jpath(o, "metrics.fio.1.read.io_kib")),
+		131072);
+	ck_assert_int_eq(json_object_get_int64(
+				 jpath(o, "metrics.vmstat_delta.nr_dirtied")),
 			 65564 - 24);
-	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.vmstat_delta.pgpgout")),
-			 264847 - 2584);
-	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.allocstall")), 0);
+	ck_assert_int_eq(
+		json_object_get_int64(jpath(o, "metrics.vmstat_delta.pgpgout")),
+		264847 - 2584);
+	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.allocstall")),
+			 0);
 	json_object_put(o);
 	free(path);
 	/* Temp-then-rename: nothing half-written is left behind. */
 	d = opendir(dir);
 	while ((de = readdir(d)))
-		ck_assert_msg(!strstr(de->d_name, ".tmp."), "left %s", de->d_name);
+		ck_assert_msg(!strstr(de->d_name, ".tmp."), "left %s",
+			      de->d_name);
 	closedir(d);
 	console_report_free(&con);
 	g.t_create = 0;

@@ -33,18 +33,17 @@ static char *topo_errors(const char *text)
 	return strbuf_detach(&err, NULL);
 }
 
-#define ASSERT_ERR(text, expect)					\
-	do {								\
-		char *_e = topo_errors(text);				\
-		ck_assert_msg(strstr(_e, expect), "want '%s' in: %s",	\
-			      expect, _e);				\
-		free(_e);						\
+#define ASSERT_ERR(text, expect)                                              \
+	do {                                                                  \
+		char *_e = topo_errors(text);                                 \
+		ck_assert_msg(strstr(_e, expect), "want '%s' in: %s", expect, \
+			      _e);                                            \
+		free(_e);                                                     \
 	} while (0)
 
-static const char good_head[] =
-	"description: test\n"
-	"disks:\n  count: 2\n  size: 1G\n"
-	"layers:\n";
+static const char good_head[] = "description: test\n"
+				"disks:\n  count: 2\n  size: 1G\n"
+				"layers:\n";
 
 START_TEST(shipped_specs_load)
 {
@@ -65,12 +64,14 @@ START_TEST(shipped_specs_load)
 			if (d == 0) {
 				struct topology_spec t;
 
-				ret = topology_spec_load_err(path, names.v[i], &t, &err);
+				ret = topology_spec_load_err(path, names.v[i],
+							     &t, &err);
 				topology_spec_free(&t);
 			} else if (d == 1) {
 				struct workload_spec w;
 
-				ret = workload_spec_load_err(path, names.v[i], &w, &err);
+				ret = workload_spec_load_err(path, names.v[i],
+							     &w, &err);
 				workload_spec_free(&w);
 			} else if (d == 2) {
 				struct image_spec s;
@@ -80,7 +81,8 @@ START_TEST(shipped_specs_load)
 			} else {
 				struct kernel_spec k;
 
-				ret = kernel_spec_load_err(path, names.v[i], &k, &err);
+				ret = kernel_spec_load_err(path, names.v[i], &k,
+							   &err);
 				kernel_spec_free(&k);
 			}
 			ck_assert_msg(ret == 0, "%s: %s", path, err.buf);
@@ -112,14 +114,18 @@ START_TEST(topology_errors)
 {
 	/* Each error names file:line: field. */
 	ASSERT_ERR("description: x\nlayers: [\n", "t.yaml:");
-	ASSERT_ERR("description: x\nlayers:\n  - name: a\n    type: disk\n    index: 0\n",
-		   "t.yaml:1: disks: required field is missing");
-	ASSERT_ERR("description: x\ndisks:\n  count: 1\n  size: 1G\nbogus: 1\nlayers:\n  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n",
-		   "t.yaml:5: bogus: unknown field");
-	ASSERT_ERR("description: x\ndisks:\n  count: 1\n  size: lots\nlayers:\n  - {name: d, type: disk, index: 0}\n",
-		   "t.yaml:4: disks.size: 'lots' is not a size");
-	ASSERT_ERR("description: x\ndisks:\n  count: 99\n  size: 1G\nlayers:\n  - {name: d, type: disk, index: 0}\n",
-		   "disks.count: 99 is out of range");
+	ASSERT_ERR(
+		"description: x\nlayers:\n  - name: a\n    type: disk\n    index: 0\n",
+		"t.yaml:1: disks: required field is missing");
+	ASSERT_ERR(
+		"description: x\ndisks:\n  count: 1\n  size: 1G\nbogus: 1\nlayers:\n  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n",
+		"t.yaml:5: bogus: unknown field");
+	ASSERT_ERR(
+		"description: x\ndisks:\n  count: 1\n  size: lots\nlayers:\n  - {name: d, type: disk, index: 0}\n",
+		"t.yaml:4: disks.size: 'lots' is not a size");
+	ASSERT_ERR(
+		"description: x\ndisks:\n  count: 99\n  size: 1G\nlayers:\n  - {name: d, type: disk, index: 0}\n",
+		"disks.count: 99 is out of range");
 }
 END_TEST
 
@@ -127,33 +133,46 @@ START_TEST(layer_errors)
 {
 	struct strbuf s = STRBUF_INIT;
 
-#define LAYERS(x) (strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), s.buf)
+#define LAYERS(x)                                                              \
+	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
+	 s.buf)
 	ASSERT_ERR(LAYERS("  - {name: d, type: tape}\n"),
 		   "t.yaml:6: layers[0].type: unknown layer type 'tape'");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: nope, fstype: xfs}\n"),
-		   "t.yaml:7: layers[1].on: no layer named 'nope'");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: zfs}\n"),
-		   "layers[1].fstype: 'zfs' is not one of: xfs, ext4");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: nope, fstype: xfs}\n"),
+		"t.yaml:7: layers[1].on: no layer named 'nope'");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: zfs}\n"),
+		"layers[1].fstype: 'zfs' is not one of: xfs, ext4");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 5}\n"),
 		   "layers[0].index: disk 5 does not exist");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: d, type: disk, index: 1}\n"),
-		   "layers[1].name: duplicate layer name 'd'");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: m, type: md, level: 5, on: [d, e]}\n  - {name: f, type: fs, on: m, fstype: xfs}\n"),
-		   "layers[2].on: RAID5 needs at least 3 members, has 2");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: m, type: md, level: 4, on: [d, e]}\n"),
-		   "layers[2].level: md level 4 is not one of");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n  - {name: g, type: fs, on: f, fstype: xfs}\n"),
-		   "layers[2].on: 'f' (fs) provides no block device for fs");
-	ASSERT_ERR(LAYERS("  - {name: a, type: md, level: 1, on: [b, d]}\n  - {name: b, type: md, level: 1, on: [a, d]}\n  - {name: d, type: disk, index: 0}\n"),
-		   "is part of a cycle");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: i, type: iscsi-initiator, on: d}\n"),
-		   "layers[1].on: an iscsi-initiator logs in to an iscsi-target layer");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: t, type: iscsi-target, on: d, iqn: bad}\n"),
-		   "layers[1].iqn: 'bad' is not an IQN");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n  - {name: o, type: overlay, lower: d, upper: f}\n"),
-		   "layers[2].lower: overlay dirs live on an fs layer, 'd' is disk");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0, guest: target}\n"),
-		   "layers[0].guest: layer in guest target but the topology has no target");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: d, type: disk, index: 1}\n"),
+		"layers[1].name: duplicate layer name 'd'");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: m, type: md, level: 5, on: [d, e]}\n  - {name: f, type: fs, on: m, fstype: xfs}\n"),
+		"layers[2].on: RAID5 needs at least 3 members, has 2");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: m, type: md, level: 4, on: [d, e]}\n"),
+		"layers[2].level: md level 4 is not one of");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n  - {name: g, type: fs, on: f, fstype: xfs}\n"),
+		"layers[2].on: 'f' (fs) provides no block device for fs");
+	ASSERT_ERR(
+		LAYERS("  - {name: a, type: md, level: 1, on: [b, d]}\n  - {name: b, type: md, level: 1, on: [a, d]}\n  - {name: d, type: disk, index: 0}\n"),
+		"is part of a cycle");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: i, type: iscsi-initiator, on: d}\n"),
+		"layers[1].on: an iscsi-initiator logs in to an iscsi-target layer");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: t, type: iscsi-target, on: d, iqn: bad}\n"),
+		"layers[1].iqn: 'bad' is not an IQN");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: xfs}\n  - {name: o, type: overlay, lower: d, upper: f}\n"),
+		"layers[2].lower: overlay dirs live on an fs layer, 'd' is disk");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0, guest: target}\n"),
+		"layers[0].guest: layer in guest target but the topology has no target");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n"),
 		   "layers: no fs or overlay layer in the main guest");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk}\n"),
@@ -165,24 +184,30 @@ END_TEST
 
 START_TEST(workload_errors)
 {
-	char *path = write_tmp("w.yaml", "description: x\ntimeout: 0\nfio: x\n");
+	char *path =
+		write_tmp("w.yaml", "description: x\ntimeout: 0\nfio: x\n");
 	struct workload_spec w;
 	struct strbuf err = STRBUF_INIT;
 
 	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
-	ck_assert_msg(strstr(err.buf, "w.yaml:2: timeout: 0 is out of range"), "%s", err.buf);
+	ck_assert_msg(strstr(err.buf, "w.yaml:2: timeout: 0 is out of range"),
+		      "%s", err.buf);
 	workload_spec_free(&w);
 	free(path);
 	strbuf_reset(&err);
 	path = write_tmp("w.yaml", "description: x\ntimeout: 10\n");
 	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
-	ck_assert_msg(strstr(err.buf, "fio: a workload needs fio:, hog: or pre:"), "%s", err.buf);
+	ck_assert_msg(strstr(err.buf,
+			     "fio: a workload needs fio:, hog: or pre:"),
+		      "%s", err.buf);
 	workload_spec_free(&w);
 	free(path);
 	strbuf_reset(&err);
-	path = write_tmp("w.yaml", "description: x\ntimeout: 10\nhog:\n  size: 1X\n");
+	path = write_tmp("w.yaml",
+			 "description: x\ntimeout: 10\nhog:\n  size: 1X\n");
 	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
-	ck_assert_msg(strstr(err.buf, "w.yaml:4: hog.size: '1X' is not a size"), "%s", err.buf);
+	ck_assert_msg(strstr(err.buf, "w.yaml:4: hog.size: '1X' is not a size"),
+		      "%s", err.buf);
 	workload_spec_free(&w);
 	free(path);
 	strbuf_release(&err);

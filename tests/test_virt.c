@@ -12,7 +12,8 @@
 static char *xpath_str(xmlDocPtr doc, const char *expr)
 {
 	xmlXPathContextPtr ctx = xmlXPathNewContext(doc);
-	xmlXPathObjectPtr r = xmlXPathEvalExpression((const xmlChar *)expr, ctx);
+	xmlXPathObjectPtr r =
+		xmlXPathEvalExpression((const xmlChar *)expr, ctx);
 	char *s = NULL;
 
 	if (r && r->type == XPATH_STRING)
@@ -28,28 +29,33 @@ START_TEST(xml_escapes_hostile_names)
 {
 	static const char evil[] = "a<b>&c'd\"e";
 	struct domain_config c = {
-		.name = "wblab-<run>&'\"", .type = "qemu", .memory_mib = 512,
-		.vcpus = 1, .kernel = "/k/<bz>&Image", .initrd = "/i'\"rd",
-		.cmdline = "console=ttyS0 x=\"<y>\" & z", .console_log = evil,
+		.name = "wblab-<run>&'\"",
+		.type = "qemu",
+		.memory_mib = 512,
+		.vcpus = 1,
+		.kernel = "/k/<bz>&Image",
+		.initrd = "/i'\"rd",
+		.cmdline = "console=ttyS0 x=\"<y>\" & z",
+		.console_log = evil,
 		.channel_sock = "/s/<a>.sock",
 	};
 	struct strbuf xml = STRBUF_INIT;
 	xmlDocPtr doc;
 	char *v;
 
-	c.disks[c.nr_disks++] = (struct domain_disk){ "/d/<disk>&0", "raw",
-						      "ser<&>'\"", true };
+	c.disks[c.nr_disks++] =
+		(struct domain_disk){ "/d/<disk>&0", "raw", "ser<&>'\"", true };
 	ck_assert_int_eq(domain_xml(&c, &xml), 0);
 	ck_assert_ptr_null(strstr(xml.buf, "<run>"));
 	ck_assert_ptr_null(strstr(xml.buf, "<bz>"));
 	doc = xmlReadMemory(xml.buf, xml.len, "dom.xml", NULL, XML_PARSE_NONET);
 	ck_assert_msg(doc != NULL, "not well-formed XML:\n%s", xml.buf);
-#define EXPECT(path, want)						\
-	do {								\
-		v = xpath_str(doc, path);				\
-		ck_assert_msg(v && !strcmp(v, want), "%s: '%s' != '%s'", \
-			      path, v ? v : "(null)", want);		\
-		free(v);						\
+#define EXPECT(path, want)                                                     \
+	do {                                                                   \
+		v = xpath_str(doc, path);                                      \
+		ck_assert_msg(v && !strcmp(v, want), "%s: '%s' != '%s'", path, \
+			      v ? v : "(null)", want);                         \
+		free(v);                                                       \
 	} while (0)
 	EXPECT("/domain/name", "wblab-<run>&'\"");
 	EXPECT("string(/domain/@type)", "qemu");
@@ -60,7 +66,8 @@ START_TEST(xml_escapes_hostile_names)
 	EXPECT("string(/domain/devices/disk/source/@file)", "/d/<disk>&0");
 	EXPECT("/domain/devices/disk/serial", "ser<&>'\"");
 	EXPECT("string(/domain/devices/channel/source/@path)", "/s/<a>.sock");
-	EXPECT("string(/domain/devices/channel/target/@name)", "org.wblab.agent");
+	EXPECT("string(/domain/devices/channel/target/@name)",
+	       "org.wblab.agent");
 	EXPECT("string(/domain/devices/memballoon/@model)", "none");
 	EXPECT("/domain/on_crash", "destroy");
 	EXPECT("string(/domain/memory/@unit)", "MiB");
@@ -78,7 +85,8 @@ START_TEST(network_xml_isolated)
 	struct strbuf xml = STRBUF_INIT;
 
 	ck_assert_int_eq(network_xml("wblab-net-<x>", "wbl0", "10.0.0.1",
-				     "255.255.255.0", &xml), 0);
+				     "255.255.255.0", &xml),
+			 0);
 	ck_assert(strstr(xml.buf, "wblab-net-&lt;x&gt;") != NULL);
 	ck_assert_ptr_null(strstr(xml.buf, "<forward"));
 	strbuf_release(&xml);
@@ -90,29 +98,42 @@ START_TEST(proto_headers)
 	char type, name[PROTO_MAX_NAME + 1];
 	size_t len;
 
-	ck_assert_int_eq(proto_parse_header("WBL1 F 12 fio.json", &type, &len, name), 0);
+	ck_assert_int_eq(
+		proto_parse_header("WBL1 F 12 fio.json", &type, &len, name), 0);
 	ck_assert_int_eq(type, 'F');
 	ck_assert_uint_eq(len, 12);
 	ck_assert_str_eq(name, "fio.json");
 	/* Untrusted guest bytes: path tricks, junk types, huge lengths. */
-	ck_assert_int_ne(proto_parse_header("WBL1 F 1 ../etc/passwd", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header("WBL1 F 1 .hidden", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header("WBL1 F 1 a/b", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header("WBL1 Q 1 x", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header("WBL1 F 99999999999 x", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header("WBL1 F -1 x", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header("WBL2 F 1 x", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 1 ../etc/passwd", &type,
+					    &len, name),
+			 0);
+	ck_assert_int_ne(
+		proto_parse_header("WBL1 F 1 .hidden", &type, &len, name), 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 1 a/b", &type, &len, name),
+			 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 Q 1 x", &type, &len, name),
+			 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F 99999999999 x", &type, &len,
+					    name),
+			 0);
+	ck_assert_int_ne(proto_parse_header("WBL1 F -1 x", &type, &len, name),
+			 0);
+	ck_assert_int_ne(proto_parse_header("WBL2 F 1 x", &type, &len, name),
+			 0);
 	ck_assert_int_ne(proto_parse_header("WBL1 F 1 ", &type, &len, name), 0);
-	ck_assert_int_ne(proto_parse_header(
-		"WBL1 F 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
-		&type, &len, name), 0);
+	ck_assert_int_ne(
+		proto_parse_header(
+			"WBL1 F 1 aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+			&type, &len, name),
+		0);
 }
 END_TEST
 
 START_TEST(proto_escape_roundtrip)
 {
-	static const char *const in[] = { "a\tb", "line1\nline2", "back\\slash",
-					  "", "plain", "\\t not a tab" };
+	static const char *const in[] = { "a\tb",	 "line1\nline2",
+					  "back\\slash", "",
+					  "plain",	 "\\t not a tab" };
 	char line[512], *f[8];
 	size_t off = 0;
 	int n;

@@ -50,7 +50,8 @@ void say(const char *fmt, ...)
 	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
 		char line[1100];
-		int m = snprintf(line, sizeof(line), "wblab-agent: %.*s", n, buf);
+		int m = snprintf(line, sizeof(line), "wblab-agent: %.*s", n,
+				 buf);
 
 		if (write(fd, line, m) < 0) {
 			/* nothing else to do */
@@ -97,7 +98,8 @@ int send_frame(char type, const char *name, const void *data, size_t len)
 
 	if (chan_fd < 0)
 		return -1;
-	n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " %c %zu %s\n", type, len, name);
+	n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " %c %zu %s\n", type, len,
+		     name);
 	if (write_all(chan_fd, hdr, n) || write_all(chan_fd, data, len))
 		return -1;
 	return 0;
@@ -148,8 +150,10 @@ int find_disk(const char *serial, char *dev, size_t len, double wait_s)
 		while (d && (de = readdir(d))) {
 			char p[512], buf[128];
 
-			snprintf(p, sizeof(p), "/sys/block/%s/serial", de->d_name);
-			if (read_small(p, buf, sizeof(buf)) && !strcmp(buf, serial)) {
+			snprintf(p, sizeof(p), "/sys/block/%s/serial",
+				 de->d_name);
+			if (read_small(p, buf, sizeof(buf)) &&
+			    !strcmp(buf, serial)) {
 				snprintf(dev, len, "/dev/%s", de->d_name);
 				closedir(d);
 				return 0;
@@ -173,8 +177,8 @@ static int open_channel(double wait_s)
 		while (d && (de = readdir(d))) {
 			char p[512], buf[128];
 
-			snprintf(p, sizeof(p), "/sys/class/virtio-ports/%s/name",
-				 de->d_name);
+			snprintf(p, sizeof(p),
+				 "/sys/class/virtio-ports/%s/name", de->d_name);
 			if (!read_small(p, buf, sizeof(buf)) ||
 			    strcmp(buf, PROTO_CHANNEL))
 				continue;
@@ -197,7 +201,8 @@ static void cmdline_get(const char *key, char *out, size_t len)
 	out[0] = '\0';
 	if (!read_small("/proc/cmdline", buf, sizeof(buf)))
 		return;
-	for (tok = strtok_r(buf, " ", &save); tok; tok = strtok_r(NULL, " ", &save))
+	for (tok = strtok_r(buf, " ", &save); tok;
+	     tok = strtok_r(NULL, " ", &save))
 		if (!strncmp(tok, key, klen) && tok[klen] == '=')
 			snprintf(out, len, "%s", tok + klen + 1);
 }
@@ -235,9 +240,10 @@ static void send_hello(const char *mode)
 	int n;
 
 	uname(&u);
-	n = snprintf(body, sizeof(body),
-		     "release=%s\nversion=%s\nmachine=%s\nmode=%s\nagent=1\nuptime=%.3f\n",
-		     u.release, u.version, u.machine, mode, mono());
+	n = snprintf(
+		body, sizeof(body),
+		"release=%s\nversion=%s\nmachine=%s\nmode=%s\nagent=1\nuptime=%.3f\n",
+		u.release, u.version, u.machine, mode, mono());
 	send_frame('H', "hello", body, n);
 }
 
@@ -372,7 +378,9 @@ static int stage2(void)
 	mkdir("/run/lock", 01777);
 	sethostname("wblab", 5);
 	lo_up();
-	setenv("PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", 1);
+	setenv("PATH",
+	       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
+	       1);
 	setenv("HOME", "/root", 1);
 	chan_fd = open_channel(10);
 	if (chan_fd < 0) {
@@ -403,6 +411,7 @@ int main(int argc, char **argv)
 		return hog_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "sample"))
 		return sample_main(argc - 1, argv + 1);
-	fprintf(stderr, "usage: wblab-agent hog|sample ... (stage 1/2 run as PID 1)\n");
+	fprintf(stderr,
+		"usage: wblab-agent hog|sample ... (stage 1/2 run as PID 1)\n");
 	return 2;
 }

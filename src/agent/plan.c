@@ -33,14 +33,14 @@ struct bg_job {
 
 struct plan_state {
 	char phase[32];
-	int failed;		/* 0, 1 setup, 2 workload */
+	int failed; /* 0, 1 setup, 2 workload */
 	char fail_label[128];
 	int fail_rc;
 	char fail_tail[TAIL_MAX];
-	char cgroup[256];	/* run steps join this cgroup, "" for none */
+	char cgroup[256]; /* run steps join this cgroup, "" for none */
 	struct bg_job bg[MAX_BG];
 	int nr_bg;
-	FILE *log;		/* agent.log */
+	FILE *log; /* agent.log */
 	double t0;
 };
 
@@ -89,8 +89,10 @@ static pid_t spawn(struct plan_state *st, char **argv, const char *out_path,
 	join_cgroup(st->cgroup);
 	{
 		int in = open("/dev/null", O_RDONLY);
-		int out = open(out_path, O_WRONLY | O_CREAT |
-			       (append ? O_APPEND : O_TRUNC), 0644);
+		int out =
+			open(out_path,
+			     O_WRONLY | O_CREAT | (append ? O_APPEND : O_TRUNC),
+			     0644);
 
 		dup2(in, 0);
 		dup2(out, 1);
@@ -243,7 +245,8 @@ int find_iscsi_disk(const char *spec, char *dev, size_t len, double wait_s)
 			int fd;
 			ssize_t n;
 
-			snprintf(p, sizeof(p), "/sys/class/iscsi_session/%s/targetname",
+			snprintf(p, sizeof(p),
+				 "/sys/class/iscsi_session/%s/targetname",
 				 de->d_name);
 			fd = open(p, O_RDONLY);
 			if (fd < 0)
@@ -254,9 +257,10 @@ int find_iscsi_disk(const char *spec, char *dev, size_t len, double wait_s)
 			buf[strcspn(buf, "\n")] = '\0';
 			if (strcmp(buf, iqn))
 				continue;
-			snprintf(pat, sizeof(pat),
-				 "/sys/class/iscsi_session/%s/device/target*/*:*:*:%s/block/*",
-				 de->d_name, colon + 1);
+			snprintf(
+				pat, sizeof(pat),
+				"/sys/class/iscsi_session/%s/device/target*/*:*:*:%s/block/*",
+				de->d_name, colon + 1);
 			if (glob(pat, 0, NULL, &gl) == 0 && gl.gl_pathc) {
 				const char *b = strrchr(gl.gl_pathv[0], '/');
 
@@ -283,8 +287,8 @@ static int valid_phase(const char *p)
 /* Should a step run? After a setup failure only collect and teardown do. */
 static int skipping(struct plan_state *st)
 {
-	return st->failed == 1 && (!strcmp(st->phase, "setup") ||
-				    !strcmp(st->phase, "workload"));
+	return st->failed == 1 &&
+	       (!strcmp(st->phase, "setup") || !strcmp(st->phase, "workload"));
 }
 
 static void step_run(struct plan_state *st, char **f, int n, int fatal)
@@ -308,7 +312,9 @@ static void step_run(struct plan_state *st, char **f, int n, int fatal)
 		read_tail(out, tail, sizeof(tail));
 		if (st->log)
 			fprintf(st->log, "%s%s", tail,
-				tail[0] && tail[strlen(tail) - 1] != '\n' ? "\n" : "");
+				tail[0] && tail[strlen(tail) - 1] != '\n' ?
+					"\n" :
+					"");
 		if (!fatal || st->failed)
 			return;
 		if (!strcmp(st->phase, "setup"))
@@ -378,10 +384,12 @@ static void step_cgroup(struct plan_state *st, const char *cg, const char *max)
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/memory.max", cg);
 	fd = open(path, O_WRONLY);
 	if (fd < 0 || write_all(fd, max, strlen(max))) {
-		logf_(st, "cgroup %s memory.max=%s: %s", cg, max, strerror(errno));
+		logf_(st, "cgroup %s memory.max=%s: %s", cg, max,
+		      strerror(errno));
 		if (!st->failed) {
 			st->failed = 1;
-			snprintf(st->fail_label, sizeof(st->fail_label), "cgroup");
+			snprintf(st->fail_label, sizeof(st->fail_label),
+				 "cgroup");
 			st->fail_rc = 1;
 		}
 	} else {
@@ -459,7 +467,8 @@ static void send_outputs(struct plan_state *st)
 
 int plan_execute(char *plan, size_t len)
 {
-	static const char *const status[] = { "ok", "setup-failed", "workload-failed" };
+	static const char *const status[] = { "ok", "setup-failed",
+					      "workload-failed" };
 	struct plan_state st = { .t0 = mono() };
 	char *line = plan, *end = plan + len;
 	char body[TAIL_MAX + 512];
@@ -476,7 +485,8 @@ int plan_execute(char *plan, size_t len)
 		if (nl)
 			*nl = '\0';
 		if (*line)
-			step(&st, f, proto_split(line, f, PROTO_MAX_FIELDS - 1));
+			step(&st, f,
+			     proto_split(line, f, PROTO_MAX_FIELDS - 1));
 		line = nl ? nl + 1 : end;
 	}
 	stop_bg(&st);
@@ -486,7 +496,9 @@ int plan_execute(char *plan, size_t len)
 	st.log = NULL;
 	send_outputs(&st);
 	n = snprintf(body, sizeof(body), "phase=%s\nlabel=%s\nrc=%d\n\n%s",
-		     st.failed == 1 ? "setup" : st.failed == 2 ? "workload" : "",
+		     st.failed == 1 ? "setup" :
+		     st.failed == 2 ? "workload" :
+				      "",
 		     st.fail_label, st.fail_rc, st.fail_tail);
 	send_frame('X', status[st.failed], body, n);
 	return st.failed;

@@ -11,10 +11,20 @@ size_t proto_escape(char *dst, const char *src, size_t len)
 
 	for (size_t i = 0; i < len; i++) {
 		switch (src[i]) {
-		case '\\': *d++ = '\\'; *d++ = '\\'; break;
-		case '\t': *d++ = '\\'; *d++ = 't'; break;
-		case '\n': *d++ = '\\'; *d++ = 'n'; break;
-		default: *d++ = src[i];
+		case '\\':
+			*d++ = '\\';
+			*d++ = '\\';
+			break;
+		case '\t':
+			*d++ = '\\';
+			*d++ = 't';
+			break;
+		case '\n':
+			*d++ = '\\';
+			*d++ = 'n';
+			break;
+		default:
+			*d++ = src[i];
 		}
 	}
 	*d = '\0';

@@ -42,9 +42,10 @@ int cache_check_space(const char *dir, int64_t need)
 	int64_t free_bytes = fs_free_bytes(dir);
 
 	if (free_bytes >= 0 && free_bytes < need)
-		return error("%s has %lld MiB free, %lld MiB needed; free some space or set WBLAB_CACHE",
-			     dir, (long long)(free_bytes >> 20),
-			     (long long)(need >> 20));
+		return error(
+			"%s has %lld MiB free, %lld MiB needed; free some space or set WBLAB_CACHE",
+			dir, (long long)(free_bytes >> 20),
+			(long long)(need >> 20));
 	return 0;
 }
 
@@ -53,5 +54,6 @@ void chown_to_qemu(const char *path)
 	struct passwd *pw = getpwnam("libvirt-qemu");
 
 	if (pw && chown(path, pw->pw_uid, pw->pw_gid) < 0 && errno != ENOENT)
-		warn("cannot chown %s to libvirt-qemu: %s", path, strerror(errno));
+		warn("cannot chown %s to libvirt-qemu: %s", path,
+		     strerror(errno));
 }

@@ -19,7 +19,8 @@
 int image_cache_key(const struct image_spec *s, char *hex)
 {
 	struct hasher *h = hasher_new();
-	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}", "debootstrap", NULL };
+	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
+			       "debootstrap", NULL };
 	struct strbuf ver = STRBUF_INIT;
 
 	run_capture(argv, &ver, NULL);
@@ -32,7 +33,8 @@ int image_cache_key(const struct image_spec *s, char *hex)
 	{
 		char size[32];
 
-		snprintf(size, sizeof(size), "%llu", (unsigned long long)s->size);
+		snprintf(size, sizeof(size), "%llu",
+			 (unsigned long long)s->size);
 		hasher_add_str(h, "size", size);
 	}
 	hasher_add_str(h, "debootstrap", ver.buf);
@@ -74,7 +76,8 @@ static int image_configure(const char *root)
 	} files[] = {
 		{ "etc/hostname", "wblab\n" },
 		{ "etc/hosts", "127.0.0.1 localhost wblab\n" },
-		{ "etc/fstab", "# wblab: mounts are made by the guest agent\n" },
+		{ "etc/fstab",
+		  "# wblab: mounts are made by the guest agent\n" },
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
@@ -110,15 +113,17 @@ static int image_build(const struct image_spec *s, struct image_artifact *a)
 	     s->variant, log);
 	{
 		char *variant = xasprintf("--variant=%s", s->variant);
-		const char *argv[] = { "debootstrap", variant, include, s->suite,
-				       root, s->mirror, NULL };
+		const char *argv[] = { "debootstrap", variant, include,
+				       s->suite,      root,    s->mirror,
+				       NULL };
 		struct run_opts o = { .log_path = log, .timeout = 3600 };
 
 		rc = run_argv(argv, &o);
 		free(variant);
 	}
 	if (rc) {
-		error("image %s: debootstrap failed (exit %d); see %s", s->name, rc, log);
+		error("image %s: debootstrap failed (exit %d); see %s", s->name,
+		      rc, log);
 		/* Keep the log where the user can read it. */
 		dlog = xasprintf("%s.failed.log", a->dir);
 		copy_file(log, dlog, 0644);
@@ -129,15 +134,16 @@ static int image_build(const struct image_spec *s, struct image_artifact *a)
 		goto out;
 	size = xasprintf("%lluk", (unsigned long long)(s->size >> 10));
 	{
-		const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "wblab-root",
-				       "-d", root, "-E", "root_owner=0:0", img, size,
-				       NULL };
+		const char *argv[] = { "mkfs.ext4",	 "-q", "-F", "-L",
+				       "wblab-root",	 "-d", root, "-E",
+				       "root_owner=0:0", img,  size, NULL };
 		struct run_opts o = { .log_path = log };
 
 		rc = run_argv(argv, &o);
 	}
 	if (rc) {
-		error("image %s: mkfs.ext4 -d failed (exit %d); see %s", s->name, rc, log);
+		error("image %s: mkfs.ext4 -d failed (exit %d); see %s",
+		      s->name, rc, log);
 		goto out;
 	}
 	rm_rf(root);
@@ -147,7 +153,8 @@ static int image_build(const struct image_spec *s, struct image_artifact *a)
 		error("cannot move %s to %s: %s", tmp, a->dir, strerror(errno));
 		goto out;
 	}
-	info("image %s: built in %.0f s: %s", s->name, now_mono() - t0, a->path);
+	info("image %s: built in %.0f s: %s", s->name, now_mono() - t0,
+	     a->path);
 	ret = 0;
 out:
 	if (ret)
@@ -162,7 +169,8 @@ out:
 	return ret;
 }
 
-int image_ensure(const struct image_spec *s, struct image_artifact *out, bool *built)
+int image_ensure(const struct image_spec *s, struct image_artifact *out,
+		 bool *built)
 {
 	if (built)
 		*built = false;

@@ -17,8 +17,8 @@
 #include "util/log.h"
 
 const char *const initramfs_boot_modules[] = {
-	"virtio_pci", "virtio_blk", "virtio_console", "crc32c_generic",
-	"ext4", NULL,
+	"virtio_pci",	  "virtio_blk", "virtio_console",
+	"crc32c_generic", "ext4",	NULL,
 };
 
 static void canon(char *s)
@@ -50,8 +50,8 @@ static char *mod_name(const char *path, size_t len)
 struct moddep {
 	char *name;
 	char *path;
-	char *deps;	/* space-separated paths */
-	int state;	/* 0 new, 1 visiting, 2 emitted */
+	char *deps; /* space-separated paths */
+	int state; /* 0 new, 1 visiting, 2 emitted */
 };
 
 static struct moddep *find_mod(struct moddep *m, size_t n, const char *name)
@@ -104,7 +104,7 @@ int module_closure(const char *modules_dir, const char *const *names,
 	if (strbuf_read_file(&dep, path) < 0) {
 		free(path);
 		strbuf_release(&dep);
-		return 0;	/* no modules at all: everything is built in */
+		return 0; /* no modules at all: everything is built in */
 	}
 	for (line = strtok_r(dep.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -146,14 +146,17 @@ int module_closure(const char *modules_dir, const char *const *names,
 static unsigned int cpio_ino = 1;
 
 void cpio_add(struct strbuf *out, const char *name, unsigned int mode,
-	      const void *data, size_t len, unsigned int rmaj, unsigned int rmin)
+	      const void *data, size_t len, unsigned int rmaj,
+	      unsigned int rmin)
 {
 	size_t nlen = strlen(name) + 1;
 	static const char zeros[4];
 
-	strbuf_addf(out, "070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
-		    cpio_ino++, mode, 0, 0, (mode & S_IFMT) == S_IFDIR ? 2 : 1,
-		    0, len, 0, 0, rmaj, rmin, nlen, 0);
+	strbuf_addf(
+		out,
+		"070701%08X%08X%08X%08X%08X%08X%08zX%08X%08X%08X%08X%08zX%08X",
+		cpio_ino++, mode, 0, 0, (mode & S_IFMT) == S_IFDIR ? 2 : 1, 0,
+		len, 0, 0, rmaj, rmin, nlen, 0);
 	strbuf_add(out, name, nlen);
 	strbuf_add(out, zeros, (4 - (110 + nlen) % 4) % 4);
 	if (len) {
@@ -193,9 +196,11 @@ static int add_file(struct strbuf *cpio, const char *name, const char *path,
 
 char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 {
-	static const char *const dirs[] = { "dev", "proc", "sys", "newroot",
-					    "etc", "etc/wblab", "lib", "lib/wblab" };
-	struct strbuf order = STRBUF_INIT, list = STRBUF_INIT, cpio = STRBUF_INIT;
+	static const char *const dirs[] = { "dev",     "proc",	   "sys",
+					    "newroot", "etc",	   "etc/wblab",
+					    "lib",     "lib/wblab" };
+	struct strbuf order = STRBUF_INIT, list = STRBUF_INIT,
+		      cpio = STRBUF_INIT;
 	char agent_hash[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
 	struct hasher *h;
 	char *out = NULL, *leaf, *line, *save;
@@ -236,10 +241,12 @@ char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 		if (ret)
 			goto fail;
 	}
-	cpio_add(&cpio, "etc/wblab/modules", S_IFREG | 0644, list.buf, list.len, 0, 0);
+	cpio_add(&cpio, "etc/wblab/modules", S_IFREG | 0644, list.buf, list.len,
+		 0, 0);
 	cpio_finish(&cpio);
 	leaf = cache_path("initrd", "");
-	if (cache_make_dir(leaf) || write_file_atomic(out, cpio.buf, cpio.len, 0644)) {
+	if (cache_make_dir(leaf) ||
+	    write_file_atomic(out, cpio.buf, cpio.len, 0644)) {
 		free(leaf);
 		error("cannot write %s: %s", out, strerror(errno));
 		goto fail;

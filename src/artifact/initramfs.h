@@ -17,7 +17,8 @@ int module_closure(const char *modules_dir, const char *const *names,
 		   struct strbuf *order);
 /* Append a newc cpio entry. */
 void cpio_add(struct strbuf *out, const char *name, unsigned int mode,
-	      const void *data, size_t len, unsigned int rmaj, unsigned int rmin);
+	      const void *data, size_t len, unsigned int rmaj,
+	      unsigned int rmin);
 void cpio_finish(struct strbuf *out);
 /*
  * The per kernel+agent initramfs, cached as ROOT/initrd/<hash12>.cpio.

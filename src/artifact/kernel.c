@@ -48,14 +48,17 @@ static int hash_source(struct hasher *h, const struct kernel_spec *s)
 				       s->source_package, NULL };
 
 		if (run_capture(argv, &out, NULL) || !out.len)
-			ret = error("%s: source package %s is not installed (make deps installs linux-source-6.1)",
-				    s->path, s->source_package);
+			ret = error(
+				"%s: source package %s is not installed (make deps installs linux-source-6.1)",
+				s->path, s->source_package);
 		hasher_add_str(h, "source-package", s->source_package);
 		hasher_add_str(h, "source-version", out.buf);
 	} else if (s->source_git) {
-		char *rev = xasprintf("%s^{commit}", s->source_ref ? s->source_ref : "HEAD");
-		const char *argv[] = { "git", "-C", s->source_git, "rev-parse",
-				       "--verify", rev, NULL };
+		char *rev = xasprintf("%s^{commit}",
+				      s->source_ref ? s->source_ref : "HEAD");
+		const char *argv[] = { "git",	    "-C",	s->source_git,
+				       "rev-parse", "--verify", rev,
+				       NULL };
 
 		if (run_capture(argv, &out, NULL))
 			ret = error("%s: source.git: cannot resolve %s in %s",
@@ -83,8 +86,10 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 		struct kernel_spec base;
 		char bhex[HASH_HEX_LEN + 1];
 
-		if (!strcmp(s->base, s->name) || kernel_spec_find(s->base, &base))
-			ret = error("%s: base: cannot load kernel '%s'", s->path, s->base);
+		if (!strcmp(s->base, s->name) ||
+		    kernel_spec_find(s->base, &base))
+			ret = error("%s: base: cannot load kernel '%s'",
+				    s->path, s->base);
 		else if (kernel_cache_key(&base, bhex))
 			ret = -1;
 		else
@@ -98,7 +103,8 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 		char *p = lab_file("configs", s->fragments.v[i]);
 
 		/* Fragments from the kernel tree itself (kvm_guest.config) hash by name. */
-		if (path_exists(p) && hasher_add_file(h, s->fragments.v[i], p) < 0)
+		if (path_exists(p) &&
+		    hasher_add_file(h, s->fragments.v[i], p) < 0)
 			ret = error("%s: cannot read %s", s->path, p);
 		else if (!path_exists(p))
 			hasher_add_str(h, "tree-fragment", s->fragments.v[i]);
@@ -108,11 +114,12 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 		char *p = lab_file("patches", s->patches.v[i]);
 
 		if (hasher_add_file(h, s->patches.v[i], p) < 0)
-			ret = error("%s: patches: cannot read %s: %s", s->path, p,
-				    strerror(errno));
+			ret = error("%s: patches: cannot read %s: %s", s->path,
+				    p, strerror(errno));
 		free(p);
 	}
-	hasher_add_str(h, "localversion", s->localversion ? s->localversion : "");
+	hasher_add_str(h, "localversion",
+		       s->localversion ? s->localversion : "");
 	hash_toolchain(h);
 	hasher_finish(h, hex);
 	return ret;
@@ -224,7 +231,8 @@ int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out)
 
 static int64_t tree_bytes;
 
-static int add_size(const char *p, const struct stat *st, int flag, struct FTW *f)
+static int add_size(const char *p, const struct stat *st, int flag,
+		    struct FTW *f)
 {
 	if (flag == FTW_F)
 		tree_bytes += (st->st_size + 4095) & ~4095LL;
@@ -239,8 +247,9 @@ static int make_modules_img(const char *tmpdir)
 	char *src = xasprintf("%s/modules/lib/modules", tmpdir);
 	char *img = xasprintf("%s/modules.img", tmpdir);
 	char size[32];
-	const char *argv[] = { "mkfs.ext4", "-q", "-F", "-L", "wblab-mod", "-d",
-			       src, "-E", "root_owner=0:0", img, size, NULL };
+	const char *argv[] = { "mkfs.ext4",	 "-q", "-F", "-L",
+			       "wblab-mod",	 "-d", src,  "-E",
+			       "root_owner=0:0", img,  size, NULL };
 	struct strbuf err = STRBUF_INIT;
 	int ret;
 
@@ -250,14 +259,16 @@ static int make_modules_img(const char *tmpdir)
 		 (long long)((tree_bytes * 5 / 4 + (32 << 20)) >> 10));
 	ret = run_capture(argv, NULL, &err);
 	if (ret)
-		error("mkfs.ext4 for the modules disk failed (%d): %s", ret, err.buf);
+		error("mkfs.ext4 for the modules disk failed (%d): %s", ret,
+		      err.buf);
 	strbuf_release(&err);
 	free(src);
 	free(img);
 	return ret ? -1 : 0;
 }
 
-static int write_kernel_json(const char *tmpdir, const struct kernel_artifact *a)
+static int write_kernel_json(const char *tmpdir,
+			     const struct kernel_artifact *a)
 {
 	json_object *o = json_object_new_object();
 	char *path = xasprintf("%s/kernel.json", tmpdir);
@@ -266,15 +277,21 @@ static int write_kernel_json(const char *tmpdir, const struct kernel_artifact *a
 
 	json_object_object_add(o, "name", json_object_new_string(a->name));
 	json_object_object_add(o, "hash", json_object_new_string(a->hash));
-	json_object_object_add(o, "version", json_object_new_string(a->version));
+	json_object_object_add(o, "version",
+			       json_object_new_string(a->version));
 	json_object_object_add(o, "origin", json_object_new_string(a->origin));
-	json_object_object_add(o, "source", json_object_new_string(a->source ? a->source : ""));
-	json_object_object_add(o, "patches", json_object_new_string(a->patches ? a->patches : ""));
+	json_object_object_add(o, "source",
+			       json_object_new_string(a->source ? a->source :
+								  ""));
+	json_object_object_add(o, "patches",
+			       json_object_new_string(a->patches ? a->patches :
+								   ""));
 	json_object_object_add(o, "bzimage", json_object_new_string("bzImage"));
 	json_object_object_add(o, "config", json_object_new_string("config"));
-	json_object_object_add(o, "modules", json_object_new_string("modules.img"));
-	text = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
+	json_object_object_add(o, "modules",
+			       json_object_new_string("modules.img"));
+	text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	ret = write_string_atomic(path, text);
 	json_object_put(o);
 	free(path);
@@ -289,14 +306,16 @@ int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
 	int ret = -1;
 
 	if (run_capture(depmod, NULL, &err)) {
-		error("depmod -b %s %s failed: %s", moddir, a->version, err.buf);
+		error("depmod -b %s %s failed: %s", moddir, a->version,
+		      err.buf);
 		goto out;
 	}
 	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a))
 		goto out;
 	rm_rf(a->dir);
 	if (rename(tmpdir, a->dir) < 0) {
-		error("cannot move %s to %s: %s", tmpdir, a->dir, strerror(errno));
+		error("cannot move %s to %s: %s", tmpdir, a->dir,
+		      strerror(errno));
 		goto out;
 	}
 	ret = 0;
@@ -337,7 +356,8 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 		goto out;
 	deb = find_prefixed(dl, pfx);
 	if (!deb) {
-		const char *argv[] = { "apt-get", "download", s->package, NULL };
+		const char *argv[] = { "apt-get", "download", s->package,
+				       NULL };
 		struct run_opts o = { .dir = dl, .out = &err, .err = &err };
 
 		info("kernel %s: downloading %s", s->name, s->package);
@@ -348,7 +368,8 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 		}
 		deb = find_prefixed(dl, pfx);
 		if (!deb) {
-			error("apt-get download %s left no .deb in %s", s->package, dl);
+			error("apt-get download %s left no .deb in %s",
+			      s->package, dl);
 			goto out;
 		}
 	}
@@ -363,7 +384,8 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 	{
 		char *debpath = xasprintf("%s/%s", dl, deb);
 		const char *x[] = { "dpkg-deb", "-x", debpath, root, NULL };
-		const char *f[] = { "dpkg-deb", "-f", debpath, "Version", NULL };
+		const char *f[] = { "dpkg-deb", "-f", debpath, "Version",
+				    NULL };
 
 		strbuf_reset(&err);
 		if (run_capture(x, NULL, &err) || run_capture(f, &out, NULL)) {
@@ -399,8 +421,8 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 			if (rename(src_k, dst_k) || rename(src_c, dst_c) ||
 			    mkdir_p(moddst, 0755) || rmdir(moddst) ||
 			    rename(libsrc, moddst))
-				error("cannot stage kernel files in %s: %s", tmpdir,
-				      strerror(errno));
+				error("cannot stage kernel files in %s: %s",
+				      tmpdir, strerror(errno));
 			else
 				ret = 0;
 			free(src_k);

@@ -12,17 +12,17 @@
  * ROOT/kernels/<name>-<hash12>/kernel.json.
  */
 struct kernel_artifact {
-	char *name;		/* spec name, e.g. debian-6.1 */
-	char hash[HASH_HEX_LEN + 1];	/* cache key: everything that went in */
-	char *dir;		/* cache directory */
-	char *version;		/* uname -r in the guest */
+	char *name; /* spec name, e.g. debian-6.1 */
+	char hash[HASH_HEX_LEN + 1]; /* cache key: everything that went in */
+	char *dir; /* cache directory */
+	char *version; /* uname -r in the guest */
 	char *bzimage;
 	char *config;
-	char *modules_img;	/* ext4 image of lib/modules (NULL if none) */
-	char *modules_dir;	/* DIR/modules/lib/modules/<version> (host side) */
-	char *source;		/* package name+version, or git tree+commit */
-	char *patches;		/* comma-separated, in order ("" if none) */
-	char *origin;		/* "prebuilt" or "built" */
+	char *modules_img; /* ext4 image of lib/modules (NULL if none) */
+	char *modules_dir; /* DIR/modules/lib/modules/<version> (host side) */
+	char *source; /* package name+version, or git tree+commit */
+	char *patches; /* comma-separated, in order ("" if none) */
+	char *origin; /* "prebuilt" or "built" */
 };
 
 /* Compute the cache key of a spec (reads patches and config fragments). */

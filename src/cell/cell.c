@@ -27,9 +27,9 @@
 #include "virt/guest.h"
 #include "virt/virt.h"
 
-#define SETUP_TIMEOUT 600	/* s: building the storage stack */
-#define COLLECT_TIMEOUT 180	/* s: snapshots, captures, teardown */
-#define POWEROFF_GRACE 15	/* s: late console output after the exit */
+#define SETUP_TIMEOUT 600 /* s: building the storage stack */
+#define COLLECT_TIMEOUT 180 /* s: snapshots, captures, teardown */
+#define POWEROFF_GRACE 15 /* s: late console output after the exit */
 #define MAIN_IP "10.77.0.1"
 #define TARGET_IP "10.77.0.2"
 
@@ -41,7 +41,7 @@ char *cell_domain_name(const char *run_id, const char *cell_id)
 /* One guest of the cell: the main one, or the iSCSI target. */
 struct vm {
 	enum plan_role role;
-	char *stage;		/* run_root()/<domain> */
+	char *stage; /* run_root()/<domain> */
 	struct guest g;
 	struct domain_config dc;
 	struct strbuf plan, xml;
@@ -62,7 +62,8 @@ static int make_disk(const char *path, uint64_t size, struct strbuf *err)
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 
 	if (fd < 0 || ftruncate(fd, size) < 0) {
-		strbuf_addf(err, "cannot create disk %s: %s", path, strerror(errno));
+		strbuf_addf(err, "cannot create disk %s: %s", path,
+			    strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;
@@ -74,8 +75,8 @@ static int make_disk(const char *path, uint64_t size, struct strbuf *err)
 static void add_disk(struct domain_config *dc, const char *path,
 		     const char *format, const char *serial, bool ro)
 {
-	dc->disks[dc->nr_disks++] = (struct domain_disk){
-		xstrdup(path), format, xstrdup(serial), ro };
+	dc->disks[dc->nr_disks++] = (struct domain_disk){ xstrdup(path), format,
+							  xstrdup(serial), ro };
 }
 
 /*
@@ -85,12 +86,14 @@ static void add_disk(struct domain_config *dc, const char *path,
  */
 char *cell_cmdline(const struct cell_spec *c)
 {
-	return xasprintf("console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s%s",
-			 strcmp(c->accel, "kvm") ?
-			 " watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
-			 " sysctl.kernel.hung_task_timeout_secs=600" : "",
-			 c->cmdline_extra ? " " : "",
-			 c->cmdline_extra ? c->cmdline_extra : "");
+	return xasprintf(
+		"console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s%s",
+		strcmp(c->accel, "kvm") ?
+			" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
+			" sysctl.kernel.hung_task_timeout_secs=600" :
+			"",
+		c->cmdline_extra ? " " : "",
+		c->cmdline_extra ? c->cmdline_extra : "");
 }
 
 static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
@@ -98,13 +101,16 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 {
 	const struct cell_spec *c = x->c;
 	bool tgt = vm->role == PLAN_TARGET;
-	long long ndisks = tgt ? c->topo->target_disk_count : c->topo->disk_count;
+	long long ndisks = tgt ? c->topo->target_disk_count :
+				 c->topo->disk_count;
 	uint64_t size = tgt ? c->topo->target_disk_size : c->topo->disk_size;
 	char *overlay, *sock, *console;
 	struct plan_opts po = { .role = vm->role,
 				.workload_timeout = c->workload_timeout,
 				.target_ip = TARGET_IP,
-				.own_ip = x->has_target ? (tgt ? TARGET_IP : MAIN_IP) : NULL };
+				.own_ip = x->has_target ?
+						  (tgt ? TARGET_IP : MAIN_IP) :
+						  NULL };
 	struct strbuf out = STRBUF_INIT;
 	int ret = -1;
 
@@ -117,33 +123,43 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	strbuf_init(&vm->xml, 0);
 	rm_rf(vm->stage);
 	if (cache_make_dir(vm->stage) ||
-	    cache_check_space(vm->stage, (int64_t)(size * ndisks / 4) + (256 << 20))) {
-		strbuf_addf(&x->err, "cannot prepare %s (disk full?)", vm->stage);
+	    cache_check_space(vm->stage,
+			      (int64_t)(size * ndisks / 4) + (256 << 20))) {
+		strbuf_addf(&x->err, "cannot prepare %s (disk full?)",
+			    vm->stage);
 		goto out;
 	}
 	chown_to_qemu(vm->stage);
 	{
-		const char *qimg[] = { "qemu-img", "create", "-q", "-f", "qcow2", "-F",
-				       "raw", "-b", c->image, overlay, NULL };
+		const char *qimg[] = { "qemu-img", "create", "-q",  "-f",
+				       "qcow2",	   "-F",     "raw", "-b",
+				       c->image,   overlay,  NULL };
 
 		if (run_capture(qimg, &out, &out)) {
-			strbuf_addf(&x->err, "qemu-img create %s failed: %s", overlay,
-				    out.buf);
+			strbuf_addf(&x->err, "qemu-img create %s failed: %s",
+				    overlay, out.buf);
 			goto out;
 		}
 	}
 	vm->dc = (struct domain_config){
-		.name = vm->g.name, .type = !strcmp(c->accel, "kvm") ? "kvm" : "qemu",
-		.memory_mib = tgt ? (c->topo->target_memory ? c->topo->target_memory : 512) :
-			      c->memory_mib,
-		.vcpus = tgt ? 1 : c->vcpus, .kernel = c->kernel->bzimage,
-		.initrd = c->initrd, .console_log = xstrdup(console),
-		.channel_sock = vm->g.sock_path, .network = x->net_name,
+		.name = vm->g.name,
+		.type = !strcmp(c->accel, "kvm") ? "kvm" : "qemu",
+		.memory_mib = tgt ? (c->topo->target_memory ?
+					     c->topo->target_memory :
+					     512) :
+				    c->memory_mib,
+		.vcpus = tgt ? 1 : c->vcpus,
+		.kernel = c->kernel->bzimage,
+		.initrd = c->initrd,
+		.console_log = xstrdup(console),
+		.channel_sock = vm->g.sock_path,
+		.network = x->net_name,
 		.cmdline = cell_cmdline(c),
 	};
 	add_disk(&vm->dc, overlay, "qcow2", "wblab-root", false);
 	if (c->kernel->modules_img)
-		add_disk(&vm->dc, c->kernel->modules_img, "raw", "wblab-modules", true);
+		add_disk(&vm->dc, c->kernel->modules_img, "raw",
+			 "wblab-modules", true);
 	for (long long i = 0; i < ndisks; i++) {
 		char *p = xasprintf("%s/disk%lld.img", vm->stage, i);
 		char *serial = xasprintf("wblab-disk%lld", i);
@@ -158,7 +174,8 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	}
 	plan_compile(c->topo, c->wl, &po, &vm->plan);
 	{
-		char *pp = xasprintf("%s/plan%s.txt", c->cell_dir, tgt ? "-target" : "");
+		char *pp = xasprintf("%s/plan%s.txt", c->cell_dir,
+				     tgt ? "-target" : "");
 
 		write_file_atomic(pp, vm->plan.buf, vm->plan.len, 0644);
 		free(pp);
@@ -262,15 +279,19 @@ static int start_target(struct cell_ctx *x, virConnectPtr conn)
 	if (ret == 0 && g->hello)
 		ret = guest_loop(now_mono() + SETUP_TIMEOUT, target_serving, g);
 	if (ret < 0) {
-		strbuf_addstr(&x->err, "interrupted (SIGINT/SIGTERM): domains destroyed");
+		strbuf_addstr(
+			&x->err,
+			"interrupted (SIGINT/SIGTERM): domains destroyed");
 		return -1;
 	}
 	if (!strcmp(g->phase, "workload") && !g->exited && !g->stopped)
 		return 0;
-	strbuf_addf(&x->err, "target guest did not serve: %s",
-		    !g->hello ? "no agent hello (boot failed)" :
-		    g->exited ? "its topology setup failed (see target/agent.log)" :
-		    g->stopped ? "it stopped" : "setup timed out");
+	strbuf_addf(
+		&x->err, "target guest did not serve: %s",
+		!g->hello ? "no agent hello (boot failed)" :
+		g->exited ? "its topology setup failed (see target/agent.log)" :
+		g->stopped ? "it stopped" :
+			     "setup timed out");
 	if (g->exited && g->exit_body.len) {
 		const char *label = strstr(g->exit_body.buf, "label=");
 
@@ -298,13 +319,16 @@ static void watch(struct cell_ctx *x)
 	}
 	while (!g->exited && !g->stopped) {
 		struct phase_watch pw = { .g = g };
-		int limit = !strcmp(g->phase, "workload") ? c->workload_timeout + 60 :
+		int limit = !strcmp(g->phase, "workload") ?
+				    c->workload_timeout + 60 :
 			    !strcmp(g->phase, "collect") ||
-			    !strcmp(g->phase, "teardown") ? COLLECT_TIMEOUT :
-			    SETUP_TIMEOUT;
+					    !strcmp(g->phase, "teardown") ?
+				    COLLECT_TIMEOUT :
+				    SETUP_TIMEOUT;
 
 		snprintf(pw.seen, sizeof(pw.seen), "%s", g->phase);
-		ret = guest_loop(now_mono() + limit, phase_changed_or_done, &pw);
+		ret = guest_loop(now_mono() + limit, phase_changed_or_done,
+				 &pw);
 		if (ret < 0)
 			goto interrupted;
 		if (ret == 1) {
@@ -321,7 +345,8 @@ interrupted:
 	f->infra_detail = "interrupted (SIGINT/SIGTERM): domain destroyed";
 }
 
-static const char *exit_field(struct guest *g, const char *key, char *buf, size_t len)
+static const char *exit_field(struct guest *g, const char *key, char *buf,
+			      size_t len)
 {
 	size_t klen = strlen(key);
 
@@ -329,7 +354,8 @@ static const char *exit_field(struct guest *g, const char *key, char *buf, size_
 		const char *nl = strchr(p, '\n');
 
 		if (!strncmp(p, key, klen) && p[klen] == '=') {
-			snprintf(buf, len, "%.*s", (int)strcspn(p + klen + 1, "\n"),
+			snprintf(buf, len, "%.*s",
+				 (int)strcspn(p + klen + 1, "\n"),
 				 p + klen + 1);
 			return buf;
 		}
@@ -364,7 +390,8 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 			f->console_title = con->events[i].title;
 		}
 		if ((!strcmp(k, "hung_task") || !strcmp(k, "soft_lockup") ||
-		     !strcmp(k, "rcu_stall")) && !f->console_hang) {
+		     !strcmp(k, "rcu_stall")) &&
+		    !f->console_hang) {
 			f->console_hang = true;
 			if (!f->console_title)
 				f->console_title = con->events[i].title;
@@ -413,7 +440,8 @@ static void merge_target_topology(const char *cell_dir)
 	free(mp);
 }
 
-int cell_run(virConnectPtr conn, const struct cell_spec *c, struct cell_result *r)
+int cell_run(virConnectPtr conn, const struct cell_spec *c,
+	     struct cell_result *r)
 {
 	struct cell_ctx x = { .c = c };
 	struct console_report con;
@@ -432,7 +460,8 @@ int cell_run(virConnectPtr conn, const struct cell_spec *c, struct cell_result *
 	x.has_target = topology_has_target(c->topo);
 
 	if (c->infra_error || !c->kernel) {
-		strbuf_addstr(&x.err, c->infra_error ? c->infra_error : "no kernel");
+		strbuf_addstr(&x.err,
+			      c->infra_error ? c->infra_error : "no kernel");
 		goto infra;
 	}
 	if (x.has_target) {
@@ -459,10 +488,12 @@ collect:
 	if (x.main.stage)
 		keep_console(&x.main, c->cell_dir, "console.log", &con);
 	else
-		write_string_atomic(xasprintf("%s/console.log", c->cell_dir), "");
+		write_string_atomic(xasprintf("%s/console.log", c->cell_dir),
+				    "");
 	if (x.has_target && x.target.stage) {
 		guest_destroy(&x.target.g);
-		keep_console(&x.target, c->cell_dir, "console-target.log", NULL);
+		keep_console(&x.target, c->cell_dir, "console-target.log",
+			     NULL);
 		merge_target_topology(c->cell_dir);
 	}
 	if (x.net) {
@@ -471,7 +502,8 @@ collect:
 	}
 	classify(&x, r, &con);
 	r->total_s = x.main.g.t_stop > x.main.g.t_create ?
-		     x.main.g.t_stop - x.main.g.t_create : 0;
+			     x.main.g.t_stop - x.main.g.t_create :
+			     0;
 	r->boot_s = x.main.g.hello ? x.main.g.t_hello - x.main.g.t_create : 0;
 	snprintf(r->release, sizeof(r->release), "%s", x.main.g.release);
 	ret = results_write_cell(c, r, &x.main.g, &con, started);

@@ -11,8 +11,8 @@
 const char *outcome_name(enum cell_outcome o)
 {
 	static const char *const names[] = {
-		"ok", "workload-failed", "crashed", "hung", "boot-failed",
-		"infra-error",
+		"ok",	"workload-failed", "crashed",
+		"hung", "boot-failed",	   "infra-error",
 	};
 
 	return names[o];
@@ -28,14 +28,19 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 	const char *title = f->console_title ? f->console_title : "";
 
 	if (f->infra_error) {
-		strbuf_addf(r, "host: %s", f->infra_detail ? f->infra_detail : "?");
+		strbuf_addf(r, "host: %s",
+			    f->infra_detail ? f->infra_detail : "?");
 		return OUTCOME_INFRA_ERROR;
 	}
 	if (!f->hello) {
 		if (f->boot_timeout)
-			strbuf_addstr(r, "the agent did not report in before the boot timeout");
+			strbuf_addstr(
+				r,
+				"the agent did not report in before the boot timeout");
 		else
-			strbuf_addstr(r, "the guest stopped before the agent reported in");
+			strbuf_addstr(
+				r,
+				"the guest stopped before the agent reported in");
 		if (f->console_crash || f->console_hang)
 			strbuf_addf(r, "; console: %s", title);
 		return OUTCOME_BOOT_FAILED;
@@ -47,7 +52,8 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 	if (f->run_timeout) {
 		strbuf_addf(r, "no exit from the agent before the %s timeout",
 			    f->timeout_phase && *f->timeout_phase ?
-			    f->timeout_phase : "run");
+				    f->timeout_phase :
+				    "run");
 		if (f->console_hang)
 			strbuf_addf(r, "; console: %s", title);
 		/* A stuck setup step without kernel evidence is the lab's problem. */
@@ -69,7 +75,8 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		return OUTCOME_INFRA_ERROR;
 	}
 	if (eq(f->agent_status, "workload-failed")) {
-		strbuf_addf(r, "workload step %s failed", f->fail_label ? f->fail_label : "?");
+		strbuf_addf(r, "workload step %s failed",
+			    f->fail_label ? f->fail_label : "?");
 		return OUTCOME_WORKLOAD_FAILED;
 	}
 	strbuf_addstr(r, "workload completed");

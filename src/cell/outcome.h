@@ -8,21 +8,21 @@
 
 /* The facts a cell's outcome is decided from, in one place. */
 struct cell_facts {
-	bool infra_error;	/* host side: libvirt, image, disk full, ... */
+	bool infra_error; /* host side: libvirt, image, disk full, ... */
 	const char *infra_detail;
-	bool hello;		/* the agent reported in */
-	bool exited;		/* the agent sent its exit status */
-	const char *agent_status;	/* ok | setup-failed | workload-failed */
-	const char *fail_phase, *fail_label;	/* from the agent's exit */
-	bool boot_timeout;	/* no hello in time */
-	bool run_timeout;	/* hello, then no exit in time */
-	const char *timeout_phase;	/* phase the guest was in */
-	bool stopped_early;	/* domain ended before the agent's exit */
+	bool hello; /* the agent reported in */
+	bool exited; /* the agent sent its exit status */
+	const char *agent_status; /* ok | setup-failed | workload-failed */
+	const char *fail_phase, *fail_label; /* from the agent's exit */
+	bool boot_timeout; /* no hello in time */
+	bool run_timeout; /* hello, then no exit in time */
+	const char *timeout_phase; /* phase the guest was in */
+	bool stopped_early; /* domain ended before the agent's exit */
 	bool proto_error;
-	const char *console_kind;	/* primary console event kind or "none" */
+	const char *console_kind; /* primary console event kind or "none" */
 	const char *console_title;
-	bool console_crash;	/* oops, panic, stack overflow, ... */
-	bool console_hang;	/* hung task, soft lockup, RCU stall */
+	bool console_crash; /* oops, panic, stack overflow, ... */
+	bool console_hang; /* hung task, soft lockup, RCU stall */
 };
 
 enum cell_outcome {
@@ -36,6 +36,7 @@ enum cell_outcome {
 
 const char *outcome_name(enum cell_outcome o);
 /* Decide; reason gets one line saying why. */
-enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *reason);
+enum cell_outcome cell_outcome(const struct cell_facts *f,
+			       struct strbuf *reason);
 
 #endif

@@ -55,14 +55,14 @@ void plan_step_argv(struct strbuf *p, const char *verb, const char *a1,
 	strbuf_addch(p, '\n');
 }
 
-#define RUN(p, label, ...)						\
-	plan_step_argv(p, "run", label, STEP_TIMEOUT,			\
+#define RUN(p, label, ...)                            \
+	plan_step_argv(p, "run", label, STEP_TIMEOUT, \
 		       (const char *const[]){ __VA_ARGS__, NULL })
-#define TRY(p, label, ...)						\
-	plan_step_argv(p, "try", label, STEP_TIMEOUT,			\
+#define TRY(p, label, ...)                            \
+	plan_step_argv(p, "try", label, STEP_TIMEOUT, \
 		       (const char *const[]){ __VA_ARGS__, NULL })
-#define CAPTURE(p, label, ...)						\
-	plan_step_argv(p, "capture", "topology.txt", label,		\
+#define CAPTURE(p, label, ...)                              \
+	plan_step_argv(p, "capture", "topology.txt", label, \
 		       (const char *const[]){ __VA_ARGS__, NULL })
 
 char *plan_mount_dir(const struct topo_layer *l)
@@ -149,7 +149,8 @@ static void setup_fs(struct strbuf *p, const struct topology_spec *t,
 	label = xasprintf("%s:mount", l->name);
 	RUN(p, label, "mkdir", "-p", l->dev);
 	if (l->mount_opts)
-		RUN(p, label, "mount", "-t", l->fstype, "-o", l->mount_opts, dev, l->dev);
+		RUN(p, label, "mount", "-t", l->fstype, "-o", l->mount_opts,
+		    dev, l->dev);
 	else
 		RUN(p, label, "mount", "-t", l->fstype, dev, l->dev);
 	free(label);
@@ -171,7 +172,8 @@ static void setup_overlay(struct strbuf *p, const struct topology_spec *t,
 	l->dev = plan_mount_dir(l);
 	TRY(p, "overlay:modprobe", "modprobe", "overlay");
 	RUN(p, l->name, "mkdir", "-p", lower, upper, work, l->dev);
-	RUN(p, l->name, "mount", "-t", "overlay", "overlay", "-o", opts, l->dev);
+	RUN(p, l->name, "mount", "-t", "overlay", "overlay", "-o", opts,
+	    l->dev);
 	free(lower);
 	free(upper);
 	free(work);
@@ -195,7 +197,8 @@ static void setup_target(struct strbuf *p, const struct topology_spec *t,
 	l->dev = xasprintf("%s:%lld", l->iqn, l->lun);
 	if (first) {
 		TRY(p, "target:modprobe", "modprobe", "-a", "target_core_mod",
-		    "iscsi_target_mod", "target_core_iblock", "target_core_file");
+		    "iscsi_target_mod", "target_core_iblock",
+		    "target_core_file");
 		TRY(p, "target:configfs", "mount", "-t", "configfs", "configfs",
 		    "/sys/kernel/config");
 		/* targetcli looks for tcmu-runner on the system bus. */
@@ -233,18 +236,21 @@ static void setup_initiator(struct strbuf *p, const struct topology_spec *t,
 {
 	const struct topo_layer *tg = topology_find(t, l->on.v[0]);
 	const char *portal = strcmp(tg->guest, l->guest) && o->target_ip ?
-			     o->target_ip : "127.0.0.1";
+				     o->target_ip :
+				     "127.0.0.1";
 	char *name = xasprintf("InitiatorName=%s\n", initiator_iqn(o->role));
 
 	l->dev = xasprintf("@iscsi:%s:%lld", tg->iqn, tg->lun);
 	if (!*iscsid_started) {
-		TRY(p, "iscsi:modprobe", "modprobe", "-a", "iscsi_tcp", "sd_mod");
-		plan_step(p, "put", "/etc/iscsi/initiatorname.iscsi", name, NULL);
+		TRY(p, "iscsi:modprobe", "modprobe", "-a", "iscsi_tcp",
+		    "sd_mod");
+		plan_step(p, "put", "/etc/iscsi/initiatorname.iscsi", name,
+			  NULL);
 		RUN(p, "iscsid", "iscsid");
 		*iscsid_started = true;
 	}
-	RUN(p, l->name, "iscsiadm", "-m", "discovery", "-t", "sendtargets", "-p",
-	    portal);
+	RUN(p, l->name, "iscsiadm", "-m", "discovery", "-t", "sendtargets",
+	    "-p", portal);
 	RUN(p, l->name, "iscsiadm", "-m", "node", "-T", tg->iqn, "-p", portal,
 	    "--login");
 	free(name);
@@ -279,24 +285,28 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 			bool ready = !done[i];
 
 			for (size_t k = 0; ready && k < l->on.n; k++)
-				ready = done[topology_find(t, l->on.v[k]) - t->layers];
+				ready = done[topology_find(t, l->on.v[k]) -
+					     t->layers];
 			if (!ready)
 				continue;
 			done[i] = true;
 			left--;
 			free(l->dev);
 			l->dev = NULL;
-			if (l->type == LAYER_ISCSI_TARGET && in_role(l, o->role)) {
+			if (l->type == LAYER_ISCSI_TARGET &&
+			    in_role(l, o->role)) {
 				/* lower_dev below needs the disk's dev. */
 			}
 			if (!in_role(l, o->role)) {
 				if (l->type == LAYER_ISCSI_TARGET)
-					l->dev = xasprintf("%s:%lld", l->iqn, l->lun);
+					l->dev = xasprintf("%s:%lld", l->iqn,
+							   l->lun);
 				continue;
 			}
 			switch (l->type) {
 			case LAYER_DISK:
-				l->dev = xasprintf("@disk:wblab-disk%lld", l->index);
+				l->dev = xasprintf("@disk:wblab-disk%lld",
+						   l->index);
 				break;
 			case LAYER_MD:
 				setup_md(p, t, l, md++);
@@ -317,7 +327,7 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 			}
 		}
 		if (left == before)
-			break;	/* a cycle: the loader rejects these */
+			break; /* a cycle: the loader rejects these */
 	}
 	free(done);
 }
@@ -340,10 +350,12 @@ static void teardown_layers(struct strbuf *p, const struct topology_spec *t,
 			TRY(p, l->name, "mdadm", "--stop", l->dev);
 			break;
 		case LAYER_ISCSI_INITIATOR:
-			TRY(p, l->name, "iscsiadm", "-m", "node", "--logoutall=all");
+			TRY(p, l->name, "iscsiadm", "-m", "node",
+			    "--logoutall=all");
 			break;
 		case LAYER_ISCSI_TARGET:
-			TRY(p, l->name, "targetcli", "clearconfig", "confirm=True");
+			TRY(p, l->name, "targetcli", "clearconfig",
+			    "confirm=True");
 			break;
 		case LAYER_DISK:
 			break;
@@ -368,8 +380,8 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 		CAPTURE(p, "/proc/mdstat", "cat", "/proc/mdstat");
 	if (ini) {
 		CAPTURE(p, "iscsiadm -m session", "iscsiadm", "-m", "session");
-		CAPTURE(p, "iscsiadm -m session -P 1", "iscsiadm", "-m", "session",
-			"-P", "1");
+		CAPTURE(p, "iscsiadm -m session -P 1", "iscsiadm", "-m",
+			"session", "-P", "1");
 	}
 	if (tgt)
 		CAPTURE(p, "targetcli ls", "targetcli", "ls");
@@ -394,13 +406,15 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 		char *at = strstr(tok, "${WBLAB_MOUNT}");
 
 		argv[n++] = at && mount ?
-			xasprintf("%.*s%s%s", (int)(at - tok), tok, mount,
-				  at + strlen("${WBLAB_MOUNT}")) :
-			xstrdup(tok);
+				    xasprintf("%.*s%s%s", (int)(at - tok), tok,
+					      mount,
+					      at + strlen("${WBLAB_MOUNT}")) :
+				    xstrdup(tok);
 	}
 	argv[n] = NULL;
 	if (n)
-		plan_step_argv(p, "run", "pre", timeout, (const char *const *)argv);
+		plan_step_argv(p, "run", "pre", timeout,
+			       (const char *const *)argv);
 	while (n--)
 		free(argv[n]);
 	free(copy);
@@ -414,24 +428,27 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 	snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
 	snprintf(hog, sizeof(hog), "%llu",
 		 (unsigned long long)(w->hog_size >> 20));
-	snprintf(hold, sizeof(hold), "%lld", w->hog_hold ? w->hog_hold :
-		 (long long)o->workload_timeout);
+	snprintf(hold, sizeof(hold), "%lld",
+		 w->hog_hold ? w->hog_hold : (long long)o->workload_timeout);
 	plan_step(p, "phase", "workload", NULL);
 	collectors_plan_workload(p);
 	if (w->memcg_max)
 		plan_step(p, "cgroup", "wblab", w->memcg_max, NULL);
 	if (w->hog_size && w->fio)
-		plan_step_argv(p, "bg", "hog", NULL, (const char *const[]){
-			"/run/wblab-agent", "hog", hog, hold, NULL });
+		plan_step_argv(p, "bg", "hog", NULL,
+			       (const char *const[]){ "/run/wblab-agent", "hog",
+						      hog, hold, NULL });
 	else if (w->hog_size)
-		plan_step_argv(p, "run", "hog", timeout, (const char *const[]){
-			"/run/wblab-agent", "hog", hog, hold, NULL });
+		plan_step_argv(p, "run", "hog", timeout,
+			       (const char *const[]){ "/run/wblab-agent", "hog",
+						      hog, hold, NULL });
 	if (w->fio) {
 		plan_step(p, "put", "/tmp/wblab-job.fio", w->fio, NULL);
-		plan_step_argv(p, "run", "fio", timeout, (const char *const[]){
-			"fio", "--output-format=json",
-			"--output=/tmp/wblab-out/fio.json", "/tmp/wblab-job.fio",
-			NULL });
+		plan_step_argv(p, "run", "fio", timeout,
+			       (const char *const[]){
+				       "fio", "--output-format=json",
+				       "--output=/tmp/wblab-out/fio.json",
+				       "/tmp/wblab-job.fio", NULL });
 	}
 	if (w->memcg_max)
 		plan_step(p, "cgroup", "", "", NULL);
@@ -474,10 +491,12 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		 * what it built is captured and sent before it starts serving.
 		 */
 		capture_topology(out, t, o, NULL);
-		plan_step(out, "get", "topology.txt", "/tmp/wblab-out/topology.txt", NULL);
+		plan_step(out, "get", "topology.txt",
+			  "/tmp/wblab-out/topology.txt", NULL);
 		plan_step(out, "phase", "workload", NULL);
-		plan_step_argv(out, "run", "serve", "86400", (const char *const[]){
-			"sleep", "infinity", NULL });
+		plan_step_argv(out, "run", "serve", "86400",
+			       (const char *const[]){ "sleep", "infinity",
+						      NULL });
 		plan_step(out, "phase", "collect", NULL);
 	}
 	if (o->role == PLAN_MAIN)

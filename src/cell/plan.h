@@ -10,13 +10,14 @@ enum plan_role { PLAN_MAIN, PLAN_TARGET };
 
 struct plan_opts {
 	enum plan_role role;
-	int workload_timeout;	/* seconds the agent gives the workload */
-	const char *target_ip;	/* where remote iSCSI targets listen */
-	const char *own_ip;	/* this guest's address on the lab network */
+	int workload_timeout; /* seconds the agent gives the workload */
+	const char *target_ip; /* where remote iSCSI targets listen */
+	const char *own_ip; /* this guest's address on the lab network */
 };
 
 /* Append one plan step: fields escaped and TAB-separated, NULL-terminated. */
-void plan_step(struct strbuf *p, const char *verb, ...) __attribute__((sentinel));
+void plan_step(struct strbuf *p, const char *verb, ...)
+	__attribute__((sentinel));
 /* Append a step whose trailing fields are an argv array. */
 void plan_step_argv(struct strbuf *p, const char *verb, const char *a1,
 		    const char *a2, const char *const *argv);

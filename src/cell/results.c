@@ -19,8 +19,8 @@ static json_object *JS(const char *s)
 
 int json_write_atomic(const char *path, json_object *o)
 {
-	const char *text = json_object_to_json_string_ext(o,
-		JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
+	const char *text = json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 	struct strbuf sb = STRBUF_INIT;
 	int ret;
 
@@ -66,7 +66,8 @@ static json_object *topology_json(const struct topology_spec *t)
 		if (l->dev)
 			json_object_object_add(lj, "dev", JS(l->dev));
 		if (l->type == LAYER_MD)
-			json_object_object_add(lj, "level", json_object_new_int64(l->level));
+			json_object_object_add(lj, "level",
+					       json_object_new_int64(l->level));
 		if (l->fstype)
 			json_object_object_add(lj, "fstype", JS(l->fstype));
 		if (l->iqn)
@@ -83,17 +84,23 @@ static json_object *agent_json(const struct guest *g)
 	const char *body = g->exit_body.buf;
 	const char *blank = strstr(body, "\n\n");
 
-	json_object_object_add(o, "status", JS(g->exited ? g->agent_status : NULL));
+	json_object_object_add(o, "status",
+			       JS(g->exited ? g->agent_status : NULL));
 	/* key=value lines, then the failing step's output tail. */
 	for (const char *p = body; *p && p != blank + 1;) {
 		const char *nl = strchr(p, '\n');
-		const char *eq = memchr(p, '=', nl ? (size_t)(nl - p) : strlen(p));
+		const char *eq =
+			memchr(p, '=', nl ? (size_t)(nl - p) : strlen(p));
 
 		if (eq) {
 			char *k = xstrndup(p, eq - p);
 
-			json_object_object_add(o, k, json_object_new_string_len(
-				eq + 1, (nl ? nl : eq + 1 + strlen(eq + 1)) - eq - 1));
+			json_object_object_add(
+				o, k,
+				json_object_new_string_len(
+					eq + 1,
+					(nl ? nl : eq + 1 + strlen(eq + 1)) -
+						eq - 1));
 			free(k);
 		}
 		if (!nl)
@@ -114,7 +121,8 @@ static void list_files(const char *dir, json_object *arr)
 	for (int i = 0; i < n; i++) {
 		const char *f = names[i]->d_name;
 
-		if (f[0] != '.' && strcmp(f, "cell.json") && !strstr(f, ".tmp."))
+		if (f[0] != '.' && strcmp(f, "cell.json") &&
+		    !strstr(f, ".tmp."))
 			json_object_array_add(arr, JS(f));
 		free(names[i]);
 	}
@@ -162,18 +170,29 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(o, "workload", JS(c->wl->name));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "accel", JS(c->accel));
-	json_object_object_add(o, "memory_mib", json_object_new_int(c->memory_mib));
+	json_object_object_add(o, "memory_mib",
+			       json_object_new_int(c->memory_mib));
 	json_object_object_add(o, "vcpus", json_object_new_int(c->vcpus));
 	json_object_object_add(o, "outcome", JS(outcome_name(r->outcome)));
 	json_object_object_add(o, "outcome_reason", JS(r->reason));
 	json_object_object_add(o, "agent", agent_json(g));
 	json_object_object_add(t, "started", JS(started));
 	json_object_object_add(t, "finished", JS(finished));
-	json_object_object_add(t, "boot_s", json_object_new_double(span(g->t_create, g->t_hello)));
-	json_object_object_add(t, "setup_s", json_object_new_double(span(g->t_setup, g->t_workload)));
-	json_object_object_add(t, "workload_s", json_object_new_double(span(g->t_workload, g->t_collect)));
-	json_object_object_add(t, "collect_s", json_object_new_double(span(g->t_collect, g->t_exit)));
-	json_object_object_add(t, "total_s", json_object_new_double(span(g->t_create, g->t_stop)));
+	json_object_object_add(
+		t, "boot_s",
+		json_object_new_double(span(g->t_create, g->t_hello)));
+	json_object_object_add(
+		t, "setup_s",
+		json_object_new_double(span(g->t_setup, g->t_workload)));
+	json_object_object_add(
+		t, "workload_s",
+		json_object_new_double(span(g->t_workload, g->t_collect)));
+	json_object_object_add(
+		t, "collect_s",
+		json_object_new_double(span(g->t_collect, g->t_exit)));
+	json_object_object_add(
+		t, "total_s",
+		json_object_new_double(span(g->t_create, g->t_stop)));
 	json_object_object_add(o, "timings", t);
 	json_object_object_add(o, "console_kind", JS(con->kind));
 	if (cj && json_object_object_get_ex(cj, "events", &events))
@@ -254,18 +273,21 @@ int results_db_run(sqlite3 *db, const char *run_id, const char *started,
 }
 
 int results_db_cell(sqlite3 *db, const char *run_id, const char *cell_id,
-		    const char *kernel, const char *kernel_hash, const char *topology,
-		    const char *workload, int rep, const char *outcome,
-		    const char *started, double total_s, double boot_s)
+		    const char *kernel, const char *kernel_hash,
+		    const char *topology, const char *workload, int rep,
+		    const char *outcome, const char *started, double total_s,
+		    double boot_s)
 {
 	char repbuf[16];
-	const char *t[] = { run_id, cell_id, kernel, kernel_hash, topology,
-			    workload, repbuf, outcome, started };
+	const char *t[] = { run_id,   cell_id, kernel,	kernel_hash, topology,
+			    workload, repbuf,  outcome, started };
 	double n[] = { total_s, boot_s };
 
 	snprintf(repbuf, sizeof(repbuf), "%d", rep);
-	return exec_bind(db, "INSERT OR REPLACE INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-			 t, 9, n, 2);
+	return exec_bind(
+		db,
+		"INSERT OR REPLACE INTO cells VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+		t, 9, n, 2);
 }
 
 void results_db_close(sqlite3 *db)

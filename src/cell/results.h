@@ -30,9 +30,10 @@ sqlite3 *results_db_open(const char *dir);
 int results_db_run(sqlite3 *db, const char *run_id, const char *started,
 		   const char *finished, const char *accel, const char *host);
 int results_db_cell(sqlite3 *db, const char *run_id, const char *cell_id,
-		    const char *kernel, const char *kernel_hash, const char *topology,
-		    const char *workload, int rep, const char *outcome,
-		    const char *started, double total_s, double boot_s);
+		    const char *kernel, const char *kernel_hash,
+		    const char *topology, const char *workload, int rep,
+		    const char *outcome, const char *started, double total_s,
+		    double boot_s);
 void results_db_close(sqlite3 *db);
 
 #endif

@@ -22,7 +22,7 @@
 struct check {
 	const char *name;
 	bool ok;
-	bool fatal;		/* a cell cannot run without it */
+	bool fatal; /* a cell cannot run without it */
 	char value[256];
 	char fix[256];
 };
@@ -56,12 +56,34 @@ static void tool_version(const char *name, const char *const *argv, bool fatal,
 	if (rc == 127 || rc < 0) {
 		c->ok = false;
 		snprintf(c->value, sizeof(c->value), "not found");
-		snprintf(c->fix, sizeof(c->fix), "make deps (installs %s)", pkg);
+		snprintf(c->fix, sizeof(c->fix), "make deps (installs %s)",
+			 pkg);
 	} else {
 		snprintf(c->value, sizeof(c->value), "%s", out.buf);
 	}
 	strbuf_release(&out);
 }
+
+/* The tools wblab runs, how to ask their version, and where they come from. */
+static const struct tool {
+	const char *name;
+	const char *const argv[3];
+	bool fatal;
+	const char *pkg;
+} tools[] = {
+	{ "qemu",
+	  { "qemu-system-x86_64", "--version" },
+	  true,
+	  "qemu-system-x86" },
+	{ "qemu-img", { "qemu-img", "--version" }, true, "qemu-utils" },
+	{ "debootstrap", { "debootstrap", "--version" }, true, "debootstrap" },
+	{ "mkfs.ext4", { "mkfs.ext4", "-V" }, true, "e2fsprogs" },
+	{ "depmod", { "depmod", "--version" }, true, "kmod" },
+	{ "dpkg-deb", { "dpkg-deb", "--version" }, true, "dpkg" },
+	{ "make", { "make", "--version" }, false, "make" },
+	{ "gcc", { "gcc", "--version" }, false, "gcc" },
+	{ "gnuplot", { "gnuplot", "--version" }, false, "gnuplot-nox" },
+};
 
 static void check_space(const char *name, const char *dir, int64_t want)
 {
@@ -72,8 +94,10 @@ static void check_space(const char *name, const char *dir, int64_t want)
 		 (long long)(free_b >> 20));
 	if (free_b >= 0 && free_b < want) {
 		c->ok = false;
-		snprintf(c->fix, sizeof(c->fix), "free space (%lld MiB needed) or point WBLAB_CACHE/--results elsewhere",
-			 (long long)(want >> 20));
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"free space (%lld MiB needed) or point WBLAB_CACHE/--results elsewhere",
+			(long long)(want >> 20));
 	}
 }
 
@@ -87,12 +111,14 @@ static void check_libvirt(virConnectPtr *conn, const char *uri)
 	if (!*conn) {
 		c->ok = false;
 		snprintf(c->value, sizeof(c->value), "%s: cannot connect", uri);
-		snprintf(c->fix, sizeof(c->fix), "make services (starts virtlogd and libvirtd)");
+		snprintf(c->fix, sizeof(c->fix),
+			 "make services (starts virtlogd and libvirtd)");
 	} else {
 		virGetVersion(&lv, NULL, NULL);
 		virConnectGetVersion(*conn, &hv);
-		snprintf(c->value, sizeof(c->value), "%s libvirt %lu.%lu.%lu, QEMU %lu.%lu.%lu",
-			 uri, lv / 1000000, lv / 1000 % 1000, lv % 1000,
+		snprintf(c->value, sizeof(c->value),
+			 "%s libvirt %lu.%lu.%lu, QEMU %lu.%lu.%lu", uri,
+			 lv / 1000000, lv / 1000 % 1000, lv % 1000,
 			 hv / 1000000, hv / 1000 % 1000, hv % 1000);
 	}
 	strbuf_release(&err);
@@ -113,8 +139,10 @@ static void check_accel(virConnectPtr conn, const char *uri, bool reprobe)
 	}
 	if (kernel_spec_find("debian-6.1", &ks) || kernel_ensure(&ks, &ka)) {
 		c->ok = false;
-		snprintf(c->value, sizeof(c->value), "cannot probe: no debian-6.1 kernel");
-		snprintf(c->fix, sizeof(c->fix), "wblab kernel build debian-6.1");
+		snprintf(c->value, sizeof(c->value),
+			 "cannot probe: no debian-6.1 kernel");
+		snprintf(c->fix, sizeof(c->fix),
+			 "wblab kernel build debian-6.1");
 		goto out;
 	}
 	initrd = initramfs_ensure(&ka, agent);
@@ -125,7 +153,9 @@ static void check_accel(virConnectPtr conn, const char *uri, bool reprobe)
 	snprintf(c->value, sizeof(c->value), "%s: %s%s", v.accel, v.reason,
 		 v.cached ? " (cached)" : "");
 	if (!strcmp(v.accel, "tcg"))
-		snprintf(c->fix, sizeof(c->fix), "cells run under TCG (slower, still real); KVM needs a host where guests boot under it");
+		snprintf(
+			c->fix, sizeof(c->fix),
+			"cells run under TCG (slower, still real); KVM needs a host where guests boot under it");
 	kernel_artifact_free(&ka);
 	kernel_spec_free(&ks);
 out:
@@ -161,30 +191,16 @@ int cmd_doctor(int argc, char **argv)
 		else if (!strcmp(argv[i], "--uri") && i + 1 < argc)
 			uri = argv[++i];
 		else {
-			fprintf(stderr, "usage: wblab doctor [--json] [--reprobe] [--uri URI]\n");
+			fprintf(stderr,
+				"usage: wblab doctor [--json] [--reprobe] [--uri URI]\n");
 			return 2;
 		}
 	}
 	log_quiet = json;
 	check_libvirt(&conn, uri);
-	tool_version("qemu", (const char *const[]){ "qemu-system-x86_64", "--version", NULL },
-		     true, "qemu-system-x86");
-	tool_version("qemu-img", (const char *const[]){ "qemu-img", "--version", NULL },
-		     true, "qemu-utils");
-	tool_version("debootstrap", (const char *const[]){ "debootstrap", "--version", NULL },
-		     true, "debootstrap");
-	tool_version("mkfs.ext4", (const char *const[]){ "mkfs.ext4", "-V", NULL },
-		     true, "e2fsprogs");
-	tool_version("depmod", (const char *const[]){ "depmod", "--version", NULL },
-		     true, "kmod");
-	tool_version("dpkg-deb", (const char *const[]){ "dpkg-deb", "--version", NULL },
-		     true, "dpkg");
-	tool_version("make", (const char *const[]){ "make", "--version", NULL },
-		     false, "make");
-	tool_version("gcc", (const char *const[]){ "gcc", "--version", NULL },
-		     false, "gcc");
-	tool_version("gnuplot", (const char *const[]){ "gnuplot", "--version", NULL },
-		     false, "gnuplot-nox");
+	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
+		tool_version(tools[i].name, tools[i].argv, tools[i].fatal,
+			     tools[i].pkg);
 	check_agent();
 	check_space("cache disk", cache_root(), 4LL << 30);
 	check_space("results disk", "results", 256LL << 20);
@@ -201,29 +217,43 @@ int cmd_doctor(int argc, char **argv)
 		for (int i = 0; i < nr_checks; i++) {
 			json_object *c = json_object_new_object();
 
-			json_object_object_add(c, "check", json_object_new_string(checks[i].name));
-			json_object_object_add(c, "ok", json_object_new_boolean(checks[i].ok));
-			json_object_object_add(c, "fatal", json_object_new_boolean(checks[i].fatal));
-			json_object_object_add(c, "value", json_object_new_string(checks[i].value));
-			json_object_object_add(c, "fix", json_object_new_string(checks[i].fix));
+			json_object_object_add(
+				c, "check",
+				json_object_new_string(checks[i].name));
+			json_object_object_add(
+				c, "ok", json_object_new_boolean(checks[i].ok));
+			json_object_object_add(
+				c, "fatal",
+				json_object_new_boolean(checks[i].fatal));
+			json_object_object_add(
+				c, "value",
+				json_object_new_string(checks[i].value));
+			json_object_object_add(
+				c, "fix",
+				json_object_new_string(checks[i].fix));
 			json_object_array_add(arr, c);
 		}
 		json_object_object_add(o, "checks", arr);
-		json_object_object_add(o, "can_run_cell", json_object_new_boolean(!bad));
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_object_add(o, "can_run_cell",
+				       json_object_new_boolean(!bad));
+		puts(json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PRETTY |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		printf("%-14s %-4s %s\n", "CHECK", "OK", "VALUE");
 		for (int i = 0; i < nr_checks; i++) {
 			printf("%-14s %-4s %s\n", checks[i].name,
-			       checks[i].ok ? "yes" : checks[i].fatal ? "NO" : "warn",
+			       checks[i].ok    ? "yes" :
+			       checks[i].fatal ? "NO" :
+						 "warn",
 			       checks[i].value);
 			if (checks[i].fix[0])
 				printf("%-14s      -> %s\n", "", checks[i].fix);
 		}
-		printf("\n%s\n", bad ? "a cell cannot run here: fix the NO lines" :
-		       "a cell can run here");
+		printf("\n%s\n",
+		       bad ? "a cell cannot run here: fix the NO lines" :
+			     "a cell can run here");
 	}
 	return bad ? 1 : 0;
 }

@@ -24,8 +24,8 @@ static int image_cmd_build(const char *name)
 		return 2;
 	ret = image_ensure(&spec, &art, &built);
 	if (!ret)
-		printf("%s %s %s (%.2f s)\n", spec.name, built ? "built" : "cached",
-		       art.path, now_mono() - t0);
+		printf("%s %s %s (%.2f s)\n", spec.name,
+		       built ? "built" : "cached", art.path, now_mono() - t0);
 	image_artifact_free(&art);
 	image_spec_free(&spec);
 	return ret ? 1 : 0;

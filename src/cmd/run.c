@@ -76,34 +76,74 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	};
 	int c;
 
-	*a = (struct run_args){ .results = "results", .image = "debian-12",
-				.accel = getenv("WBLAB_ACCEL") ? getenv("WBLAB_ACCEL") : "auto",
-				.uri = virt_default_uri(), .reps = 1, .vcpus = 2,
+	*a = (struct run_args){ .results = "results",
+				.image = "debian-12",
+				.accel = getenv("WBLAB_ACCEL") ?
+						 getenv("WBLAB_ACCEL") :
+						 "auto",
+				.uri = virt_default_uri(),
+				.reps = 1,
+				.vcpus = 2,
 				.boot_timeout = 120 };
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "n:", opts, NULL)) != -1) {
 		switch (c) {
 		case 'k':
 			if (a->nr_kernels == MAX_KERNELS)
-				return error("at most %d kernels", MAX_KERNELS) ? 2 : 2;
+				return error("at most %d kernels",
+					     MAX_KERNELS) ?
+					       2 :
+					       2;
 			a->kernels[a->nr_kernels++] = optarg;
 			break;
-		case 't': a->topology = optarg; break;
-		case 'w': a->workload = optarg; break;
-		case 'r': a->results = optarg; break;
-		case 'i': a->image = optarg; break;
-		case 'a': a->accel = optarg; break;
-		case 'u': a->uri = optarg; break;
-		case 'n': a->reps = atoi(optarg); break;
-		case 'm': a->memory = atoi(optarg); break;
-		case 'c': a->vcpus = atoi(optarg); break;
-		case 'T': a->timeout = atoi(optarg); break;
-		case 'B': a->boot_timeout = atoi(optarg); break;
-		case 'K': a->keep = true; break;
-		case 'x': a->cmdline_extra = optarg; break;
-		case 'j': a->json = true; break;
-		case 'h': fputs(run_usage, stdout); exit(0);
-		default: fputs(run_usage, stderr); return 2;
+		case 't':
+			a->topology = optarg;
+			break;
+		case 'w':
+			a->workload = optarg;
+			break;
+		case 'r':
+			a->results = optarg;
+			break;
+		case 'i':
+			a->image = optarg;
+			break;
+		case 'a':
+			a->accel = optarg;
+			break;
+		case 'u':
+			a->uri = optarg;
+			break;
+		case 'n':
+			a->reps = atoi(optarg);
+			break;
+		case 'm':
+			a->memory = atoi(optarg);
+			break;
+		case 'c':
+			a->vcpus = atoi(optarg);
+			break;
+		case 'T':
+			a->timeout = atoi(optarg);
+			break;
+		case 'B':
+			a->boot_timeout = atoi(optarg);
+			break;
+		case 'K':
+			a->keep = true;
+			break;
+		case 'x':
+			a->cmdline_extra = optarg;
+			break;
+		case 'j':
+			a->json = true;
+			break;
+		case 'h':
+			fputs(run_usage, stdout);
+			exit(0);
+		default:
+			fputs(run_usage, stderr);
+			return 2;
 		}
 	}
 	if (optind < argc || !a->nr_kernels || !a->topology || !a->workload) {
@@ -133,7 +173,7 @@ struct run_state {
 	struct workload_spec wl;
 	struct image_spec ispec;
 	struct image_artifact image;
-	char *infra;		/* run-wide infrastructure failure */
+	char *infra; /* run-wide infrastructure failure */
 	struct accel_verdict accel;
 	virConnectPtr conn;
 	json_object *cells;
@@ -176,17 +216,20 @@ static void prepare_artifacts(struct run_state *s)
 	char *agent = agent_binary_path();
 
 	if (image_ensure(&s->ispec, &s->image, NULL))
-		s->infra = xasprintf("guest image %s could not be built", s->ispec.name);
+		s->infra = xasprintf("guest image %s could not be built",
+				     s->ispec.name);
 	for (int i = 0; i < s->a.nr_kernels; i++) {
 		if (kernel_ensure(&s->kspec[i], &s->kart[i])) {
-			s->kerr[i] = xasprintf("kernel %s could not be fetched or built",
-					       s->kspec[i].name);
+			s->kerr[i] = xasprintf(
+				"kernel %s could not be fetched or built",
+				s->kspec[i].name);
 			continue;
 		}
 		s->initrd[i] = initramfs_ensure(&s->kart[i], agent);
 		if (!s->initrd[i])
-			s->kerr[i] = xasprintf("initramfs for %s could not be built",
-					       s->kspec[i].name);
+			s->kerr[i] =
+				xasprintf("initramfs for %s could not be built",
+					  s->kspec[i].name);
 	}
 	s->conn = virt_connect(s->a.uri, &err);
 	if (!s->conn && !s->infra)
@@ -210,8 +253,11 @@ static void decide_accel(struct run_state *s)
 	accel_decide(s->conn, s->a.uri, s->a.accel, &s->kart[k], s->initrd[k],
 		     &s->accel);
 	if (!strcmp(s->accel.accel, "tcg") && strcmp(s->a.accel, "tcg"))
-		warn("using TCG (software emulation), not KVM: %s%s", s->accel.reason,
-		     s->accel.cached ? " (cached verdict; wblab doctor --reprobe re-checks)" : "");
+		warn("using TCG (software emulation), not KVM: %s%s",
+		     s->accel.reason,
+		     s->accel.cached ?
+			     " (cached verdict; wblab doctor --reprobe re-checks)" :
+			     "");
 }
 
 static json_object *run_json(struct run_state *s, const char *finished)
@@ -228,26 +274,43 @@ static json_object *run_json(struct run_state *s, const char *finished)
 	if (s->conn)
 		virConnectGetVersion(s->conn, &hv);
 	for (int i = 0; i < s->a.nr_kernels; i++)
-		json_object_array_add(kernels, json_object_new_string(s->a.kernels[i]));
+		json_object_array_add(kernels,
+				      json_object_new_string(s->a.kernels[i]));
 	json_object_object_add(spec, "kernels", kernels);
-	json_object_object_add(spec, "topology", json_object_new_string(s->a.topology));
-	json_object_object_add(spec, "workload", json_object_new_string(s->a.workload));
-	json_object_object_add(spec, "image", json_object_new_string(s->a.image));
+	json_object_object_add(spec, "topology",
+			       json_object_new_string(s->a.topology));
+	json_object_object_add(spec, "workload",
+			       json_object_new_string(s->a.workload));
+	json_object_object_add(spec, "image",
+			       json_object_new_string(s->a.image));
 	json_object_object_add(spec, "reps", json_object_new_int(s->a.reps));
-	json_object_object_add(spec, "memory_mib", json_object_new_int(s->a.memory));
+	json_object_object_add(spec, "memory_mib",
+			       json_object_new_int(s->a.memory));
 	json_object_object_add(spec, "vcpus", json_object_new_int(s->a.vcpus));
-	json_object_object_add(spec, "timeout_s", json_object_new_int(s->a.timeout));
-	json_object_object_add(host, "hostname", json_object_new_string(u.nodename));
-	json_object_object_add(host, "kernel", json_object_new_string(u.release));
-	json_object_object_add(host, "libvirt_uri", json_object_new_string(s->a.uri));
-	json_object_object_add(host, "libvirt_version", json_object_new_int64(lv));
+	json_object_object_add(spec, "timeout_s",
+			       json_object_new_int(s->a.timeout));
+	json_object_object_add(host, "hostname",
+			       json_object_new_string(u.nodename));
+	json_object_object_add(host, "kernel",
+			       json_object_new_string(u.release));
+	json_object_object_add(host, "libvirt_uri",
+			       json_object_new_string(s->a.uri));
+	json_object_object_add(host, "libvirt_version",
+			       json_object_new_int64(lv));
 	json_object_object_add(host, "qemu_version", json_object_new_int64(hv));
-	json_object_object_add(host, "accel", json_object_new_string(s->accel.accel));
-	json_object_object_add(host, "accel_reason", json_object_new_string(s->accel.reason));
-	json_object_object_add(host, "image", json_object_new_string(s->image.path ? s->image.path : ""));
+	json_object_object_add(host, "accel",
+			       json_object_new_string(s->accel.accel));
+	json_object_object_add(host, "accel_reason",
+			       json_object_new_string(s->accel.reason));
+	json_object_object_add(
+		host, "image",
+		json_object_new_string(s->image.path ? s->image.path : ""));
 	json_object_object_add(o, "run", json_object_new_string(s->run_id));
-	json_object_object_add(o, "started", json_object_new_string(s->started));
-	json_object_object_add(o, "finished", json_object_new_string(finished ? finished : ""));
+	json_object_object_add(o, "started",
+			       json_object_new_string(s->started));
+	json_object_object_add(o, "finished",
+			       json_object_new_string(finished ? finished :
+								 ""));
 	json_object_object_add(o, "spec", spec);
 	json_object_object_add(o, "host", host);
 	json_object_object_add(o, "cells", json_object_get(s->cells));
@@ -272,16 +335,26 @@ static void run_cells(struct run_state *s, sqlite3 *db)
 			char *id = xasprintf("%s_%s_%s_%d", s->kspec[k].name,
 					     s->topo.name, s->wl.name, rep);
 			char *dir = xasprintf("%s/cells/%s", s->run_dir, id);
-			unsigned int mem = s->a.memory ? s->a.memory :
-					   s->wl.memory ? s->wl.memory : 1024;
+			unsigned int mem = s->a.memory	? s->a.memory :
+					   s->wl.memory ? s->wl.memory :
+							  1024;
 			struct cell_spec c = {
-				.run_id = s->run_id, .cell_id = id, .cell_dir = dir,
+				.run_id = s->run_id,
+				.cell_id = id,
+				.cell_dir = dir,
 				.kernel = s->kerr[k] ? NULL : &s->kart[k],
-				.topo = &s->topo, .wl = &s->wl, .rep = rep,
-				.image = s->image.path, .initrd = s->initrd[k],
-				.accel = s->accel.accel, .memory_mib = mem,
-				.vcpus = s->a.vcpus, .boot_timeout = s->a.boot_timeout,
-				.workload_timeout = s->a.timeout ? s->a.timeout : s->wl.timeout,
+				.topo = &s->topo,
+				.wl = &s->wl,
+				.rep = rep,
+				.image = s->image.path,
+				.initrd = s->initrd[k],
+				.accel = s->accel.accel,
+				.memory_mib = mem,
+				.vcpus = s->a.vcpus,
+				.boot_timeout = s->a.boot_timeout,
+				.workload_timeout = s->a.timeout ?
+							    s->a.timeout :
+							    s->wl.timeout,
 				.keep = s->a.keep,
 				.cmdline_extra = s->a.cmdline_extra,
 				.infra_error = s->infra ? s->infra : s->kerr[k],
@@ -291,24 +364,38 @@ static void run_cells(struct run_state *s, sqlite3 *db)
 			char started[32];
 
 			if (virt_interrupted())
-				c.infra_error = "interrupted before the cell started";
+				c.infra_error =
+					"interrupted before the cell started";
 			now_iso8601(started, sizeof(started));
-			info("cell %s: starting (%s, %u MiB)", id, c.accel, mem);
+			info("cell %s: starting (%s, %u MiB)", id, c.accel,
+			     mem);
 			cell_run(s->conn, &c, &r);
-			info("cell %s: %s (%s) in %.1f s", id, outcome_name(r.outcome),
-			     r.reason, r.total_s);
+			info("cell %s: %s (%s) in %.1f s", id,
+			     outcome_name(r.outcome), r.reason, r.total_s);
 			s->nr_infra += r.outcome == OUTCOME_INFRA_ERROR;
-			json_object_object_add(cj, "id", json_object_new_string(id));
-			json_object_object_add(cj, "kernel", json_object_new_string(s->kspec[k].name));
-			json_object_object_add(cj, "rep", json_object_new_int(rep));
-			json_object_object_add(cj, "outcome", json_object_new_string(outcome_name(r.outcome)));
-			json_object_object_add(cj, "dir", json_object_new_string(dir + strlen(s->run_dir) + 1));
+			json_object_object_add(cj, "id",
+					       json_object_new_string(id));
+			json_object_object_add(
+				cj, "kernel",
+				json_object_new_string(s->kspec[k].name));
+			json_object_object_add(cj, "rep",
+					       json_object_new_int(rep));
+			json_object_object_add(
+				cj, "outcome",
+				json_object_new_string(
+					outcome_name(r.outcome)));
+			json_object_object_add(
+				cj, "dir",
+				json_object_new_string(dir +
+						       strlen(s->run_dir) + 1));
 			json_object_array_add(s->cells, cj);
 			save_run(s, NULL);
 			if (db)
-				results_db_cell(db, s->run_id, id, s->kspec[k].name,
-						c.kernel ? c.kernel->hash : "", s->topo.name,
-						s->wl.name, rep, outcome_name(r.outcome),
+				results_db_cell(db, s->run_id, id,
+						s->kspec[k].name,
+						c.kernel ? c.kernel->hash : "",
+						s->topo.name, s->wl.name, rep,
+						outcome_name(r.outcome),
 						started, r.total_s, r.boot_s);
 			free(id);
 			free(dir);
@@ -371,8 +458,8 @@ int cmd_run(int argc, char **argv)
 	now_iso8601(finished, sizeof(finished));
 	save_run(s, finished);
 	if (db) {
-		results_db_run(db, s->run_id, s->started, finished, s->accel.accel,
-			       "localhost");
+		results_db_run(db, s->run_id, s->started, finished,
+			       s->accel.accel, "localhost");
 		results_db_close(db);
 	}
 	if (s->conn) {
@@ -380,14 +467,16 @@ int cmd_run(int argc, char **argv)
 		char *prefix = xasprintf("wblab-%s-", s->run_id);
 
 		if (virt_destroy_prefix(s->conn, prefix))
-			warn("destroyed domains of run %s left running", s->run_id);
+			warn("destroyed domains of run %s left running",
+			     s->run_id);
 		free(prefix);
 	}
 	if (s->a.json) {
 		json_object *o = run_json(s, finished);
 
-		puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PRETTY |
-						    JSON_C_TO_STRING_NOSLASHESCAPE));
+		puts(json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PRETTY |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	}
 	ret = s->nr_infra || virt_interrupted() ? 1 : 0;

@@ -63,7 +63,8 @@ int cmd_show(int argc, char **argv)
 	char *path;
 
 	if (argc != 2 || !strcmp(argv[1], "--help")) {
-		fprintf(argc == 2 ? stdout : stderr, "usage: wblab show RUN_DIR\n");
+		fprintf(argc == 2 ? stdout : stderr,
+			"usage: wblab show RUN_DIR\n");
 		return argc == 2 ? 0 : 2;
 	}
 	path = xasprintf("%s/run.json", argv[1]);
@@ -87,10 +88,13 @@ int cmd_show(int argc, char **argv)
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
 		const char *dir = json_object_get_string(get_path(c, "dir"));
-		const char *kernel = json_object_get_string(get_path(c, "kernel"));
+		const char *kernel =
+			json_object_get_string(get_path(c, "kernel"));
 		char *cp = xasprintf("%s/%s/cell.json", argv[1], dir);
 		json_object *cell = json_object_from_file(cp);
-		const char *outcome = cell ? json_object_get_string(get_path(cell, "outcome")) : "missing";
+		const char *outcome = cell ? json_object_get_string(get_path(
+						     cell, "outcome")) :
+					     "missing";
 		struct acc *a = NULL;
 
 		for (int k = 0; k < nk; k++)
@@ -107,8 +111,11 @@ int cmd_show(int argc, char **argv)
 			a->ok += !strcmp(outcome, "ok");
 		}
 		for (size_t f = 0; f < NR_FIG; f++) {
-			json_object *v = cell ? get_path(cell, figures[f].path) : NULL;
-			double d = v ? json_object_get_double(v) * figures[f].scale : 0;
+			json_object *v =
+				cell ? get_path(cell, figures[f].path) : NULL;
+			double d = v ? json_object_get_double(v) *
+						   figures[f].scale :
+				       0;
 
 			if (!v) {
 				printf(" %10s", "-");
@@ -127,15 +134,20 @@ int cmd_show(int argc, char **argv)
 	}
 	printf("\nper kernel: mean (sd) over its cells\n");
 	for (int k = 0; k < nk; k++) {
-		printf("%-24.24s ok %d/%d\n", acc[k].kernel, acc[k].ok, acc[k].cells);
+		printf("%-24.24s ok %d/%d\n", acc[k].kernel, acc[k].ok,
+		       acc[k].cells);
 		for (size_t f = 0; f < NR_FIG; f++) {
 			double n = acc[k].n[f], mean, sd;
 
 			if (!n)
 				continue;
 			mean = acc[k].sum[f] / n;
-			sd = n > 1 ? sqrt(fmax(0, (acc[k].sq[f] - n * mean * mean) / (n - 1))) : 0;
-			printf("    %-10s %12.1f (%.1f)\n", figures[f].head, mean, sd);
+			sd = n > 1 ? sqrt(fmax(0, (acc[k].sq[f] -
+						   n * mean * mean) /
+							  (n - 1))) :
+				     0;
+			printf("    %-10s %12.1f (%.1f)\n", figures[f].head,
+			       mean, sd);
 		}
 	}
 	json_object_put(run);

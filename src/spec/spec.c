@@ -25,7 +25,8 @@ static int spec_load(struct spec_file *sf, yaml_parser_t *parser)
 	sf->loaded = true;
 	yaml_parser_delete(parser);
 	if (!yaml_document_get_root_node(&sf->doc)) {
-		strbuf_addf(&sf->errors, "%s:1: yaml: empty document\n", sf->path);
+		strbuf_addf(&sf->errors, "%s:1: yaml: empty document\n",
+			    sf->path);
 		sf->nr_errors++;
 		return -1;
 	}
@@ -92,8 +93,8 @@ int spec_line(const yaml_node_t *node)
 	return node ? (int)node->start_mark.line + 1 : 0;
 }
 
-void spec_error(struct spec_file *sf, const yaml_node_t *node, const char *field,
-		const char *fmt, ...)
+void spec_error(struct spec_file *sf, const yaml_node_t *node,
+		const char *field, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -113,13 +114,15 @@ const char *spec_scalar(const yaml_node_t *node)
 	return (const char *)node->data.scalar.value;
 }
 
-yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map, const char *key)
+yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map,
+			  const char *key)
 {
 	yaml_node_pair_t *p;
 
 	if (!map || map->type != YAML_MAPPING_NODE)
 		return NULL;
-	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top; p++) {
+	for (p = map->data.mapping.pairs.start; p < map->data.mapping.pairs.top;
+	     p++) {
 		const char *k = spec_scalar(spec_node(sf, p->key));
 
 		if (k && !strcmp(k, key))
@@ -141,10 +144,26 @@ int spec_parse_size(const char *s, uint64_t *out)
 	if (errno || end == s)
 		return -1;
 	switch (*end) {
-	case 'k': case 'K': mult = 1ULL << 10; end++; break;
-	case 'm': case 'M': mult = 1ULL << 20; end++; break;
-	case 'g': case 'G': mult = 1ULL << 30; end++; break;
-	case 't': case 'T': mult = 1ULL << 40; end++; break;
+	case 'k':
+	case 'K':
+		mult = 1ULL << 10;
+		end++;
+		break;
+	case 'm':
+	case 'M':
+		mult = 1ULL << 20;
+		end++;
+		break;
+	case 'g':
+	case 'G':
+		mult = 1ULL << 30;
+		end++;
+		break;
+	case 't':
+	case 'T':
+		mult = 1ULL << 40;
+		end++;
+		break;
 	}
 	if (*end == 'i' && mult > 1)
 		end++;
@@ -189,7 +208,8 @@ static void known_fields(struct strbuf *sb, const struct spec_field *fields)
 }
 
 static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
-			const struct spec_field *f, void *slot, const char *fname)
+			const struct spec_field *f, void *slot,
+			const char *fname)
 {
 	const char *s = spec_scalar(v);
 	char *end;
@@ -222,8 +242,10 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 			struct strbuf sb = STRBUF_INIT;
 
 			for (const char *const *c = f->choices; *c; c++)
-				strbuf_addf(&sb, "%s%s", c == f->choices ? "" : ", ", *c);
-			spec_error(sf, v, fname, "'%s' is not one of: %s", s, sb.buf);
+				strbuf_addf(&sb, "%s%s",
+					    c == f->choices ? "" : ", ", *c);
+			spec_error(sf, v, fname, "'%s' is not one of: %s", s,
+				   sb.buf);
 			strbuf_release(&sb);
 		}
 		return -1;
@@ -235,8 +257,9 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 			return -1;
 		}
 		if ((f->min || f->max) && (n < f->min || n > f->max)) {
-			spec_error(sf, v, fname, "%lld is out of range [%lld, %lld]",
-				   n, f->min, f->max);
+			spec_error(sf, v, fname,
+				   "%lld is out of range [%lld, %lld]", n,
+				   f->min, f->max);
 			return -1;
 		}
 		*(long long *)slot = n;
@@ -246,25 +269,30 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 
 		if (spec_parse_size(s, &sz) < 0) {
 			spec_error(sf, v, fname,
-				   "'%s' is not a size (e.g. 4096, 512M, 2G)", s);
+				   "'%s' is not a size (e.g. 4096, 512M, 2G)",
+				   s);
 			return -1;
 		}
 		if ((f->min || f->max) &&
 		    (sz < (uint64_t)f->min || sz > (uint64_t)f->max)) {
-			spec_error(sf, v, fname, "%s is out of range [%lld, %lld] bytes",
-				   s, f->min, f->max);
+			spec_error(sf, v, fname,
+				   "%s is out of range [%lld, %lld] bytes", s,
+				   f->min, f->max);
 			return -1;
 		}
 		*(uint64_t *)slot = sz;
 		return 0;
 	}
 	case SPEC_BOOL:
-		if (!strcmp(s, "true") || !strcmp(s, "yes") || !strcmp(s, "on")) {
+		if (!strcmp(s, "true") || !strcmp(s, "yes") ||
+		    !strcmp(s, "on")) {
 			*(bool *)slot = true;
-		} else if (!strcmp(s, "false") || !strcmp(s, "no") || !strcmp(s, "off")) {
+		} else if (!strcmp(s, "false") || !strcmp(s, "no") ||
+			   !strcmp(s, "off")) {
 			*(bool *)slot = false;
 		} else {
-			spec_error(sf, v, fname, "'%s' is not a boolean (true/false)", s);
+			spec_error(sf, v, fname,
+				   "'%s' is not a boolean (true/false)", s);
 			return -1;
 		}
 		return 0;
@@ -298,7 +326,8 @@ static int apply_field(struct spec_file *sf, yaml_node_t *v,
 		const char *s = spec_scalar(item);
 
 		if (!s) {
-			spec_error(sf, item, fname, "list items must be scalars");
+			spec_error(sf, item, fname,
+				   "list items must be scalars");
 			return -1;
 		}
 		spec_strlist_add(slot, s);
@@ -332,7 +361,8 @@ int spec_apply(struct spec_file *sf, yaml_node_t *map,
 			struct strbuf sb = STRBUF_INIT;
 
 			known_fields(&sb, fields);
-			spec_error(sf, k, fname, "unknown field (known: %s)", sb.buf);
+			spec_error(sf, k, fname, "unknown field (known: %s)",
+				   sb.buf);
 			strbuf_release(&sb);
 			continue;
 		}
@@ -368,7 +398,7 @@ static int cmp_str(const void *a, const void *b)
 void spec_list_names(const char *dir, struct spec_strlist *out)
 {
 	char *path = dir[0] == '/' ? xstrdup(dir) :
-		     xasprintf("%s/%s", wblab_home(), dir);
+				     xasprintf("%s/%s", wblab_home(), dir);
 	DIR *d = opendir(path);
 	struct dirent *de;
 

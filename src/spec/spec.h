@@ -17,19 +17,19 @@ struct spec_file {
 	char *path;
 	yaml_document_t doc;
 	bool loaded;
-	struct strbuf errors;	/* "file:line: field: message\n" lines */
+	struct strbuf errors; /* "file:line: field: message\n" lines */
 	int nr_errors;
 };
 
 enum spec_type {
-	SPEC_STR,	/* char * */
-	SPEC_TEXT,	/* char *, multi-line block allowed */
-	SPEC_INT,	/* long long, within [min, max] */
-	SPEC_SIZE,	/* uint64_t bytes: "512M", "2G", "4096" */
-	SPEC_BOOL,	/* bool */
-	SPEC_ENUM,	/* char *, one of choices */
-	SPEC_STRLIST,	/* struct spec_strlist: a sequence of scalars */
-	SPEC_MAP,	/* nested map: handled by a callback */
+	SPEC_STR, /* char * */
+	SPEC_TEXT, /* char *, multi-line block allowed */
+	SPEC_INT, /* long long, within [min, max] */
+	SPEC_SIZE, /* uint64_t bytes: "512M", "2G", "4096" */
+	SPEC_BOOL, /* bool */
+	SPEC_ENUM, /* char *, one of choices */
+	SPEC_STRLIST, /* struct spec_strlist: a sequence of scalars */
+	SPEC_MAP, /* nested map: handled by a callback */
 };
 
 struct spec_strlist {
@@ -49,11 +49,14 @@ struct spec_field {
 	size_t offset;
 	bool required;
 	long long min, max;
-	const char *const *choices;	/* NULL-terminated, for SPEC_ENUM */
-	spec_map_fn parse;		/* for SPEC_MAP */
+	const char *const *choices; /* NULL-terminated, for SPEC_ENUM */
+	spec_map_fn parse; /* for SPEC_MAP */
 };
 
-#define SPEC_END { NULL, 0, 0, false, 0, 0, NULL, NULL }
+#define SPEC_END                                    \
+	{                                           \
+		NULL, 0, 0, false, 0, 0, NULL, NULL \
+	}
 
 /* Parse path; YAML syntax errors are recorded and return -1. */
 int spec_open(struct spec_file *sf, const char *path);
@@ -62,12 +65,14 @@ void spec_close(struct spec_file *sf);
 yaml_node_t *spec_root(struct spec_file *sf);
 yaml_node_t *spec_node(struct spec_file *sf, int index);
 
-void spec_error(struct spec_file *sf, const yaml_node_t *node, const char *field,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void spec_error(struct spec_file *sf, const yaml_node_t *node,
+		const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 /* 1-based line of a node (0 if unknown). */
 int spec_line(const yaml_node_t *node);
 const char *spec_scalar(const yaml_node_t *node);
-yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map, const char *key);
+yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map,
+			  const char *key);
 
 /*
  * Fill obj from map according to fields. prefix names the map for errors

@@ -15,8 +15,8 @@ struct image_spec {
 	char *suite;
 	char *mirror;
 	char *variant;
-	char *agent;		/* how the agent goes in: "initramfs" */
-	uint64_t size;		/* image size in bytes */
+	char *agent; /* how the agent goes in: "initramfs" */
+	uint64_t size; /* image size in bytes */
 	struct spec_strlist packages;
 };
 
@@ -28,15 +28,15 @@ struct kernel_spec {
 	char *name;
 	char *path;
 	char *description;
-	char *package;		/* prebuilt: linux-image-...-unsigned */
-	char *source_package;	/* source: linux-source-6.1 */
-	char *source_git;	/* source: a git tree by path */
+	char *package; /* prebuilt: linux-image-...-unsigned */
+	char *source_package; /* source: linux-source-6.1 */
+	char *source_git; /* source: a git tree by path */
 	char *source_ref;
-	char *config_base;	/* defconfig */
-	struct spec_strlist fragments;	/* lab/configs/<f> or kernel's own */
-	struct spec_strlist patches;	/* lab/patches/<p>, in order */
-	char *base;		/* another kernel whose build this reuses */
-	char *localversion;	/* uname -r suffix naming the variant */
+	char *config_base; /* defconfig */
+	struct spec_strlist fragments; /* lab/configs/<f> or kernel's own */
+	struct spec_strlist patches; /* lab/patches/<p>, in order */
+	char *base; /* another kernel whose build this reuses */
+	char *localversion; /* uname -r suffix naming the variant */
 };
 
 enum layer_type {
@@ -53,22 +53,22 @@ struct topo_layer {
 	char *type_name;
 	enum layer_type type;
 	int line;
-	struct spec_strlist on;	/* lower layers, by name */
-	char *guest;		/* "main" (default) or "target" */
-	long long index;	/* disk: which disk */
-	long long level;	/* md */
-	char *chunk;		/* md chunk, e.g. 64K */
-	char *backstore;	/* iscsi-target: block or fileio */
+	struct spec_strlist on; /* lower layers, by name */
+	char *guest; /* "main" (default) or "target" */
+	long long index; /* disk: which disk */
+	long long level; /* md */
+	char *chunk; /* md chunk, e.g. 64K */
+	char *backstore; /* iscsi-target: block or fileio */
 	char *iqn;
 	long long lun;
-	char *acl;		/* initiator IQN allowed */
-	char *fstype;		/* fs: xfs or ext4 */
-	struct spec_strlist mkfs;	/* extra mkfs options */
+	char *acl; /* initiator IQN allowed */
+	char *fstype; /* fs: xfs or ext4 */
+	struct spec_strlist mkfs; /* extra mkfs options */
 	char *mount_opts;
-	char *lower;		/* overlay: fs layer names */
+	char *lower; /* overlay: fs layer names */
 	char *upper;
 	/* Filled by the planner. */
-	char *dev;		/* block device or mount point it provides */
+	char *dev; /* block device or mount point it provides */
 };
 
 struct topology_spec {
@@ -77,10 +77,10 @@ struct topology_spec {
 	char *description;
 	long long disk_count;
 	uint64_t disk_size;
-	long long target_disk_count;	/* disks of the target guest */
+	long long target_disk_count; /* disks of the target guest */
 	uint64_t target_disk_size;
-	long long target_memory;	/* MiB */
-	char *mount;		/* the layer workloads run on (default: last) */
+	long long target_memory; /* MiB */
+	char *mount; /* the layer workloads run on (default: last) */
 	struct topo_layer *layers;
 	size_t nr_layers;
 };
@@ -90,13 +90,14 @@ struct workload_spec {
 	char *name;
 	char *path;
 	char *description;
-	long long timeout;	/* workload wall clock, seconds */
-	long long memory;	/* guest memory override, MiB (0 = default) */
-	char *fio;		/* fio job file; ${WBLAB_MOUNT} is the test mount */
-	uint64_t hog_size;	/* memory hog: anonymous bytes to touch (0 = none) */
-	long long hog_hold;	/* seconds the hog keeps its memory */
-	char *memcg_max;	/* run the workload in a memcg with this memory.max */
-	struct spec_strlist pre;	/* guest commands (argv, split on spaces) before fio */
+	long long timeout; /* workload wall clock, seconds */
+	long long memory; /* guest memory override, MiB (0 = default) */
+	char *fio; /* fio job file; ${WBLAB_MOUNT} is the test mount */
+	uint64_t hog_size; /* memory hog: anonymous bytes to touch (0 = none) */
+	long long hog_hold; /* seconds the hog keeps its memory */
+	char *memcg_max; /* run the workload in a memcg with this memory.max */
+	struct spec_strlist
+		pre; /* guest commands (argv, split on spaces) before fio */
 };
 
 /*
@@ -104,7 +105,8 @@ struct workload_spec {
  * every "file:line: field: message" to stderr and return -1.
  */
 int image_spec_load(const char *path, const char *name, struct image_spec *out);
-int kernel_spec_load(const char *path, const char *name, struct kernel_spec *out);
+int kernel_spec_load(const char *path, const char *name,
+		     struct kernel_spec *out);
 int topology_spec_load(const char *path, const char *name,
 		       struct topology_spec *out);
 int workload_spec_load(const char *path, const char *name,

@@ -163,8 +163,9 @@ int64_t fs_free_bytes(const char *path)
 		char *slash = strrchr(buf, '/');
 
 		if (!slash || slash == buf)
-			return statvfs("/", &sv) < 0 ? -1 :
-			       (int64_t)sv.f_bavail * sv.f_frsize;
+			return statvfs("/", &sv) < 0 ?
+				       -1 :
+				       (int64_t)sv.f_bavail * sv.f_frsize;
 		*slash = '\0';
 	}
 	return (int64_t)sv.f_bavail * sv.f_frsize;

@@ -39,7 +39,8 @@ static void child_exec(const char *const *argv, const struct run_opts *o,
 static int open_sink(const struct run_opts *o)
 {
 	if (o->log_path)
-		return open(o->log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		return open(o->log_path,
+			    O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (o->quiet)
 		return open("/dev/null", O_WRONLY | O_CLOEXEC);
 	return -1;
@@ -83,7 +84,8 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 	if (!pid) {
 		int outfd = o->out ? op[1] : sink;
 		int errfd = o->err == o->out && o->out ? op[1] :
-			    o->err ? ep[1] : sink;
+			    o->err		       ? ep[1] :
+							 sink;
 		setpgid(0, 0);
 		child_exec(argv, o, outfd, errfd);
 	}
@@ -93,7 +95,8 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 		close(ep[1]);
 
 	while (op[0] >= 0 || ep[0] >= 0) {
-		struct pollfd p[2] = { { op[0], POLLIN, 0 }, { ep[0], POLLIN, 0 } };
+		struct pollfd p[2] = { { op[0], POLLIN, 0 },
+				       { ep[0], POLLIN, 0 } };
 		int wait_ms = -1, n;
 
 		if (deadline) {

@@ -10,14 +10,14 @@
  * is inherited.
  */
 struct run_opts {
-	const char *dir;	/* chdir before exec, or NULL */
-	const char **env;	/* extra NAME=VALUE entries, NULL-terminated */
-	struct strbuf *out;	/* capture stdout (and stderr if err == out) */
-	struct strbuf *err;	/* capture stderr */
-	const char *log_path;	/* append stdout+stderr here (when out is NULL) */
-	const char *in_path;	/* stdin from this file, else /dev/null */
-	int timeout;		/* seconds, 0 = none; on expiry the child is killed */
-	int quiet;		/* discard output when nothing captures it */
+	const char *dir; /* chdir before exec, or NULL */
+	const char **env; /* extra NAME=VALUE entries, NULL-terminated */
+	struct strbuf *out; /* capture stdout (and stderr if err == out) */
+	struct strbuf *err; /* capture stderr */
+	const char *log_path; /* append stdout+stderr here (when out is NULL) */
+	const char *in_path; /* stdin from this file, else /dev/null */
+	int timeout; /* seconds, 0 = none; on expiry the child is killed */
+	int quiet; /* discard output when nothing captures it */
 };
 
 /*
@@ -27,7 +27,8 @@ struct run_opts {
  */
 int run_argv(const char *const *argv, const struct run_opts *opts);
 /* Run and capture stdout; stderr is captured into err if non-NULL. */
-int run_capture(const char *const *argv, struct strbuf *out, struct strbuf *err);
+int run_capture(const char *const *argv, struct strbuf *out,
+		struct strbuf *err);
 /* Render argv for messages, shell-quoted for reading only. */
 void argv_to_strbuf(struct strbuf *sb, const char *const *argv);
 

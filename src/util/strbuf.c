@@ -112,10 +112,9 @@ void strbuf_addf(struct strbuf *sb, const char *fmt, ...)
 
 void strbuf_trim_trailing(struct strbuf *sb)
 {
-	while (sb->len && (sb->buf[sb->len - 1] == '\n' ||
-			   sb->buf[sb->len - 1] == ' ' ||
-			   sb->buf[sb->len - 1] == '\t' ||
-			   sb->buf[sb->len - 1] == '\r'))
+	while (sb->len &&
+	       (sb->buf[sb->len - 1] == '\n' || sb->buf[sb->len - 1] == ' ' ||
+		sb->buf[sb->len - 1] == '\t' || sb->buf[sb->len - 1] == '\r'))
 		sb->len--;
 	if (sb->alloc)
 		sb->buf[sb->len] = '\0';

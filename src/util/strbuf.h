@@ -13,7 +13,10 @@ struct strbuf {
 	char *buf;
 };
 
-#define STRBUF_INIT { 0, 0, strbuf_slopbuf }
+#define STRBUF_INIT                  \
+	{                            \
+		0, 0, strbuf_slopbuf \
+	}
 extern char strbuf_slopbuf[];
 
 void strbuf_init(struct strbuf *sb, size_t hint);

@@ -86,8 +86,8 @@ static void write_disk(struct xw *x, const struct domain_disk *d, int i)
 	el_start(x, "disk");
 	attr(x, "type", "file");
 	attr(x, "device", "disk");
-	el_empty(x, "driver", "name", "qemu", "type", d->format, "cache", "none",
-		 "io", "native", NULL);
+	el_empty(x, "driver", "name", "qemu", "type", d->format, "cache",
+		 "none", "io", "native", NULL);
 	el_empty(x, "source", "file", d->path, NULL);
 	el_empty(x, "target", "dev", dev, "bus", "virtio", NULL);
 	el_text(x, "serial", d->serial);
@@ -131,7 +131,8 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	if (!strcmp(c->type, "kvm"))
 		el_empty(&x, "cpu", "mode", "host-passthrough", NULL);
 	el_text(&x, "on_poweroff", "destroy");
-	el_text(&x, "on_reboot", "destroy");	/* panic=-1 reboots: end the cell */
+	el_text(&x, "on_reboot",
+		"destroy"); /* panic=-1 reboots: end the cell */
 	el_text(&x, "on_crash", "destroy");
 	el_start(&x, "devices");
 	for (int i = 0; i < c->nr_disks; i++)
@@ -153,12 +154,13 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	el_start(&x, "channel");
 	attr(&x, "type", "unix");
 	el_empty(&x, "source", "mode", "bind", "path", c->channel_sock, NULL);
-	el_empty(&x, "target", "type", "virtio", "name", "org.wblab.agent", NULL);
+	el_empty(&x, "target", "type", "virtio", "name", "org.wblab.agent",
+		 NULL);
 	el_end(&x);
 	/* Memory pressure must be the guest's own: no balloon. */
 	el_empty(&x, "memballoon", "model", "none", NULL);
-	el_end(&x);	/* devices */
-	el_end(&x);	/* domain */
+	el_end(&x); /* devices */
+	el_end(&x); /* domain */
 	xmlTextWriterEndDocument(x.w);
 	return xw_close(&x, buf, out);
 }

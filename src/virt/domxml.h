@@ -10,25 +10,25 @@
 
 struct domain_disk {
 	const char *path;
-	const char *format;	/* raw or qcow2 */
-	const char *serial;	/* the guest finds disks by serial */
+	const char *format; /* raw or qcow2 */
+	const char *serial; /* the guest finds disks by serial */
 	bool readonly;
 };
 
 /* Everything a cell's transient libvirt domain is made of. */
 struct domain_config {
 	const char *name;
-	const char *type;	/* "kvm" or "qemu" (TCG) */
+	const char *type; /* "kvm" or "qemu" (TCG) */
 	unsigned int memory_mib;
 	unsigned int vcpus;
 	const char *kernel;
 	const char *initrd;
 	const char *cmdline;
-	const char *console_log;	/* serial console to this file */
-	const char *channel_sock;	/* virtio-serial org.wblab.agent */
+	const char *console_log; /* serial console to this file */
+	const char *channel_sock; /* virtio-serial org.wblab.agent */
 	struct domain_disk disks[DOMAIN_MAX_DISKS];
 	int nr_disks;
-	const char *network;	/* libvirt network to join, or NULL */
+	const char *network; /* libvirt network to join, or NULL */
 	const char *mac;
 };
 

@@ -41,7 +41,8 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	if (event != VIR_DOMAIN_EVENT_STOPPED || !name)
 		return 0;
 	for (int i = 0; i < MAX_GUESTS; i++) {
-		if (live[i] && !strcmp(live[i]->name, name) && !live[i]->stopped) {
+		if (live[i] && !strcmp(live[i]->name, name) &&
+		    !live[i]->stopped) {
 			live[i]->stopped = true;
 			live[i]->stop_detail = detail;
 			live[i]->t_stop = now_mono();
@@ -66,7 +67,8 @@ void guest_init(struct guest *g, const char *name, const char *sock_path,
 static void send_plan(struct guest *g)
 {
 	char hdr[64];
-	int n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " P %zu plan\n", g->plan_len);
+	int n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " P %zu plan\n",
+			 g->plan_len);
 	struct strbuf out = STRBUF_INIT;
 	size_t off = 0;
 
@@ -82,7 +84,8 @@ static void send_plan(struct guest *g)
 			continue;
 		}
 		if (w <= 0) {
-			warn("%s: cannot send the plan: %s", g->name, strerror(errno));
+			warn("%s: cannot send the plan: %s", g->name,
+			     strerror(errno));
 			break;
 		}
 		off += w;
@@ -135,7 +138,8 @@ static void on_frame(struct guest *g, char type, const char *name,
 		char *path = xasprintf("%s/%s", g->out_dir, name);
 
 		if (write_file_atomic(path, data, len, 0644) < 0)
-			warn("%s: cannot write %s: %s", g->name, path, strerror(errno));
+			warn("%s: cannot write %s: %s", g->name, path,
+			     strerror(errno));
 		else if (!spec_strlist_has(&g->files, name))
 			spec_strlist_add(&g->files, name);
 		free(path);
@@ -164,8 +168,9 @@ static void drain_frames(struct guest *g)
 	size_t off = 0;
 
 	while (!g->proto_error) {
-		char *nl = memchr(g->in.buf + off, '\n',
-				  g->in.len - off < 256 ? g->in.len - off : 256);
+		char *nl =
+			memchr(g->in.buf + off, '\n',
+			       g->in.len - off < 256 ? g->in.len - off : 256);
 		char hdr[257], type, name[PROTO_MAX_NAME + 1];
 		size_t hlen, len;
 
@@ -235,8 +240,10 @@ static int connect_channel(struct guest *g, struct strbuf *err)
 	g->fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	while (connect(g->fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
 		if (now_mono() > end) {
-			strbuf_addf(err, "cannot connect to the agent channel %s: %s",
-				    g->sock_path, strerror(errno));
+			strbuf_addf(
+				err,
+				"cannot connect to the agent channel %s: %s",
+				g->sock_path, strerror(errno));
 			return -1;
 		}
 		usleep(20000);
@@ -256,11 +263,12 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 	static virConnectPtr registered;
 
 	if (registered != conn) {
-		if (virConnectDomainEventRegisterAny(conn, NULL,
-						     VIR_DOMAIN_EVENT_ID_LIFECYCLE,
-						     VIR_DOMAIN_EVENT_CALLBACK(lifecycle_cb),
-						     NULL, NULL) < 0) {
-			strbuf_addf(err, "cannot register for domain events: %s",
+		if (virConnectDomainEventRegisterAny(
+			    conn, NULL, VIR_DOMAIN_EVENT_ID_LIFECYCLE,
+			    VIR_DOMAIN_EVENT_CALLBACK(lifecycle_cb), NULL,
+			    NULL) < 0) {
+			strbuf_addf(err,
+				    "cannot register for domain events: %s",
 				    virt_last_error());
 			return -1;
 		}

@@ -16,8 +16,8 @@
 struct guest {
 	char *name;
 	char *sock_path;
-	char *out_dir;		/* received files land here */
-	const char *plan;	/* sent when the agent says hello */
+	char *out_dir; /* received files land here */
+	const char *plan; /* sent when the agent says hello */
 	size_t plan_len;
 	virConnectPtr conn;
 	virDomainPtr dom;
@@ -26,14 +26,14 @@ struct guest {
 	size_t bytes_in;
 	/* What happened, for the outcome. */
 	bool started, hello, exited, stopped, proto_error;
-	char release[128];	/* uname -r the agent reported */
-	char agent_status[32];	/* ok | setup-failed | workload-failed */
+	char release[128]; /* uname -r the agent reported */
+	char agent_status[32]; /* ok | setup-failed | workload-failed */
 	struct strbuf exit_body;
 	char phase[32];
 	struct spec_strlist files;
 	double t_create, t_hello, t_exit, t_stop;
-	double t_setup, t_workload, t_collect;	/* phase starts */
-	int stop_detail;	/* virDomainEventStoppedDetailType */
+	double t_setup, t_workload, t_collect; /* phase starts */
+	int stop_detail; /* virDomainEventStoppedDetailType */
 };
 
 void guest_init(struct guest *g, const char *name, const char *sock_path,

@@ -15,9 +15,10 @@
 #include "virt/probe.h"
 #include "virt/virt.h"
 
-#define PROBE_TIMEOUT 20	/* s: a TCG boot to userspace takes ~5 s */
+#define PROBE_TIMEOUT 20 /* s: a TCG boot to userspace takes ~5 s */
 
-void accel_host_identity(virConnectPtr conn, const char *uri, struct strbuf *out)
+void accel_host_identity(virConnectPtr conn, const char *uri,
+			 struct strbuf *out)
 {
 	unsigned long hv = 0;
 	struct utsname u;
@@ -25,7 +26,8 @@ void accel_host_identity(virConnectPtr conn, const char *uri, struct strbuf *out
 	uname(&u);
 	if (conn)
 		virConnectGetVersion(conn, &hv);
-	strbuf_addf(out, "uri=%s qemu=%lu host=%s %s", uri, hv, u.release, u.version);
+	strbuf_addf(out, "uri=%s qemu=%lu host=%s %s", uri, hv, u.release,
+		    u.version);
 }
 
 static char *verdict_path(virConnectPtr conn, const char *uri)
@@ -60,10 +62,15 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 	char *sock = xasprintf("%s/agent.sock", stage);
 	char *console = xasprintf("%s/console.log", stage);
 	struct domain_config dc = {
-		.name = name, .type = "kvm", .memory_mib = 256, .vcpus = 1,
-		.kernel = k->bzimage, .initrd = initrd,
+		.name = name,
+		.type = "kvm",
+		.memory_mib = 256,
+		.vcpus = 1,
+		.kernel = k->bzimage,
+		.initrd = initrd,
 		.cmdline = "console=ttyS0 panic=-1 wblab.mode=probe",
-		.console_log = console, .channel_sock = sock,
+		.console_log = console,
+		.channel_sock = sock,
 	};
 	struct strbuf xml = STRBUF_INIT, err = STRBUF_INIT;
 	struct guest g;
@@ -81,8 +88,10 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 		for (char *c = p; *c; c++)
 			if (*c == '\n' || *c == '\r')
 				*c = ' ';
-		snprintf(v->reason, sizeof(v->reason),
-			 "/dev/kvm exists but a KVM guest would not start: %.180s", p);
+		snprintf(
+			v->reason, sizeof(v->reason),
+			"/dev/kvm exists but a KVM guest would not start: %.180s",
+			p);
 		free(p);
 		goto out;
 	}
@@ -90,13 +99,15 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 	v->probe_s = now_mono() - g.t_create;
 	ok = g.hello;
 	if (ok)
-		snprintf(v->reason, sizeof(v->reason),
-			 "a probe guest booted to userspace under KVM in %.1f s",
-			 v->probe_s);
+		snprintf(
+			v->reason, sizeof(v->reason),
+			"a probe guest booted to userspace under KVM in %.1f s",
+			v->probe_s);
 	else
-		snprintf(v->reason, sizeof(v->reason),
-			 "/dev/kvm exists but a probe guest did not reach userspace under KVM within %d s",
-			 PROBE_TIMEOUT);
+		snprintf(
+			v->reason, sizeof(v->reason),
+			"/dev/kvm exists but a probe guest did not reach userspace under KVM within %d s",
+			PROBE_TIMEOUT);
 out:
 	guest_release(&g);
 	rm_rf(stage);
@@ -129,8 +140,10 @@ int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 
 		if (json_object_object_get_ex(o, "accel", &a) &&
 		    json_object_object_get_ex(o, "reason", &r)) {
-			snprintf(v->accel, sizeof(v->accel), "%s", json_object_get_string(a));
-			snprintf(v->reason, sizeof(v->reason), "%s", json_object_get_string(r));
+			snprintf(v->accel, sizeof(v->accel), "%s",
+				 json_object_get_string(a));
+			snprintf(v->reason, sizeof(v->reason), "%s",
+				 json_object_get_string(r));
 			v->cached = true;
 		}
 		json_object_put(o);
@@ -150,15 +163,16 @@ int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 	o = json_object_new_object();
 	json_object_object_add(o, "accel", json_object_new_string(v->accel));
 	json_object_object_add(o, "reason", json_object_new_string(v->reason));
-	json_object_object_add(o, "probe_s", json_object_new_double(v->probe_s));
+	json_object_object_add(o, "probe_s",
+			       json_object_new_double(v->probe_s));
 	{
 		char *dir = cache_path("probe", "");
 
 		cache_make_dir(dir);
 		free(dir);
 	}
-	if (write_string_atomic(path, json_object_to_json_string_ext(o,
-				JSON_C_TO_STRING_PRETTY)))
+	if (write_string_atomic(path, json_object_to_json_string_ext(
+					      o, JSON_C_TO_STRING_PRETTY)))
 		warn("cannot cache the acceleration verdict in %s", path);
 	json_object_put(o);
 	free(path);

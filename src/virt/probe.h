@@ -9,10 +9,10 @@
 #include "util/strbuf.h"
 
 struct accel_verdict {
-	char accel[8];		/* "kvm" or "tcg" */
+	char accel[8]; /* "kvm" or "tcg" */
 	char reason[256];
 	bool cached;
-	double probe_s;		/* how long the probe boot took */
+	double probe_s; /* how long the probe boot took */
 };
 
 /*
@@ -25,6 +25,7 @@ int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 		 const struct kernel_artifact *k, const char *initrd,
 		 struct accel_verdict *v);
 /* The cache key inputs as one line (for doctor). */
-void accel_host_identity(virConnectPtr conn, const char *uri, struct strbuf *out);
+void accel_host_identity(virConnectPtr conn, const char *uri,
+			 struct strbuf *out);
 
 #endif

@@ -49,26 +49,31 @@ virConnectPtr virt_connect(const char *uri, struct strbuf *err)
 	if (!loop_ready) {
 		virSetErrorFunc(NULL, quiet_errors);
 		if (virEventRegisterDefaultImpl() < 0) {
-			strbuf_addf(err, "cannot set up the libvirt event loop: %s",
+			strbuf_addf(err,
+				    "cannot set up the libvirt event loop: %s",
 				    virt_last_error());
 			return NULL;
 		}
 		if (pipe2(wake_pipe, O_CLOEXEC | O_NONBLOCK) == 0)
-			virEventAddHandle(wake_pipe[0], VIR_EVENT_HANDLE_READABLE,
-					  wake_cb, NULL, NULL);
+			virEventAddHandle(wake_pipe[0],
+					  VIR_EVENT_HANDLE_READABLE, wake_cb,
+					  NULL, NULL);
 		loop_ready = true;
 	}
 	conn = virConnectOpen(uri);
 	if (!conn)
-		strbuf_addf(err, "cannot connect to libvirt at %s: %s (is libvirtd running? 'make services' starts it)",
-			    uri, virt_last_error());
+		strbuf_addf(
+			err,
+			"cannot connect to libvirt at %s: %s (is libvirtd running? 'make services' starts it)",
+			uri, virt_last_error());
 	return conn;
 }
 
 int virt_destroy_prefix(virConnectPtr conn, const char *prefix)
 {
 	virDomainPtr *doms = NULL;
-	int n = virConnectListAllDomains(conn, &doms, VIR_CONNECT_LIST_DOMAINS_ACTIVE);
+	int n = virConnectListAllDomains(conn, &doms,
+					 VIR_CONNECT_LIST_DOMAINS_ACTIVE);
 	size_t plen = strlen(prefix);
 	int killed = 0;
 
