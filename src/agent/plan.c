@@ -416,6 +416,8 @@ static void step(struct plan_state *st, char **f, int n)
 	}
 	if (skipping(st))
 		return;
+	/* Each step is announced on the console: after a hang it shows where. */
+	say("%s %s", verb, f[1]);
 	if ((!strcmp(verb, "run") || !strcmp(verb, "try")) && n >= 4)
 		step_run(st, f, n, verb[0] == 'r');
 	else if (!strcmp(verb, "capture") && n >= 4)

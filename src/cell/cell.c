@@ -302,6 +302,25 @@ static int start_target(struct cell_ctx *x, virConnectPtr conn)
 	return -1;
 }
 
+/*
+ * Before a hung guest is destroyed, ask its kernel what it is doing:
+ * SysRq-w (blocked tasks) and SysRq-l (backtraces of all CPUs) go to the
+ * console, so console.log says where it hung.
+ */
+static void dump_blocked_tasks(struct guest *g)
+{
+	static const unsigned int keys[][3] = {
+		{ 56, 99, 17 },	/* KEY_LEFTALT, KEY_SYSRQ, KEY_W */
+		{ 56, 99, 38 },	/* KEY_LEFTALT, KEY_SYSRQ, KEY_L */
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (virDomainSendKey(g->dom, VIR_KEYCODE_SET_LINUX, 100,
+				     (unsigned int *)keys[i], 3, 0) < 0)
+			return;
+	guest_loop(now_mono() + 5, domain_stopped, g);
+}
+
 /* Watch the main guest through its phases, each with its own timer. */
 static void watch(struct cell_ctx *x)
 {
@@ -334,6 +353,7 @@ static void watch(struct cell_ctx *x)
 		if (ret == 1) {
 			f->run_timeout = true;
 			f->timeout_phase = g->phase[0] ? g->phase : "setup";
+			dump_blocked_tasks(g);
 			return;
 		}
 	}
