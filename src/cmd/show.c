@@ -38,11 +38,12 @@ static const struct figure {
 	double scale;
 } figures[] = {
 	{ "allocstall", "metrics.allocstall", 1 },
+	{ "memcg-recl", "metrics.trace.memcg_reclaim.count", 1 },
 	{ "wr-direct", "metrics.vmscan_write_file_direct", 1 },
 	{ "wr-kswapd", "metrics.vmscan_write_file_kswapd", 1 },
 	{ "oom", "metrics.oom_kill", 1 },
 	{ "fio-MiB/s", "metrics.fio.0.write.bw_kib_s", 1.0 / 1024 },
-	{ "stack-B", "metrics.stack.max_bytes", 1 },
+	{ "stack-B", "metrics.stack_max_bytes", 1 },
 };
 
 #define NR_FIG (sizeof(figures) / sizeof(figures[0]))
@@ -81,9 +82,9 @@ int cmd_show(int argc, char **argv)
 	       json_object_get_string(get_path(run, "spec.topology")),
 	       json_object_get_string(get_path(run, "spec.workload")),
 	       json_object_get_string(get_path(run, "host.accel")));
-	printf("\n%-24s %-3s %-12s", "kernel", "rep", "outcome");
+	printf("\n%-20s %-3s %-12s", "kernel", "rep", "outcome");
 	for (size_t f = 0; f < NR_FIG; f++)
-		printf(" %10s", figures[f].head);
+		printf(" %9s", figures[f].head);
 	printf("\n");
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
@@ -104,7 +105,7 @@ int cmd_show(int argc, char **argv)
 			a = &acc[nk++];
 			snprintf(a->kernel, sizeof(a->kernel), "%s", kernel);
 		}
-		printf("%-24.24s %-3d %-12s", kernel,
+		printf("%-20.20s %-3d %-12s", kernel,
 		       json_object_get_int(get_path(c, "rep")), outcome);
 		if (a) {
 			a->cells++;
@@ -118,10 +119,10 @@ int cmd_show(int argc, char **argv)
 				       0;
 
 			if (!v) {
-				printf(" %10s", "-");
+				printf(" %9s", "-");
 				continue;
 			}
-			printf(" %10.1f", d);
+			printf(" %9.1f", d);
 			if (a) {
 				a->sum[f] += d;
 				a->sq[f] += d * d;
