@@ -157,6 +157,11 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	el_empty(&x, "target", "type", "virtio", "name", "org.wblab.agent",
 		 NULL);
 	el_end(&x);
+	/* Nothing the guest does not need: no USB to probe. */
+	el_start(&x, "controller");
+	attr(&x, "type", "usb");
+	attr(&x, "model", "none");
+	el_end(&x);
 	/* Memory pressure must be the guest's own: no balloon. */
 	el_empty(&x, "memballoon", "model", "none", NULL);
 	el_end(&x); /* devices */
