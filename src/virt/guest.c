@@ -38,12 +38,19 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 {
 	const char *name = virDomainGetName(dom);
 
-	if (event != VIR_DOMAIN_EVENT_STOPPED || !name)
+	/*
+	 * A guest that powered itself off is done: its console is complete
+	 * when QEMU reports the shutdown, and libvirt takes the domain down
+	 * (on_poweroff=destroy) without us waiting ~2 s for QEMU to exit.
+	 */
+	if ((event != VIR_DOMAIN_EVENT_STOPPED &&
+	     event != VIR_DOMAIN_EVENT_SHUTDOWN) || !name)
 		return 0;
 	for (int i = 0; i < MAX_GUESTS; i++) {
 		if (live[i] && !strcmp(live[i]->name, name) &&
 		    !live[i]->stopped) {
 			live[i]->stopped = true;
+			live[i]->powered_off = event == VIR_DOMAIN_EVENT_SHUTDOWN;
 			live[i]->stop_detail = detail;
 			live[i]->t_stop = now_mono();
 		}
@@ -294,7 +301,7 @@ void guest_destroy(struct guest *g)
 {
 	if (!g->dom)
 		return;
-	if (!g->stopped && virDomainIsActive(g->dom) == 1)
+	if (!g->powered_off && virDomainIsActive(g->dom) == 1)
 		virDomainDestroy(g->dom);
 	if (!g->stopped) {
 		g->stopped = true;

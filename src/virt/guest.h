@@ -26,6 +26,7 @@ struct guest {
 	size_t bytes_in;
 	/* What happened, for the outcome. */
 	bool started, hello, exited, stopped, proto_error;
+	bool powered_off;	/* stopped by the guest's own poweroff */
 	char release[128]; /* uname -r the agent reported */
 	char agent_status[32]; /* ok | setup-failed | workload-failed */
 	struct strbuf exit_body;
