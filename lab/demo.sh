@@ -12,6 +12,7 @@ WL=${WBLAB_DEMO_WORKLOAD:-dirty-flood}
 REPS=${WBLAB_DEMO_REPS:-3}
 RESULTS=${WBLAB_DEMO_RESULTS:-results}
 
+mkdir -p "$RESULTS"
 ./wblab doctor
 ./wblab image build
 ./wblab kernel build "$A"
