@@ -16,6 +16,7 @@
 #include "cell/plan.h"
 #include "cell/results.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 
 static enum cell_outcome decide(const struct cell_facts *f)
@@ -163,24 +164,6 @@ START_TEST(plan_order_xfs_disk)
 }
 END_TEST
 
-static json_object *jpath(json_object *o, const char *path)
-{
-	char *copy = xstrdup(path), *save, *tok;
-
-	for (tok = strtok_r(copy, ".", &save); tok && o;
-	     tok = strtok_r(NULL, ".", &save)) {
-		json_object *next = NULL;
-
-		if (json_object_is_type(o, json_type_array))
-			next = json_object_array_get_idx(o, atoi(tok));
-		else
-			json_object_object_get_ex(o, tok, &next);
-		o = next;
-	}
-	free(copy);
-	return o;
-}
-
 START_TEST(results_writer_on_real_cell)
 {
 	static const char *const files[] = { "fio.json", "vmstat.before",
@@ -237,32 +220,32 @@ START_TEST(results_writer_on_real_cell)
 	path = xasprintf("%s/cell.json", dir);
 	o = json_object_from_file(path);
 	ck_assert_ptr_nonnull(o);
-	ck_assert_str_eq(json_object_get_string(jpath(o, "outcome")), "ok");
-	ck_assert_str_eq(json_object_get_string(jpath(o, "kernel.name")),
+	ck_assert_str_eq(json_object_get_string(json_path(o, "outcome")), "ok");
+	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.name")),
 			 "debian-6.1");
-	ck_assert_int_eq(json_object_get_int(jpath(o, "rep")), 2);
-	ck_assert_str_eq(json_object_get_string(jpath(o, "topology.mount")),
+	ck_assert_int_eq(json_object_get_int(json_path(o, "rep")), 2);
+	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.mount")),
 			 "/mnt/scratch");
 	ck_assert_double_eq_tol(
-		json_object_get_double(jpath(o, "timings.boot_s")), 5, 1e-9);
+		json_object_get_double(json_path(o, "timings.boot_s")), 5, 1e-9);
 	ck_assert_double_eq_tol(
-		json_object_get_double(jpath(o, "timings.total_s")), 30, 1e-9);
+		json_object_get_double(json_path(o, "timings.total_s")), 30, 1e-9);
 	/* Figures from the real files: 128 MiB written then read by fio. */
-	ck_assert_str_eq(json_object_get_string(jpath(o, "metrics.fio.0.job")),
+	ck_assert_str_eq(json_object_get_string(json_path(o, "metrics.fio.0.job")),
 			 "write");
 	ck_assert_int_eq(
-		json_object_get_int64(jpath(o, "metrics.fio.0.write.io_kib")),
+		json_object_get_int64(json_path(o, "metrics.fio.0.write.io_kib")),
 		131072);
 	ck_assert_int_eq(
-		json_object_get_int64(jpath(o, "metrics.fio.1.read.io_kib")),
+		json_object_get_int64(json_path(o, "metrics.fio.1.read.io_kib")),
 		131072);
 	ck_assert_int_eq(json_object_get_int64(
-				 jpath(o, "metrics.vmstat_delta.nr_dirtied")),
+				 json_path(o, "metrics.vmstat_delta.nr_dirtied")),
 			 65564 - 24);
 	ck_assert_int_eq(
-		json_object_get_int64(jpath(o, "metrics.vmstat_delta.pgpgout")),
+		json_object_get_int64(json_path(o, "metrics.vmstat_delta.pgpgout")),
 		264847 - 2584);
-	ck_assert_int_eq(json_object_get_int64(jpath(o, "metrics.allocstall")),
+	ck_assert_int_eq(json_object_get_int64(json_path(o, "metrics.allocstall")),
 			 0);
 	json_object_put(o);
 	free(path);

@@ -10,25 +10,12 @@
 #include "cell/results.h"
 #include "cell/collectors.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 
 static json_object *JS(const char *s)
 {
 	return json_object_new_string(s ? s : "");
-}
-
-int json_write_atomic(const char *path, json_object *o)
-{
-	const char *text = json_object_to_json_string_ext(
-		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-	struct strbuf sb = STRBUF_INIT;
-	int ret;
-
-	strbuf_addstr(&sb, text);
-	strbuf_addch(&sb, '\n');
-	ret = write_file_atomic(path, sb.buf, sb.len, 0644);
-	strbuf_release(&sb);
-	return ret;
 }
 
 json_object *results_metrics(const char *dir)

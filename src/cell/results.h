@@ -7,6 +7,7 @@
 
 #include "cell/cell.h"
 #include "collect/console.h"
+#include "util/json.h"
 #include "virt/guest.h"
 
 /*
@@ -21,8 +22,6 @@
 int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		       const struct guest *g, const struct console_report *con,
 		       const char *started);
-/* Write a JSON object to path atomically, pretty-printed. */
-int json_write_atomic(const char *path, json_object *o);
 /* Metrics from the files a cell brought back (fio.json, vmstat.*). */
 json_object *results_metrics(const char *cell_dir);
 

@@ -11,25 +11,8 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "util/json.h"
 #include "util/log.h"
-
-static json_object *get_path(json_object *o, const char *path)
-{
-	char *copy = xstrdup(path), *save, *tok;
-
-	for (tok = strtok_r(copy, ".", &save); tok && o;
-	     tok = strtok_r(NULL, ".", &save)) {
-		json_object *next = NULL;
-
-		if (json_object_is_type(o, json_type_array))
-			next = json_object_array_get_idx(o, atoi(tok));
-		else
-			json_object_object_get_ex(o, tok, &next);
-		o = next;
-	}
-	free(copy);
-	return o;
-}
 
 /* The figures shown, by cell.json path; absent ones print as "-". */
 static const struct figure {
@@ -76,24 +59,24 @@ int cmd_show(int argc, char **argv)
 		return 2;
 	}
 	free(path);
-	cells = get_path(run, "cells");
+	cells = json_path(run, "cells");
 	printf("run %s: %s x %s, accel %s\n",
-	       json_object_get_string(get_path(run, "run")),
-	       json_object_get_string(get_path(run, "spec.topology")),
-	       json_object_get_string(get_path(run, "spec.workload")),
-	       json_object_get_string(get_path(run, "host.accel")));
+	       json_object_get_string(json_path(run, "run")),
+	       json_object_get_string(json_path(run, "spec.topology")),
+	       json_object_get_string(json_path(run, "spec.workload")),
+	       json_object_get_string(json_path(run, "host.accel")));
 	printf("\n%-20s %-3s %-12s", "kernel", "rep", "outcome");
 	for (size_t f = 0; f < NR_FIG; f++)
 		printf(" %9s", figures[f].head);
 	printf("\n");
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
-		const char *dir = json_object_get_string(get_path(c, "dir"));
+		const char *dir = json_object_get_string(json_path(c, "dir"));
 		const char *kernel =
-			json_object_get_string(get_path(c, "kernel"));
+			json_object_get_string(json_path(c, "kernel"));
 		char *cp = xasprintf("%s/%s/cell.json", argv[1], dir);
 		json_object *cell = json_object_from_file(cp);
-		const char *outcome = cell ? json_object_get_string(get_path(
+		const char *outcome = cell ? json_object_get_string(json_path(
 						     cell, "outcome")) :
 					     "missing";
 		struct acc *a = NULL;
@@ -106,14 +89,14 @@ int cmd_show(int argc, char **argv)
 			snprintf(a->kernel, sizeof(a->kernel), "%s", kernel);
 		}
 		printf("%-20.20s %-3d %-12s", kernel,
-		       json_object_get_int(get_path(c, "rep")), outcome);
+		       json_object_get_int(json_path(c, "rep")), outcome);
 		if (a) {
 			a->cells++;
 			a->ok += !strcmp(outcome, "ok");
 		}
 		for (size_t f = 0; f < NR_FIG; f++) {
 			json_object *v =
-				cell ? get_path(cell, figures[f].path) : NULL;
+				cell ? json_path(cell, figures[f].path) : NULL;
 			double d = v ? json_object_get_double(v) *
 						   figures[f].scale :
 				       0;

@@ -306,6 +306,8 @@ static int apply_field(struct spec_file *sf, yaml_node_t *v,
 {
 	void *slot = (char *)obj + f->offset;
 
+	if (f->type == SPEC_MAP && f->sub)
+		return spec_apply(sf, v, f->sub, obj, fname);
 	if (f->type == SPEC_MAP)
 		return f->parse(sf, v, fname, obj);
 	if (f->type != SPEC_STRLIST)
@@ -376,6 +378,28 @@ int spec_apply(struct spec_file *sf, yaml_node_t *map,
 		spec_error(sf, map, fname, "required field is missing");
 	}
 	return sf->nr_errors > before ? -1 : 0;
+}
+
+int spec_load_file(const char *path, const struct spec_field *fields, void *obj,
+		   struct strbuf *err, int (*check)(struct spec_file *, void *))
+{
+	struct spec_file sf;
+	int ret = -1;
+
+	if (spec_open(&sf, path) == 0) {
+		spec_apply(&sf, spec_root(&sf), fields, obj, "");
+		if (check && !sf.nr_errors)
+			check(&sf, obj);
+		ret = sf.nr_errors ? -1 : 0;
+	}
+	if (ret) {
+		if (err)
+			strbuf_add(err, sf.errors.buf, sf.errors.len);
+		else
+			fputs(sf.errors.buf, stderr);
+	}
+	spec_close(&sf);
+	return ret;
 }
 
 bool spec_valid_name(const char *name)

@@ -50,13 +50,16 @@ struct spec_field {
 	bool required;
 	long long min, max;
 	const char *const *choices; /* NULL-terminated, for SPEC_ENUM */
-	spec_map_fn parse; /* for SPEC_MAP */
+	spec_map_fn parse; /* for SPEC_MAP: a custom parser, or */
+	const struct spec_field *sub; /* for SPEC_MAP: a nested field table */
 };
 
-#define SPEC_END                                    \
-	{                                           \
-		NULL, 0, 0, false, 0, 0, NULL, NULL \
-	}
+/* clang-format off */
+#define SPEC_END { NULL, 0, 0, false, 0, 0, NULL, NULL, NULL }
+/* A nested map whose fields fill the same object: "disks: {count, size}". */
+#define SPEC_SUBMAP(name, required, table) \
+	{ name, SPEC_MAP, 0, required, 0, 0, NULL, NULL, table }
+/* clang-format on */
 
 /* Parse path; YAML syntax errors are recorded and return -1. */
 int spec_open(struct spec_file *sf, const char *path);
@@ -80,6 +83,12 @@ yaml_node_t *spec_map_get(struct spec_file *sf, yaml_node_t *map,
  */
 int spec_apply(struct spec_file *sf, yaml_node_t *map,
 	       const struct spec_field *fields, void *obj, const char *prefix);
+/*
+ * Open path, apply fields to its root map, then check(sf, obj) if nothing
+ * failed. Errors go to err, or to stderr when err is NULL. 0 on success.
+ */
+int spec_load_file(const char *path, const struct spec_field *fields, void *obj,
+		   struct strbuf *err, int (*check)(struct spec_file *, void *));
 int spec_parse_size(const char *s, uint64_t *out);
 void spec_strlist_free(struct spec_strlist *l);
 void spec_strlist_add(struct spec_strlist *l, const char *s);

@@ -24,22 +24,6 @@ static const struct spec_field image_fields[] = {
 	SPEC_END
 };
 
-static int kernel_source(struct spec_file *sf, yaml_node_t *n, const char *field,
-			 void *obj);
-static int kernel_config(struct spec_file *sf, yaml_node_t *n, const char *field,
-			 void *obj);
-
-static const struct spec_field kernel_fields[] = {
-	{ "description", SPEC_TEXT, F(struct kernel_spec, description) },
-	{ "package", SPEC_STR, F(struct kernel_spec, package) },
-	{ "source", SPEC_MAP, 0, false, 0, 0, NULL, kernel_source },
-	{ "config", SPEC_MAP, 0, false, 0, 0, NULL, kernel_config },
-	{ "patches", SPEC_STRLIST, F(struct kernel_spec, patches) },
-	{ "base", SPEC_STR, F(struct kernel_spec, base) },
-	{ "localversion", SPEC_STR, F(struct kernel_spec, localversion) },
-	SPEC_END
-};
-
 static const struct spec_field kernel_source_fields[] = {
 	{ "package", SPEC_STR, F(struct kernel_spec, source_package) },
 	{ "git", SPEC_STR, F(struct kernel_spec, source_git) },
@@ -53,68 +37,38 @@ static const struct spec_field kernel_config_fields[] = {
 	SPEC_END
 };
 
-static int kernel_source(struct spec_file *sf, yaml_node_t *n, const char *field,
-			 void *obj)
-{
-	return spec_apply(sf, n, kernel_source_fields, obj, field);
-}
-
-static int kernel_config(struct spec_file *sf, yaml_node_t *n, const char *field,
-			 void *obj)
-{
-	return spec_apply(sf, n, kernel_config_fields, obj, field);
-}
-
-static int workload_hog(struct spec_file *sf, yaml_node_t *n, const char *field,
-			void *obj);
-
-static const struct spec_field workload_fields[] = {
-	{ "description", SPEC_TEXT, F(struct workload_spec, description), true },
-	{ "timeout", SPEC_INT, F(struct workload_spec, timeout), true, 1, 86400 },
-	{ "memory", SPEC_INT, F(struct workload_spec, memory), false, 128, 1 << 20 },
-	{ "fio", SPEC_TEXT, F(struct workload_spec, fio) },
-	{ "hog", SPEC_MAP, 0, false, 0, 0, NULL, workload_hog },
-	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max) },
-	{ "pre", SPEC_STRLIST, F(struct workload_spec, pre) },
+static const struct spec_field kernel_fields[] = {
+	{ "description", SPEC_TEXT, F(struct kernel_spec, description) },
+	{ "package", SPEC_STR, F(struct kernel_spec, package) },
+	SPEC_SUBMAP("source", false, kernel_source_fields),
+	SPEC_SUBMAP("config", false, kernel_config_fields),
+	{ "patches", SPEC_STRLIST, F(struct kernel_spec, patches) },
+	{ "base", SPEC_STR, F(struct kernel_spec, base) },
+	{ "localversion", SPEC_STR, F(struct kernel_spec, localversion) },
 	SPEC_END
 };
 
 static const struct spec_field hog_fields[] = {
 	{ "size", SPEC_SIZE, F(struct workload_spec, hog_size), true, 1 << 20,
 	  1LL << 40 },
-	{ "hold", SPEC_INT, F(struct workload_spec, hog_hold), false, 0, 86400 },
+	{ "hold", SPEC_INT, F(struct workload_spec, hog_hold), false, 0,
+	  86400 },
 	SPEC_END
 };
 
-static int workload_hog(struct spec_file *sf, yaml_node_t *n, const char *field,
-			void *obj)
-{
-	return spec_apply(sf, n, hog_fields, obj, field);
-}
-
-/* Open, apply a field table to the root map, and report errors. */
-static int load_into(const char *path, const struct spec_field *fields,
-		     void *obj, struct strbuf *err,
-		     int (*check)(struct spec_file *, void *))
-{
-	struct spec_file sf;
-	int ret = -1;
-
-	if (spec_open(&sf, path) == 0) {
-		spec_apply(&sf, spec_root(&sf), fields, obj, "");
-		if (check && !sf.nr_errors)
-			check(&sf, obj);
-		ret = sf.nr_errors ? -1 : 0;
-	}
-	if (ret) {
-		if (err)
-			strbuf_add(err, sf.errors.buf, sf.errors.len);
-		else
-			fputs(sf.errors.buf, stderr);
-	}
-	spec_close(&sf);
-	return ret;
-}
+static const struct spec_field workload_fields[] = {
+	{ "description", SPEC_TEXT, F(struct workload_spec, description),
+	  true },
+	{ "timeout", SPEC_INT, F(struct workload_spec, timeout), true, 1,
+	  86400 },
+	{ "memory", SPEC_INT, F(struct workload_spec, memory), false, 128,
+	  1 << 20 },
+	{ "fio", SPEC_TEXT, F(struct workload_spec, fio) },
+	SPEC_SUBMAP("hog", false, hog_fields),
+	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max) },
+	{ "pre", SPEC_STRLIST, F(struct workload_spec, pre) },
+	SPEC_END
+};
 
 static int image_check(struct spec_file *sf, void *obj)
 {
@@ -136,7 +90,7 @@ int image_spec_load(const char *path, const char *name, struct image_spec *out)
 	memset(out, 0, sizeof(*out));
 	out->name = xstrdup(name);
 	out->path = xstrdup(path);
-	return load_into(path, image_fields, out, NULL, image_check);
+	return spec_load_file(path, image_fields, out, NULL, image_check);
 }
 
 static int kernel_check(struct spec_file *sf, void *obj)
@@ -147,20 +101,24 @@ static int kernel_check(struct spec_file *sf, void *obj)
 		    !!s->base;
 
 	if (s->base && (s->source_package || s->source_git))
-		spec_error(sf, spec_map_get(sf, root, "base"), "base",
-			   "a variant takes its source from its base; drop source:");
+		spec_error(
+			sf, spec_map_get(sf, root, "base"), "base",
+			"a variant takes its source from its base; drop source:");
 	else if (kinds != 1)
-		spec_error(sf, root, "package",
-			   "exactly one of package: (prebuilt), source: (build) or base: (variant) is needed");
+		spec_error(
+			sf, root, "package",
+			"exactly one of package: (prebuilt), source: (build) or base: (variant) is needed");
 	if (s->source_package && s->source_git)
 		spec_error(sf, spec_map_get(sf, root, "source"), "source",
 			   "give package: or git:, not both");
 	if (s->package && (s->patches.n || s->fragments.n || s->config_base))
 		spec_error(sf, spec_map_get(sf, root, "package"), "package",
 			   "a prebuilt kernel takes no patches or config");
-	if (s->localversion && !spec_valid_name(s->localversion + (s->localversion[0] == '-')))
-		spec_error(sf, spec_map_get(sf, root, "localversion"), "localversion",
-			   "'%s' must be [A-Za-z0-9._-]", s->localversion);
+	if (s->localversion &&
+	    !spec_valid_name(s->localversion + (s->localversion[0] == '-')))
+		spec_error(sf, spec_map_get(sf, root, "localversion"),
+			   "localversion", "'%s' must be [A-Za-z0-9._-]",
+			   s->localversion);
 	return 0;
 }
 
@@ -170,10 +128,11 @@ int kernel_spec_load_err(const char *path, const char *name,
 	memset(out, 0, sizeof(*out));
 	out->name = xstrdup(name);
 	out->path = xstrdup(path);
-	return load_into(path, kernel_fields, out, err, kernel_check);
+	return spec_load_file(path, kernel_fields, out, err, kernel_check);
 }
 
-int kernel_spec_load(const char *path, const char *name, struct kernel_spec *out)
+int kernel_spec_load(const char *path, const char *name,
+		     struct kernel_spec *out)
 {
 	return kernel_spec_load_err(path, name, out, NULL);
 }
@@ -184,13 +143,16 @@ static int workload_check(struct spec_file *sf, void *obj)
 	yaml_node_t *root = spec_root(sf);
 
 	if (!s->fio && !s->hog_size && !s->pre.n)
-		spec_error(sf, root, "fio", "a workload needs fio:, hog: or pre:");
+		spec_error(sf, root, "fio",
+			   "a workload needs fio:, hog: or pre:");
 	if (s->memcg_max) {
 		uint64_t v;
 
-		if (strcmp(s->memcg_max, "max") && spec_parse_size(s->memcg_max, &v))
-			spec_error(sf, spec_map_get(sf, root, "memcg_max"), "memcg_max",
-				   "'%s' is not a size or 'max'", s->memcg_max);
+		if (strcmp(s->memcg_max, "max") &&
+		    spec_parse_size(s->memcg_max, &v))
+			spec_error(sf, spec_map_get(sf, root, "memcg_max"),
+				   "memcg_max", "'%s' is not a size or 'max'",
+				   s->memcg_max);
 	}
 	return 0;
 }
@@ -201,7 +163,7 @@ int workload_spec_load_err(const char *path, const char *name,
 	memset(out, 0, sizeof(*out));
 	out->name = xstrdup(name);
 	out->path = xstrdup(path);
-	return load_into(path, workload_fields, out, err, workload_check);
+	return spec_load_file(path, workload_fields, out, err, workload_check);
 }
 
 int workload_spec_load(const char *path, const char *name,
@@ -251,19 +213,19 @@ void workload_spec_free(struct workload_spec *s)
 	memset(s, 0, sizeof(*s));
 }
 
-#define DEFINE_FIND(kind, dir, type, loader)				\
-int kind##_spec_find(const char *name, struct type *out)		\
-{									\
-	char *path = spec_resolve(#kind, dir, name);			\
-	int ret;							\
-									\
-	memset(out, 0, sizeof(*out));					\
-	if (!path)							\
-		return -2;						\
-	ret = loader(path, name, out);					\
-	free(path);							\
-	return ret;							\
-}
+#define DEFINE_FIND(kind, dir, type, loader)                     \
+	int kind##_spec_find(const char *name, struct type *out) \
+	{                                                        \
+		char *path = spec_resolve(#kind, dir, name);     \
+		int ret;                                         \
+                                                                 \
+		memset(out, 0, sizeof(*out));                    \
+		if (!path)                                       \
+			return -2;                               \
+		ret = loader(path, name, out);                   \
+		free(path);                                      \
+		return ret;                                      \
+	}
 
 DEFINE_FIND(image, "guests", image_spec, image_spec_load)
 DEFINE_FIND(kernel, "lab/kernels", kernel_spec, kernel_spec_load)

@@ -19,16 +19,17 @@ static const char *const guest_names[] = { "main", "target", NULL };
 static const char *const fs_types[] = { "xfs", "ext4", NULL };
 static const char *const backstores[] = { "block", "fileio", NULL };
 
-#define COMMON_FIELDS							\
-	{ "name", SPEC_STR, L(name), true },				\
-	{ "type", SPEC_STR, L(type_name), true },			\
-	{ "guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names }
+#define COMMON_FIELDS                                                  \
+	{ "name", SPEC_STR, L(name), true },                           \
+		{ "type", SPEC_STR, L(type_name), true },              \
+	{                                                              \
+		"guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names \
+	}
 
-static const struct spec_field disk_fields[] = {
-	COMMON_FIELDS,
-	{ "index", SPEC_INT, L(index), true, 0, 15 },
-	SPEC_END
-};
+static const struct spec_field disk_fields[] = { COMMON_FIELDS,
+						 { "index", SPEC_INT, L(index),
+						   true, 0, 15 },
+						 SPEC_END };
 
 static const struct spec_field md_fields[] = {
 	COMMON_FIELDS,
@@ -48,11 +49,10 @@ static const struct spec_field target_fields[] = {
 	SPEC_END
 };
 
-static const struct spec_field initiator_fields[] = {
-	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true },
-	SPEC_END
-};
+static const struct spec_field initiator_fields[] = { COMMON_FIELDS,
+						      { "on", SPEC_STRLIST,
+							L(on), true },
+						      SPEC_END };
 
 static const struct spec_field fs_fields[] = {
 	COMMON_FIELDS,
@@ -83,21 +83,8 @@ static const struct {
 	{ "overlay", LAYER_OVERLAY, overlay_fields },
 };
 
-static int parse_disks(struct spec_file *sf, yaml_node_t *n, const char *field,
-		       void *obj);
-static int parse_target(struct spec_file *sf, yaml_node_t *n, const char *field,
-			void *obj);
 static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
 			void *obj);
-
-static const struct spec_field topo_fields[] = {
-	{ "description", SPEC_TEXT, T(description), true },
-	{ "disks", SPEC_MAP, 0, true, 0, 0, NULL, parse_disks },
-	{ "target", SPEC_MAP, 0, false, 0, 0, NULL, parse_target },
-	{ "layers", SPEC_MAP, 0, true, 0, 0, NULL, parse_layers },
-	{ "mount", SPEC_STR, T(mount) },
-	SPEC_END
-};
 
 static const struct spec_field disks_fields[] = {
 	{ "count", SPEC_INT, T(disk_count), true, 0, 16 },
@@ -112,17 +99,14 @@ static const struct spec_field target_guest_fields[] = {
 	SPEC_END
 };
 
-static int parse_disks(struct spec_file *sf, yaml_node_t *n, const char *field,
-		       void *obj)
-{
-	return spec_apply(sf, n, disks_fields, obj, field);
-}
-
-static int parse_target(struct spec_file *sf, yaml_node_t *n, const char *field,
-			void *obj)
-{
-	return spec_apply(sf, n, target_guest_fields, obj, field);
-}
+static const struct spec_field topo_fields[] = {
+	{ "description", SPEC_TEXT, T(description), true },
+	SPEC_SUBMAP("disks", true, disks_fields),
+	SPEC_SUBMAP("target", false, target_guest_fields),
+	{ "layers", SPEC_MAP, 0, true, 0, 0, NULL, parse_layers },
+	{ "mount", SPEC_STR, T(mount) },
+	SPEC_END
+};
 
 static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
 		       struct topo_layer *l)
@@ -133,7 +117,8 @@ static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
 	l->line = spec_line(n);
 	l->index = -1;
 	if (n->type != YAML_MAPPING_NODE) {
-		spec_error(sf, n, prefix, "a layer is a mapping (name:, type:, ...)");
+		spec_error(sf, n, prefix,
+			   "a layer is a mapping (name:, type:, ...)");
 		return -1;
 	}
 	if (!type) {
@@ -147,9 +132,10 @@ static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
 		return spec_apply(sf, n, layer_types[i].fields, l, prefix);
 	}
 	snprintf(field, sizeof(field), "%s.type", prefix);
-	spec_error(sf, spec_map_get(sf, n, "type"), field,
-		   "unknown layer type '%s' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay)",
-		   type);
+	spec_error(
+		sf, spec_map_get(sf, n, "type"), field,
+		"unknown layer type '%s' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay)",
+		type);
 	return -1;
 }
 
@@ -165,7 +151,7 @@ static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
 	}
 	count = n->data.sequence.items.top - n->data.sequence.items.start;
 	if (!count)
-		return 0;	/* a bare guest: nothing to build, no mount */
+		return 0; /* a bare guest: nothing to build, no mount */
 	t->layers = xzalloc(count * sizeof(*t->layers));
 	t->nr_layers = count;
 	for (size_t i = 0; i < count; i++) {
@@ -203,16 +189,16 @@ static const char *layer_guest(const struct topo_layer *l)
 }
 
 /* Error at a layer: file:line: layers[i].field: message. */
-#define LAYER_ERR(sf, t, l, fld, ...)					\
-	do {								\
-		char _f[96];						\
-		snprintf(_f, sizeof(_f), "layers[%zu].%s",		\
-			 (size_t)((l) - (t)->layers), fld);		\
-		strbuf_addf(&(sf)->errors, "%s:%d: %s: ", (sf)->path,	\
-			    (l)->line, _f);				\
-		strbuf_addf(&(sf)->errors, __VA_ARGS__);		\
-		strbuf_addch(&(sf)->errors, '\n');			\
-		(sf)->nr_errors++;					\
+#define LAYER_ERR(sf, t, l, fld, ...)                                 \
+	do {                                                          \
+		char _f[96];                                          \
+		snprintf(_f, sizeof(_f), "layers[%zu].%s",            \
+			 (size_t)((l) - (t)->layers), fld);           \
+		strbuf_addf(&(sf)->errors, "%s:%d: %s: ", (sf)->path, \
+			    (l)->line, _f);                           \
+		strbuf_addf(&(sf)->errors, __VA_ARGS__);              \
+		strbuf_addch(&(sf)->errors, '\n');                    \
+		(sf)->nr_errors++;                                    \
 	} while (0)
 
 static void check_refs(struct spec_file *sf, struct topology_spec *t,
@@ -223,25 +209,29 @@ static void check_refs(struct spec_file *sf, struct topology_spec *t,
 
 	if (l->type != LAYER_DISK && l->type != LAYER_OVERLAY &&
 	    (l->on.n < min_on || l->on.n > max_on))
-		LAYER_ERR(sf, t, l, "on", "%s takes %zu%s lower layer%s, not %zu",
-			  l->type_name, min_on, max_on > 1 ? " or more" : "",
+		LAYER_ERR(sf, t, l, "on",
+			  "%s takes %zu%s lower layer%s, not %zu", l->type_name,
+			  min_on, max_on > 1 ? " or more" : "",
 			  min_on > 1 ? "s" : "", l->on.n);
 	for (size_t i = 0; i < l->on.n; i++) {
 		const struct topo_layer *lo = topology_find(t, l->on.v[i]);
 
 		if (!lo) {
-			LAYER_ERR(sf, t, l, "on", "no layer named '%s'", l->on.v[i]);
+			LAYER_ERR(sf, t, l, "on", "no layer named '%s'",
+				  l->on.v[i]);
 			continue;
 		}
 		if (lo == l) {
-			LAYER_ERR(sf, t, l, "on", "a layer cannot sit on itself");
+			LAYER_ERR(sf, t, l, "on",
+				  "a layer cannot sit on itself");
 			continue;
 		}
 		if (l->type == LAYER_ISCSI_INITIATOR) {
 			if (lo->type != LAYER_ISCSI_TARGET)
-				LAYER_ERR(sf, t, l, "on",
-					  "an iscsi-initiator logs in to an iscsi-target layer, '%s' is %s",
-					  lo->name, lo->type_name);
+				LAYER_ERR(
+					sf, t, l, "on",
+					"an iscsi-initiator logs in to an iscsi-target layer, '%s' is %s",
+					lo->name, lo->type_name);
 			continue;
 		}
 		if (!provides_block(lo->type))
@@ -249,60 +239,73 @@ static void check_refs(struct spec_file *sf, struct topology_spec *t,
 				  "'%s' (%s) provides no block device for %s",
 				  lo->name, lo->type_name, l->type_name);
 		if (strcmp(layer_guest(lo), layer_guest(l)))
-			LAYER_ERR(sf, t, l, "on",
-				  "'%s' is in guest %s, this layer in guest %s (only iSCSI crosses guests)",
-				  lo->name, layer_guest(lo), layer_guest(l));
+			LAYER_ERR(
+				sf, t, l, "on",
+				"'%s' is in guest %s, this layer in guest %s (only iSCSI crosses guests)",
+				lo->name, layer_guest(lo), layer_guest(l));
 	}
 	if (l->type == LAYER_OVERLAY) {
 		const char *which[] = { l->lower, l->upper };
 		const char *fld[] = { "lower", "upper" };
 
 		for (int i = 0; i < 2; i++) {
-			const struct topo_layer *lo = topology_find(t, which[i]);
+			const struct topo_layer *lo =
+				topology_find(t, which[i]);
 
 			if (!lo)
-				LAYER_ERR(sf, t, l, fld[i], "no layer named '%s'",
-					  which[i]);
-			else if (lo->type != LAYER_FS)
 				LAYER_ERR(sf, t, l, fld[i],
-					  "overlay dirs live on an fs layer, '%s' is %s",
-					  lo->name, lo->type_name);
+					  "no layer named '%s'", which[i]);
+			else if (lo->type != LAYER_FS)
+				LAYER_ERR(
+					sf, t, l, fld[i],
+					"overlay dirs live on an fs layer, '%s' is %s",
+					lo->name, lo->type_name);
 			else if (!spec_strlist_has(&l->on, lo->name))
 				spec_strlist_add(&l->on, lo->name);
 		}
 	}
 	if (l->type == LAYER_DISK) {
 		long long count = strcmp(layer_guest(l), "target") ?
-				  t->disk_count : t->target_disk_count;
+					  t->disk_count :
+					  t->target_disk_count;
 
 		if (l->index >= count)
-			LAYER_ERR(sf, t, l, "index",
-				  "disk %lld does not exist (guest %s has %lld disks)",
-				  l->index, layer_guest(l), count);
+			LAYER_ERR(
+				sf, t, l, "index",
+				"disk %lld does not exist (guest %s has %lld disks)",
+				l->index, layer_guest(l), count);
 	}
 	if (l->type == LAYER_MD) {
 		long long lv = l->level;
-		size_t need = lv == 0 || lv == 1 ? 2 : lv == 5 ? 3 : lv == 6 ? 4 :
-			      lv == 10 ? 2 : 0;
+		size_t need = lv == 0 || lv == 1 ? 2 :
+			      lv == 5		 ? 3 :
+			      lv == 6		 ? 4 :
+			      lv == 10		 ? 2 :
+						   0;
 
 		if (!need)
 			LAYER_ERR(sf, t, l, "level",
-				  "md level %lld is not one of 0, 1, 5, 6, 10", lv);
+				  "md level %lld is not one of 0, 1, 5, 6, 10",
+				  lv);
 		else if (l->on.n < need)
-			LAYER_ERR(sf, t, l, "on",
-				  "RAID%lld needs at least %zu members, has %zu",
-				  lv, need, l->on.n);
+			LAYER_ERR(
+				sf, t, l, "on",
+				"RAID%lld needs at least %zu members, has %zu",
+				lv, need, l->on.n);
 		if (l->chunk) {
 			uint64_t c;
 
-			if (spec_parse_size(l->chunk, &c) || c < 4096 || (c & (c - 1)))
-				LAYER_ERR(sf, t, l, "chunk",
-					  "'%s' is not a power-of-two size >= 4K",
-					  l->chunk);
+			if (spec_parse_size(l->chunk, &c) || c < 4096 ||
+			    (c & (c - 1)))
+				LAYER_ERR(
+					sf, t, l, "chunk",
+					"'%s' is not a power-of-two size >= 4K",
+					l->chunk);
 		}
 	}
 	if (l->type == LAYER_ISCSI_TARGET && strncmp(l->iqn, "iqn.", 4))
-		LAYER_ERR(sf, t, l, "iqn", "'%s' is not an IQN (iqn.YYYY-MM.domain:name)",
+		LAYER_ERR(sf, t, l, "iqn",
+			  "'%s' is not an IQN (iqn.YYYY-MM.domain:name)",
 			  l->iqn);
 }
 
@@ -315,7 +318,8 @@ static bool has_cycle(const struct topology_spec *t, size_t i, int *colour)
 		return false;
 	colour[i] = 1;
 	for (size_t k = 0; k < t->layers[i].on.n; k++) {
-		const struct topo_layer *lo = topology_find(t, t->layers[i].on.v[k]);
+		const struct topo_layer *lo =
+			topology_find(t, t->layers[i].on.v[k]);
 
 		if (lo && lo != &t->layers[i] &&
 		    has_cycle(t, lo - t->layers, colour))
@@ -334,18 +338,20 @@ static int topology_check(struct spec_file *sf, void *obj)
 		struct topo_layer *l = &t->layers[i];
 
 		if (!spec_valid_name(l->name))
-			LAYER_ERR(sf, t, l, "name", "'%s' must be [A-Za-z0-9._-]+",
-				  l->name);
+			LAYER_ERR(sf, t, l, "name",
+				  "'%s' must be [A-Za-z0-9._-]+", l->name);
 		for (size_t k = 0; k < i; k++)
 			if (!strcmp(t->layers[k].name, l->name))
-				LAYER_ERR(sf, t, l, "name",
-					  "duplicate layer name '%s' (first at line %d)",
-					  l->name, t->layers[k].line);
+				LAYER_ERR(
+					sf, t, l, "name",
+					"duplicate layer name '%s' (first at line %d)",
+					l->name, t->layers[k].line);
 		if (!l->guest)
 			l->guest = xstrdup("main");
 		if (!strcmp(l->guest, "target") && !t->target_disk_count)
-			LAYER_ERR(sf, t, l, "guest",
-				  "layer in guest target but the topology has no target: section");
+			LAYER_ERR(
+				sf, t, l, "guest",
+				"layer in guest target but the topology has no target: section");
 	}
 	if (sf->nr_errors)
 		return -1;
@@ -357,7 +363,8 @@ static int topology_check(struct spec_file *sf, void *obj)
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		if (has_cycle(t, i, colour)) {
 			LAYER_ERR(sf, t, &t->layers[i], "on",
-				  "layer '%s' is part of a cycle", t->layers[i].name);
+				  "layer '%s' is part of a cycle",
+				  t->layers[i].name);
 			break;
 		}
 	}
@@ -368,12 +375,15 @@ static int topology_check(struct spec_file *sf, void *obj)
 		const struct topo_layer *m = topology_find(t, t->mount);
 
 		if (!m || !provides_mount(m->type) || strcmp(m->guest, "main"))
-			spec_error(sf, spec_map_get(sf, spec_root(sf), "mount"), "mount",
-				   "'%s' is not an fs or overlay layer of the main guest",
-				   t->mount);
+			spec_error(
+				sf, spec_map_get(sf, spec_root(sf), "mount"),
+				"mount",
+				"'%s' is not an fs or overlay layer of the main guest",
+				t->mount);
 	} else if (t->nr_layers && !topology_mount_layer(t)) {
-		spec_error(sf, spec_root(sf), "layers",
-			   "no fs or overlay layer in the main guest to run workloads on");
+		spec_error(
+			sf, spec_root(sf), "layers",
+			"no fs or overlay layer in the main guest to run workloads on");
 	}
 	return 0;
 }
@@ -384,7 +394,8 @@ const struct topo_layer *topology_mount_layer(const struct topology_spec *t)
 		return topology_find(t, t->mount);
 	for (size_t i = t->nr_layers; i-- > 0;)
 		if (provides_mount(t->layers[i].type) &&
-		    (!t->layers[i].guest || !strcmp(t->layers[i].guest, "main")))
+		    (!t->layers[i].guest ||
+		     !strcmp(t->layers[i].guest, "main")))
 			return &t->layers[i];
 	return NULL;
 }
@@ -397,26 +408,10 @@ bool topology_has_target(const struct topology_spec *t)
 int topology_spec_load_err(const char *path, const char *name,
 			   struct topology_spec *out, struct strbuf *err)
 {
-	struct spec_file sf;
-	int ret = -1;
-
 	memset(out, 0, sizeof(*out));
 	out->name = xstrdup(name);
 	out->path = xstrdup(path);
-	if (spec_open(&sf, path) == 0) {
-		spec_apply(&sf, spec_root(&sf), topo_fields, out, "");
-		if (!sf.nr_errors)
-			topology_check(&sf, out);
-		ret = sf.nr_errors ? -1 : 0;
-	}
-	if (ret) {
-		if (err)
-			strbuf_add(err, sf.errors.buf, sf.errors.len);
-		else
-			fputs(sf.errors.buf, stderr);
-	}
-	spec_close(&sf);
-	return ret;
+	return spec_load_file(path, topo_fields, out, err, topology_check);
 }
 
 int topology_spec_load(const char *path, const char *name,

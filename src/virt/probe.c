@@ -9,6 +9,7 @@
 #include "artifact/cache.h"
 #include "util/fs.h"
 #include "util/hash.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "virt/domxml.h"
 #include "virt/guest.h"
@@ -171,8 +172,7 @@ int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 		cache_make_dir(dir);
 		free(dir);
 	}
-	if (write_string_atomic(path, json_object_to_json_string_ext(
-					      o, JSON_C_TO_STRING_PRETTY)))
+	if (json_write_atomic(path, o))
 		warn("cannot cache the acceleration verdict in %s", path);
 	json_object_put(o);
 	free(path);
