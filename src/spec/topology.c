@@ -19,17 +19,17 @@ static const char *const guest_names[] = { "main", "target", NULL };
 static const char *const fs_types[] = { "xfs", "ext4", NULL };
 static const char *const backstores[] = { "block", "fileio", NULL };
 
-#define COMMON_FIELDS                                                  \
-	{ "name", SPEC_STR, L(name), true },                           \
-		{ "type", SPEC_STR, L(type_name), true },              \
-	{                                                              \
-		"guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names \
-	}
+/* clang-format off: field tables read best one field a line */
+#define COMMON_FIELDS							\
+	{ "name", SPEC_STR, L(name), true },				\
+	{ "type", SPEC_STR, L(type_name), true },			\
+	{ "guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names }
 
-static const struct spec_field disk_fields[] = { COMMON_FIELDS,
-						 { "index", SPEC_INT, L(index),
-						   true, 0, 15 },
-						 SPEC_END };
+static const struct spec_field disk_fields[] = {
+	COMMON_FIELDS,
+	{ "index", SPEC_INT, L(index), true, 0, 15 },
+	SPEC_END
+};
 
 static const struct spec_field md_fields[] = {
 	COMMON_FIELDS,
@@ -49,10 +49,11 @@ static const struct spec_field target_fields[] = {
 	SPEC_END
 };
 
-static const struct spec_field initiator_fields[] = { COMMON_FIELDS,
-						      { "on", SPEC_STRLIST,
-							L(on), true },
-						      SPEC_END };
+static const struct spec_field initiator_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true },
+	SPEC_END
+};
 
 static const struct spec_field fs_fields[] = {
 	COMMON_FIELDS,
@@ -107,6 +108,7 @@ static const struct spec_field topo_fields[] = {
 	{ "mount", SPEC_STR, T(mount) },
 	SPEC_END
 };
+/* clang-format on */
 
 static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
 		       struct topo_layer *l)
