@@ -6,12 +6,14 @@
  * decides the acceleration, then runs the cells (reps interleaved across
  * kernels, so A/B cells share the host's conditions) and records them.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
@@ -238,6 +240,37 @@ static void prepare_artifacts(struct run_state *s)
 	free(agent);
 }
 
+/*
+ * Staging dirs of cells whose wblab died (crash, SIGKILL) hold overlays
+ * and disks. One whose domain is gone and that is over an hour old is
+ * nobody's: parallel runs' cells have live domains or fresh dirs.
+ */
+static void remove_stale_staging(virConnectPtr conn)
+{
+	DIR *d = opendir(run_root());
+	struct dirent *de;
+	time_t now = time(NULL);
+
+	while (conn && d && (de = readdir(d))) {
+		char *path;
+		struct stat st;
+		virDomainPtr dom;
+
+		if (strncmp(de->d_name, "wblab-", 6))
+			continue;
+		path = xasprintf("%s/%s", run_root(), de->d_name);
+		dom = virDomainLookupByName(conn, de->d_name);
+		if (dom)
+			virDomainFree(dom);
+		else if (!stat(path, &st) && now - st.st_mtime > 3600 &&
+			 !rm_rf(path))
+			info("removed stale staging dir %s", path);
+		free(path);
+	}
+	if (d)
+		closedir(d);
+}
+
 static void decide_accel(struct run_state *s)
 {
 	int k = -1;
@@ -448,6 +481,7 @@ int cmd_run(int argc, char **argv)
 	}
 	s->cells = json_object_new_array();
 	prepare_artifacts(s);
+	remove_stale_staging(s->conn);
 	decide_accel(s);
 	info("run %s: %d kernel(s) x %s x %s x %d rep(s), results in %s",
 	     s->run_id, s->a.nr_kernels, s->topo.name, s->wl.name, s->a.reps,
