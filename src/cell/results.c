@@ -165,6 +165,10 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(o, "agent", agent_json(g));
 	json_object_object_add(t, "started", JS(started));
 	json_object_object_add(t, "finished", JS(finished));
+	/* The lab's own cost: libvirt starting QEMU (part of boot_s). */
+	json_object_object_add(
+		t, "domain_start_s",
+		json_object_new_double(span(g->t_create, g->t_running)));
 	json_object_object_add(
 		t, "boot_s",
 		json_object_new_double(span(g->t_create, g->t_hello)));

@@ -294,6 +294,7 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 		return -1;
 	}
 	g->started = true;
+	g->t_running = now_mono();
 	return connect_channel(g, err);
 }
 

@@ -32,7 +32,7 @@ struct guest {
 	struct strbuf exit_body;
 	char phase[32];
 	struct spec_strlist files;
-	double t_create, t_hello, t_exit, t_stop;
+	double t_create, t_running, t_hello, t_exit, t_stop;
 	double t_setup, t_workload, t_collect; /* phase starts */
 	int stop_detail; /* virDomainEventStoppedDetailType */
 };
