@@ -199,6 +199,21 @@ static char *find_tarball(const char *package)
 }
 
 /* Unpack into dir via dir.tmp.PID, under the src lock; dir appears whole. */
+/* The source cache (ROOT/src), created if needed and locked; -1 on failure. */
+static int lock_source_cache(void)
+{
+	char *srcdir = cache_path("src", ""), *lockp;
+	int lock = -1;
+
+	if (!cache_make_dir(srcdir)) {
+		lockp = cache_path("src", ".lock");
+		lock = take_lock(lockp, "the source cache");
+		free(lockp);
+	}
+	free(srcdir);
+	return lock;
+}
+
 static int unpack_tree(const char *dir, const char *const *extract,
 		       const char *tmp, const char *what)
 {
@@ -249,7 +264,7 @@ char *kbuild_package_source(const char *package, char **ident)
 {
 	const char *q[] = { "dpkg-query", "-W", "-f=${Version}", package, NULL };
 	struct strbuf ver = STRBUF_INIT;
-	char *dir = NULL, *tarball = NULL, *leaf, *tmp = NULL, *lockp;
+	char *dir = NULL, *tarball = NULL, *leaf, *tmp = NULL;
 	int lock = -1;
 
 	if (run_capture(q, &ver, NULL) || !ver.len) {
@@ -266,18 +281,7 @@ char *kbuild_package_source(const char *package, char **ident)
 	dir = cache_path("src", leaf);
 	free(leaf);
 	tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
-	{
-		char *srcdir = cache_path("src", "");
-
-		if (cache_make_dir(srcdir)) {
-			free(srcdir);
-			goto fail;
-		}
-		free(srcdir);
-	}
-	lockp = cache_path("src", ".lock");
-	lock = take_lock(lockp, "the source cache");
-	free(lockp);
+	lock = lock_source_cache();
 	if (lock < 0)
 		goto fail;
 	{
@@ -308,7 +312,7 @@ static char *git_source(const char *repo, const char *ref, char **ident)
 	char *rev = xasprintf("%s^{commit}", ref ? ref : "HEAD");
 	const char *rp[] = { "git", "-C", repo, "rev-parse", "--verify", rev, NULL };
 	struct strbuf commit = STRBUF_INIT;
-	char *dir = NULL, *leaf, *tmp = NULL, *tar = NULL, *lockp;
+	char *dir = NULL, *leaf, *tmp = NULL, *tar = NULL;
 	int lock = -1, ret = -1;
 
 	if (run_capture(rp, &commit, NULL)) {
@@ -321,18 +325,7 @@ static char *git_source(const char *repo, const char *ref, char **ident)
 	free(leaf);
 	tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
 	tar = xasprintf("%s.tar", tmp);
-	{
-		char *srcdir = cache_path("src", "");
-
-		if (cache_make_dir(srcdir)) {
-			free(srcdir);
-			goto out;
-		}
-		free(srcdir);
-	}
-	lockp = cache_path("src", ".lock");
-	lock = take_lock(lockp, "the source cache");
-	free(lockp);
+	lock = lock_source_cache();
 	if (lock < 0)
 		goto out;
 	{
