@@ -23,7 +23,7 @@ struct check {
 	const char *name;
 	bool ok;
 	bool fatal; /* a cell cannot run without it */
-	char value[256];
+	char value[384];
 	char fix[256];
 };
 

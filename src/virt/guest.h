@@ -5,6 +5,7 @@
 #include <libvirt/libvirt.h>
 #include <stdbool.h>
 
+#include "agent/proto.h"
 #include "spec/spec.h"
 #include "util/strbuf.h"
 
@@ -28,7 +29,7 @@ struct guest {
 	bool started, hello, exited, stopped, proto_error;
 	bool powered_off;	/* stopped by the guest's own poweroff */
 	char release[128]; /* uname -r the agent reported */
-	char agent_status[32]; /* ok | setup-failed | workload-failed */
+	char agent_status[PROTO_MAX_NAME + 1]; /* ok | setup-failed | workload-failed */
 	struct strbuf exit_body;
 	char phase[32];
 	struct spec_strlist files;
