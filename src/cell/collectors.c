@@ -137,19 +137,6 @@ static int read_kv(const char *dir, const char *name, struct kvset *set)
 	return ret;
 }
 
-static long long sum_prefix(const struct kvset *b, const struct kvset *a,
-			    const char *prefix)
-{
-	long long s = 0;
-	size_t n = strlen(prefix);
-
-	for (size_t i = 0; i < a->n; i++)
-		if (!strncmp(a->v[i].name, prefix, n))
-			s += a->v[i].value -
-			     kvset_get(b, a->v[i].name, a->v[i].value);
-	return s;
-}
-
 /* The agent's reason for a failed put or get on path, from agent.log. */
 static char *agent_failure(const char *agent_log, const char *what)
 {
@@ -211,6 +198,10 @@ static void metrics_fio(const char *dir, json_object *m, json_object *errs)
 	strbuf_release(&sb);
 }
 
+/* Headline vmstat figures, at the top of metrics (allocstall sums its zones). */
+static const char *const top_deltas[] = { "allocstall", "nr_vmscan_write",
+					  "oom_kill" };
+
 static void metrics_vmstat(const char *dir, json_object *m, double elapsed)
 {
 	struct kvset before, after;
@@ -225,18 +216,10 @@ static void metrics_vmstat(const char *dir, json_object *m, double elapsed)
 			       vmstat_delta_json(&before, &after));
 	json_object_object_add(m, "ops",
 			       vmstat_ops_json(&before, &after, elapsed));
-	json_object_object_add(m, "allocstall",
-			       json_object_new_int64(sum_prefix(
-				       &before, &after, "allocstall_")));
-	json_object_object_add(
-		m, "nr_vmscan_write",
-		json_object_new_int64(
-			kvset_get(&after, "nr_vmscan_write", 0) -
-			kvset_get(&before, "nr_vmscan_write", 0)));
-	json_object_object_add(
-		m, "oom_kill",
-		json_object_new_int64(kvset_get(&after, "oom_kill", 0) -
-				      kvset_get(&before, "oom_kill", 0)));
+	for (size_t i = 0; i < ARRAY_SIZE(top_deltas); i++)
+		json_object_object_add(m, top_deltas[i],
+				       json_object_new_int64(vmstat_counter_delta(
+					       &before, &after, top_deltas[i])));
 	kvset_free(&before);
 	kvset_free(&after);
 }

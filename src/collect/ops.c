@@ -16,34 +16,38 @@ static json_object *jd(double x)
 	return json_object_new_double(round(x * 100) / 100);
 }
 
-/*
- * after - before of name; older kernels split some counters per zone
- * (pgscan_direct_normal, ...): sum "name_*" then, but never name_throttle.
- */
 static long long d(const struct kvset *b, const struct kvset *a,
 		   const char *name)
 {
-	size_t n = strlen(name);
-	long long s = 0;
-
-	if (kvset_has(a, name))
-		return kvset_get(a, name, 0) -
-		       kvset_get(b, name, kvset_get(a, name, 0));
-	for (size_t i = 0; i < a->n; i++) {
-		const char *k = a->v[i].name;
-
-		if (strncmp(k, name, n) || k[n] != '_' ||
-		    strstr(k + n, "throttle"))
-			continue;
-		s += a->v[i].value - kvset_get(b, k, a->v[i].value);
-	}
-	return s;
+	return vmstat_counter_delta(b, a, name);
 }
 
 static double ratio(long long a, long long b)
 {
 	return b ? 100.0 * a / b : 0;
 }
+
+/* Ops that are a /proc/vmstat counter's delta as it is. */
+static const struct {
+	const char *key, *counter;
+} plain_deltas[] = {
+	{ "page_reclaim_immediate", "nr_vmscan_immediate_reclaim" },
+	{ "sector_reads", "pgpgin" },
+	{ "sector_writes", "pgpgout" },
+	{ "page_rescued_immediate", "pgrescued" },
+	{ "slabs_scanned", "slabs_scanned" },
+	{ "direct_inode_steals", "pginodesteal" },
+	{ "kswapd_inode_steals", "kswapd_inodesteal" },
+	{ "kswapd_low_wmark_hit_quickly", "kswapd_low_wmark_hit_quickly" },
+	{ "kswapd_high_wmark_hit_quickly", "kswapd_high_wmark_hit_quickly" },
+	{ "pages_dirtied", "nr_dirtied" },
+	{ "pages_written", "nr_written" },
+	{ "workingset_refault_file", "workingset_refault_file" },
+	{ "workingset_refault_anon", "workingset_refault_anon" },
+	{ "pgactivate", "pgactivate" },
+	{ "pgdeactivate", "pgdeactivate" },
+	{ "oom_kills", "oom_kill" },
+};
 
 json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 			     double elapsed)
@@ -78,27 +82,9 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 	/* As mmtests: file = nr_vmscan_write - pswpout, anon = pswpout. */
 	ADD(o, "page_writes_file", I64(wr - so));
 	ADD(o, "page_writes_anon", I64(so));
-	ADD(o, "page_reclaim_immediate",
-	    I64(d(b, a, "nr_vmscan_immediate_reclaim")));
-	ADD(o, "sector_reads", I64(d(b, a, "pgpgin")));
-	ADD(o, "sector_writes", I64(d(b, a, "pgpgout")));
-	ADD(o, "page_rescued_immediate", I64(d(b, a, "pgrescued")));
-	ADD(o, "slabs_scanned", I64(d(b, a, "slabs_scanned")));
-	ADD(o, "direct_inode_steals", I64(d(b, a, "pginodesteal")));
-	ADD(o, "kswapd_inode_steals", I64(d(b, a, "kswapd_inodesteal")));
-	ADD(o, "kswapd_low_wmark_hit_quickly",
-	    I64(d(b, a, "kswapd_low_wmark_hit_quickly")));
-	ADD(o, "kswapd_high_wmark_hit_quickly",
-	    I64(d(b, a, "kswapd_high_wmark_hit_quickly")));
-	ADD(o, "pages_dirtied", I64(d(b, a, "nr_dirtied")));
-	ADD(o, "pages_written", I64(d(b, a, "nr_written")));
-	ADD(o, "workingset_refault_file",
-	    I64(d(b, a, "workingset_refault_file")));
-	ADD(o, "workingset_refault_anon",
-	    I64(d(b, a, "workingset_refault_anon")));
-	ADD(o, "pgactivate", I64(d(b, a, "pgactivate")));
-	ADD(o, "pgdeactivate", I64(d(b, a, "pgdeactivate")));
-	ADD(o, "oom_kills", I64(d(b, a, "oom_kill")));
+	for (size_t i = 0; i < ARRAY_SIZE(plain_deltas); i++)
+		ADD(o, plain_deltas[i].key,
+		    I64(d(b, a, plain_deltas[i].counter)));
 	return o;
 }
 

@@ -599,6 +599,22 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 		json_object_put(missing);
 }
 
+/* {name: {ka: a, kb: b}} for every entry of a named table. */
+static json_object *ntab_json(const struct ntab *t, const char *ka,
+			      const char *kb)
+{
+	json_object *o = json_object_new_object();
+
+	for (size_t i = 0; i < t->n; i++) {
+		json_object *r = json_object_new_object();
+
+		ADD(r, ka, I64(t->v[i].a));
+		ADD(r, kb, I64(t->v[i].b));
+		ADD(o, t->v[i].name, r);
+	}
+	return o;
+}
+
 json_object *trace_summary(const char *text, size_t len, const char *stats,
 			   size_t stats_len)
 {
@@ -691,34 +707,11 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 	ADD(o, "kswapd_sleep", I64(s.kswapd_sleep));
 	ADD(o, "oom_victims", I64(s.oom_victims));
 
-	j = json_object_new_object();
-	for (size_t i = 0; i < s.throttle.n; i++) {
-		k = json_object_new_object();
-		ADD(k, "count", I64(s.throttle.v[i].a));
-		ADD(k, "delayed_us", I64(s.throttle.v[i].b));
-		ADD(j, s.throttle.v[i].name, k);
-	}
-	ADD(o, "throttled", j);
+	ADD(o, "throttled", ntab_json(&s.throttle, "count", "delayed_us"));
 
 	j = json_object_new_object();
-	k = json_object_new_object();
-	for (size_t i = 0; i < s.wb.n; i++) {
-		json_object *r = json_object_new_object();
-
-		ADD(r, "works", I64(s.wb.v[i].a));
-		ADD(r, "pages", I64(s.wb.v[i].b));
-		ADD(k, s.wb.v[i].name, r);
-	}
-	ADD(j, "by_reason", k);
-	k = json_object_new_object();
-	for (size_t i = 0; i < s.wb_bdi.n; i++) {
-		json_object *r = json_object_new_object();
-
-		ADD(r, "works", I64(s.wb_bdi.v[i].a));
-		ADD(r, "pages", I64(s.wb_bdi.v[i].b));
-		ADD(k, s.wb_bdi.v[i].name, r);
-	}
-	ADD(j, "by_bdi", k);
+	ADD(j, "by_reason", ntab_json(&s.wb, "works", "pages"));
+	ADD(j, "by_bdi", ntab_json(&s.wb_bdi, "works", "pages"));
 	ADD(j, "pages_written", I64(s.wb_pages_written));
 	ADD(o, "writeback", j);
 

@@ -22,8 +22,10 @@ size_t kvset_parse(struct kvset *set, const char *text, size_t len)
 		char *e;
 		char num[32];
 
-		while (q < le && (isalnum((unsigned char)*q) || *q == '_' ||
-				  *q == '(' || *q == ')') && n < sizeof(kv.name) - 1)
+		while (q < le &&
+		       (isalnum((unsigned char)*q) || *q == '_' || *q == '(' ||
+			*q == ')') &&
+		       n < sizeof(kv.name) - 1)
 			kv.name[n++] = *q++;
 		kv.name[n] = '\0';
 		if (q < le && *q == ':')
@@ -31,7 +33,8 @@ size_t kvset_parse(struct kvset *set, const char *text, size_t len)
 		while (q < le && *q == ' ')
 			q++;
 		n = 0;
-		while (q < le && (isdigit((unsigned char)*q) || (*q == '-' && !n)) &&
+		while (q < le &&
+		       (isdigit((unsigned char)*q) || (*q == '-' && !n)) &&
 		       n < sizeof(num) - 1)
 			num[n++] = *q++;
 		num[n] = '\0';
@@ -70,7 +73,8 @@ long long kvset_get(const struct kvset *s, const char *name, long long def)
 	return def;
 }
 
-json_object *vmstat_delta_json(const struct kvset *before, const struct kvset *after)
+json_object *vmstat_delta_json(const struct kvset *before,
+			       const struct kvset *after)
 {
 	json_object *o = json_object_new_object();
 
@@ -79,8 +83,30 @@ json_object *vmstat_delta_json(const struct kvset *before, const struct kvset *a
 
 		if (!kvset_has(before, name))
 			continue;
-		json_object_object_add(o, name, json_object_new_int64(
-			after->v[i].value - kvset_get(before, name, 0)));
+		json_object_object_add(
+			o, name,
+			json_object_new_int64(after->v[i].value -
+					      kvset_get(before, name, 0)));
 	}
 	return o;
+}
+
+long long vmstat_counter_delta(const struct kvset *b, const struct kvset *a,
+			       const char *name)
+{
+	size_t n = strlen(name);
+	long long s = 0;
+
+	if (kvset_has(a, name))
+		return kvset_get(a, name, 0) -
+		       kvset_get(b, name, kvset_get(a, name, 0));
+	for (size_t i = 0; i < a->n; i++) {
+		const char *k = a->v[i].name;
+
+		if (strncmp(k, name, n) || k[n] != '_' ||
+		    strstr(k + n, "throttle"))
+			continue;
+		s += a->v[i].value - kvset_get(b, k, a->v[i].value);
+	}
+	return s;
 }

@@ -22,7 +22,14 @@ void kvset_free(struct kvset *set);
 /* Value of name, or def when absent. */
 long long kvset_get(const struct kvset *s, const char *name, long long def);
 int kvset_has(const struct kvset *s, const char *name);
+/*
+ * after - before of one counter. Where the kernel splits it (allocstall_*,
+ * pgscan_direct_* on older kernels), the parts are summed, never *_throttle.
+ */
+long long vmstat_counter_delta(const struct kvset *before,
+			       const struct kvset *after, const char *name);
 /* {"name": after - before} for every counter in both. */
-json_object *vmstat_delta_json(const struct kvset *before, const struct kvset *after);
+json_object *vmstat_delta_json(const struct kvset *before,
+			       const struct kvset *after);
 
 #endif
