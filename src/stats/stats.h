@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_STATS_H
+#define WBLAB_STATS_H
+
+/*
+ * Statistics for comparing kernels: pure functions over arrays of doubles
+ * and counts, GSL underneath (distributions, quantiles, integration, root
+ * finding). Nothing here allocates state the caller must free, opens a
+ * file or prints. Used by src/report (the report's marks and legend) and
+ * src/jobs (same/different/unknown decisions).
+ *
+ * Conventions:
+ *  - "a" is the baseline side, "b" the side compared with it.
+ *  - Standard deviations are sample ones (n - 1 in the denominator), as
+ *    R's sd() and mmtests' Stddev rows.
+ *  - p-values are two-sided.
+ *  - A function that cannot answer (too few values, a mean of a value
+ *    that is not positive) returns NAN, or sets .valid = false with .why
+ *    saying which; it never guesses.
+ */
+#include <stdbool.h>
+#include <stddef.h>
+
+/* What the report and the jobs use unless told otherwise. */
+#define STATS_ALPHA 0.05
+#define STATS_POWER 0.8
+/* mmtests' band: mean +- 1.96 standard deviations (95% of a normal). */
+#define STATS_BAND_Z 1.96
+/* Fewer values per side than this: no test is run, no mark is given. */
+#define STATS_MIN_N 3
+
+/* Descriptive statistics of one sample. */
+struct stats_desc {
+	size_t n;
+	double amean; /* arithmetic mean */
+	double hmean; /* harmonic mean; NAN unless every value > 0 */
+	double gmean; /* geometric mean; NAN unless every value > 0 */
+	double min, max;
+	double stddev; /* sample sd; 0 when n == 1 */
+	double coeffvar; /* 100 * stddev / |amean| (%); NAN when amean == 0 */
+	double median;
+};
+
+/* Describe x[0..n-1] (not modified). 0, or -1 when n == 0 (d is zeroed). */
+int stats_describe(const double *x, size_t n, struct stats_desc *d);
+
+/*
+ * The q-quantile (0 <= q <= 1) of x[0..n-1], interpolated linearly between
+ * order statistics: R's quantile(type = 7), numpy's default, GSL's
+ * gsl_stats_quantile_from_sorted_data. x is not modified. NAN when n == 0.
+ */
+double stats_quantile(const double *x, size_t n, double q);
+
+/* A two-sample test's result. */
+struct stats_test {
+	bool valid; /* false: see why, and ignore the rest */
+	const char *why; /* a static string when !valid */
+	double stat; /* t for Welch */
+	double df; /* degrees of freedom (Welch-Satterthwaite) */
+	double p; /* two-sided p-value */
+};
+
+/*
+ * Welch's unequal-variance t-test of a against b (R's t.test(b, a), the
+ * sign of stat is mean(b) - mean(a)). Needs n >= 2 on each side. When
+ * both sides have zero variance there is no noise to test against: p is
+ * 1 if the means are equal, else 0, and df is na + nb - 2.
+ */
+void stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		 struct stats_test *t);
+
+/*
+ * mmtests' rule: the bands mean +- z * sd of the two sides do not overlap
+ * (z = STATS_BAND_Z). Takes summary figures so callers that hold only
+ * those can use it.
+ */
+bool stats_bands_apart(double mean_a, double sd_a, double mean_b, double sd_b,
+		       double z);
+
+/*
+ * Fisher's exact test, two-sided, on the 2x2 table
+ *	a_fail  a_runs - a_fail
+ *	b_fail  b_runs - b_fail
+ * (R's fisher.test: the sum of the probabilities of all tables with the
+ * same margins no more likely than this one). NAN if a count is larger
+ * than its runs or a side has no runs.
+ */
+double stats_fisher_2x2(unsigned a_fail, unsigned a_runs, unsigned b_fail,
+			unsigned b_runs);
+
+/*
+ * Power of the two-sided Welch test at level alpha to see a true
+ * difference delta between means, with these standard deviations and
+ * sizes (noncentral t; equal to R's power.t.test for equal sd and n).
+ * NAN when a side has n < 2.
+ */
+double stats_power_t(double delta, double sd_a, size_t na, double sd_b,
+		     size_t nb, double alpha);
+
+/*
+ * The smallest detectable effect: the difference between means (in the
+ * values' unit, >= 0) that a two-sided Welch test at level alpha sees
+ * with probability power, given these standard deviations and sizes.
+ * Divide by the baseline mean for a percentage. 0 when both sd are 0 (any
+ * change shows); NAN when a side has n < 2.
+ */
+double stats_mde_t(double sd_a, size_t na, double sd_b, size_t nb, double alpha,
+		   double power);
+
+/*
+ * Power of Fisher's test at level alpha when side a fails with
+ * probability pa in each of na runs and side b with pb in nb runs
+ * (exact: sums over every pair of binomial outcomes).
+ */
+double stats_power_fisher(double pa, unsigned na, double pb, unsigned nb,
+			  double alpha);
+
+/*
+ * The smallest failure probability pb > pa that Fisher's test at level
+ * alpha detects with probability power, with these run counts: "no mark"
+ * on an outcome then reads "the rate did not rise from pa to pb or more".
+ * NAN when even pb = 1 is not detected that often (too few runs).
+ */
+double stats_mde_fisher(double pa, unsigned na, unsigned nb, double alpha,
+			double power);
+
+#endif

@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * src/stats against numbers published by independent references: the
+ * examples in R's documentation (?t.test, ?fisher.test, ?power.t.test)
+ * and SciPy's/NumPy's (scipy.stats.hmean, gmean, fisher_exact,
+ * numpy.percentile). Each test names where its expected figure is from.
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+
+#include "stats/stats.h"
+
+#define ARRAY_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* R's datasets::sleep, extra by group (R's ?t.test example). */
+static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1,
+				 3.4, 3.7,  0.8,  0.0,	2.0 };
+static const double sleep2[] = { 1.9, 0.8, 1.1, 0.1, -0.1,
+				 4.4, 5.5, 1.6, 4.6, 3.4 };
+
+START_TEST(test_welch_r_sleep)
+{
+	struct stats_test t;
+
+	/*
+	 * R: t.test(extra ~ group, data = sleep)
+	 *	Welch Two Sample t-test
+	 *	t = -1.8608, df = 17.776, p-value = 0.07939
+	 *	mean in group 1 0.75, mean in group 2 2.33
+	 * stats_welch(a, b) reports mean(b) - mean(a): the sign flips.
+	 */
+	stats_welch(sleep1, ARRAY_N(sleep1), sleep2, ARRAY_N(sleep2), &t);
+	ck_assert(t.valid);
+	ck_assert_double_eq_tol(t.stat, 1.8608, 5e-5);
+	ck_assert_double_eq_tol(t.df, 17.776, 5e-4);
+	ck_assert_double_eq_tol(t.p, 0.07939, 5e-6);
+	stats_welch(sleep2, ARRAY_N(sleep2), sleep1, ARRAY_N(sleep1), &t);
+	ck_assert_double_eq_tol(t.stat, -1.8608, 5e-5);
+	ck_assert_double_eq_tol(t.p, 0.07939, 5e-6);
+}
+END_TEST
+
+START_TEST(test_welch_degenerate)
+{
+	const double one[] = { 1 }, zeros[] = { 0, 0, 0 },
+		     fives[] = { 5, 5, 5 };
+	struct stats_test t;
+
+	stats_welch(one, 1, sleep1, ARRAY_N(sleep1), &t);
+	ck_assert(!t.valid);
+	ck_assert_ptr_nonnull(t.why);
+	stats_welch(zeros, 3, zeros, 3, &t);
+	ck_assert(t.valid);
+	ck_assert_double_eq(t.p, 1);
+	stats_welch(zeros, 3, fives, 3, &t);
+	ck_assert(t.valid);
+	ck_assert_double_eq(t.p, 0);
+	ck_assert(isinf(t.stat) && t.stat > 0);
+}
+END_TEST
+
+START_TEST(test_describe_sleep)
+{
+	struct stats_desc d;
+
+	/* R's ?t.test output above: mean in group 1 0.75, group 2 2.33. */
+	ck_assert_int_eq(stats_describe(sleep1, ARRAY_N(sleep1), &d), 0);
+	ck_assert_uint_eq(d.n, 10);
+	ck_assert_double_eq_tol(d.amean, 0.75, 1e-12);
+	ck_assert_double_eq_tol(d.min, -1.6, 1e-12);
+	ck_assert_double_eq_tol(d.max, 3.7, 1e-12);
+	/* A negative value: no harmonic or geometric mean. */
+	ck_assert(isnan(d.hmean) && isnan(d.gmean));
+	ck_assert_int_eq(stats_describe(sleep2, ARRAY_N(sleep2), &d), 0);
+	ck_assert_double_eq_tol(d.amean, 2.33, 1e-12);
+	ck_assert_double_eq_tol(d.coeffvar, 100 * d.stddev / 2.33, 1e-9);
+	ck_assert_int_eq(stats_describe(sleep2, 0, &d), -1);
+}
+END_TEST
+
+START_TEST(test_means_scipy)
+{
+	const double two[] = { 1, 4 }, seven[] = { 1, 2, 3, 4, 5, 6, 7 };
+	struct stats_desc d;
+
+	/*
+	 * SciPy docs, scipy.stats.hmean: hmean([1, 4]) -> 1.6,
+	 * hmean([1, 2, 3, 4, 5, 6, 7]) -> 2.6997245179063363;
+	 * scipy.stats.gmean: gmean([1, 4]) -> 2.0,
+	 * gmean([1, 2, 3, 4, 5, 6, 7]) -> 3.3800151591412964.
+	 */
+	stats_describe(two, 2, &d);
+	ck_assert_double_eq_tol(d.hmean, 1.6, 1e-12);
+	ck_assert_double_eq_tol(d.gmean, 2.0, 1e-12);
+	stats_describe(seven, 7, &d);
+	ck_assert_double_eq_tol(d.hmean, 2.6997245179063363, 1e-12);
+	ck_assert_double_eq_tol(d.gmean, 3.3800151591412964, 1e-12);
+	ck_assert_double_eq_tol(d.median, 4, 1e-12);
+}
+END_TEST
+
+START_TEST(test_quantile_numpy)
+{
+	/*
+	 * NumPy docs, numpy.percentile: a = [[10, 7, 4], [3, 2, 1]];
+	 * np.percentile(a, 50) -> 3.5; axis=0 -> [6.5, 4.5, 2.5];
+	 * axis=1 -> [7., 2.] (linear interpolation, R's type 7).
+	 */
+	const double a[] = { 10, 7, 4, 3, 2, 1 }, c0[] = { 10, 3 };
+	const double r0[] = { 10, 7, 4 }, r1[] = { 3, 2, 1 };
+	struct stats_desc d;
+
+	ck_assert_double_eq_tol(stats_quantile(a, 6, 0.5), 3.5, 1e-12);
+	ck_assert_double_eq_tol(stats_quantile(c0, 2, 0.5), 6.5, 1e-12);
+	ck_assert_double_eq_tol(stats_quantile(r0, 3, 0.5), 7, 1e-12);
+	ck_assert_double_eq_tol(stats_quantile(r1, 3, 0.5), 2, 1e-12);
+	stats_describe(a, 6, &d);
+	ck_assert_double_eq_tol(d.median, 3.5, 1e-12);
+	/* Input order is untouched. */
+	ck_assert_double_eq(a[0], 10);
+	ck_assert(isnan(stats_quantile(a, 0, 0.5)));
+}
+END_TEST
+
+START_TEST(test_fisher_references)
+{
+	/*
+	 * R docs, ?fisher.test, "Convictions": matrix(c(2, 10, 15, 3), 2):
+	 * dizygotic 2 convicted of 17, monozygotic 10 of 13;
+	 * fisher.test(Convictions) -> p-value = 0.0005367.
+	 */
+	ck_assert_double_eq_tol(stats_fisher_2x2(2, 17, 10, 13), 0.0005367,
+				5e-8);
+	/*
+	 * SciPy docs, scipy.stats.fisher_exact: [[6, 2], [1, 4]] ->
+	 * pvalue 0.10256410256410257 (SciPy >= 1.9 example); older docs:
+	 * [[8, 2], [1, 5]] -> 0.0349650349650.
+	 */
+	ck_assert_double_eq_tol(stats_fisher_2x2(6, 8, 1, 5),
+				0.10256410256410257, 1e-12);
+	ck_assert_double_eq_tol(stats_fisher_2x2(8, 10, 1, 6), 0.0349650349650,
+				1e-12);
+	/*
+	 * R docs, ?fisher.test, "TeaTasting" matrix(c(3, 1, 1, 3), 2): the
+	 * docs give the one-sided p 0.2429; two-sided it is 34/70 (the
+	 * tables with P <= P(observed): 1 + 16 + 16 + 1 of C(8,4) = 70).
+	 */
+	ck_assert_double_eq_tol(stats_fisher_2x2(3, 4, 1, 4), 34.0 / 70, 1e-12);
+	/* Symmetric in the sides; identical rates give 1. */
+	ck_assert_double_eq_tol(stats_fisher_2x2(10, 13, 2, 17), 0.0005367,
+				5e-8);
+	ck_assert_double_eq_tol(stats_fisher_2x2(0, 5, 0, 5), 1, 1e-12);
+	ck_assert(isnan(stats_fisher_2x2(6, 5, 0, 5)));
+	ck_assert(isnan(stats_fisher_2x2(0, 0, 0, 5)));
+}
+END_TEST
+
+START_TEST(test_power_t_r)
+{
+	/*
+	 * R docs, ?power.t.test: power.t.test(n = 20, delta = 1) ->
+	 * power = 0.8689528 (two-sample, sd 1, sig.level 0.05, two-sided).
+	 */
+	ck_assert_double_eq_tol(stats_power_t(1, 1, 20, 1, 20, 0.05), 0.8689528,
+				5e-7);
+	/* The inverse: the effect seen with that power is delta = 1. */
+	ck_assert_double_eq_tol(stats_mde_t(1, 20, 1, 20, 0.05, 0.8689528), 1,
+				1e-5);
+	/* No difference: power is alpha. */
+	ck_assert_double_eq_tol(stats_power_t(0, 1, 20, 1, 20, 0.05), 0.05,
+				1e-6);
+	/* Scale: doubling sd doubles the smallest detectable effect. */
+	ck_assert_double_eq_tol(stats_mde_t(2, 5, 2, 5, 0.05, 0.8),
+				2 * stats_mde_t(1, 5, 1, 5, 0.05, 0.8), 1e-6);
+	ck_assert_double_eq(stats_mde_t(0, 5, 0, 5, 0.05, 0.8), 0);
+	ck_assert(isnan(stats_mde_t(1, 1, 1, 5, 0.05, 0.8)));
+}
+END_TEST
+
+START_TEST(test_bands)
+{
+	/* mmtests: mean +- 1.96 sd bands apart. */
+	ck_assert(stats_bands_apart(10, 1, 14, 1, STATS_BAND_Z));
+	ck_assert(!stats_bands_apart(10, 1, 13.9, 1, STATS_BAND_Z));
+	ck_assert(!stats_bands_apart(10, 1, 10, 1, STATS_BAND_Z));
+	ck_assert(stats_bands_apart(0, 0, 1, 0, STATS_BAND_Z));
+}
+END_TEST
+
+START_TEST(test_fisher_power)
+{
+	double pb;
+
+	/*
+	 * 5 runs a side, side a never fails: Fisher's two-sided p is below
+	 * 0.05 exactly when b fails 4 or 5 times (0:5 vs 4:5 gives 10/210
+	 * = 0.0476, vs 3:5 0.167), so the power is P(Y >= 4) = 5 p^4 (1 - p)
+	 * + p^5, which reaches 0.8 at p = 0.831391 (bisection of that
+	 * polynomial, not of the code under test).
+	 */
+	ck_assert_double_eq_tol(stats_fisher_2x2(0, 5, 4, 5), 10.0 / 210,
+				1e-12);
+	pb = 0.6;
+	ck_assert_double_eq_tol(stats_power_fisher(0, 5, pb, 5, 0.05),
+				5 * pow(pb, 4) * (1 - pb) + pow(pb, 5), 1e-12);
+	ck_assert_double_eq_tol(stats_mde_fisher(0, 5, 5, 0.05, 0.8), 0.831391,
+				2e-4);
+	/* 2 runs a side can never reach p < 0.05 (0:2 vs 2:2 is 1/3). */
+	ck_assert(isnan(stats_mde_fisher(0, 2, 2, 0.05, 0.8)));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("stats");
+	TCase *tc = tcase_create("stats");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, test_welch_r_sleep);
+	tcase_add_test(tc, test_welch_degenerate);
+	tcase_add_test(tc, test_describe_sleep);
+	tcase_add_test(tc, test_means_scipy);
+	tcase_add_test(tc, test_quantile_numpy);
+	tcase_add_test(tc, test_fisher_references);
+	tcase_add_test(tc, test_power_t_r);
+	tcase_add_test(tc, test_bands);
+	tcase_add_test(tc, test_fisher_power);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
