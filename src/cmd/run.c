@@ -293,6 +293,26 @@ static void decide_accel(struct run_state *s)
 			     "");
 }
 
+/* The host's CPU model and size, for reports' header (run.json host). */
+static void host_hw(json_object *host)
+{
+	char line[256], model[200] = "";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "model name : %199[^\n]", model) == 1)
+			break;
+	if (f)
+		fclose(f);
+	json_object_object_add(host, "cpu", json_object_new_string(model));
+	json_object_object_add(host, "cpus",
+			       json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_object_add(
+		host, "memory_mib",
+		json_object_new_int64((long long)sysconf(_SC_PHYS_PAGES) *
+				      sysconf(_SC_PAGESIZE) >> 20));
+}
+
 static json_object *run_json(struct run_state *s, const char *finished)
 {
 	json_object *o = json_object_new_object();
@@ -338,6 +358,7 @@ static json_object *run_json(struct run_state *s, const char *finished)
 	json_object_object_add(
 		host, "image",
 		json_object_new_string(s->image.path ? s->image.path : ""));
+	host_hw(host);
 	json_object_object_add(o, "run", json_object_new_string(s->run_id));
 	json_object_object_add(o, "started",
 			       json_object_new_string(s->started));
