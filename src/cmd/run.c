@@ -298,6 +298,9 @@ static void host_hw(json_object *host)
 {
 	char line[256], model[200] = "";
 	FILE *f = fopen("/proc/cpuinfo", "r");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	long long pages = sysconf(_SC_PHYS_PAGES);
+	long long mib = pages * sysconf(_SC_PAGESIZE) / (1024 * 1024);
 
 	while (f && fgets(line, sizeof(line), f))
 		if (sscanf(line, "model name : %199[^\n]", model) == 1)
@@ -305,12 +308,8 @@ static void host_hw(json_object *host)
 	if (f)
 		fclose(f);
 	json_object_object_add(host, "cpu", json_object_new_string(model));
-	json_object_object_add(host, "cpus",
-			       json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
-	json_object_object_add(
-		host, "memory_mib",
-		json_object_new_int64((long long)sysconf(_SC_PHYS_PAGES) *
-				      sysconf(_SC_PAGESIZE) >> 20));
+	json_object_object_add(host, "cpus", json_object_new_int(cpus));
+	json_object_object_add(host, "memory_mib", json_object_new_int64(mib));
 }
 
 static json_object *run_json(struct run_state *s, const char *finished)
