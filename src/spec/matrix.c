@@ -1,0 +1,277 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * lab/matrices/<name>.yaml, loaded with the same field tables as every
+ * other spec kind, so each error names file:line: field.
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "spec/matrix.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+#define M(field) offsetof(struct matrix_spec, field)
+#define S(field) offsetof(struct matrix_size, field)
+
+/* More cells than a week of nights is a typo in reps. */
+#define MATRIX_MAX_CELLS 10000
+
+struct threshold_tmp {
+	char *change;
+	char *bad;
+};
+
+static const char *const bad_dirs[] = { "up", "down", "any", NULL };
+
+/* clang-format off */
+static const struct spec_field size_fields[] = {
+	{ "memory", SPEC_INT, S(memory), false, 128, 1 << 20 },
+	{ "vcpus", SPEC_INT, S(vcpus), false, 1, 64 },
+	SPEC_END
+};
+
+static const struct spec_field threshold_fields[] = {
+	{ "change", SPEC_STR, offsetof(struct threshold_tmp, change), true },
+	{ "bad", SPEC_ENUM, offsetof(struct threshold_tmp, bad), false, 0, 0,
+	  bad_dirs },
+	SPEC_END
+};
+/* clang-format on */
+
+void matrix_spec_add_size(struct matrix_spec *m, long long memory,
+			  long long vcpus)
+{
+	m->sizes = xrealloc(m->sizes, (m->nr_sizes + 1) * sizeof(*m->sizes));
+	m->sizes[m->nr_sizes++] = (struct matrix_size){ memory, vcpus };
+}
+
+static int parse_guests(struct spec_file *sf, yaml_node_t *v, const char *field,
+			void *obj)
+{
+	struct matrix_spec *m = obj;
+	int i = 0, bad = 0;
+
+	if (!v || v->type != YAML_SEQUENCE_NODE) {
+		spec_error(sf, v, field,
+			   "expected a list of {memory: MiB, vcpus: N}");
+		return -1;
+	}
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++, i++) {
+		struct matrix_size s = { 0 };
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "%s[%d]", field, i);
+		if (spec_apply(sf, spec_node(sf, *it), size_fields, &s,
+			       prefix)) {
+			bad = 1;
+			continue;
+		}
+		matrix_spec_add_size(m, s.memory, s.vcpus);
+	}
+	return bad ? -1 : 0;
+}
+
+/* "10%" or "10": a relative change in percent, > 0. */
+static int parse_pct(const char *s, double *out)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	if (end == s)
+		return -1;
+	if (*end == '%')
+		end++;
+	if (*end || !(v > 0) || v > 1000)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_thresholds(struct spec_file *sf, yaml_node_t *v,
+			    const char *field, void *obj)
+{
+	struct matrix_spec *m = obj;
+	int bad = 0;
+
+	if (!v || v->type != YAML_MAPPING_NODE) {
+		spec_error(
+			sf, v, field,
+			"expected metric: {change: PCT%%, bad: up|down|any}");
+		return -1;
+	}
+	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
+	     p < v->data.mapping.pairs.top; p++) {
+		const char *metric = spec_scalar(spec_node(sf, p->key));
+		yaml_node_t *val = spec_node(sf, p->value);
+		struct threshold_tmp t = { 0 };
+		struct matrix_threshold *mt;
+		char prefix[160];
+		double pct = 0;
+
+		snprintf(prefix, sizeof(prefix), "%s.%s", field,
+			 metric ? metric : "?");
+		if (!metric || !*metric) {
+			spec_error(sf, val, field, "a metric name is needed");
+			bad = 1;
+			continue;
+		}
+		if (spec_apply(sf, val, threshold_fields, &t, prefix) == 0 &&
+		    parse_pct(t.change, &pct)) {
+			char f[200];
+
+			snprintf(f, sizeof(f), "%s.change", prefix);
+			spec_error(sf, spec_map_get(sf, val, "change"), f,
+				   "'%s' is not a percentage (e.g. 10%%)",
+				   t.change);
+		}
+		if (pct > 0) {
+			m->thresholds = xrealloc(m->thresholds,
+						 (m->nr_thresholds +
+						  1) * sizeof(*m->thresholds));
+			mt = &m->thresholds[m->nr_thresholds++];
+			mt->metric = xstrdup(metric);
+			mt->change_pct = pct;
+			mt->bad = xstrdup(t.bad ? t.bad : "any");
+		} else {
+			bad = 1;
+		}
+		free(t.change);
+		free(t.bad);
+	}
+	return bad ? -1 : 0;
+}
+
+/* clang-format off */
+static const struct spec_field matrix_fields[] = {
+	{ "description", SPEC_TEXT, M(description), true },
+	{ "kernels", SPEC_STRLIST, M(kernels), true },
+	{ "topologies", SPEC_STRLIST, M(topologies), true },
+	{ "workloads", SPEC_STRLIST, M(workloads), true },
+	{ "reps", SPEC_INT, M(reps), false, 1, 1000 },
+	{ "image", SPEC_STR, M(image) },
+	{ "guests", SPEC_MAP, 0, false, 0, 0, NULL, parse_guests },
+	{ "thresholds", SPEC_MAP, 0, false, 0, 0, NULL, parse_thresholds },
+	SPEC_END
+};
+/* clang-format on */
+
+static void check_names(struct spec_file *sf, const char *field,
+			const struct spec_strlist *l)
+{
+	yaml_node_t *node = spec_map_get(sf, spec_root(sf), field);
+
+	if (!l->n)
+		spec_error(sf, node, field, "needs at least one name");
+	for (size_t i = 0; i < l->n; i++) {
+		if (!spec_valid_name(l->v[i]))
+			spec_error(sf, node, field,
+				   "'%s' is not a name ([A-Za-z0-9._-]+)",
+				   l->v[i]);
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(l->v[i], l->v[j]))
+				spec_error(sf, node, field,
+					   "'%s' is listed twice", l->v[i]);
+	}
+}
+
+static int matrix_check(struct spec_file *sf, void *obj)
+{
+	struct matrix_spec *m = obj;
+	unsigned long long n;
+
+	check_names(sf, "kernels", &m->kernels);
+	check_names(sf, "topologies", &m->topologies);
+	check_names(sf, "workloads", &m->workloads);
+	if (!m->reps)
+		m->reps = 1;
+	if (!m->image)
+		m->image = xstrdup("debian-12");
+	if (!m->nr_sizes)
+		matrix_spec_add_size(m, 0, 0);
+	for (size_t i = 0; i < m->nr_sizes; i++)
+		for (size_t j = 0; j < i; j++)
+			if (m->sizes[i].memory == m->sizes[j].memory &&
+			    m->sizes[i].vcpus == m->sizes[j].vcpus)
+				spec_error(sf,
+					   spec_map_get(sf, spec_root(sf),
+							"guests"),
+					   "guests",
+					   "size %zu repeats size %zu", i, j);
+	n = (unsigned long long)m->kernels.n * m->topologies.n *
+	    m->workloads.n * m->nr_sizes * m->reps;
+	if (n > MATRIX_MAX_CELLS)
+		spec_error(sf, spec_map_get(sf, spec_root(sf), "reps"), "reps",
+			   "%llu cells is more than %d", n, MATRIX_MAX_CELLS);
+	return 0;
+}
+
+int matrix_spec_load(const char *path, const char *name,
+		     struct matrix_spec *out, struct strbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->name = xstrdup(name);
+	out->path = xstrdup(path);
+	return spec_load_file(path, matrix_fields, out, err, matrix_check);
+}
+
+int matrix_spec_find(const char *arg, struct matrix_spec *out)
+{
+	char *path, *name;
+	const char *base = strrchr(arg, '/');
+	size_t len;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	/* A path (lab/matrices/seed.yaml) or a bare name (seed). */
+	if (base || strstr(arg, ".yaml")) {
+		base = base ? base + 1 : arg;
+		len = strlen(base);
+		if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+			len -= 5;
+		if (!path_exists(arg)) {
+			error("%s: no such matrix file", arg);
+			return -2;
+		}
+		path = xstrdup(arg);
+		name = xstrndup(base, len);
+	} else {
+		path = spec_resolve("matrix", "lab/matrices", arg);
+		if (!path)
+			return -2;
+		name = xstrdup(arg);
+	}
+	ret = matrix_spec_load(path, name, out, NULL);
+	free(path);
+	free(name);
+	return ret;
+}
+
+const struct matrix_threshold *
+matrix_spec_threshold(const struct matrix_spec *m, const char *metric)
+{
+	for (size_t i = 0; i < m->nr_thresholds; i++)
+		if (!strcmp(m->thresholds[i].metric, metric))
+			return &m->thresholds[i];
+	return NULL;
+}
+
+void matrix_spec_free(struct matrix_spec *m)
+{
+	free(m->name);
+	free(m->path);
+	free(m->description);
+	spec_strlist_free(&m->kernels);
+	spec_strlist_free(&m->topologies);
+	spec_strlist_free(&m->workloads);
+	free(m->image);
+	free(m->sizes);
+	for (size_t i = 0; i < m->nr_thresholds; i++) {
+		free(m->thresholds[i].metric);
+		free(m->thresholds[i].bad);
+	}
+	free(m->thresholds);
+	memset(m, 0, sizeof(*m));
+}

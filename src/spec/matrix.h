@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_SPEC_MATRIX_H
+#define WBLAB_SPEC_MATRIX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "spec/spec.h"
+#include "util/strbuf.h"
+
+/*
+ * lab/matrices/<name>.yaml: the cells of a comparison, as the product of
+ * kernels x topologies x workloads x guest sizes x reps. Names only: the
+ * engine resolves and checks the specs they name.
+ */
+struct matrix_size {
+	long long memory; /* MiB; 0 = the workload's, else 1024 */
+	long long vcpus; /* 0 = 2 */
+};
+
+/*
+ * How much a metric may move before validate calls it a regression, and
+ * which way is bad. Read by the jobs (validate, bisect, nightly).
+ */
+struct matrix_threshold {
+	char *metric; /* a metric name as in cell.json's metrics */
+	double change_pct; /* relative change, in percent */
+	char *bad; /* "up", "down" or "any" */
+};
+
+struct matrix_spec {
+	char *name;
+	char *path;
+	char *description;
+	struct spec_strlist kernels, topologies, workloads;
+	long long reps;
+	char *image; /* default debian-12 */
+	struct matrix_size *sizes; /* at least one after loading */
+	size_t nr_sizes;
+	struct matrix_threshold *thresholds;
+	size_t nr_thresholds;
+};
+
+/* Load path; every error is "file:line: field: message" into err (or stderr). */
+int matrix_spec_load(const char *path, const char *name,
+		     struct matrix_spec *out, struct strbuf *err);
+/* Resolve a name under lab/matrices/ or take a path; print errors; 0 on success. */
+int matrix_spec_find(const char *name_or_path, struct matrix_spec *out);
+void matrix_spec_free(struct matrix_spec *m);
+/* Append a size or a threshold (for matrices built in code). */
+void matrix_spec_add_size(struct matrix_spec *m, long long memory,
+			  long long vcpus);
+const struct matrix_threshold *
+matrix_spec_threshold(const struct matrix_spec *m, const char *metric);
+
+#endif

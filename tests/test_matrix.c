@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Matrix specs and their expansion: the shipped matrices load and expand
+ * to the cells the issue names; bad input names file:line: field; the
+ * order interleaves A and B and a seed reproduces it.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "matrix/matrix.h"
+#include "spec/matrix.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+static char tmpdir[] = "/tmp/wblab-test-matrix-XXXXXX";
+
+static char *load_errors(const char *text, struct matrix_spec *m)
+{
+	char *path = xasprintf("%s/m.yaml", tmpdir);
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_int_eq(write_string_atomic(path, text), 0);
+	matrix_spec_load(path, "m", m, &err);
+	free(path);
+	return strbuf_detach(&err, NULL);
+}
+
+#define ASSERT_ERR(text, expect)                                              \
+	do {                                                                  \
+		struct matrix_spec _m;                                        \
+		char *_e = load_errors(text, &_m);                            \
+		ck_assert_msg(strstr(_e, expect), "want '%s' in: %s", expect, \
+			      _e);                                            \
+		matrix_spec_free(&_m);                                        \
+		free(_e);                                                     \
+	} while (0)
+
+START_TEST(shipped_seed_matrix)
+{
+	char *path = xasprintf("%s/lab/matrices/seed.yaml", wblab_home());
+	struct strbuf err = STRBUF_INIT;
+	struct matrix_spec m;
+	struct matrix_plan p;
+
+	ck_assert_msg(matrix_spec_load(path, "seed", &m, &err) == 0, "%s",
+		      err.buf);
+	ck_assert_int_eq(m.kernels.n, 2);
+	ck_assert_str_eq(m.kernels.v[0], "6.1");
+	ck_assert_str_eq(m.kernels.v[1], "6.1-direct-writeback");
+	ck_assert_int_eq(m.topologies.n, 5);
+	ck_assert(spec_strlist_has(&m.topologies, "overlay-raid-iscsi-ext4"));
+	ck_assert(spec_strlist_has(&m.topologies, "raid5-xfs"));
+	ck_assert(spec_strlist_has(&m.workloads, "dirty-flood"));
+	ck_assert_int_eq(m.reps, 5);
+	ck_assert_int_eq(m.nr_sizes, 1);
+	ck_assert_str_eq(m.image, "debian-12");
+	ck_assert_ptr_nonnull(
+		matrix_spec_threshold(&m, "vmscan_write_file_direct"));
+	ck_assert_str_eq(
+		matrix_spec_threshold(&m, "vmscan_write_file_direct")->bad,
+		"up");
+	matrix_expand(&m, 42, 1, (int)m.reps, &p);
+	ck_assert_int_eq(p.n, 100);
+	/* Every specified name exists as a spec. */
+	for (size_t i = 0; i < m.topologies.n; i++) {
+		char *t = xasprintf("%s/topologies/%s.yaml", wblab_home(),
+				    m.topologies.v[i]);
+
+		ck_assert_msg(path_exists(t), "%s", t);
+		free(t);
+	}
+	for (size_t i = 0; i < m.workloads.n; i++) {
+		char *t = xasprintf("%s/workloads/%s.yaml", wblab_home(),
+				    m.workloads.v[i]);
+
+		ck_assert_msg(path_exists(t), "%s", t);
+		free(t);
+	}
+	matrix_plan_free(&p);
+	matrix_spec_free(&m);
+	strbuf_release(&err);
+	free(path);
+}
+END_TEST
+
+START_TEST(shipped_smoke_matrix)
+{
+	struct matrix_spec m;
+	struct matrix_plan p;
+	char *path = xasprintf("%s/lab/matrices/smoke.yaml", wblab_home());
+
+	ck_assert_int_eq(matrix_spec_load(path, "smoke", &m, NULL), 0);
+	matrix_expand(&m, 7, 1, (int)m.reps, &p);
+	ck_assert_int_eq(p.n, 6);
+	for (size_t i = 0; i < p.n; i++) {
+		ck_assert_str_eq(p.cells[i].kernel, "debian-6.1");
+		ck_assert_str_eq(p.cells[i].topology, "xfs-disk");
+		ck_assert_str_eq(p.cells[i].workload, "smoke");
+	}
+	matrix_plan_free(&p);
+	matrix_spec_free(&m);
+	free(path);
+}
+END_TEST
+
+static const char ab[] = "description: t\n"
+			 "kernels: [a, b]\n"
+			 "topologies: [t1, t2]\n"
+			 "workloads: [w]\n"
+			 "reps: 10\n";
+
+/* Every block is one a and one b, adjacent: drift hits both alike. */
+START_TEST(order_interleaves_and_reproduces)
+{
+	struct matrix_spec m;
+	struct matrix_plan p, q, r;
+	char *e = load_errors(ab, &m);
+	int a_first = 0, same = 1;
+
+	ck_assert_str_eq(e, "");
+	free(e);
+	matrix_expand(&m, 12345, 1, 10, &p);
+	matrix_expand(&m, 12345, 1, 10, &q);
+	matrix_expand(&m, 54321, 1, 10, &r);
+	ck_assert_int_eq(p.n, 40);
+	ck_assert_uint_eq(p.seed, 12345);
+	for (size_t i = 0; i < p.n; i += 2) {
+		const struct matrix_cell *x = &p.cells[i], *y = &p.cells[i + 1];
+
+		ck_assert_int_eq(x->block, y->block);
+		ck_assert_str_ne(x->kernel, y->kernel);
+		ck_assert_str_eq(x->topology, y->topology);
+		ck_assert_int_eq(x->rep, y->rep);
+		a_first += !strcmp(x->kernel, "a");
+	}
+	/* Kernel order inside blocks is shuffled, not always a first. */
+	ck_assert_int_gt(a_first, 0);
+	ck_assert_int_lt(a_first, 20);
+	for (size_t i = 0; i < p.n; i++) {
+		ck_assert_str_eq(p.cells[i].id, q.cells[i].id);
+		same &= !strcmp(p.cells[i].id, r.cells[i].id);
+	}
+	ck_assert_msg(!same, "another seed gives another order");
+	/* Not in spec order either: rep 1 does not simply come first. */
+	ck_assert(!(p.cells[0].rep == 1 && p.cells[2].rep == 1 &&
+		    p.cells[4].rep == 2 && p.cells[6].rep == 2));
+	/* Each cell exactly once. */
+	for (size_t i = 0; i < p.n; i++)
+		for (size_t j = i + 1; j < p.n; j++)
+			ck_assert_str_ne(p.cells[i].id, p.cells[j].id);
+	matrix_plan_free(&p);
+	matrix_plan_free(&q);
+	matrix_plan_free(&r);
+	matrix_spec_free(&m);
+}
+END_TEST
+
+START_TEST(sizes_and_added_reps)
+{
+	struct matrix_spec m;
+	struct matrix_plan p;
+	char *e = load_errors("description: t\nkernels: [a]\ntopologies: [t]\n"
+			      "workloads: [w]\nguests:\n  - memory: 512\n"
+			      "    vcpus: 1\n  - memory: 1024\n",
+			      &m);
+
+	ck_assert_str_eq(e, "");
+	free(e);
+	ck_assert_int_eq(m.nr_sizes, 2);
+	ck_assert_int_eq(m.reps, 1);
+	matrix_expand(&m, 1, 4, 6, &p);
+	ck_assert_int_eq(p.n, 6);
+	for (size_t i = 0; i < p.n; i++) {
+		ck_assert(p.cells[i].rep >= 4 && p.cells[i].rep <= 6);
+		ck_assert_msg(strstr(p.cells[i].id, "_512M-1cpu_") ||
+				      strstr(p.cells[i].id, "_1024M-2cpu_"),
+			      "%s", p.cells[i].id);
+		ck_assert_int_eq(p.cells[i].vcpus,
+				 p.cells[i].memory == 512 ? 1 : 2);
+	}
+	matrix_plan_free(&p);
+	matrix_spec_free(&m);
+}
+END_TEST
+
+START_TEST(bad_matrices)
+{
+	ASSERT_ERR("kernels: [a]\ntopologies: [t]\nworkloads: [w]\n",
+		   "m.yaml:1: description: required field is missing");
+	ASSERT_ERR("description: t\nkernels: [a]\ntopologies: [t]\n",
+		   "workloads: required field is missing");
+	ASSERT_ERR(
+		"description: t\nkernels: [a, a]\ntopologies: [t]\nworkloads: [w]\n",
+		"m.yaml:2: kernels: 'a' is listed twice");
+	ASSERT_ERR(
+		"description: t\nkernels: [../x]\ntopologies: [t]\nworkloads: [w]\n",
+		"m.yaml:2: kernels: '../x' is not a name");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\nreps: 0\n",
+		"m.yaml:5: reps: 0 is out of range [1, 1000]");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\nrepz: 3\n",
+		"m.yaml:5: repz: unknown field");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
+		"guests:\n  - memory: 64\n",
+		"m.yaml:6: guests[0].memory: 64 is out of range");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
+		"guests:\n  - cpus: 2\n",
+		"m.yaml:6: guests[0].cpus: unknown field");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
+		"thresholds:\n  oom_kill:\n    change: lots\n",
+		"m.yaml:7: thresholds.oom_kill.change: 'lots' is not a percentage");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
+		"thresholds:\n  oom_kill:\n    change: 5%\n    bad: sideways\n",
+		"m.yaml:8: thresholds.oom_kill.bad: 'sideways' is not one of: up, down, any");
+	ASSERT_ERR(
+		"description: t\nkernels: [a, b]\ntopologies: [t]\nworkloads: [w, x, y]\n"
+		"reps: 1000\nguests:\n  - memory: 512\n  - memory: 768\n",
+		"reps: 12000 cells is more than 10000");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("matrix");
+	TCase *tc = tcase_create("spec and expansion");
+	SRunner *sr;
+	int failed;
+
+	if (!mkdtemp(tmpdir))
+		return 1;
+	tcase_add_test(tc, shipped_seed_matrix);
+	tcase_add_test(tc, shipped_smoke_matrix);
+	tcase_add_test(tc, order_interleaves_and_reproduces);
+	tcase_add_test(tc, sizes_and_added_reps);
+	tcase_add_test(tc, bad_matrices);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	rm_rf(tmpdir);
+	return failed ? 1 : 0;
+}
