@@ -257,7 +257,7 @@ START_TEST(results_writer_on_real_cell)
 	closedir(d);
 	console_report_free(&con);
 	g.t_create = 0;
-	strbuf_release(&g.in);
+	frame_decoder_release(&g.dec);
 	strbuf_release(&g.exit_body);
 	free(g.name);
 	free(g.sock_path);

@@ -186,12 +186,19 @@ static void stop_bg(struct plan_state *st)
 	st->nr_bg = 0;
 }
 
+/*
+ * Send a guest file back as name. At most PROTO_MAX_FILE bytes go: the
+ * host refuses bigger frames, and PID 1 must not grow without bound on a
+ * file that keeps growing (tracefs, a runaway log). A capped file says so
+ * in agent.log, which the host turns into a collector error.
+ */
 static void send_file(struct plan_state *st, const char *name, const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	struct stat sb;
-	char *buf;
-	size_t got = 0;
+	char *buf, probe;
+	size_t got = 0, cap;
+	int capped = 0;
 
 	if (fd < 0 || fstat(fd, &sb) < 0) {
 		logf_(st, "get %s: %s: %s", name, path, strerror(errno));
@@ -200,15 +207,27 @@ static void send_file(struct plan_state *st, const char *name, const char *path)
 		return;
 	}
 	/* procfs and sysfs files report size 0: read until EOF. */
-	size_t cap = sb.st_size > 0 ? (size_t)sb.st_size + 1 : 65536;
-
+	cap = sb.st_size > 0 && sb.st_size < PROTO_MAX_FILE ?
+		      (size_t)sb.st_size + 1 :
+		      65536;
 	buf = malloc(cap);
-	for (;;) {
+	while (buf) {
 		ssize_t n;
 
+		if (got == PROTO_MAX_FILE) {
+			/* One byte more tells a file of exactly the cap apart. */
+			capped = read(fd, &probe, 1) > 0;
+			break;
+		}
 		if (got == cap) {
-			cap *= 2;
-			buf = realloc(buf, cap);
+			char *nb;
+
+			cap = cap * 2 > PROTO_MAX_FILE ? PROTO_MAX_FILE :
+							 cap * 2;
+			nb = realloc(buf, cap);
+			if (!nb)
+				break;
+			buf = nb;
 		}
 		n = read(fd, buf + got, cap - got);
 		if (n < 0 && errno == EINTR)
@@ -218,6 +237,13 @@ static void send_file(struct plan_state *st, const char *name, const char *path)
 		got += n;
 	}
 	close(fd);
+	if (!buf) {
+		logf_(st, "get %s: out of memory", name);
+		return;
+	}
+	if (capped)
+		logf_(st, "get %s: capped at %zu bytes (the file is longer)",
+		      name, got);
 	if (send_frame('F', name, buf, got))
 		logf_(st, "get %s: channel write failed", name);
 	else

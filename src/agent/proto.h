@@ -37,6 +37,8 @@
 #define PROTO_MAX_NAME 64
 #define PROTO_MAX_FRAME (512u << 20)
 #define PROTO_MAX_FIELDS 128
+/* The agent sends at most this much of a file (and says so in agent.log). */
+#define PROTO_MAX_FILE (256u << 20)
 
 /* Escape one field into dst (size >= 2 * len + 1); returns bytes written. */
 size_t proto_escape(char *dst, const char *src, size_t len);

@@ -182,6 +182,7 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	}
 	vm->g.plan = vm->plan.buf;
 	vm->g.plan_len = vm->plan.len;
+	frame_plan_outputs(vm->plan.buf, vm->plan.len, &vm->g.expect);
 	if (domain_xml(&vm->dc, &vm->xml)) {
 		strbuf_addstr(&x->err, "cannot write the domain XML");
 		goto out;
@@ -400,7 +401,13 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 	f->fail_phase = exit_field(g, "phase", phase, sizeof(phase));
 	f->fail_label = exit_field(g, "label", label, sizeof(label));
 	f->stopped_early = g->stopped && !g->exited;
-	f->proto_error = g->proto_error;
+	/* A frame cut off by the guest's own poweroff is the agent's fault. */
+	f->proto_error = g->proto_error || (g->truncated && g->powered_off);
+	f->proto_detail = g->proto_why;
+	if (g->write_error[0] && !f->infra_error) {
+		f->infra_error = true;
+		f->infra_detail = g->write_error;
+	}
 	f->console_kind = con->kind;
 	for (size_t i = 0; i < con->nr_events; i++) {
 		const char *k = con->events[i].kind;

@@ -217,9 +217,10 @@ static void metrics_vmstat(const char *dir, json_object *m, double elapsed)
 	json_object_object_add(m, "ops",
 			       vmstat_ops_json(&before, &after, elapsed));
 	for (size_t i = 0; i < ARRAY_SIZE(top_deltas); i++)
-		json_object_object_add(m, top_deltas[i],
-				       json_object_new_int64(vmstat_counter_delta(
-					       &before, &after, top_deltas[i])));
+		json_object_object_add(
+			m, top_deltas[i],
+			json_object_new_int64(vmstat_counter_delta(
+				&before, &after, top_deltas[i])));
 	kvset_free(&before);
 	kvset_free(&after);
 }
@@ -394,6 +395,27 @@ out:
 	strbuf_release(&s);
 }
 
+/* "get NAME: capped at N bytes": the agent sent only the head of NAME. */
+static void capped_files(const char *alog, json_object *errs)
+{
+	static const char key[] = ": capped at ";
+	const char *p = alog;
+
+	for (int n = 0; p && (p = strstr(p, key)) && n < 64; n++) {
+		const char *s = p, *nl = strchr(p, '\n');
+		char *k, *v;
+
+		while (s > alog && s[-1] != ' ')
+			s--;
+		k = xasprintf("file %.*s", (int)(p - s), s);
+		v = xstrndup(s, nl ? (size_t)(nl - s) : strlen(s));
+		json_object_object_add(errs, k, json_object_new_string(v));
+		free(k);
+		free(v);
+		p += sizeof(key) - 1;
+	}
+}
+
 void collectors_metrics(const char *dir, json_object *m)
 {
 	json_object *errs = json_object_new_object(), *ts = NULL;
@@ -402,6 +424,7 @@ void collectors_metrics(const char *dir, json_object *m)
 	double elapsed = 0;
 
 	al = read_file(dir, "agent.log", &alog) ? NULL : alog.buf;
+	capped_files(al, errs);
 	metrics_fio(dir, m, errs);
 	if (!read_file(dir, "timeseries.tsv", &sb))
 		ts = timeseries_summary(sb.buf, sb.len);

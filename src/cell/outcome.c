@@ -61,9 +61,14 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 			return OUTCOME_INFRA_ERROR;
 		return OUTCOME_HUNG;
 	}
+	/*
+	 * Garbage on the channel from a guest whose console shows no crash
+	 * is the agent's or the channel's fault, not a kernel outcome.
+	 */
 	if (f->proto_error && !f->exited) {
-		strbuf_addstr(r, "malformed data on the agent channel");
-		return OUTCOME_CRASHED;
+		strbuf_addf(r, "malformed data on the agent channel: %s",
+			    f->proto_detail ? f->proto_detail : "?");
+		return OUTCOME_INFRA_ERROR;
 	}
 	if (!f->exited) {
 		strbuf_addstr(r, "the guest stopped before the agent finished");

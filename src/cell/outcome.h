@@ -18,7 +18,8 @@ struct cell_facts {
 	bool run_timeout; /* hello, then no exit in time */
 	const char *timeout_phase; /* phase the guest was in */
 	bool stopped_early; /* domain ended before the agent's exit */
-	bool proto_error;
+	bool proto_error; /* the agent's channel was malformed */
+	const char *proto_detail;
 	const char *console_kind; /* primary console event kind or "none" */
 	const char *console_title;
 	bool console_crash; /* oops, panic, stack overflow, ... */

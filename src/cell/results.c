@@ -2,6 +2,7 @@
 /* cell.json, the SQLite index, and metrics from a cell's files. */
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,38 +66,99 @@ static json_object *topology_json(const struct topology_spec *t)
 	return o;
 }
 
+/*
+ * The agent's exit body: key=value lines, a blank line, the failing
+ * step's output tail. Only the keys the agent defines are taken, so a
+ * guest cannot overwrite status (or add keys of its own); values are
+ * bounded (the body itself is capped by the frame decoder).
+ */
 static json_object *agent_json(const struct guest *g)
 {
+	static const char *const keys[] = { "phase", "label", "rc" };
 	json_object *o = json_object_new_object();
-	const char *body = g->exit_body.buf;
-	const char *blank = strstr(body, "\n\n");
+	const char *body = g->exit_body.buf, *end = body + g->exit_body.len;
+	const char *blank = memmem(body, end - body, "\n\n", 2);
+	const char *stop = blank ? blank + 1 : end;
 
 	json_object_object_add(o, "status",
 			       JS(g->exited ? g->agent_status : NULL));
-	/* key=value lines, then the failing step's output tail. */
-	for (const char *p = body; *p && p != blank + 1;) {
-		const char *nl = strchr(p, '\n');
-		const char *eq =
-			memchr(p, '=', nl ? (size_t)(nl - p) : strlen(p));
+	for (const char *p = body; p < stop;) {
+		const char *nl = memchr(p, '\n', stop - p);
+		const char *le = nl ? nl : stop;
+		const char *eq = memchr(p, '=', le - p);
 
-		if (eq) {
-			char *k = xstrndup(p, eq - p);
+		for (size_t i = 0; eq && i < ARRAY_SIZE(keys); i++) {
+			size_t vlen = le - eq - 1;
 
+			if ((size_t)(eq - p) != strlen(keys[i]) ||
+			    memcmp(p, keys[i], eq - p) ||
+			    json_object_object_get_ex(o, keys[i], NULL))
+				continue;
 			json_object_object_add(
-				o, k,
+				o, keys[i],
 				json_object_new_string_len(
-					eq + 1,
-					(nl ? nl : eq + 1 + strlen(eq + 1)) -
-						eq - 1));
-			free(k);
+					eq + 1, vlen > 256 ? 256 : vlen));
 		}
-		if (!nl)
-			break;
-		p = nl + 1;
+		p = le + 1;
 	}
-	if (blank && blank[2])
-		json_object_object_add(o, "output_tail", JS(blank + 2));
+	if (blank && blank + 2 < end)
+		json_object_object_add(
+			o, "output_tail",
+			json_object_new_string_len(blank + 2, end - blank - 2));
 	return o;
+}
+
+/* What the host took from the channel, and what it refused. */
+static json_object *channel_json(const struct guest *g, json_object *metrics)
+{
+	json_object *o = json_object_new_object();
+	json_object *refused = json_object_new_array();
+	json_object *errs;
+	struct strbuf sb = STRBUF_INIT;
+
+	json_object_object_add(o, "bytes", json_object_new_int64(g->bytes_in));
+	json_object_object_add(o, "files", json_object_new_int64(g->files.n));
+	for (size_t i = 0; i < g->notes.n; i++) {
+		json_object_array_add(refused, JS(g->notes.v[i]));
+		strbuf_addf(&sb, "%s%s", i ? "; " : "", g->notes.v[i]);
+	}
+	json_object_object_add(o, "refused", refused);
+	if (g->proto_why[0])
+		json_object_object_add(o, "error", JS(g->proto_why));
+	if (sb.len &&
+	    json_object_object_get_ex(metrics, "collector_errors", &errs))
+		json_object_object_add(errs, "channel", JS(sb.buf));
+	strbuf_release(&sb);
+	return o;
+}
+
+/*
+ * cell.json is strict JSON: a NaN or infinity that slipped through a
+ * parser becomes null (json-c would print NaN). The tree is wblab's own,
+ * so its depth is small.
+ */
+static void scrub_nonfinite(json_object *o)
+{
+	if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v)
+		{
+			if (json_object_is_type(v, json_type_double) &&
+			    !isfinite(json_object_get_double(v)))
+				json_object_object_add(o, k, NULL);
+			else
+				scrub_nonfinite(v);
+		}
+	} else if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++) {
+			json_object *v = json_object_array_get_idx(o, i);
+
+			if (json_object_is_type(v, json_type_double) &&
+			    !isfinite(json_object_get_double(v)))
+				json_object_array_put_idx(o, i, NULL);
+			else
+				scrub_nonfinite(v);
+		}
+	}
 }
 
 /* What is in the cell directory (collectors may have compressed files). */
@@ -190,9 +252,15 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		json_object_object_add(o, "events", json_object_get(events));
 	else
 		json_object_object_add(o, "events", json_object_new_array());
-	json_object_object_add(o, "metrics", results_metrics(c->cell_dir));
+	{
+		json_object *m = results_metrics(c->cell_dir);
+
+		json_object_object_add(o, "channel", channel_json(g, m));
+		json_object_object_add(o, "metrics", m);
+	}
 	list_files(c->cell_dir, files);
 	json_object_object_add(o, "files", files);
+	scrub_nonfinite(o);
 	path = xasprintf("%s/cell.json", c->cell_dir);
 	ret = json_write_atomic(path, o);
 	if (ret)

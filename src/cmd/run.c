@@ -422,7 +422,16 @@ static void run_cells(struct run_state *s, sqlite3 *db)
 			now_iso8601(started, sizeof(started));
 			info("cell %s: starting (%s, %u MiB)", id, c.accel,
 			     mem);
-			cell_run(s->conn, &c, &r);
+			/* No cell.json (results disk full): recorded nowhere. */
+			if (cell_run(s->conn, &c, &r)) {
+				error("cell %s: %s, but its cell.json could not be written; not recorded",
+				      id, outcome_name(r.outcome));
+				s->nr_infra++;
+				json_object_put(cj);
+				free(id);
+				free(dir);
+				continue;
+			}
 			info("cell %s: %s (%s) in %.1f s", id,
 			     outcome_name(r.outcome), r.reason, r.total_s);
 			s->nr_infra += r.outcome == OUTCOME_INFRA_ERROR;

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -11,11 +12,16 @@ static json_object *get(json_object *o, const char *key)
 	return o && json_object_object_get_ex(o, key, &v) ? v : NULL;
 }
 
+/*
+ * A number from the guest's JSON: finite and within +-2^53 (exact in any
+ * JSON reader; casting it to int64 is defined), else 0.
+ */
 static double num(json_object *o, const char *key)
 {
 	json_object *v = get(o, key);
+	double d = v ? json_object_get_double(v) : 0;
 
-	return v ? json_object_get_double(v) : 0;
+	return isfinite(d) && fabs(d) <= FIO_NUM_MAX ? d : 0;
 }
 
 static json_object *direction(json_object *d)
@@ -43,12 +49,23 @@ static json_object *direction(json_object *d)
 
 json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen)
 {
-	struct json_tokener *tok = json_tokener_new();
+	struct json_tokener *tok = json_tokener_new_ex(FIO_JSON_DEPTH);
 	const char *start = memchr(text, '{', len);
-	json_object *root, *jobs, *out;
+	json_object *root = NULL, *jobs, *out;
 
-	/* fio may print notes before the JSON document. */
-	root = start ? json_tokener_parse_ex(tok, start, len - (start - text)) : NULL;
+	if (len > FIO_JSON_MAX) {
+		snprintf(err, errlen, "fio JSON over %u MiB: not parsed",
+			 FIO_JSON_MAX >> 20);
+		json_tokener_free(tok);
+		return NULL;
+	}
+	/*
+	 * fio may print notes before the JSON document. Strict: no NaN or
+	 * Infinity literals (cell.json stays strict JSON), nesting capped.
+	 */
+	json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	if (start && tok)
+		root = json_tokener_parse_ex(tok, start, len - (start - text));
 	json_tokener_free(tok);
 	jobs = get(root, "jobs");
 	if (!jobs || !json_object_is_type(jobs, json_type_array)) {
@@ -57,13 +74,21 @@ json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen)
 		return NULL;
 	}
 	out = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(jobs); i++) {
+	for (size_t i = 0; i < json_object_array_length(jobs) && i < FIO_MAX_JOBS;
+	     i++) {
 		json_object *j = json_object_array_get_idx(jobs, i);
 		json_object *s = json_object_new_object();
 		json_object *name = get(j, "jobname");
 
-		json_object_object_add(s, "job", json_object_new_string(
-			name ? json_object_get_string(name) : "?"));
+		json_object_object_add(
+			s, "job",
+			json_object_is_type(name, json_type_string) ?
+				json_object_new_string_len(
+					json_object_get_string(name),
+					json_object_get_string_len(name) > 64 ?
+						64 :
+						json_object_get_string_len(name)) :
+				json_object_new_string("?"));
 		json_object_object_add(s, "error", json_object_new_int((int)num(j, "error")));
 		json_object_object_add(s, "runtime_ms", json_object_new_int64((int64_t)num(get(j, "read"), "runtime") > (int64_t)num(get(j, "write"), "runtime") ? (int64_t)num(get(j, "read"), "runtime") : (int64_t)num(get(j, "write"), "runtime")));
 		if (num(get(j, "read"), "total_ios") > 0)

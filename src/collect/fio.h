@@ -10,6 +10,11 @@
  * and IOs done. Returns a new array, or NULL (with err) if text is not
  * fio's JSON.
  */
+#define FIO_JSON_MAX (64u << 20) /* bytes parsed at most */
+#define FIO_JSON_DEPTH 32 /* fio nests 5 deep */
+#define FIO_MAX_JOBS 256
+#define FIO_NUM_MAX 9007199254740992.0 /* 2^53 */
+
 json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen);
 
 #endif

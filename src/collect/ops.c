@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* mmtests-style "Ops" from /proc/vmstat, PSI, and the sampler's series. */
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,31 +89,52 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 	return o;
 }
 
-/* "some avg10=0.00 avg60=0.00 avg300=0.00 total=0" */
+/* A finite double in [lo, hi] at p, or false. */
+static bool num_in(const char *p, char **e, double lo, double hi, double *v)
+{
+	*v = strtod(p, e);
+	return *e != p && isfinite(*v) && *v >= lo && *v <= hi;
+}
+
+/*
+ * "some avg10=0.00 avg60=0.00 avg300=0.00 total=0": averages are
+ * percentages, total microseconds; anything else (NaN, inf, overflow)
+ * makes the line not a PSI line.
+ */
 static json_object *psi_line(const char *text, size_t len, const char *kind,
 			     long long *total)
 {
+	static const char *const keys[] = { " avg10=", " avg60=", " avg300=",
+					    " total=" };
 	const char *p = text, *end = text + len;
 	size_t k = strlen(kind);
 
 	while (p && p < end) {
 		const char *nl = memchr(p, '\n', end - p);
-		char line[200];
-		double a10, a60, a300;
+		char line[200], *q, *e;
+		double v[4];
+		int i;
 		json_object *o;
 
 		snprintf(line, sizeof(line), "%.*s", (int)((nl ? nl : end) - p),
 			 p);
 		p = nl ? nl + 1 : end;
-		if (strncmp(line, kind, k) || line[k] != ' ' ||
-		    sscanf(line + k,
-			   " avg10=%lf avg60=%lf avg300=%lf total=%lld", &a10,
-			   &a60, &a300, total) != 4)
+		if (strncmp(line, kind, k))
 			continue;
+		for (i = 0, q = line + k; i < 4; i++, q = e) {
+			size_t kl = strlen(keys[i]);
+
+			if (strncmp(q, keys[i], kl) ||
+			    !num_in(q + kl, &e, 0, i < 3 ? 100 : 1e18, &v[i]))
+				break;
+		}
+		if (i < 4)
+			continue;
+		*total = (long long)v[3];
 		o = json_object_new_object();
-		ADD(o, "avg10", jd(a10));
-		ADD(o, "avg60", jd(a60));
-		ADD(o, "avg300", jd(a300));
+		ADD(o, "avg10", jd(v[0]));
+		ADD(o, "avg60", jd(v[1]));
+		ADD(o, "avg300", jd(v[2]));
 		ADD(o, "total", I64(*total));
 		return o;
 	}
@@ -150,6 +172,24 @@ json_object *psi_json(const char *before, size_t blen, const char *after,
 }
 
 #define MAX_COLS 32
+#define TS_VALUE_MAX 9007199254740992.0 /* 2^53 */
+
+/* Column names become cell.json keys: [a-z0-9_], short, no duplicates. */
+static bool valid_cols(char **cols, int n)
+{
+	for (int i = 0; i < n; i++) {
+		size_t len = strlen(cols[i]);
+
+		if (!len || len > 40 ||
+		    strspn(cols[i], "abcdefghijklmnopqrstuvwxyz0123456789_") !=
+			    len)
+			return false;
+		for (int j = 0; j < i; j++)
+			if (!strcmp(cols[i], cols[j]))
+				return false;
+	}
+	return true;
+}
 
 json_object *timeseries_summary(const char *text, size_t len)
 {
@@ -166,6 +206,8 @@ json_object *timeseries_summary(const char *text, size_t len)
 		for (char *c = strtok_r(line, "\t", &s2); c && ncols < MAX_COLS;
 		     c = strtok_r(NULL, "\t", &s2))
 			cols[ncols++] = c;
+		if (!valid_cols(cols, ncols))
+			ncols = 0;
 	}
 	while (ncols && (line = strtok_r(NULL, "\n", &save))) {
 		double v[MAX_COLS];
@@ -173,8 +215,8 @@ json_object *timeseries_summary(const char *text, size_t len)
 		int n = 0;
 
 		while (n < ncols) {
-			v[n] = strtod(p, &e);
-			if (e == p)
+			/* -1 (not found) up to 2^53: a sample, else torn. */
+			if (!num_in(p, &e, -1, TS_VALUE_MAX, &v[n]))
 				break;
 			n++;
 			if (*e != '\t')
@@ -205,9 +247,8 @@ json_object *timeseries_summary(const char *text, size_t len)
 	o = json_object_new_object();
 	ADD(o, "samples", I64(samples));
 	ADD(o, "duration_s", jd(t1 - t0));
+	/* The headline keys first: a column's own keys never replace them. */
 	for (int i = 1; i < ncols; i++) {
-		char key[80];
-
 		if (!seen[i])
 			continue;
 		if (!strcmp(cols[i], "dirty_kb"))
@@ -218,10 +259,18 @@ json_object *timeseries_summary(const char *text, size_t len)
 			ADD(o, "min_free_kb", I64((long long)min[i]));
 		else if (!strcmp(cols[i], "mem_available_kb"))
 			ADD(o, "min_available_kb", I64((long long)min[i]));
+	}
+	for (int i = 1; i < ncols; i++) {
+		char key[80];
+
+		if (!seen[i])
+			continue;
 		snprintf(key, sizeof(key), "max_%s", cols[i]);
-		ADD(o, key, I64((long long)max[i]));
+		if (!json_object_object_get_ex(o, key, NULL))
+			ADD(o, key, I64((long long)max[i]));
 		snprintf(key, sizeof(key), "min_%s", cols[i]);
-		ADD(o, key, I64((long long)min[i]));
+		if (!json_object_object_get_ex(o, key, NULL))
+			ADD(o, key, I64((long long)min[i]));
 	}
 	free(copy);
 	return o;

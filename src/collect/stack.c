@@ -2,6 +2,7 @@
 /* The stack tracer's deepest chain and DEBUG_STACK_USAGE console lines. */
 #include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,17 @@
 #include "collect/stack.h"
 
 #define ADD(o, k, v) json_object_object_add(o, k, v)
+/*
+ * Guest text: a chain or a console holds at most this many entries, and
+ * byte counts beyond STACK_BYTES_MAX (1 GiB) are not stack sizes.
+ */
+#define STACK_MAX_ENTRIES 1024
+#define STACK_BYTES_MAX (1LL << 30)
+
+static bool in_range(long long v)
+{
+	return v >= 0 && v <= STACK_BYTES_MAX;
+}
 
 static json_object *frac(long long bytes)
 {
@@ -37,8 +49,10 @@ json_object *stack_trace_summary(const char *text, size_t len,
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		p = nl ? nl + 1 : end;
-		if (sscanf(line, " %d) %lld %lld %299s", &idx, &depth, &size,
-			   loc) == 4) {
+		if (json_object_array_length(chain) < STACK_MAX_ENTRIES &&
+		    sscanf(line, " %d) %lld %lld %299s", &idx, &depth, &size,
+			   loc) == 4 &&
+		    in_range(depth) && in_range(size)) {
 			json_object *f = json_object_new_object();
 
 			if (first < 0)
@@ -55,6 +69,8 @@ json_object *stack_trace_summary(const char *text, size_t len,
 		snprintf(buf, sizeof(buf), "%.*s", (int)max_len, max_size);
 		if (isdigit((unsigned char)buf[0]))
 			max = strtoll(buf, NULL, 10);
+		if (!in_range(max))
+			max = -1;
 	}
 	if (max < 0)
 		max = first;
@@ -70,6 +86,19 @@ json_object *stack_trace_summary(const char *text, size_t len,
 	    json_object_new_int64(json_object_array_length(chain)));
 	ADD(o, "chain", chain);
 	return o;
+}
+
+/* The digits after '(' up to end, as a pid (-1 if not one). */
+static long long pid_of(const char *s, const char *end)
+{
+	long long v = 0;
+
+	if (s >= end || !isdigit((unsigned char)*s))
+		return -1;
+	for (; s < end && isdigit((unsigned char)*s); s++)
+		if ((v = v * 10 + (*s - '0')) > 4194304)
+			return -1;
+	return v;
 }
 
 /* "[   12.3] kworker/u4:1 (123) used greatest stack depth: 11624 bytes left" */
@@ -89,7 +118,7 @@ json_object *stack_console_usage(const char *text, size_t len)
 		json_object *l;
 		long long left;
 
-		if (k) {
+		if (k && json_object_array_length(lines) < STACK_MAX_ENTRIES) {
 			for (open = k; open > p && *open != '('; open--)
 				;
 			c = open;
@@ -103,7 +132,7 @@ json_object *stack_console_usage(const char *text, size_t len)
 			while (s < c && *s == ' ')
 				s++;
 			left = strtoll(k + sizeof(key) - 1, NULL, 10);
-			if (*open == '(' && left > 0) {
+			if (*open == '(' && left > 0 && in_range(left)) {
 				char comm[64];
 
 				snprintf(comm, sizeof(comm), "%.*s",
@@ -111,7 +140,8 @@ json_object *stack_console_usage(const char *text, size_t len)
 				l = json_object_new_object();
 				ADD(l, "comm", json_object_new_string(comm));
 				ADD(l, "pid",
-				    json_object_new_int(atoi(open + 1)));
+				    json_object_new_int64(
+					    pid_of(open + 1, p + n)));
 				ADD(l, "bytes_left",
 				    json_object_new_int64(left));
 				json_object_array_add(lines, l);

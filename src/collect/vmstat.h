@@ -3,7 +3,17 @@
 #define WBLAB_VMSTAT_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * Guest text is bounded: at most KVSET_MAX entries (real vmstat has ~200),
+ * values within +-KVSET_VALUE_MAX (2^53: exact in any JSON reader, and a
+ * difference of two cannot overflow); sums saturate at KVSET_SUM_MAX.
+ */
+#define KVSET_MAX 4096
+#define KVSET_VALUE_MAX (1LL << 53)
+#define KVSET_SUM_MAX (1LL << 61)
 
 /* "name value" lines, as in /proc/vmstat (and "Name: value kB" in meminfo). */
 struct kv {
@@ -14,6 +24,8 @@ struct kv {
 struct kvset {
 	struct kv *v;
 	size_t n;
+	size_t *idx; /* v's indices sorted by name */
+	bool truncated; /* more than KVSET_MAX entries */
 };
 
 /* Parse text into set; malformed lines are skipped. Returns entries read. */

@@ -16,7 +16,7 @@
 #include "virt/virt.h"
 
 #define MAX_GUESTS 16
-#define GUEST_MAX_BYTES (2ULL << 30)
+#define GUEST_SEND_TIMEOUT 30 /* s: the plan is small */
 
 static struct guest *live[MAX_GUESTS];
 static int loop_timer = -1;
@@ -44,19 +44,28 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	 * (on_poweroff=destroy) without us waiting ~2 s for QEMU to exit.
 	 */
 	if ((event != VIR_DOMAIN_EVENT_STOPPED &&
-	     event != VIR_DOMAIN_EVENT_SHUTDOWN) || !name)
+	     event != VIR_DOMAIN_EVENT_SHUTDOWN) ||
+	    !name)
 		return 0;
 	for (int i = 0; i < MAX_GUESTS; i++) {
 		if (live[i] && !strcmp(live[i]->name, name) &&
 		    !live[i]->stopped) {
 			live[i]->stopped = true;
-			live[i]->powered_off = event == VIR_DOMAIN_EVENT_SHUTDOWN;
+			live[i]->powered_off = event ==
+					       VIR_DOMAIN_EVENT_SHUTDOWN;
 			live[i]->stop_detail = detail;
 			live[i]->t_stop = now_mono();
 		}
 	}
 	return 0;
 }
+
+static const char *accept_frame(void *arg, char type, const char *name,
+				size_t len);
+static void on_frame(void *arg, char type, const char *name, const char *data,
+		     size_t len);
+static void skip_frame(void *arg, char type, const char *name, size_t len,
+		       const char *why);
 
 void guest_init(struct guest *g, const char *name, const char *sock_path,
 		const char *out_dir)
@@ -67,16 +76,25 @@ void guest_init(struct guest *g, const char *name, const char *sock_path,
 	g->out_dir = xstrdup(out_dir);
 	g->fd = -1;
 	g->watch = -1;
-	strbuf_init(&g->in, 0);
 	strbuf_init(&g->exit_body, 0);
+	frame_decoder_init(&g->dec);
+	g->dec.accept = accept_frame;
+	g->dec.on_frame = on_frame;
+	g->dec.on_skip = skip_frame;
+	g->dec.arg = g;
 }
 
+/*
+ * The plan goes out with a deadline: a guest that stops reading its
+ * channel must not hold the host, and SIGINT ends the wait.
+ */
 static void send_plan(struct guest *g)
 {
 	char hdr[64];
 	int n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " P %zu plan\n",
 			 g->plan_len);
 	struct strbuf out = STRBUF_INIT;
+	double deadline = now_mono() + GUEST_SEND_TIMEOUT;
 	size_t off = 0;
 
 	strbuf_add(&out, hdr, n);
@@ -87,12 +105,23 @@ static void send_plan(struct guest *g)
 		if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
 			struct pollfd p = { g->fd, POLLOUT, 0 };
 
-			poll(&p, 1, 1000);
+			if (virt_interrupted() || now_mono() > deadline) {
+				g->proto_error = true;
+				snprintf(g->proto_why, sizeof(g->proto_why),
+					 "the plan could not be sent (%s)",
+					 virt_interrupted() ? "interrupted" :
+							      "timed out");
+				break;
+			}
+			poll(&p, 1, 200);
 			continue;
 		}
 		if (w <= 0) {
 			warn("%s: cannot send the plan: %s", g->name,
 			     strerror(errno));
+			g->proto_error = true;
+			snprintf(g->proto_why, sizeof(g->proto_why),
+				 "cannot send the plan: %s", strerror(errno));
 			break;
 		}
 		off += w;
@@ -111,9 +140,73 @@ static void copy_token(char *dst, size_t len, const char *src, size_t n)
 	dst[k] = '\0';
 }
 
-static void on_frame(struct guest *g, char type, const char *name,
-		     const char *data, size_t len)
+static void note(struct guest *g, const char *fmt, const char *name,
+		 const char *why)
 {
+	char *s;
+
+	if (g->notes.n >= GUEST_MAX_NOTES)
+		return;
+	s = xasprintf(fmt, name, why);
+	spec_strlist_add(&g->notes, s);
+	free(s);
+}
+
+/* Which frames are buffered: files the plan asked for, within caps. */
+static const char *accept_frame(void *arg, char type, const char *name,
+				size_t len)
+{
+	struct guest *g = arg;
+
+	if (type != 'F')
+		return NULL;
+	if (!spec_strlist_has(&g->expect, name))
+		return "not a file the plan asked for";
+	/* A name may come twice (a get of a file the out dir also sends). */
+	if (++g->file_frames > GUEST_MAX_FILES)
+		return "over the cap on the number of files";
+	if (len > PROTO_MAX_FILE)
+		return "over the per-file size cap";
+	if (g->file_bytes + len > GUEST_MAX_BYTES)
+		return "over the cap on all files' bytes";
+	g->file_bytes += len;
+	return NULL;
+}
+
+static void skip_frame(void *arg, char type, const char *name, size_t len,
+		       const char *why)
+{
+	struct guest *g = arg;
+	char what[PROTO_MAX_NAME + 48];
+
+	snprintf(what, sizeof(what), "%s (%zu bytes)", name, len);
+	warn("%s: refused %c frame %s: %s", g->name, type, what, why);
+	note(g, "file %s refused: %s", what, why);
+}
+
+static void on_file(struct guest *g, const char *name, const char *data,
+		    size_t len)
+{
+	char *path = xasprintf("%s/%s", g->out_dir, name);
+
+	if (write_file_atomic(path, data, len, 0644) < 0) {
+		warn("%s: cannot write %s: %s", g->name, path, strerror(errno));
+		/* The first failure names the cell's infra error. */
+		if (!g->write_error[0])
+			snprintf(g->write_error, sizeof(g->write_error),
+				 "cannot write %s (%zu bytes): %s", name, len,
+				 strerror(errno));
+	} else if (!spec_strlist_has(&g->files, name)) {
+		spec_strlist_add(&g->files, name);
+	}
+	free(path);
+}
+
+static void on_frame(void *arg, char type, const char *name, const char *data,
+		     size_t len)
+{
+	struct guest *g = arg;
+
 	switch (type) {
 	case 'H': {
 		const char *r = memmem(data, len, "release=", 8);
@@ -141,21 +234,15 @@ static void on_frame(struct guest *g, char type, const char *name,
 		else if (!strcmp(g->phase, "collect"))
 			g->t_collect = now_mono();
 		break;
-	case 'F': {
-		char *path = xasprintf("%s/%s", g->out_dir, name);
-
-		if (write_file_atomic(path, data, len, 0644) < 0)
-			warn("%s: cannot write %s: %s", g->name, path,
-			     strerror(errno));
-		else if (!spec_strlist_has(&g->files, name))
-			spec_strlist_add(&g->files, name);
-		free(path);
+	case 'F':
+		on_file(g, name, data, len);
 		break;
-	}
 	case 'X':
 		if (strcmp(name, "ok") && strcmp(name, "setup-failed") &&
 		    strcmp(name, "workload-failed")) {
 			g->proto_error = true;
+			snprintf(g->proto_why, sizeof(g->proto_why),
+				 "unknown agent exit status '%s'", name);
 			break;
 		}
 		snprintf(g->agent_status, sizeof(g->agent_status), "%s", name);
@@ -166,44 +253,9 @@ static void on_frame(struct guest *g, char type, const char *name,
 		break;
 	default:
 		g->proto_error = true;
+		snprintf(g->proto_why, sizeof(g->proto_why),
+			 "unexpected frame type %c", type);
 	}
-}
-
-/* Decode as many whole frames as the buffer holds. */
-static void drain_frames(struct guest *g)
-{
-	size_t off = 0;
-
-	while (!g->proto_error) {
-		char *nl =
-			memchr(g->in.buf + off, '\n',
-			       g->in.len - off < 256 ? g->in.len - off : 256);
-		char hdr[257], type, name[PROTO_MAX_NAME + 1];
-		size_t hlen, len;
-
-		if (!nl) {
-			if (g->in.len - off >= 256)
-				g->proto_error = true;
-			break;
-		}
-		hlen = nl - (g->in.buf + off);
-		memcpy(hdr, g->in.buf + off, hlen);
-		hdr[hlen] = '\0';
-		if (proto_parse_header(hdr, &type, &len, name)) {
-			g->proto_error = true;
-			break;
-		}
-		if (g->in.len - off - hlen - 1 < len)
-			break;
-		on_frame(g, type, name, nl + 1, len);
-		off += hlen + 1 + len;
-	}
-	if (g->proto_error)
-		warn("%s: malformed data on the agent channel; ignoring the rest",
-		     g->name);
-	memmove(g->in.buf, g->in.buf + off, g->in.len - off);
-	g->in.len -= off;
-	g->in.buf[g->in.len] = '\0';
 }
 
 static void channel_cb(int watch, int fd, int events, void *opaque)
@@ -216,11 +268,15 @@ static void channel_cb(int watch, int fd, int events, void *opaque)
 
 		if (n > 0) {
 			g->bytes_in += n;
-			if (g->proto_error || g->bytes_in > GUEST_MAX_BYTES) {
-				g->proto_error = true;
+			if (g->proto_error || g->dec.error)
 				continue;
+			if (frame_feed(&g->dec, buf, n) < 0) {
+				g->proto_error = true;
+				snprintf(g->proto_why, sizeof(g->proto_why),
+					 "%s", g->dec.why);
+				warn("%s: malformed data on the agent channel (%s); ignoring the rest",
+				     g->name, g->dec.why);
 			}
-			strbuf_add(&g->in, buf, n);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -228,10 +284,16 @@ static void channel_cb(int watch, int fd, int events, void *opaque)
 		if (n == 0 || (n < 0 && errno != EAGAIN)) {
 			virEventRemoveHandle(g->watch);
 			g->watch = -1;
+			/* A frame cut off by the guest's end is a reason too. */
+			if (!frame_idle(&g->dec) && !g->proto_error) {
+				g->truncated = true;
+				snprintf(g->proto_why, sizeof(g->proto_why),
+					 "the channel closed inside a %c frame",
+					 g->dec.in_body ? g->dec.type : '?');
+			}
 		}
 		break;
 	}
-	drain_frames(g);
 }
 
 static int connect_channel(struct guest *g, struct strbuf *err)
@@ -326,9 +388,11 @@ void guest_release(struct guest *g)
 		virEventUpdateTimeout(loop_timer, 0);
 		virEventRunDefaultImpl();
 	}
-	strbuf_release(&g->in);
+	frame_decoder_release(&g->dec);
 	strbuf_release(&g->exit_body);
 	spec_strlist_free(&g->files);
+	spec_strlist_free(&g->expect);
+	spec_strlist_free(&g->notes);
 	free(g->name);
 	free(g->sock_path);
 	free(g->out_dir);

@@ -8,6 +8,12 @@
 #include "agent/proto.h"
 #include "spec/spec.h"
 #include "util/strbuf.h"
+#include "virt/frames.h"
+
+/* Caps on what the host takes from one guest (docs/results.md). */
+#define GUEST_MAX_FILES 256
+#define GUEST_MAX_BYTES (1ULL << 30)
+#define GUEST_MAX_NOTES 64
 
 /*
  * A running transient domain and the agent at the other end of its
@@ -23,13 +29,19 @@ struct guest {
 	virConnectPtr conn;
 	virDomainPtr dom;
 	int fd, watch;
-	struct strbuf in;
-	size_t bytes_in;
+	struct frame_decoder dec;
+	size_t bytes_in, file_bytes, file_frames;
+	struct spec_strlist expect; /* files the plan asked for */
+	struct spec_strlist notes; /* files refused or capped, and why */
+	char write_error[256]; /* a received file that could not be written */
+	char proto_why[160];
 	/* What happened, for the outcome. */
 	bool started, hello, exited, stopped, proto_error;
-	bool powered_off;	/* stopped by the guest's own poweroff */
+	bool truncated; /* the channel ended inside a frame */
+	bool powered_off; /* stopped by the guest's own poweroff */
 	char release[128]; /* uname -r the agent reported */
-	char agent_status[PROTO_MAX_NAME + 1]; /* ok | setup-failed | workload-failed */
+	char agent_status[PROTO_MAX_NAME +
+			  1]; /* ok | setup-failed | workload-failed */
 	struct strbuf exit_body;
 	char phase[32];
 	struct spec_strlist files;

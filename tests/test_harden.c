@@ -1,0 +1,541 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Hostile guest input: every parser of guest data on inputs built to hurt
+ * it (huge lines and counts, deep nesting, NaN, overflowing numbers,
+ * names that alias host keys), and the channel's frame decoder on
+ * garbage, truncation and files it must refuse. Each fuzz finding is
+ * added here too (tests/fuzz/README.md).
+ */
+#include <check.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cell/cell.h"
+#include "cell/results.h"
+#include "collect/console.h"
+#include "collect/fio.h"
+#include "collect/ops.h"
+#include "collect/stack.h"
+#include "collect/vmstat.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+#include "virt/frames.h"
+#include "virt/guest.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* ---- frame decoder ---- */
+
+struct seen {
+	struct strbuf log; /* "T name len\n" per frame, "skip name why\n" */
+	struct spec_strlist allow;
+};
+
+static const char *t_accept(void *arg, char type, const char *name, size_t len)
+{
+	struct seen *s = arg;
+
+	if (type != 'F')
+		return NULL;
+	if (!spec_strlist_has(&s->allow, name))
+		return "not asked for";
+	return len > 1000 ? "over cap" : NULL;
+}
+
+static void t_frame(void *arg, char type, const char *name, const char *data,
+		    size_t len)
+{
+	struct seen *s = arg;
+
+	strbuf_addf(&s->log, "%c %s %zu %.*s\n", type, name, len,
+		    (int)(len > 8 ? 8 : len), data);
+}
+
+static void t_skip(void *arg, char type, const char *name, size_t len,
+		   const char *why)
+{
+	struct seen *s = arg;
+
+	strbuf_addf(&s->log, "skip %s %zu %s\n", name, len, why);
+}
+
+static void dec_setup(struct frame_decoder *d, struct seen *s)
+{
+	memset(s, 0, sizeof(*s));
+	strbuf_init(&s->log, 0);
+	spec_strlist_add(&s->allow, "fio.json");
+	frame_decoder_init(d);
+	d->accept = t_accept;
+	d->on_frame = t_frame;
+	d->on_skip = t_skip;
+	d->arg = s;
+}
+
+static void dec_done(struct frame_decoder *d, struct seen *s)
+{
+	frame_decoder_release(d);
+	strbuf_release(&s->log);
+	spec_strlist_free(&s->allow);
+}
+
+START_TEST(frames_any_split_same_result)
+{
+	static const char in[] = "WBL1 H 5 hello\nabcdeWBL1 F 3 fio.json\n{}\n"
+				 "WBL1 F 4 evil\nxxxxWBL1 X 0 ok\n";
+	struct frame_decoder d;
+	struct seen s;
+	char *whole;
+
+	dec_setup(&d, &s);
+	ck_assert_int_eq(frame_feed(&d, in, sizeof(in) - 1), 0);
+	ck_assert(frame_idle(&d));
+	whole = xstrdup(s.log.buf);
+	ck_assert_str_eq(whole, "H hello 5 abcde\nF fio.json 3 {}\n\n"
+				"skip evil 4 not asked for\nX ok 0 \n");
+	dec_done(&d, &s);
+	/* Byte by byte: the same frames. */
+	dec_setup(&d, &s);
+	for (size_t i = 0; i < sizeof(in) - 1; i++)
+		ck_assert_int_eq(frame_feed(&d, in + i, 1), 0);
+	ck_assert_str_eq(s.log.buf, whole);
+	dec_done(&d, &s);
+	free(whole);
+}
+END_TEST
+
+START_TEST(frames_garbage_is_an_error_with_a_reason)
+{
+	static const char *const bad[] = {
+		"GET / HTTP/1.0\n",	  "WBL1 Q 1 x\nx",
+		"WBL1 F -1 fio.json\n",	  "WBL1 F 1 ../etc/passwd\nx",
+		"WBL1 F 99999999999 a\n", "WBL1 F 1 .hidden\nx",
+		"WBL1 F 1x a\n",
+	};
+	struct frame_decoder d;
+	struct seen s;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		dec_setup(&d, &s);
+		ck_assert_int_eq(frame_feed(&d, bad[i], strlen(bad[i])), -1);
+		ck_assert_msg(d.error && strstr(d.why, "header"), "%s: %s",
+			      bad[i], d.why);
+		ck_assert_uint_eq(s.log.len, 0);
+		/* After an error nothing more is taken. */
+		ck_assert_int_eq(frame_feed(&d, "WBL1 X 0 ok\n", 12), -1);
+		ck_assert_uint_eq(s.log.len, 0);
+		dec_done(&d, &s);
+	}
+}
+END_TEST
+
+START_TEST(frames_endless_header_is_bounded)
+{
+	struct frame_decoder d;
+	struct seen s;
+	char *junk = xmalloc(1 << 20);
+
+	memset(junk, 'A', 1 << 20);
+	dec_setup(&d, &s);
+	/* No newline, ever: the decoder gives up at 255 bytes. */
+	ck_assert_int_eq(frame_feed(&d, junk, 1 << 20), -1);
+	ck_assert_ptr_nonnull(strstr(d.why, "over 255"));
+	dec_done(&d, &s);
+	free(junk);
+}
+END_TEST
+
+START_TEST(frames_refused_file_is_not_buffered)
+{
+	struct frame_decoder d;
+	struct seen s;
+	char hdr[64], *big = xmalloc(64 << 20);
+	int n = snprintf(hdr, sizeof(hdr), "WBL1 F %d fio.json\n", 64 << 20);
+
+	memset(big, 'x', 64 << 20);
+	dec_setup(&d, &s);
+	ck_assert_int_eq(frame_feed(&d, hdr, n), 0);
+	for (int i = 0; i < 64; i++)
+		ck_assert_int_eq(frame_feed(&d, big + (i << 20), 1 << 20), 0);
+	ck_assert_int_eq(frame_feed(&d, "WBL1 X 0 ok\n", 12), 0);
+	ck_assert_str_eq(s.log.buf,
+			 "skip fio.json 67108864 over cap\nX ok 0 \n");
+	/* Skipped bytes were never kept. */
+	ck_assert_uint_lt(d.body.alloc, 1 << 20);
+	dec_done(&d, &s);
+	free(big);
+}
+END_TEST
+
+START_TEST(frames_big_message_refused)
+{
+	struct frame_decoder d;
+	struct seen s;
+	char hdr[64];
+	int n = snprintf(hdr, sizeof(hdr), "WBL1 X %u ok\n", FRAME_MAX_MSG + 1);
+
+	dec_setup(&d, &s);
+	ck_assert_int_eq(frame_feed(&d, hdr, n), 0);
+	ck_assert_ptr_nonnull(strstr(s.log.buf, "message frame over its cap"));
+	ck_assert(!frame_idle(&d));
+	dec_done(&d, &s);
+}
+END_TEST
+
+START_TEST(plan_outputs_are_the_only_files)
+{
+	static const char plan[] =
+		"phase\tsetup\n"
+		"get\tvmstat.before\t/proc/vmstat\n"
+		"capture\ttopology.txt\tlsblk\tlsblk\n"
+		"run\tfio\t60\tfio\t--output=/tmp/wblab-out/fio.json\tjob\n"
+		"bg\tsampler\t/run/wblab-agent\tsample\t/tmp/wblab-out/timeseries.tsv\t1000\n"
+		"get\t../../etc/shadow\t/etc/shadow\n"
+		"put\t/tmp/wblab-out/.hidden\tx\n";
+	struct spec_strlist l = { 0 };
+
+	frame_plan_outputs(plan, sizeof(plan) - 1, &l);
+	ck_assert_uint_eq(l.n, 5);
+	ck_assert(spec_strlist_has(&l, "agent.log"));
+	ck_assert(spec_strlist_has(&l, "vmstat.before"));
+	ck_assert(spec_strlist_has(&l, "topology.txt"));
+	ck_assert(spec_strlist_has(&l, "fio.json"));
+	ck_assert(spec_strlist_has(&l, "timeseries.tsv"));
+	spec_strlist_free(&l);
+}
+END_TEST
+
+/* ---- vmstat / meminfo ---- */
+
+START_TEST(vmstat_many_counters_linear_and_capped)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	struct kvset before, after;
+	json_object *o;
+	double t;
+
+	/* 200000 distinct counters: the old delta did 4e10 compares. */
+	for (int i = 0; i < 200000; i++) {
+		strbuf_addf(&b, "c%07d %d\n", i, i);
+		strbuf_addf(&a, "c%07d %d\n", i, 2 * i);
+	}
+	t = now();
+	kvset_parse(&before, b.buf, b.len);
+	kvset_parse(&after, a.buf, a.len);
+	o = vmstat_delta_json(&before, &after);
+	ck_assert_uint_eq(before.n, KVSET_MAX);
+	ck_assert(before.truncated);
+	ck_assert_int_eq(json_object_object_length(o), KVSET_MAX);
+	ck_assert_int_eq(vmstat_counter_delta(&before, &after, "c0004000"),
+			 4000);
+	ck_assert_msg(now() - t < 2, "took %.2f s", now() - t);
+	json_object_put(o);
+	kvset_free(&before);
+	kvset_free(&after);
+	strbuf_release(&a);
+	strbuf_release(&b);
+}
+END_TEST
+
+START_TEST(vmstat_hostile_values)
+{
+	static const char b[] =
+		"pgfault 9223372036854775807\n"
+		"pgmajfault -9223372036854775808\n"
+		"pswpin 99999999999999999999999999\n"
+		"allocstall_dma 9007199254740992\n"
+		"allocstall_normal 9007199254740992\n"
+		"allocstall_movable -9007199254740992\n"
+		"a_name_that_is_far_too_long_to_be_any_vmstat_counter 1\n"
+		"oom_kill 5\noom_kill 7\n";
+	static const char a[] = "allocstall_dma -9007199254740992\n"
+				"allocstall_normal -9007199254740992\n"
+				"allocstall_movable 9007199254740992\n"
+				"pgfault 1\noom_kill 6\n";
+	struct kvset before, after;
+	json_object *ops;
+
+	kvset_parse(&before, b, sizeof(b) - 1);
+	kvset_parse(&after, a, sizeof(a) - 1);
+	/* Out of range: dropped, never a wrapped or saturated number. */
+	ck_assert(!kvset_has(&before, "pgfault"));
+	ck_assert(!kvset_has(&before, "pgmajfault"));
+	ck_assert(!kvset_has(&before, "pswpin"));
+	ck_assert(!kvset_has(&before,
+			     "a_name_that_is_far_too_long_to_be_any_vmst"));
+	ck_assert_uint_eq(before.n, 5);
+	/* Duplicates: the first counts. */
+	ck_assert_int_eq(kvset_get(&before, "oom_kill", 0), 5);
+	ck_assert_int_eq(vmstat_counter_delta(&before, &after, "oom_kill"), 1);
+	/* Sums of extreme parts cannot overflow (UBSan would abort). */
+	ck_assert_int_eq(vmstat_counter_delta(&before, &after, "allocstall"),
+			 -(1LL << 54) - (1LL << 54) + (1LL << 54));
+	ops = vmstat_ops_json(&before, &after, 1e-300);
+	ck_assert_ptr_nonnull(ops);
+	ck_assert_ptr_nonnull(json_object_to_json_string(ops));
+	json_object_put(ops);
+	kvset_free(&before);
+	kvset_free(&after);
+}
+END_TEST
+
+/* ---- PSI, time series ---- */
+
+START_TEST(psi_rejects_nan_inf_and_overflow)
+{
+	static const char *const bad[] = {
+		"some avg10=nan avg60=0.00 avg300=0.00 total=1\n",
+		"some avg10=inf avg60=0.00 avg300=0.00 total=1\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=1e300\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=99999999999999999999999\n",
+		"some avg10=-1 avg60=0.00 avg300=0.00 total=1\n",
+		"some avg10=0.00\n",
+	};
+	static const char ok[] =
+		"some avg10=1.50 avg60=0.00 avg300=0.00 total=123456\n";
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_msg(!psi_json(NULL, 0, bad[i], strlen(bad[i])), "%s",
+			      bad[i]);
+	{
+		json_object *o =
+			psi_json(ok, sizeof(ok) - 1, ok, sizeof(ok) - 1);
+
+		ck_assert_int_eq(json_object_get_int64(
+					 json_path(o, "some.total_delta_us")),
+				 0);
+		json_object_put(o);
+	}
+}
+END_TEST
+
+START_TEST(timeseries_hostile)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_object *o;
+	const char *js;
+
+	/* Column names aliasing host keys, NaN, inf, huge numbers. */
+	strbuf_addstr(&sb, "t\tmem_free_kb\tfree_kb\n");
+	strbuf_addstr(&sb, "0\t100\t5\n1\tnan\t5\n2\tinf\t5\n3\t1e308\t5\n");
+	strbuf_addstr(&sb, "4\t50\t1\n");
+	o = timeseries_summary(sb.buf, sb.len);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(json_object_get_int64(json_path(o, "samples")), 2);
+	/* min_free_kb is mem_free_kb's, never the free_kb column's. */
+	ck_assert_int_eq(json_object_get_int64(json_path(o, "min_free_kb")),
+			 50);
+	js = json_object_to_json_string(o);
+	ck_assert_ptr_null(strstr(js, "nan"));
+	ck_assert_ptr_null(strstr(js, "inf"));
+	json_object_put(o);
+	/* A header with a bad column name is no series at all. */
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "t\t\"><script>\n0\t1\n");
+	ck_assert_ptr_null(timeseries_summary(sb.buf, sb.len));
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(timeseries_one_huge_line)
+{
+	size_t n = 32 << 20;
+	char *buf = xmalloc(n);
+	double t;
+	json_object *o;
+
+	memset(buf, '1', n);
+	memcpy(buf, "t\tx\n", 4);
+	t = now();
+	o = timeseries_summary(buf, n);
+	ck_assert_ptr_null(o);
+	ck_assert_msg(now() - t < 2, "took %.2f s", now() - t);
+	free(buf);
+}
+END_TEST
+
+/* ---- stack files ---- */
+
+START_TEST(stack_hostile)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_object *o;
+
+	for (int i = 0; i < 100000; i++)
+		strbuf_addf(&sb, "  %d)     %d      64   f%d+0x5/0x1d0\n", i,
+			    100000 - i, i);
+	strbuf_addstr(&sb, "  1) 9223372036854775807 64 evil\n");
+	o = stack_trace_summary(sb.buf, sb.len, "99999999999999999999", 20);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_le(json_object_get_int64(json_path(o, "entries")), 1024);
+	/* A max_size out of range falls back to the chain's first depth. */
+	ck_assert_int_eq(json_object_get_int64(json_path(o, "max_bytes")),
+			 100000);
+	json_object_put(o);
+	strbuf_reset(&sb);
+	for (int i = 0; i < 100000; i++)
+		strbuf_addf(&sb,
+			    "[ 1.0] x (99999999999999999) used greatest "
+			    "stack depth: %d bytes left\n",
+			    i % 3 ? 9999999 : 9223372);
+	strbuf_addstr(&sb, "[ 1.0] y (1) used greatest stack depth: "
+			   "99999999999999999999 bytes left\n");
+	o = stack_console_usage(sb.buf, sb.len);
+	ck_assert_int_le(json_object_get_int64(json_path(o, "count")), 1024);
+	ck_assert_int_eq(json_object_get_int64(json_path(o, "lines.0.pid")),
+			 -1);
+	json_object_put(o);
+	strbuf_release(&sb);
+}
+END_TEST
+
+/* ---- fio JSON ---- */
+
+START_TEST(fio_deep_nesting_and_nan)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char err[128];
+	json_object *o;
+
+	/* 1e6 levels: json-c would recurse; the tokener stops at 32. */
+	for (int i = 0; i < 1000000; i++)
+		strbuf_addstr(&sb, "{\"a\":");
+	o = fio_summary(sb.buf, sb.len, err, sizeof(err));
+	ck_assert_ptr_null(o);
+	ck_assert_ptr_nonnull(strstr(err, "no jobs"));
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb, "{\"jobs\":[{\"jobname\":\"w\",\"write\":"
+			   "{\"total_ios\":NaN,\"bw\":Infinity}}]}");
+	/* json-c takes NaN even when strict: num() turns it into 0. */
+	o = fio_summary(sb.buf, sb.len, err, sizeof(err));
+	if (o) {
+		const char *js = json_object_to_json_string(o);
+
+		ck_assert_ptr_null(strstr(js, "NaN"));
+		ck_assert_ptr_null(strstr(js, "nfinity"));
+		json_object_put(o);
+	}
+	strbuf_reset(&sb);
+	strbuf_addstr(&sb,
+		      "{\"jobs\":[{\"jobname\":{\"x\":[1,2]},\"write\":"
+		      "{\"total_ios\":1e300,\"bw\":1e300,\"runtime\":-1e300,"
+		      "\"clat_ns\":{\"mean\":1e308}}}]}");
+	o = fio_summary(sb.buf, sb.len, err, sizeof(err));
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(json_object_get_string(json_path(o, "0.job")), "?");
+	ck_assert_int_eq(json_object_get_int64(json_path(o, "0.runtime_ms")),
+			 0);
+	json_object_put(o);
+	strbuf_release(&sb);
+}
+END_TEST
+
+/* ---- cell.json: guest keys, caps, strict JSON ---- */
+
+START_TEST(cell_json_guest_cannot_overwrite)
+{
+	char dir[] = "/tmp/wblab-test-harden-XXXXXX";
+	struct topology_spec t = { .name = "t" };
+	struct workload_spec w = { .name = "w" };
+	struct cell_spec c = { .run_id = "r",
+			       .cell_id = "c",
+			       .cell_dir = dir,
+			       .wl = &w,
+			       .topo = &t,
+			       .accel = "tcg" };
+	struct cell_result r = { .outcome = OUTCOME_OK };
+	struct console_report con;
+	struct guest g;
+	json_object *o;
+	char *path;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = xasprintf("%s/agent.log", dir);
+	write_string_atomic(path,
+			    "[    1.000] get trace: capped at 268435456 bytes "
+			    "(the file is longer)\n");
+	free(path);
+	path = xasprintf("%s/timeseries.tsv", dir);
+	write_string_atomic(path, "t\tx\n0\tnan\n1\t1e999\n");
+	free(path);
+	guest_init(&g, "wblab-r-c", "/nonexistent", dir);
+	g.hello = g.exited = true;
+	strcpy(g.agent_status, "ok");
+	strbuf_addstr(&g.exit_body, "status=crashed\noutcome=ok\nphase=x\n"
+				    "phase=y\nrc=0\n\ntail");
+	spec_strlist_add(&g.notes, "file x (5 bytes) refused: not asked");
+	console_report_init(&con);
+	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "now"), 0);
+	path = xasprintf("%s/cell.json", dir);
+	o = json_object_from_file(path);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_str_eq(json_object_get_string(json_path(o, "agent.status")),
+			 "ok");
+	ck_assert_str_eq(json_object_get_string(json_path(o, "agent.phase")),
+			 "x");
+	ck_assert(!json_object_object_get_ex(json_path(o, "agent"), "outcome",
+					     NULL));
+	ck_assert_str_eq(json_object_get_string(json_path(o, "outcome")), "ok");
+	ck_assert_ptr_nonnull(
+		strstr(json_object_get_string(json_path(
+			       o, "metrics.collector_errors.file trace")),
+		       "capped at"));
+	ck_assert_ptr_nonnull(json_object_get_string(
+		json_path(o, "metrics.collector_errors.channel")));
+	json_object_put(o);
+	/* Strict JSON: Python's json would choke on NaN; so does this. */
+	{
+		struct strbuf sb = STRBUF_INIT;
+
+		strbuf_read_file(&sb, path);
+		ck_assert_ptr_null(strstr(sb.buf, "NaN"));
+		ck_assert_ptr_null(strstr(sb.buf, "Infinity"));
+		strbuf_release(&sb);
+	}
+	free(path);
+	console_report_free(&con);
+	guest_release(&g);
+	rm_rf(dir);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("harden");
+	TCase *tc = tcase_create("hostile");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 120);
+	tcase_add_test(tc, frames_any_split_same_result);
+	tcase_add_test(tc, frames_garbage_is_an_error_with_a_reason);
+	tcase_add_test(tc, frames_endless_header_is_bounded);
+	tcase_add_test(tc, frames_refused_file_is_not_buffered);
+	tcase_add_test(tc, frames_big_message_refused);
+	tcase_add_test(tc, plan_outputs_are_the_only_files);
+	tcase_add_test(tc, vmstat_many_counters_linear_and_capped);
+	tcase_add_test(tc, vmstat_hostile_values);
+	tcase_add_test(tc, psi_rejects_nan_inf_and_overflow);
+	tcase_add_test(tc, timeseries_hostile);
+	tcase_add_test(tc, timeseries_one_huge_line);
+	tcase_add_test(tc, stack_hostile);
+	tcase_add_test(tc, fio_deep_nesting_and_nan);
+	tcase_add_test(tc, cell_json_guest_cannot_overwrite);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
