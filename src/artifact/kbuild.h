@@ -4,20 +4,34 @@
 
 #include <stdbool.h>
 
+#include "artifact/kernel.h"
 #include "spec/specs.h"
 #include "util/strbuf.h"
 
 /*
- * Building kernels from source (src/artifact/kbuild.c); kernel_build()
- * itself is declared in kernel.h. These pieces are exposed for the tests.
+ * Building kernels from source (src/artifact/kbuild*.c). It sits on top of
+ * kernel.c (specs, cache keys, the cache itself): kernel.c never calls in
+ * here.
  */
+
+/*
+ * Make sure the kernel is in the cache: fetch a prebuilt package, or build
+ * from source (kernel_build()). Returns 0 and fills out.
+ */
+int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out);
+/* Build spec s (cache key hash) from source into the cache. */
+int kernel_build(const struct kernel_spec *s, const char *hash,
+		 struct kernel_artifact *out);
+
+/* The pieces below are exposed for the tests. */
 
 /*
  * Dry-run one patch (patch -p1 --dry-run --fuzz=0) in srcdir. Returns 0 if
  * it applies, 1 if it does not (msg then names each failed file and hunk,
  * with the hunk's @@ header from the patch), -1 if patch could not run.
  */
-int kbuild_patch_check(const char *srcdir, const char *patch, struct strbuf *msg);
+int kbuild_patch_check(const char *srcdir, const char *patch,
+		       struct strbuf *msg);
 
 /*
  * Compare what the config fragments ask for with a final .config. Each

@@ -215,20 +215,6 @@ int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out)
 	return ret;
 }
 
-int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out)
-{
-	char hash[HASH_HEX_LEN + 1];
-	int ret = kernel_lookup(s, out);
-
-	if (ret <= 0)
-		return ret;
-	if (kernel_cache_key(s, hash))
-		return -1;
-	if (s->package)
-		return kernel_fetch_prebuilt(s, hash, out);
-	return kernel_build(s, hash, out);
-}
-
 static int64_t tree_bytes;
 
 static int add_size(const char *p, const struct stat *st, int flag,

@@ -29,15 +29,8 @@ struct kernel_artifact {
 int kernel_cache_key(const struct kernel_spec *s, char *hex);
 /* Load the cached artifact for spec s, if present; 0 found, 1 missing, -1 error. */
 int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out);
-/*
- * Make sure the kernel is in the cache: fetch a prebuilt package, or build
- * from source (kernel_build()). Returns 0 and fills out.
- */
-int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out);
 int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 			  struct kernel_artifact *out);
-int kernel_build(const struct kernel_spec *s, const char *hash,
-		 struct kernel_artifact *out);
 /*
  * Finish a kernel directory staged in tmpdir: run depmod, make modules.img,
  * write kernel.json, rename into place. tmpdir holds bzImage, config and

@@ -11,6 +11,7 @@
 
 #include "artifact/cache.h"
 #include "artifact/initramfs.h"
+#include "artifact/kbuild.h"
 #include "artifact/kernel.h"
 #include "cmd/cmds.h"
 #include "util/fs.h"

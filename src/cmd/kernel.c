@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "artifact/cache.h"
+#include "artifact/kbuild.h"
 #include "artifact/kernel.h"
 #include "cmd/cmds.h"
 #include "util/fs.h"

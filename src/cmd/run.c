@@ -21,6 +21,7 @@
 #include "artifact/cache.h"
 #include "artifact/image.h"
 #include "artifact/initramfs.h"
+#include "artifact/kbuild.h"
 #include "artifact/kernel.h"
 #include "cell/cell.h"
 #include "cell/results.h"

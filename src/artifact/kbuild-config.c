@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel build: the config. defconfig (or the spec's base config), the
+ * fragments merged in, olddefconfig, then a check that every option a lab
+ * fragment asks for survived.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact/cache.h"
+#include "artifact/kbuild-int.h"
+#include "util/fs.h"
+#include "util/log.h"
+
+struct kopt {
+	char *sym;
+	char *val; /* "y", "m", "\"str\"", "123", or "n" for not set */
+	const char *file;
+	int line;
+	bool strict;
+};
+
+/* Parse "CONFIG_X=v" or "# CONFIG_X is not set"; 0 if the line is neither. */
+static int parse_config_line(const char *l, char **sym, char **val)
+{
+	const char *eq;
+
+	if (!strncmp(l, "CONFIG_", 7) && (eq = strchr(l, '='))) {
+		size_t vl = strlen(eq + 1);
+
+		while (vl &&
+		       (eq[vl] == ' ' || eq[vl] == '\r' || eq[vl] == '\t'))
+			vl--;
+		*sym = xstrndup(l, eq - l);
+		*val = xstrndup(eq + 1, vl);
+		return 1;
+	}
+	if (!strncmp(l, "# CONFIG_", 9) && strstr(l, " is not set")) {
+		const char *s = l + 2;
+
+		*sym = xstrndup(s, strcspn(s, " "));
+		*val = xstrdup("n");
+		return 1;
+	}
+	return 0;
+}
+
+static void kopts_free(struct kopt *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].sym);
+		free(v[i].val);
+	}
+	free(v);
+}
+
+static const char *config_value(struct strbuf *cfg, const char *sym)
+{
+	/* A linear scan of a few thousand lines per request is cheap enough. */
+	static char val[4096];
+	size_t sl = strlen(sym);
+	const char *p = cfg->buf;
+
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+
+		if (len > sl && !strncmp(p, sym, sl) && p[sl] == '=') {
+			size_t vl = len - sl - 1;
+
+			if (vl >= sizeof(val))
+				vl = sizeof(val) - 1;
+			memcpy(val, p + sl + 1, vl);
+			val[vl] = '\0';
+			return val;
+		}
+		if (len > sl + 2 && !strncmp(p, "# ", 2) &&
+		    !strncmp(p + 2, sym, sl) &&
+		    !strncmp(p + 2 + sl, " is not set", 11))
+			return "n";
+		p = nl ? nl + 1 : NULL;
+	}
+	return NULL; /* absent: unknown symbol or unmet dependency */
+}
+
+int kbuild_config_verify(const char *config, const char *const *fragments,
+			 const bool *strict, int n, struct strbuf *msg,
+			 struct strbuf *warn_msg)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	struct kopt *req = NULL;
+	size_t nreq = 0, alloc = 0;
+	int bad = 0;
+
+	if (strbuf_read_file(&cfg, config) < 0) {
+		strbuf_addf(msg, "cannot read %s: %s\n", config,
+			    strerror(errno));
+		return -1;
+	}
+	for (int f = 0; f < n; f++) {
+		struct strbuf text = STRBUF_INIT;
+		const char *p;
+		int line = 0;
+
+		if (strbuf_read_file(&text, fragments[f]) < 0) {
+			strbuf_addf(msg, "cannot read %s: %s\n", fragments[f],
+				    strerror(errno));
+			strbuf_release(&text);
+			strbuf_release(&cfg);
+			kopts_free(req, nreq);
+			return -1;
+		}
+		p = text.buf;
+		while (p && *p) {
+			const char *nl = strchr(p, '\n');
+			char *l =
+				xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+			char *sym, *val;
+			size_t i;
+
+			line++;
+			p = nl ? nl + 1 : NULL;
+			if (!parse_config_line(l, &sym, &val)) {
+				free(l);
+				continue;
+			}
+			free(l);
+			for (i = 0; i < nreq; i++)
+				if (!strcmp(req[i].sym, sym))
+					break;
+			if (i == nreq) {
+				if (nreq == alloc) {
+					alloc = alloc ? alloc * 2 : 64;
+					req = xrealloc(req,
+						       alloc * sizeof(*req));
+				}
+				req[nreq++].sym = sym;
+			} else {
+				free(sym);
+				free(req[i].val);
+			}
+			req[i].val = val;
+			req[i].file = fragments[f];
+			req[i].line = line;
+			req[i].strict = strict ? strict[f] : true;
+		}
+		strbuf_release(&text);
+	}
+	for (size_t i = 0; i < nreq; i++) {
+		const char *got = config_value(&cfg, req[i].sym);
+		const char *want = req[i].val;
+		bool ok;
+
+		if (!strcmp(want, "n"))
+			ok = !got || !strcmp(got, "n");
+		else if (!strcmp(want,
+				 "m")) /* built in is as good as a module */
+			ok = got && (!strcmp(got, "m") || !strcmp(got, "y"));
+		else
+			ok = got && !strcmp(got, want);
+		if (ok)
+			continue;
+		strbuf_addf(
+			req[i].strict ? msg : warn_msg,
+			"%s=%s (%s:%d): .config has %s\n", req[i].sym, want,
+			req[i].file, req[i].line,
+			!got ? "nothing (unmet dependency, or no such option on this architecture)" :
+			!strcmp(got, "n") ? "it not set" :
+					    got);
+		if (req[i].strict)
+			bad++;
+	}
+	kopts_free(req, nreq);
+	strbuf_release(&cfg);
+	return bad;
+}
+
+/* Resolve a fragment: the lab's own (strict) or the kernel tree's. */
+static char *fragment_path(struct kb *k, const char *name, bool *strict)
+{
+	char *p = kbuild_lab_file("configs", name);
+	const char *tree_dirs[] = { "kernel/configs", "arch/x86/configs" };
+
+	*strict = true;
+	if (path_exists(p))
+		return p;
+	free(p);
+	*strict = false;
+	for (size_t i = 0; i < ARRAY_SIZE(tree_dirs); i++) {
+		p = xasprintf("%s/%s/%s", k->srctree, tree_dirs[i], name);
+		if (path_exists(p))
+			return p;
+		free(p);
+	}
+	error("%s: config fragment %s is neither in lab/configs nor in the kernel's kernel/configs",
+	      k->s->path, name);
+	return NULL;
+}
+
+int kb_configure(struct kb *k)
+{
+	char *objarg = xasprintf("O=%s", k->obj);
+	char *lvfrag = xasprintf("%s/localversion.config", k->bdir);
+	char *config = xasprintf("%s/.config", k->obj);
+	size_t nf = k->plan.fragments.n + 1;
+	const char **frags = xzalloc((nf + 1) * sizeof(*frags));
+	char **own = xzalloc((nf + 1) * sizeof(*own));
+	bool *strict = xzalloc(nf * sizeof(*strict));
+	const char **argv = xzalloc((nf + 8) * sizeof(*argv));
+	struct strbuf msg = STRBUF_INIT, wmsg = STRBUF_INIT;
+	int ret = -1, n;
+
+	for (size_t i = 0; i < k->plan.fragments.n; i++) {
+		own[i] = fragment_path(k, k->plan.fragments.v[i], &strict[i]);
+		if (!own[i])
+			goto out;
+		frags[i] = own[i];
+	}
+	{
+		char *text = xasprintf(
+			"# written by wblab from the spec's localversion\n"
+			"CONFIG_LOCALVERSION=\"%s\"\n"
+			"# CONFIG_LOCALVERSION_AUTO is not set\n",
+			k->plan.localversion ? k->plan.localversion : "");
+
+		if (write_string_atomic(lvfrag, text)) {
+			free(text);
+			goto out;
+		}
+		free(text);
+		frags[nf - 1] = lvfrag;
+		strict[nf - 1] = true;
+	}
+	if (cache_make_dir(k->obj))
+		goto out;
+	info("kernel %s: configuring (%s + %zu fragments)", k->s->name,
+	     k->plan.config_base, k->plan.fragments.n);
+	{
+		const char *mk[] = {
+			"make", "-C", k->srctree, objarg, k->plan.config_base,
+			NULL
+		};
+
+		if (kb_run_logged(mk, NULL, k->env, k->log)) {
+			error("kernel %s: make %s failed, see %s", k->s->name,
+			      k->plan.config_base, k->log);
+			goto out;
+		}
+	}
+	{
+		char *script = xasprintf("%s/scripts/kconfig/merge_config.sh",
+					 k->srctree);
+
+		n = 0;
+		argv[n++] = "sh";
+		argv[n++] = script;
+		argv[n++] = "-m";
+		argv[n++] = "-O";
+		argv[n++] = k->obj;
+		argv[n++] = config;
+		for (size_t i = 0; i < nf; i++)
+			argv[n++] = frags[i];
+		argv[n] = NULL;
+		if (kb_run_logged(argv, k->srctree, k->env, k->log)) {
+			error("kernel %s: merge_config.sh failed, see %s",
+			      k->s->name, k->log);
+			free(script);
+			goto out;
+		}
+		free(script);
+	}
+	{
+		const char *mk[] = { "make", "-C",	     k->srctree,
+				     objarg, "olddefconfig", NULL };
+
+		if (kb_run_logged(mk, NULL, k->env, k->log)) {
+			error("kernel %s: make olddefconfig failed, see %s",
+			      k->s->name, k->log);
+			goto out;
+		}
+	}
+	n = kbuild_config_verify(config, frags, strict, nf, &msg, &wmsg);
+	if (wmsg.len) {
+		FILE *f = fopen(k->log, "a");
+
+		if (f) {
+			fprintf(f,
+				"wblab: options of the kernel's own fragments not as requested (ignored):\n%s",
+				wmsg.buf);
+			fclose(f);
+		}
+	}
+	if (n) {
+		error("kernel %s: %d requested config option%s did not survive olddefconfig "
+		      "(fix the fragment or the option's dependencies):\n%s",
+		      k->s->name, n, n == 1 ? "" : "s", msg.buf);
+		goto out;
+	}
+	ret = 0;
+out:
+	for (size_t i = 0; i < nf; i++)
+		free(own[i]);
+	free(own);
+	free(frags);
+	free(strict);
+	free(argv);
+	free(objarg);
+	free(lvfrag);
+	free(config);
+	strbuf_release(&msg);
+	strbuf_release(&wmsg);
+	return ret;
+}

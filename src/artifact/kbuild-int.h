@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_KBUILD_INT_H
+#define WBLAB_KBUILD_INT_H
+
+/*
+ * The kernel build's insides, shared by its files and nothing else:
+ *   kbuild.c          kernel_ensure/kernel_build: resolve the spec, run the steps
+ *   kbuild-source.c   pristine source trees (a package's tarball, git archive)
+ *   kbuild-patch.c    patches: dry-run checks with file and hunk, applying
+ *   kbuild-config.c   config fragments, make defconfig/merge/olddefconfig, verify
+ *   kbuild-make.c     the build environment, make, progress while it runs
+ *   kbuild-install.c  the source tree and its stamp, install into the cache
+ */
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "artifact/kbuild.h"
+#include "artifact/kernel.h"
+#include "spec/specs.h"
+#include "util/strbuf.h"
+
+/* What a spec builds, with its bases' parts folded in. */
+struct kb_plan {
+	char *source_package;
+	char *source_git;
+	char *source_ref;
+	char *config_base;
+	struct spec_strlist fragments; /* names, as in the specs */
+	struct spec_strlist patches; /* names, in order */
+	char *localversion;
+};
+
+struct kb {
+	const struct kernel_spec *s;
+	struct kb_plan plan;
+	char *pristine;
+	char *ident;
+	char *bdir; /* build/<name> */
+	char *srctree; /* build/<name>/linux */
+	char *obj; /* build/<name>/linux/obj */
+	char *log;
+	char **patch_paths;
+	const char *env[10];
+	char *env_own[10];
+	char *base_obj; /* the base's O= tree to start from, or NULL */
+	char *base_hash;
+};
+
+struct progress {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop;
+	const char *name;
+	const char *log;
+	double t0;
+	off_t offset;
+	int steps;
+	char last[256];
+};
+
+/* kbuild.c */
+char *kb_fmt_secs(double secs);
+int kb_take_lock(const char *path, const char *what);
+void kb_drop_lock(int fd);
+int kb_run_logged(const char *const *argv, const char *dir, const char **env,
+		  const char *log);
+
+/* kbuild-source.c */
+char *kb_git_source(const char *repo, const char *ref, char **ident);
+
+/* kbuild-patch.c */
+int kb_patch_argv(const char **argv, const char *srcdir, const char *patch,
+		  bool dry);
+int kb_patch_failed(const char *name, const char *patch, const char *msg);
+int kb_check_patches(const char *name, const char *pristine, char **paths,
+		     size_t n);
+
+/* kbuild-config.c */
+int kb_configure(struct kb *k);
+
+/* kbuild-make.c */
+void kb_env(struct kb *k);
+int kb_make_kernel(struct kb *k);
+
+/* kbuild-install.c */
+int kb_prepare_tree(struct kb *k);
+int kb_install(struct kb *k, const char *hash, struct kernel_artifact *a);
+bool kb_already_built(const struct kernel_spec *s, const char *hash,
+		      struct kernel_artifact *out);
+
+#endif

@@ -1,0 +1,225 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernel build: pristine source trees in ROOT/src, unpacked once from a
+ * source package's tarball (linux-source-6.1) or exported from a git tree
+ * (git archive), under the source cache's lock.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "artifact/cache.h"
+#include "artifact/kbuild-int.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/run.h"
+
+static char *find_tarball(const char *package)
+{
+	const char *exts[] = { "tar.xz", "tar.bz2", "tar.gz" };
+	const char *argv[] = { "dpkg-query", "-L", package, NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *found = NULL;
+
+	for (size_t i = 0; i < ARRAY_SIZE(exts); i++) {
+		char *p = xasprintf("/usr/src/%s.%s", package, exts[i]);
+
+		if (path_exists(p))
+			return p;
+		free(p);
+	}
+	if (!run_capture(argv, &out, NULL)) {
+		char *save = NULL;
+
+		for (char *l = strtok_r(out.buf, "\n", &save); l && !found;
+		     l = strtok_r(NULL, "\n", &save))
+			if (strstr(l, ".tar.") && path_exists(l))
+				found = xstrdup(l);
+	}
+	strbuf_release(&out);
+	return found;
+}
+
+/* Unpack into dir via dir.tmp.PID, under the src lock; dir appears whole. */
+/* The source cache (ROOT/src), created if needed and locked; -1 on failure. */
+static int lock_source_cache(void)
+{
+	char *srcdir = cache_path("src", ""), *lockp;
+	int lock = -1;
+
+	if (!cache_make_dir(srcdir)) {
+		lockp = cache_path("src", ".lock");
+		lock = kb_take_lock(lockp, "the source cache");
+		free(lockp);
+	}
+	free(srcdir);
+	return lock;
+}
+
+static int unpack_tree(const char *dir, const char *const *extract,
+		       const char *tmp, const char *what)
+{
+	char *marker = xasprintf("%s/.wblab-unpacked", dir);
+	struct strbuf err = STRBUF_INIT;
+	double t0 = now_mono();
+	int ret = -1;
+
+	if (path_exists(marker)) {
+		ret = 0;
+		goto out;
+	}
+	info("unpacking %s into %s (once)", what, dir);
+	rm_rf(tmp);
+	if (cache_make_dir(tmp))
+		goto out;
+	if (run_capture(extract, NULL, &err)) {
+		error("unpacking %s failed: %s", what, err.buf);
+		rm_rf(tmp);
+		goto out;
+	}
+	{
+		char *m = xasprintf("%s/.wblab-unpacked", tmp);
+
+		write_string_atomic(m, what);
+		free(m);
+	}
+	rm_rf(dir);
+	if (rename(tmp, dir) < 0) {
+		error("cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+		rm_rf(tmp);
+		goto out;
+	}
+	{
+		char *t = kb_fmt_secs(now_mono() - t0);
+
+		info("unpacked %s in %s", what, t);
+		free(t);
+	}
+	ret = 0;
+out:
+	strbuf_release(&err);
+	free(marker);
+	return ret;
+}
+
+char *kbuild_package_source(const char *package, char **ident)
+{
+	const char *q[] = { "dpkg-query", "-W", "-f=${Version}", package,
+			    NULL };
+	struct strbuf ver = STRBUF_INIT;
+	char *dir = NULL, *tarball = NULL, *leaf, *tmp = NULL;
+	int lock = -1;
+
+	if (run_capture(q, &ver, NULL) || !ver.len) {
+		error("source package %s is not installed (make deps installs linux-source-6.1)",
+		      package);
+		goto fail;
+	}
+	tarball = find_tarball(package);
+	if (!tarball) {
+		error("package %s %s has no source tarball in /usr/src",
+		      package, ver.buf);
+		goto fail;
+	}
+	leaf = xasprintf("%s-%s", package, ver.buf);
+	dir = cache_path("src", leaf);
+	free(leaf);
+	tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
+	lock = lock_source_cache();
+	if (lock < 0)
+		goto fail;
+	{
+		const char *x[] = { "tar", "-xf", tarball,
+				    "-C",  tmp,	  "--strip-components=1",
+				    NULL };
+
+		if (unpack_tree(dir, x, tmp, tarball))
+			goto fail;
+	}
+	kb_drop_lock(lock);
+	if (ident)
+		*ident = xasprintf("%s %s", package, ver.buf);
+	strbuf_release(&ver);
+	free(tarball);
+	free(tmp);
+	return dir;
+fail:
+	kb_drop_lock(lock);
+	strbuf_release(&ver);
+	free(tarball);
+	free(tmp);
+	free(dir);
+	return NULL;
+}
+
+char *kb_git_source(const char *repo, const char *ref, char **ident)
+{
+	char *rev = xasprintf("%s^{commit}", ref ? ref : "HEAD");
+	const char *rp[] = { "git",	 "-C", repo, "rev-parse",
+			     "--verify", rev,  NULL };
+	struct strbuf commit = STRBUF_INIT;
+	char *dir = NULL, *leaf, *tmp = NULL, *tar = NULL;
+	int lock = -1, ret = -1;
+
+	if (run_capture(rp, &commit, NULL)) {
+		error("source.git: cannot resolve %s in %s", rev, repo);
+		goto out;
+	}
+	strbuf_trim_trailing(&commit);
+	leaf = xasprintf("git-%s", commit.buf);
+	dir = cache_path("src", leaf);
+	free(leaf);
+	tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
+	tar = xasprintf("%s.tar", tmp);
+	lock = lock_source_cache();
+	if (lock < 0)
+		goto out;
+	{
+		char *marker = xasprintf("%s/.wblab-unpacked", dir);
+		int have = path_exists(marker);
+
+		free(marker);
+		if (!have) {
+			const char *ga[] = { "git",	"-C",		repo,
+					     "archive", "--format=tar", "-o",
+					     tar,	commit.buf,	NULL };
+			const char *x[] = { "tar", "-xf", tar, "-C", tmp, NULL };
+			struct strbuf err = STRBUF_INIT;
+			char *what = xasprintf("%s at %s", repo, commit.buf);
+
+			info("exporting %s (git archive)", what);
+			if (run_capture(ga, NULL, &err)) {
+				error("git archive of %s failed: %s", what,
+				      err.buf);
+				strbuf_release(&err);
+				free(what);
+				unlink(tar);
+				goto out;
+			}
+			strbuf_release(&err);
+			if (unpack_tree(dir, x, tmp, what)) {
+				free(what);
+				unlink(tar);
+				goto out;
+			}
+			free(what);
+			unlink(tar);
+		}
+	}
+	if (ident)
+		*ident = xasprintf("%s %s", repo, commit.buf);
+	ret = 0;
+out:
+	kb_drop_lock(lock);
+	strbuf_release(&commit);
+	free(rev);
+	free(tmp);
+	free(tar);
+	if (ret) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
