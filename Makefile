@@ -63,10 +63,14 @@ check-slow: deps services all $(TEST_BIN)
 demo: deps services all
 	lab/demo.sh
 
+# No include or link cycle in src/, no source file over 1000 lines.
+include-check: wblab
+	tools/include-check
+
 format:
 	clang-format -i $(wildcard src/*.c src/*/*.c src/*/*.h tests/*.c)
 
 clean:
 	rm -rf $(B) wblab
 
-.PHONY: all deps services check check-unit check-slow demo format clean
+.PHONY: all deps services check check-unit check-slow demo include-check format clean

@@ -10,6 +10,7 @@
  *   kbuild-config.c   config fragments, make defconfig/merge/olddefconfig, verify
  *   kbuild-make.c     the build environment, make, progress while it runs
  *   kbuild-install.c  the source tree and its stamp, install into the cache
+ *   kbuild-util.c     lab files, lock files, logged commands (a leaf)
  */
 
 #include <pthread.h>
@@ -61,7 +62,7 @@ struct progress {
 	char last[256];
 };
 
-/* kbuild.c */
+/* kbuild-util.c */
 char *kb_fmt_secs(double secs);
 int kb_take_lock(const char *path, const char *what);
 void kb_drop_lock(int fd);
