@@ -214,7 +214,8 @@ START_TEST(results_writer_on_real_cell)
 	g.t_stop = 130;
 	console_report_init(&con);
 	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con,
-					    "2026-12-03T00:00:00Z"),
+					    "2026-12-03T00:00:00Z",
+					    "console=ttyS0 wblab.test=1"),
 			 0);
 
 	path = xasprintf("%s/cell.json", dir);
@@ -224,6 +225,9 @@ START_TEST(results_writer_on_real_cell)
 	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.name")),
 			 "debian-6.1");
 	ck_assert_int_eq(json_object_get_int(json_path(o, "rep")), 2);
+	/* results.c writes the command line it is handed, nothing else. */
+	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.cmdline")),
+			 "console=ttyS0 wblab.test=1");
 	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.mount")),
 			 "/mnt/scratch");
 	ck_assert_double_eq_tol(

@@ -533,7 +533,14 @@ collect:
 			     0;
 	r->boot_s = x.main.g.hello ? x.main.g.t_hello - x.main.g.t_create : 0;
 	snprintf(r->release, sizeof(r->release), "%s", x.main.g.release);
-	ret = results_write_cell(c, r, &x.main.g, &con, started);
+	{
+		/* Only a cell that got as far as a host has a command line. */
+		char *cmdline = c->accel ? cell_cmdline(c) : NULL;
+
+		ret = results_write_cell(c, r, &x.main.g, &con, started,
+					 cmdline);
+		free(cmdline);
+	}
 	console_report_free(&con);
 	vm_free(&x.main, c->keep);
 	if (x.has_target)

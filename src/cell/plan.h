@@ -15,12 +15,6 @@ struct plan_opts {
 	const char *own_ip; /* this guest's address on the lab network */
 };
 
-/* Append one plan step: fields escaped and TAB-separated, NULL-terminated. */
-void plan_step(struct strbuf *p, const char *verb, ...)
-	__attribute__((sentinel));
-/* Append a step whose trailing fields are an argv array. */
-void plan_step_argv(struct strbuf *p, const char *verb, const char *a1,
-		    const char *a2, const char *const *argv);
 /*
  * Compile topology + workload into the agent's plan (see agent/proto.h):
  * setup bottom-up, snapshots, the workload, collection, teardown top-down.

@@ -185,7 +185,7 @@ static double span(double a, double b)
 
 int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		       const struct guest *g, const struct console_report *con,
-		       const char *started)
+		       const char *started, const char *cmdline)
 {
 	json_object *o = json_object_new_object();
 	json_object *k = json_object_new_object();
@@ -208,12 +208,7 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		json_object_object_add(k, "patches", JS(c->kernel->patches));
 	}
 	json_object_object_add(k, "guest_release", JS(g->release));
-	{
-		char *cmdline = c->accel ? cell_cmdline(c) : NULL;
-
-		json_object_object_add(k, "cmdline", JS(cmdline));
-		free(cmdline);
-	}
+	json_object_object_add(k, "cmdline", JS(cmdline));
 	json_object_object_add(o, "kernel", k);
 	json_object_object_add(o, "topology", topology_json(c->topo));
 	json_object_object_add(o, "workload", JS(c->wl->name));

@@ -5,7 +5,7 @@
 #include <json-c/json.h>
 #include <sqlite3.h>
 
-#include "cell/cell.h"
+#include "cell/types.h"
 #include "collect/console.h"
 #include "util/json.h"
 #include "virt/guest.h"
@@ -21,7 +21,7 @@
  */
 int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		       const struct guest *g, const struct console_report *con,
-		       const char *started);
+		       const char *started, const char *cmdline);
 /* Metrics from the files a cell brought back (fio.json, vmstat.*). */
 json_object *results_metrics(const char *cell_dir);
 

@@ -1,0 +1,22 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_COLLECTORS_PLAN_H
+#define WBLAB_COLLECTORS_PLAN_H
+
+#include "util/strbuf.h"
+
+/*
+ * Collectors, guest side: plan fragments the planner inserts at fixed
+ * points of every main guest's plan.
+ */
+
+/* Turned on in arm; the host looks for its failure in agent.log. */
+#define STACK_SYSCTL "/proc/sys/kernel/stack_tracer_enabled"
+
+/* End of setup, before vmstat.before: arm tracers, reset maxima. */
+void collectors_plan_arm(struct strbuf *plan);
+/* Start of the workload phase: background samplers. */
+void collectors_plan_workload(struct strbuf *plan);
+/* Start of the collect phase, right after vmstat.after: fetch everything. */
+void collectors_plan_collect(struct strbuf *plan);
+
+#endif

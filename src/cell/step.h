@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_CELL_STEP_H
+#define WBLAB_CELL_STEP_H
+
+#include "util/strbuf.h"
+
+/* Append one plan step: fields escaped and TAB-separated, NULL-terminated. */
+void plan_step(struct strbuf *p, const char *verb, ...)
+	__attribute__((sentinel));
+/* Append a step whose trailing fields are an argv array. */
+void plan_step_argv(struct strbuf *p, const char *verb, const char *a1,
+		    const char *a2, const char *const *argv);
+
+#endif

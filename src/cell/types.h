@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_CELL_TYPES_H
+#define WBLAB_CELL_TYPES_H
+
+#include <stdbool.h>
+
+#include "artifact/kernel.h"
+#include "cell/outcome.h"
+#include "spec/specs.h"
+
+/*
+ * What a cell is and what became of it: a leaf, so that results.c can
+ * write a cell without depending on cell.c, which runs it.
+ */
+
+/* Everything one cell needs, resolved by the caller (cmd/run.c). */
+struct cell_spec {
+	const char *run_id;
+	const char *cell_id;
+	const char *cell_dir; /* results: DIR/<run>/cells/<cell> */
+	const struct kernel_artifact *kernel; /* NULL: kernel unavailable */
+	const struct topology_spec *topo;
+	const struct workload_spec *wl;
+	int rep;
+	const char *image; /* base root image (raw, read-only) */
+	const char *initrd;
+	const char *accel; /* "kvm" or "tcg" */
+	unsigned int memory_mib;
+	unsigned int vcpus;
+	int boot_timeout; /* s: create -> agent hello */
+	int workload_timeout; /* s: the workload's own wall clock */
+	bool keep; /* keep the staging dir (overlay, disks) */
+	const char *infra_error; /* set: the cell cannot start; record why */
+	const char *cmdline_extra;
+};
+
+struct cell_result {
+	enum cell_outcome outcome;
+	char reason[512];
+	double total_s, boot_s, workload_s;
+	char release[128];
+};
+
+#endif
