@@ -27,83 +27,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent/agent.h"
+#include "agent/hog.h"
+#include "agent/io.h"
+#include "agent/plan.h"
 #include "agent/proto.h"
-
-static int chan_fd = -1;
-
-void say(const char *fmt, ...)
-{
-	char buf[1024];
-	va_list ap;
-	int fd, n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if (n > (int)sizeof(buf) - 2)
-		n = sizeof(buf) - 2;
-	buf[n++] = '\n';
-	/* The console is the record of last resort: it survives everything. */
-	fd = open("/dev/kmsg", O_WRONLY | O_CLOEXEC);
-	if (fd >= 0) {
-		char line[1100];
-		int m = snprintf(line, sizeof(line), "wblab-agent: %.*s", n,
-				 buf);
-
-		if (write(fd, line, m) < 0) {
-			/* nothing else to do */
-		}
-		close(fd);
-	}
-}
-
-double mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-			if (errno == EAGAIN) {
-				struct pollfd pfd = { fd, POLLOUT, 0 };
-
-				poll(&pfd, 1, 1000);
-			}
-			continue;
-		}
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
-int send_frame(char type, const char *name, const void *data, size_t len)
-{
-	char hdr[128];
-	int n;
-
-	if (chan_fd < 0)
-		return -1;
-	n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " %c %zu %s\n", type, len,
-		     name);
-	if (write_all(chan_fd, hdr, n) || write_all(chan_fd, data, len))
-		return -1;
-	return 0;
-}
 
 static void power_off(void)
 {
@@ -119,51 +46,6 @@ static void mount_one(const char *src, const char *dst, const char *type,
 	mkdir(dst, 0755);
 	if (mount(src, dst, type, flags, data) < 0 && errno != EBUSY)
 		say("mount %s on %s (%s): %s", src, dst, type, strerror(errno));
-}
-
-static char *read_small(const char *path, char *buf, size_t len)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return NULL;
-	n = read(fd, buf, len - 1);
-	close(fd);
-	if (n < 0)
-		return NULL;
-	buf[n] = '\0';
-	while (n && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
-		buf[--n] = '\0';
-	return buf;
-}
-
-/* /dev/vdX whose virtio serial is the given string (no udev here). */
-int find_disk(const char *serial, char *dev, size_t len, double wait_s)
-{
-	double end = mono() + wait_s;
-
-	do {
-		DIR *d = opendir("/sys/block");
-		struct dirent *de;
-
-		while (d && (de = readdir(d))) {
-			char p[512], buf[128];
-
-			snprintf(p, sizeof(p), "/sys/block/%s/serial",
-				 de->d_name);
-			if (read_small(p, buf, sizeof(buf)) &&
-			    !strcmp(buf, serial)) {
-				snprintf(dev, len, "/dev/%s", de->d_name);
-				closedir(d);
-				return 0;
-			}
-		}
-		if (d)
-			closedir(d);
-		usleep(50000);
-	} while (mono() < end);
-	return -1;
 }
 
 static int open_channel(double wait_s)
@@ -277,7 +159,7 @@ static int stage1(void)
 
 	if (!strcmp(mode, "probe")) {
 		/* The host only needs to see that userspace ran. */
-		chan_fd = open_channel(10);
+		agent_chan_fd = open_channel(10);
 		send_hello("probe");
 		power_off();
 	}
@@ -328,7 +210,7 @@ static char *read_plan(size_t *len)
 
 	/* Header: bytes up to the newline. */
 	while (i < sizeof(hdr) - 1) {
-		ssize_t n = read(chan_fd, hdr + i, 1);
+		ssize_t n = read(agent_chan_fd, hdr + i, 1);
 
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -343,7 +225,7 @@ static char *read_plan(size_t *len)
 		return NULL;
 	buf = malloc(*len + 1);
 	while (buf && got < *len) {
-		ssize_t n = read(chan_fd, buf + got, *len - got);
+		ssize_t n = read(agent_chan_fd, buf + got, *len - got);
 
 		if (n < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -382,8 +264,8 @@ static int stage2(void)
 	       "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
 	       1);
 	setenv("HOME", "/root", 1);
-	chan_fd = open_channel(10);
-	if (chan_fd < 0) {
+	agent_chan_fd = open_channel(10);
+	if (agent_chan_fd < 0) {
 		say("no virtio-serial port named %s", PROTO_CHANNEL);
 		power_off();
 	}

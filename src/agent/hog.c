@@ -24,7 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "agent/agent.h"
+#include "agent/hog.h"
+#include "agent/io.h"
 
 static void oom_adj(const char *v)
 {

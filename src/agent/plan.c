@@ -18,10 +18,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "agent/agent.h"
+#include "agent/io.h"
+#include "agent/plan.h"
 #include "agent/proto.h"
 
-int find_iscsi_disk(const char *spec, char *dev, size_t len, double wait_s);
+static int find_iscsi_disk(const char *spec, char *dev, size_t len,
+			   double wait_s);
 
 #define MAX_BG 16
 #define TAIL_MAX 4096
@@ -252,7 +254,8 @@ static void send_file(struct plan_state *st, const char *name, const char *path)
 }
 
 /* "IQN:LUN" -> /dev/sdX of the logged-in session's LUN, via sysfs. */
-int find_iscsi_disk(const char *spec, char *dev, size_t len, double wait_s)
+static int find_iscsi_disk(const char *spec, char *dev, size_t len,
+			   double wait_s)
 {
 	const char *colon = strrchr(spec, ':');
 	double end = mono() + wait_s;
