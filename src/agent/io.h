@@ -4,8 +4,7 @@
 
 #include <stddef.h>
 
-/* Where captures and samples collect before they go back to the host. */
-#define AGENT_OUT_DIR "/tmp/wblab-out"
+#include "agent/proto.h" /* AGENT_OUT_DIR */
 
 /* The channel to the host (agent.c opens it), -1 until then. */
 extern int agent_chan_fd;

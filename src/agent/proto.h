@@ -33,6 +33,8 @@
  * Guest output is untrusted on the host: names are checked, lengths capped.
  */
 #define PROTO_MAGIC "WBL1"
+/* Where captures and samples collect before they go back to the host. */
+#define AGENT_OUT_DIR "/tmp/wblab-out"
 #define PROTO_CHANNEL "org.wblab.agent"
 #define PROTO_MAX_NAME 64
 #define PROTO_MAX_FRAME (512u << 20)

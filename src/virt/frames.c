@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "agent/agent.h"
+#include "agent/proto.h"
 #include "virt/frames.h"
 
 void frame_decoder_init(struct frame_decoder *d)
