@@ -26,6 +26,10 @@ static const struct cmd_struct commands[] = {
 	{ "parse-console", cmd_parse_console,
 	  "find kernel events in console logs" },
 	{ "show", cmd_show, "key figures of a run's cells, per kernel" },
+	{ "report", cmd_report,
+	  "compare kernels: mail, html or json report of runs" },
+	{ "compare", cmd_compare, "the report of two runs, A against B" },
+	{ "aa", cmd_aa, "A/A self-check: one kernel as two sides" },
 };
 
 static void usage(FILE *f)

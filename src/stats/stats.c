@@ -331,3 +331,40 @@ double stats_mde_fisher(double pa, unsigned na, unsigned nb, double alpha,
 	}
 	return hi;
 }
+
+struct pidx {
+	double p;
+	size_t i;
+};
+
+static int pidx_cmp(const void *a, const void *b)
+{
+	const struct pidx *x = a, *y = b;
+
+	return x->p < y->p ? -1 : x->p > y->p;
+}
+
+void stats_bh(const double *p, size_t n, double *q)
+{
+	struct pidx *v = malloc((n ? n : 1) * sizeof(*v));
+	size_t m = 0;
+	double run = 1;
+
+	if (!v)
+		abort();
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (!isnan(p[i]))
+			v[m++] = (struct pidx){ p[i], i };
+	}
+	qsort(v, m, sizeof(*v), pidx_cmp);
+	/* From the largest p down: q = min over j >= rank of p_j * m / j. */
+	for (size_t k = m; k > 0; k--) {
+		double adj = v[k - 1].p * m / k;
+
+		if (adj < run)
+			run = adj;
+		q[v[k - 1].i] = run;
+	}
+	free(v);
+}

@@ -124,4 +124,13 @@ double stats_power_fisher(double pa, unsigned na, double pb, unsigned nb,
 double stats_mde_fisher(double pa, unsigned na, unsigned nb, double alpha,
 			double power);
 
+/*
+ * Benjamini-Hochberg adjusted p-values (R's p.adjust(p, "BH")): q[i] for
+ * p[i], i < n. Rejecting every q < alpha keeps the expected share of
+ * false discoveries among the rejections at alpha; when nothing changed
+ * at all, the chance of any rejection is at most alpha. NAN p-values are
+ * left out of n and give NAN.
+ */
+void stats_bh(const double *p, size_t n, double *q);
+
 #endif

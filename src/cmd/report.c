@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab report RUN_DIR... : compare the kernels of one or more runs (mail,
+ * html or json), and wblab compare RUN_A RUN_B, its two-run shortcut.
+ * The model and renderers are src/report; this file is options and I/O.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmds.h"
+#include "report/report.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/parse-options.h"
+
+static const char *const formats[] = { "mail", "html", "json", NULL };
+
+struct report_args {
+	const char *baseline, *format, *output, *test;
+};
+
+/* Load, build and render; the output goes to -o FILE or stdout. */
+static int render(const char *prefix, struct report_args *a, int nr_dirs,
+		  char **dirs)
+{
+	struct report_opts o = REPORT_OPTS_INIT;
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct report r;
+	int ret = 2;
+
+	for (int i = 0; rpt_test_names[i]; i++)
+		if (!strcmp(a->test, rpt_test_names[i]))
+			o.test = i;
+	o.baseline = a->baseline;
+	o.timeseries = !strcmp(a->format, "html");
+	report_init(&r, &o);
+	for (int i = 0; i < nr_dirs; i++)
+		if (report_load_run(&r, dirs[i], &err))
+			goto fail;
+	for (size_t i = 0; i < r.warnings.nr; i++)
+		warn("%s", r.warnings.v[i]);
+	if (report_build(&r, &err))
+		goto fail;
+	if (!strcmp(a->format, "mail")) {
+		report_mail(&r, &out);
+	} else if (!strcmp(a->format, "json")) {
+		json_object *j = report_json(&r);
+
+		strbuf_addstr(&out,
+			      json_object_to_json_string_ext(
+				      j,
+				      JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_NOSLASHESCAPE));
+		strbuf_addch(&out, '\n');
+		json_object_put(j);
+	} else if (report_html(&r, &out, &err)) {
+		ret = 1;
+		goto fail;
+	}
+	if (a->output) {
+		if (write_string_atomic(a->output, out.buf)) {
+			error("%s: cannot write: %s", a->output,
+			      strerror(errno));
+			ret = 1;
+			goto out;
+		}
+	} else {
+		fwrite(out.buf, 1, out.len, stdout);
+	}
+	ret = 0;
+	goto out;
+fail:
+	error("%s: %s", prefix, err.buf);
+out:
+	report_release(&r);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
+#define REPORT_OPTIONS(a)                                                     \
+	OPT_STRING(0, "baseline", &(a).baseline, "KERNEL",                    \
+		   "compare against this kernel (default: the first seen)"),  \
+		OPT_CHOICE(0, "format", &(a).format, "FMT", formats,          \
+			   "mail (80-column text), html (one file) or json"), \
+		OPT_STRING('o', "output", &(a).output, "FILE",                \
+			   "write the report here (default: stdout)"),        \
+		OPT_CHOICE(0, "test", &(a).test, "TEST", rpt_test_names,      \
+			   "what earns a star: welch-bh, welch or bands")
+
+int cmd_report(int argc, char **argv)
+{
+	struct report_args a = { .format = "mail", .test = "welch-bh" };
+	const struct option opts[] = { REPORT_OPTIONS(a), OPT_END() };
+	const char *const usage[] = {
+		"wblab report RUN_DIR... [--baseline KERNEL] "
+		"[--format mail|html|json] [-o FILE]",
+		NULL
+	};
+	int n = parse_options(argc, argv, "wblab report", opts, usage, 0);
+
+	if (n < 1)
+		return usage_error("wblab report", "no run directory given");
+	return render("wblab report", &a, n, argv);
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	struct report_args a = { .format = "mail", .test = "welch-bh" };
+	const struct option opts[] = { REPORT_OPTIONS(a), OPT_END() };
+	const char *const usage[] = {
+		"wblab compare RUN_A RUN_B [--format mail|html|json] [-o FILE]",
+		NULL
+	};
+	int n = parse_options(argc, argv, "wblab compare", opts, usage, 0);
+
+	if (n != 2)
+		return usage_error("wblab compare",
+				   "two run directories are needed, %d given",
+				   n);
+	return render("wblab compare", &a, n, argv);
+}

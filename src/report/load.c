@@ -1,0 +1,268 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reading run directories for a report: run.json, then each cell.json it
+ * lists. Only what the report needs is kept (see struct rpt_cell), so a
+ * hundred runs cost a few megabytes, not the parsed JSON of each cell.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+
+static char *str_at(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return xstrdup(v && json_object_is_type(v, json_type_string) ?
+			       json_object_get_string(v) :
+			       "");
+}
+
+static int int_at(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return v ? json_object_get_int(v) : 0;
+}
+
+/* A number at path, or NAN when absent or not a number. */
+static double num_at(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	if (!v || !(json_object_is_type(v, json_type_int) ||
+		    json_object_is_type(v, json_type_double)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+static void load_events(struct rpt_cell *c, json_object *cell)
+{
+	json_object *ev = json_path(cell, "events");
+	size_t n = ev && json_object_is_type(ev, json_type_array) ?
+			   json_object_array_length(ev) :
+			   0;
+
+	c->events = n ? xzalloc(n * sizeof(*c->events)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		struct rpt_event *d = &c->events[c->nr_events++];
+
+		d->kind = str_at(e, "kind");
+		d->title = str_at(e, "title");
+		d->victim = str_at(e, "victim");
+	}
+}
+
+static void load_chain(struct rpt_cell *c, json_object *cell)
+{
+	json_object *ch = json_path(cell, "metrics.stack.tracer.chain");
+	size_t n = ch && json_object_is_type(ch, json_type_array) ?
+			   json_object_array_length(ch) :
+			   0;
+
+	c->chain = n ? xzalloc(n * sizeof(*c->chain)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		json_object *f = json_object_array_get_idx(ch, i);
+		struct rpt_frame *d = &c->chain[c->chain_len++];
+
+		d->depth = int_at(f, "depth");
+		d->size = int_at(f, "size");
+		d->location = str_at(f, "location");
+	}
+}
+
+static struct rpt_cell *load_cell(const struct rpt_run *run, json_object *cell,
+				  const char *dir)
+{
+	struct rpt_cell *c = xzalloc(sizeof(*c));
+
+	c->run = run;
+	c->dir = xstrdup(dir);
+	c->id = str_at(cell, "cell");
+	c->kernel = str_at(cell, "kernel.name");
+	c->side = xstrdup(c->kernel);
+	c->hash = str_at(cell, "kernel.hash");
+	c->version = str_at(cell, "kernel.version");
+	c->release = str_at(cell, "kernel.guest_release");
+	c->origin = str_at(cell, "kernel.origin");
+	c->source = str_at(cell, "kernel.source");
+	c->patches = str_at(cell, "kernel.patches");
+	c->cmdline = str_at(cell, "kernel.cmdline");
+	c->topology = str_at(cell, "topology.name");
+	c->workload = str_at(cell, "workload");
+	c->accel = str_at(cell, "accel");
+	c->memory_mib = int_at(cell, "memory_mib");
+	c->vcpus = int_at(cell, "vcpus");
+	c->rep = int_at(cell, "rep");
+	c->outcome = str_at(cell, "outcome");
+	c->reason = str_at(cell, "outcome_reason");
+	c->val = xmalloc(rpt_nr_metrics * sizeof(*c->val));
+	for (size_t m = 0; m < rpt_nr_metrics; m++)
+		c->val[m] = num_at(cell, rpt_metrics[m].path) *
+			    rpt_metrics[m].scale;
+	c->stack_bytes = num_at(cell, "metrics.stack_max_bytes");
+	c->stack_fraction = num_at(cell, "metrics.stack_max_fraction");
+	load_events(c, cell);
+	load_chain(c, cell);
+	return c;
+}
+
+static void push_cell(struct report *r, struct rpt_cell *c)
+{
+	r->cells = xrealloc(r->cells, (r->nr_cells + 1) * sizeof(*r->cells));
+	r->cells[r->nr_cells++] = c;
+}
+
+/* A run.json "cells" entry: read its cell.json, or warn why not. */
+static void load_listed(struct report *r, const struct rpt_run *run,
+			json_object *entry, size_t idx)
+{
+	json_object *d = json_path(entry, "dir"), *cell;
+	const char *rel = d ? json_object_get_string(d) : NULL;
+	char *dir, *path;
+
+	if (!rel || !*rel || strstr(rel, "..")) {
+		strvec_pushf(&r->warnings, "%s/run.json: cells.%zu.dir: %s",
+			     run->dir, idx,
+			     rel ? "not a cell directory" : "missing");
+		return;
+	}
+	dir = xasprintf("%s/%s", run->dir, rel);
+	path = xasprintf("%s/cell.json", dir);
+	cell = json_object_from_file(path);
+	if (!cell || !json_object_is_type(cell, json_type_object))
+		strvec_pushf(&r->warnings, "%s: cannot read: %s", path,
+			     json_util_get_last_err() ?
+				     json_util_get_last_err() :
+				     "not a JSON object");
+	else
+		push_cell(r, load_cell(run, cell, dir));
+	json_object_put(cell);
+	free(path);
+	free(dir);
+}
+
+int report_load_run(struct report *r, const char *dir, struct strbuf *err)
+{
+	char *path = xasprintf("%s/run.json", dir);
+	json_object *o = json_object_from_file(path), *cells;
+	struct rpt_run *run;
+	int ret = -1;
+
+	if (!o || !json_object_is_type(o, json_type_object)) {
+		strbuf_addf(err, "%s: cannot read: %s", path,
+			    json_util_get_last_err() ?
+				    json_util_get_last_err() :
+				    "not a JSON object");
+		goto out;
+	}
+	cells = json_path(o, "cells");
+	if (!cells || !json_object_is_type(cells, json_type_array)) {
+		strbuf_addf(err, "%s: field cells: missing or not an array",
+			    path);
+		goto out;
+	}
+	run = xzalloc(sizeof(*run));
+	run->dir = xstrdup(dir);
+	run->id = str_at(o, "run");
+	run->host = json_object_get(json_path(o, "host"));
+	r->runs = xrealloc(r->runs, (r->nr_runs + 1) * sizeof(*r->runs));
+	r->runs[r->nr_runs++] = run;
+	for (size_t i = 0; i < json_object_array_length(cells); i++)
+		load_listed(r, run, json_object_array_get_idx(cells, i), i);
+	ret = 0;
+out:
+	json_object_put(o);
+	free(path);
+	return ret;
+}
+
+static void free_cell(struct rpt_cell *c)
+{
+	char **s[] = { &c->id,	     &c->dir,	  &c->side,    &c->kernel,
+		       &c->hash,     &c->version, &c->release, &c->origin,
+		       &c->source,   &c->patches, &c->cmdline, &c->topology,
+		       &c->workload, &c->accel,	  &c->outcome, &c->reason };
+
+	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
+		free(*s[i]);
+	for (size_t i = 0; i < c->nr_events; i++) {
+		free(c->events[i].kind);
+		free(c->events[i].title);
+		free(c->events[i].victim);
+	}
+	for (size_t i = 0; i < c->chain_len; i++)
+		free(c->chain[i].location);
+	free(c->events);
+	free(c->chain);
+	free(c->val);
+	free(c);
+}
+
+void report_free_cells(struct report *r)
+{
+	for (size_t i = 0; i < r->nr_cells; i++)
+		free_cell(r->cells[i]);
+	free(r->cells);
+	r->cells = NULL;
+	r->nr_cells = 0;
+	for (size_t i = 0; i < r->nr_runs; i++) {
+		json_object_put(r->runs[i]->host);
+		free(r->runs[i]->id);
+		free(r->runs[i]->dir);
+		free(r->runs[i]);
+	}
+	free(r->runs);
+	r->runs = NULL;
+	r->nr_runs = 0;
+}
+
+/* The Subject: of a patch file, without "[PATCH ...] ". */
+static char *patch_subject(const char *name)
+{
+	char *path = name[0] == '/' ?
+			     xstrdup(name) :
+			     xasprintf("%s/lab/patches/%s", wblab_home(), name);
+	FILE *f = fopen(path, "r");
+	char line[512], *subj = NULL;
+
+	for (int i = 0; f && i < 64 && fgets(line, sizeof(line), f); i++) {
+		char *s = line;
+
+		if (strncmp(s, "Subject:", 8))
+			continue;
+		s += 8;
+		s += strspn(s, " ");
+		if (*s == '[' && strchr(s, ']'))
+			s = strchr(s, ']') + 1;
+		s += strspn(s, " ");
+		s[strcspn(s, "\r\n")] = 0;
+		subj = xstrdup(s);
+		break;
+	}
+	if (f)
+		fclose(f);
+	free(path);
+	return subj;
+}
+
+void rpt_patch_subjects(const char *patches, struct strvec *out)
+{
+	char *copy = xstrdup(patches), *save, *p;
+
+	for (p = strtok_r(copy, ",", &save); p;
+	     p = strtok_r(NULL, ",", &save)) {
+		char *s = patch_subject(p);
+
+		strvec_push(out, s ? s : p);
+		free(s);
+	}
+	free(copy);
+}

@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mail report: plain ASCII, no line over 80 columns, ready to paste
+ * under a patch. Tables are laid out in fixed columns (mmtests'
+ * compare-kernels layout); when more kernels than fit are compared, the
+ * table is printed in blocks, each with the baseline first. Free text
+ * (reasons, titles, patch subjects) is wrapped, and anything that is not
+ * printable ASCII becomes '?'.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/log.h"
+
+#define WIDTH 80
+#define STAT_W 8
+#define NAME_W 24
+#define COL_W 22 /* "%11s (%7s%%)" plus a space */
+#define LABEL_W (STAT_W + 1 + NAME_W)
+#define COLS_PER_BLOCK ((WIDTH - LABEL_W) / COL_W)
+
+/* Copy s into buf (size n) as printable ASCII, cut to max with '~'. */
+static const char *ascii(char *buf, size_t n, const char *s, size_t max)
+{
+	size_t k = 0, len = strlen(s);
+
+	if (max >= n)
+		max = n - 1;
+	for (size_t i = 0; i < len && k < max; i++) {
+		unsigned char ch = s[i];
+
+		buf[k++] = ch >= 0x20 && ch < 0x7f ? ch : '?';
+	}
+	if (len > max && max > 0)
+		buf[max - 1] = '~';
+	buf[k] = 0;
+	return buf;
+}
+
+/* Append text wrapped at WIDTH, continuation lines indented by indent. */
+static void wrap(struct strbuf *out, const char *first, size_t indent,
+		 const char *text)
+{
+	char clean[4096];
+	size_t col = strlen(first);
+	bool line_start = true;
+	const char *p;
+
+	ascii(clean, sizeof(clean), text, sizeof(clean) - 1);
+	strbuf_addstr(out, first);
+	for (p = clean + strspn(clean, " "); *p; p += strspn(p, " ")) {
+		size_t w = strcspn(p, " ");
+
+		if (!line_start && col + 1 + w > WIDTH) {
+			strbuf_addf(out, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!line_start) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		/* A word longer than the line: hard-break it. */
+		while (col + w > WIDTH) {
+			size_t room = WIDTH - col;
+
+			strbuf_add(out, p, room);
+			strbuf_addf(out, "\n%*s", (int)indent, "");
+			p += room;
+			w -= room;
+			col = indent;
+		}
+		strbuf_add(out, p, w);
+		col += w;
+		p += w;
+		line_start = false;
+	}
+	strbuf_addch(out, '\n');
+}
+
+void rpt_fmt_val(char *buf, size_t n, double v)
+{
+	if (isnan(v))
+		snprintf(buf, n, "-");
+	else if (fabs(v) < 1e8)
+		snprintf(buf, n, "%.2f", v);
+	else
+		snprintf(buf, n, "%.3e", v);
+}
+
+void rpt_fmt_pct(char *buf, size_t n, double pct)
+{
+	if (isnan(pct))
+		snprintf(buf, n, "n/a");
+	else if (isinf(pct))
+		snprintf(buf, n, "%sinf", pct > 0 ? "+" : "-");
+	else if (fabs(pct) >= 10000)
+		snprintf(buf, n, "%s9999", pct > 0 ? ">" : "<-");
+	else
+		snprintf(buf, n, "%.2f", pct);
+}
+
+static void cell_col(struct strbuf *out, double v, double pct, bool star)
+{
+	char vb[32], pb[32];
+
+	rpt_fmt_val(vb, sizeof(vb), v);
+	rpt_fmt_pct(pb, sizeof(pb), pct);
+	strbuf_addf(out, " %11s %c%7s%%%c", vb, star ? '*' : '(', pb,
+		    star ? '*' : ')');
+}
+
+/* The sides of one block: the baseline and up to COLS_PER_BLOCK - 1. */
+static size_t block_end(const struct rpt_group *g, size_t first)
+{
+	size_t end = first + COLS_PER_BLOCK - 1;
+
+	return end > g->nr_sides ? g->nr_sides : end;
+}
+
+static void col_heads(struct strbuf *out, const struct rpt_group *g,
+		      size_t first, size_t end, const char *title)
+{
+	char nb[COL_W + 1];
+
+	strbuf_addf(out, "%-*s", LABEL_W, title);
+	strbuf_addf(out, " %*s", COL_W - 1,
+		    ascii(nb, sizeof(nb), g->sides[0].name, COL_W - 1));
+	for (size_t s = first; s < end; s++)
+		strbuf_addf(out, " %*s", COL_W - 1,
+			    ascii(nb, sizeof(nb), g->sides[s].name, COL_W - 1));
+	strbuf_addch(out, '\n');
+}
+
+static void row_label(struct strbuf *out, const char *stat,
+		      const struct rpt_metric *m)
+{
+	char name[64], nb[NAME_W + 1];
+
+	if (!strcmp(m->unit, "count"))
+		snprintf(name, sizeof(name), "%s", m->name);
+	else
+		snprintf(name, sizeof(name), "%s (%s)", m->name,
+			 !strcmp(m->unit, "pages") ? "pg" : m->unit);
+	strbuf_addf(out, "%-*s %-*s", STAT_W, stat, NAME_W,
+		    ascii(nb, sizeof(nb), name, NAME_W));
+}
+
+enum line_kind { L_MAIN, L_MIN, L_MEDIAN, L_STDDEV, L_COEFFVAR, L_MAX };
+
+static double line_val(const struct rpt_group *g, size_t s, size_t m,
+		       enum line_kind k)
+{
+	const struct stats_desc *d = &g->sides[s].desc[m];
+
+	if (!d->n)
+		return NAN;
+	switch (k) {
+	case L_MAIN:
+		return rpt_side_stat(&g->sides[s], m);
+	case L_MIN:
+		return d->min;
+	case L_MEDIAN:
+		return d->median;
+	case L_STDDEV:
+		return d->stddev;
+	case L_COEFFVAR:
+		return d->coeffvar;
+	default:
+		return d->max;
+	}
+}
+
+/* The change of a line's figure, + is better (less spread is better). */
+static double line_pct(const struct rpt_metric *m, enum line_kind k, double a,
+		       double b)
+{
+	bool higher = m->better == BETTER_HIGHER;
+	double d;
+
+	if (k == L_STDDEV || k == L_COEFFVAR)
+		higher = false;
+	if (isnan(a) || isnan(b))
+		return NAN;
+	d = higher ? b - a : a - b;
+	if (a == 0)
+		return d == 0 ? 0 : copysign(INFINITY, d);
+	return 100 * d / fabs(a);
+}
+
+static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
+			enum line_kind k, size_t first, size_t end)
+{
+	static const char *const stat[] = { NULL,     "Min",	  "Median",
+					    "Stddev", "CoeffVar", "Max" };
+	const struct rpt_metric *mt = &rpt_metrics[m];
+	double a = line_val(g, 0, m, k);
+
+	row_label(out, k == L_MAIN ? rpt_stat_name(mt) : stat[k], mt);
+	cell_col(out, a, isnan(a) ? NAN : 0, false);
+	for (size_t s = first; s < end; s++) {
+		double b = line_val(g, s, m, k);
+
+		cell_col(out, b, line_pct(mt, k, a, b),
+			 k == L_MAIN && g->cmp[s][m].star);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static void metric_table(struct strbuf *out, const struct rpt_group *g,
+			 enum rpt_table table)
+{
+	for (size_t first = 1; first < g->nr_sides || first == 1;) {
+		size_t end = block_end(g, first);
+
+		col_heads(out, g, first, end,
+			  table == RT_METRIC ? "Metrics" : "Ops (Amean)");
+		for (size_t m = 0; m < rpt_nr_metrics; m++) {
+			if (rpt_metrics[m].table != table ||
+			    !rpt_row_shown(g, m))
+				continue;
+			if (table == RT_OPS) {
+				metric_line(out, g, m, L_MAIN, first, end);
+				continue;
+			}
+			for (int k = L_MAIN; k <= L_MAX; k++)
+				metric_line(out, g, m, k, first, end);
+		}
+		strbuf_addch(out, '\n');
+		if (end >= g->nr_sides)
+			break;
+		first = end;
+	}
+}
+
+static void outcome_table(struct strbuf *out, const struct rpt_group *g)
+{
+	char nb[COL_W + 1];
+
+	strbuf_addf(out, "%-*s", LABEL_W, "Outcomes (fail:runs)");
+	for (size_t s = 0; s < g->nr_sides && s < 3; s++)
+		strbuf_addf(out, " %*s", 14,
+			    ascii(nb, sizeof(nb), g->sides[s].name, 14));
+	strbuf_addch(out, '\n');
+	for (size_t i = 0; i < g->nr_outcomes; i++) {
+		const struct rpt_outcome_row *o = &g->outcomes[i];
+		char kb[NAME_W + 1];
+
+		strbuf_addf(out, "%-*s %-*s", STAT_W,
+			    o->is_outcome ? "outcome" : "event", NAME_W,
+			    ascii(kb, sizeof(kb), o->kind, NAME_W));
+		for (size_t s = 0; s < g->nr_sides && s < 3; s++) {
+			char fr[32];
+
+			snprintf(fr, sizeof(fr), "%u:%zu%s", o->fail[s],
+				 g->sides[s].n,
+				 s && o->p[s] < 0.05 ? "*" : " ");
+			strbuf_addf(out, " %14s", fr);
+		}
+		strbuf_addch(out, '\n');
+	}
+	if (g->nr_sides > 3)
+		strbuf_addf(out,
+			    "(the JSON and HTML reports list the other "
+			    "%zu kernels' outcomes)\n",
+			    g->nr_sides - 3);
+}
+
+/* OOM victims and stack-overflow titles, per side, counted. */
+static void event_names(struct strbuf *out, const struct rpt_group *g,
+			const char *kind, bool victims, const char *head)
+{
+	bool any = false;
+
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		struct strvec seen = STRVEC_INIT;
+		struct strbuf line = STRBUF_INIT;
+
+		for (size_t i = 0; i < g->sides[s].n; i++) {
+			const struct rpt_cell *c = g->sides[s].cells[i];
+
+			for (size_t e = 0; e < c->nr_events; e++)
+				if (!strcmp(c->events[e].kind, kind))
+					strvec_push(
+						&seen,
+						victims ? c->events[e].victim :
+							  c->events[e].title);
+		}
+		for (size_t i = 0; i < seen.nr; i++) {
+			size_t k = 0, dup = 0;
+
+			for (size_t j = 0; j < seen.nr; j++) {
+				k += !strcmp(seen.v[i], seen.v[j]);
+				dup |= j < i && !strcmp(seen.v[i], seen.v[j]);
+			}
+			if (!dup)
+				strbuf_addf(&line, "%s%s (%zu)",
+					    line.len ? ", " : "",
+					    *seen.v[i] ? seen.v[i] : "?", k);
+		}
+		if (line.len) {
+			char first[64], nb[40];
+
+			snprintf(first, sizeof(first), "  %s: ",
+				 ascii(nb, sizeof(nb), g->sides[s].name, 30));
+			if (!any)
+				strbuf_addf(out, "%s\n", head);
+			any = true;
+			wrap(out, first, 6, line.buf);
+		}
+		strbuf_release(&line);
+		strvec_clear(&seen);
+	}
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static const struct rpt_cell *stack_section(struct strbuf *out,
+					    const struct rpt_group *g)
+{
+	const struct rpt_cell *worst = NULL;
+	char nb[32];
+
+	strbuf_addf(out, "Stack depth (stack tracer, deepest entry to the "
+			 "allocator/reclaim/bio)\n");
+	strbuf_addf(out, "  %-24s %8s %7s %9s %8s\n", "kernel", "max B",
+		    "max %", "median B", "median %");
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		const struct rpt_side *sd = &g->sides[s];
+		double b[256], f[256];
+		size_t k = 0;
+
+		for (size_t i = 0; i < sd->n && k < ARRAY_SIZE(b); i++) {
+			const struct rpt_cell *c = sd->cells[i];
+
+			if (isnan(c->stack_bytes))
+				continue;
+			b[k] = c->stack_bytes;
+			f[k++] = c->stack_fraction;
+			if (!worst || c->stack_bytes > worst->stack_bytes)
+				worst = c;
+		}
+		if (!k) {
+			strbuf_addf(out, "  %-24s %8s\n",
+				    ascii(nb, sizeof(nb), sd->name, 24),
+				    "not measured");
+			continue;
+		}
+		qsort(b, k, sizeof(*b), cmp_double);
+		qsort(f, k, sizeof(*f), cmp_double);
+		strbuf_addf(out, "  %-24s %8.0f %6.1f%% %9.0f %7.1f%%\n",
+			    ascii(nb, sizeof(nb), sd->name, 24), b[k - 1],
+			    100 * f[k - 1], stats_quantile(b, k, 0.5),
+			    100 * stats_quantile(f, k, 0.5));
+	}
+	return worst;
+}
+
+static void chain(struct strbuf *out, const struct rpt_cell *c)
+{
+	char first[160], nb[100];
+
+	if (!c || !c->chain_len)
+		return;
+	snprintf(first, sizeof(first), "Deepest chain: %s, %.0f bytes:",
+		 ascii(nb, sizeof(nb), c->id, 60), c->stack_bytes);
+	wrap(out, first, 2, "");
+	strbuf_addf(out, "  %6s %5s  %s\n", "depth", "size", "location");
+	for (size_t i = 0; i < c->chain_len && i < 48; i++) {
+		char loc[64];
+
+		strbuf_addf(out, "  %6d %5d  %s\n", c->chain[i].depth,
+			    c->chain[i].size,
+			    ascii(loc, sizeof(loc), c->chain[i].location, 63));
+	}
+	if (c->chain_len > 48)
+		strbuf_addf(out, "  (%zu more frames in the JSON report)\n",
+			    c->chain_len - 48);
+}
+
+static const char *test_text(const struct report *r)
+{
+	switch (r->o.test) {
+	case RTEST_WELCH:
+		return "Welch's t-test, p < alpha on each row alone";
+	case RTEST_BANDS:
+		return "mmtests' rule: the mean +- 1.96 sd bands of the two "
+		       "kernels do not overlap";
+	default:
+		return "Welch's t-test with Benjamini-Hochberg adjustment "
+		       "over the rows tested in this comparison, q < alpha";
+	}
+}
+
+static void legend(struct strbuf *out, const struct report *r,
+		   const struct rpt_group *g)
+{
+	char buf[512];
+
+	strbuf_addstr(out, "Legend\n");
+	wrap(out, "  value (  x%)  ", 16,
+	     "the kernel's figure and its change against the baseline, "
+	     "signs normalised: a positive % is always better (less "
+	     "spread is better for Stddev and CoeffVar).");
+	snprintf(buf, sizeof(buf),
+		 "significant: %s, alpha %.2f, n >= %d per side. Outcome "
+		 "rates: Fisher's exact test, two-sided, p < %.2f marks "
+		 "fail:runs with '*'.",
+		 test_text(r), r->o.alpha, STATS_MIN_N, r->o.alpha);
+	wrap(out, "  value *  x%*  ", 16, buf);
+	snprintf(buf, sizeof(buf),
+		 "%zu of %zu tested rows starred. Smallest change each row "
+		 "could have shown with power %.0f%% (alpha %.2f, this n and "
+		 "noise), in %% of the baseline mean: no star means no "
+		 "change bigger than this was there to see.",
+		 g->starred, g->tested, 100 * r->o.power, r->o.alpha);
+	wrap(out, "  ", 2, buf);
+	for (size_t first = 1; first < g->nr_sides; first += 2) {
+		char nb[COL_W + 1];
+
+		strbuf_addf(out, "  %-24s %-6s %-6s", "row", "unit", "better");
+		for (size_t s = first; s < g->nr_sides && s < first + 2; s++)
+			strbuf_addf(out, " %19s",
+				    ascii(nb, sizeof(nb), g->sides[s].name,
+					  19));
+		strbuf_addch(out, '\n');
+		for (size_t m = 0; m < rpt_nr_metrics; m++) {
+			const struct rpt_metric *mt = &rpt_metrics[m];
+			char nm[32];
+
+			if (!rpt_row_shown(g, m))
+				continue;
+			strbuf_addf(out, "  %-24s %-6s %-6s",
+				    ascii(nm, sizeof(nm), mt->name, 24),
+				    mt->unit,
+				    mt->better == BETTER_HIGHER ? "higher" :
+								  "lower");
+			for (size_t s = first; s < g->nr_sides && s < first + 2;
+			     s++) {
+				const struct rpt_cmp *c = &g->cmp[s][m];
+				char v[32];
+
+				if (!c->tested)
+					snprintf(v, sizeof(v), "%s",
+						 c->shown ? "not tested" : "-");
+				else
+					rpt_fmt_pct(v, sizeof(v), c->mde_pct);
+				strbuf_addf(
+					out, " %18s%s", v,
+					c->tested && !isnan(c->mde_pct) &&
+							!isinf(c->mde_pct) &&
+							fabs(c->mde_pct) <
+								10000 ?
+						"%" :
+						" ");
+			}
+			strbuf_addch(out, '\n');
+		}
+	}
+	wrap(out, "  ", 2,
+	     "not tested: fewer than 3 values a side, or the same value in "
+	     "every cell of both kernels. Rows: docs/report.md and the "
+	     "table in src/report/metrics.c.");
+}
+
+static void bands_note(struct strbuf *out, const struct rpt_group *g)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t s = 1; s < g->nr_sides; s++)
+		for (size_t m = 0; m < rpt_nr_metrics; m++)
+			if (g->cmp[s][m].tested && g->cmp[s][m].bands_apart)
+				strbuf_addf(&names, "%s%s",
+					    names.len ? ", " : "",
+					    rpt_metrics[m].name);
+	if (names.len)
+		wrap(out, "  mmtests' 1.96 sd bands apart: ", 4, names.buf);
+	strbuf_release(&names);
+}
+
+static void group_section(struct strbuf *out, const struct report *r,
+			  const struct rpt_group *g)
+{
+	char title[200], nb[100], tb[100];
+	const struct rpt_cell *worst;
+	size_t min_n = SIZE_MAX;
+
+	snprintf(title, sizeof(title), "%s / %s / %d MiB guest",
+		 ascii(nb, sizeof(nb), g->topology, 60),
+		 ascii(tb, sizeof(tb), g->workload, 60), g->memory_mib);
+	strbuf_addf(out, "\n%s\n%.*s\n", title, (int)strlen(title),
+		    "==================================================="
+		    "=============================");
+	for (size_t s = 0; s < g->nr_sides; s++)
+		if (g->sides[s].n < min_n)
+			min_n = g->sides[s].n;
+	strbuf_addf(out, "n per kernel:");
+	for (size_t s = 0; s < g->nr_sides; s++)
+		strbuf_addf(out, " %s%zu", s ? "/" : "", g->sides[s].n);
+	strbuf_addch(out, '\n');
+	if (g->nr_sides > 1 && min_n < STATS_MIN_N)
+		wrap(out, "", 0,
+		     "n is too small for significance tests (fewer than 3 "
+		     "runs on a side): no row is starred.");
+	strbuf_addch(out, '\n');
+	outcome_table(out, g);
+	event_names(out, g, "oom", true, "OOM victims:");
+	event_names(out, g, "stack_overflow", false, "Stack overflows:");
+	strbuf_addch(out, '\n');
+	metric_table(out, g, RT_METRIC);
+	metric_table(out, g, RT_OPS);
+	worst = stack_section(out, g);
+	chain(out, worst);
+	strbuf_addch(out, '\n');
+	if (g->nr_sides > 1) {
+		legend(out, r, g);
+		bands_note(out, g);
+	}
+}
+
+static const char *host_str(const struct rpt_run *run, const char *key,
+			    char *buf, size_t n)
+{
+	json_object *v;
+
+	if (!run->host || !json_object_object_get_ex(run->host, key, &v))
+		return "?";
+	return ascii(buf, n, json_object_get_string(v), n - 1);
+}
+
+static void version_str(char *buf, size_t n, const struct rpt_run *run,
+			const char *key)
+{
+	json_object *v;
+	long long x;
+
+	if (!run->host || !json_object_object_get_ex(run->host, key, &v)) {
+		snprintf(buf, n, "?");
+		return;
+	}
+	x = json_object_get_int64(v);
+	snprintf(buf, n, "%lld.%lld.%lld", x / 1000000, x / 1000 % 1000,
+		 x % 1000);
+}
+
+static void host_line(struct strbuf *out, const struct rpt_run *run)
+{
+	char q[32], l[32], h[64], c[128], a[16], cpus[16], mem[16], k[64];
+	char line[400];
+
+	version_str(q, sizeof(q), run, "qemu_version");
+	version_str(l, sizeof(l), run, "libvirt_version");
+	snprintf(line, sizeof(line),
+		 "%s, %s x%s, %s MiB, host kernel %s, QEMU %s, libvirt %s, "
+		 "accel %s",
+		 host_str(run, "hostname", h, sizeof(h)),
+		 host_str(run, "cpu", c, sizeof(c)),
+		 host_str(run, "cpus", cpus, sizeof(cpus)),
+		 host_str(run, "memory_mib", mem, sizeof(mem)),
+		 host_str(run, "kernel", k, sizeof(k)), q, l,
+		 host_str(run, "accel", a, sizeof(a)));
+	wrap(out, "  ", 4, line);
+}
+
+/* The first counted cell of a side name, for its kernel facts. */
+static const struct rpt_cell *side_cell(const struct report *r,
+					const char *side)
+{
+	for (size_t i = 0; i < r->nr_cells; i++)
+		if (!strcmp(r->cells[i]->side, side) &&
+		    strcmp(r->cells[i]->outcome, "infra-error"))
+			return r->cells[i];
+	return NULL;
+}
+
+static void kernels_section(struct strbuf *out, const struct report *r,
+			    struct strvec *names)
+{
+	strbuf_addstr(out, "Kernels\n");
+	for (size_t i = 0; i < names->nr; i++) {
+		const struct rpt_cell *c = side_cell(r, names->v[i]);
+		struct strvec subj = STRVEC_INIT;
+		char nb[64], rb[64], hb[16], line[300];
+
+		if (!c)
+			continue;
+		snprintf(line, sizeof(line), "%s%s: uname -r %s, key %.12s",
+			 ascii(nb, sizeof(nb), c->side, 40),
+			 i ? "" : " (baseline)",
+			 ascii(rb, sizeof(rb),
+			       *c->release ? c->release : c->version, 60),
+			 ascii(hb, sizeof(hb), c->hash, 12));
+		wrap(out, "  ", 6, line);
+		if (*c->source)
+			wrap(out, "      source: ", 8, c->source);
+		rpt_patch_subjects(c->patches, &subj);
+		if (!subj.nr)
+			wrap(out, "      patches: ", 8, "none");
+		for (size_t p = 0; p < subj.nr; p++)
+			wrap(out, "      patch: ", 8, subj.v[p]);
+		strvec_clear(&subj);
+	}
+}
+
+/* Facts that differ between the sides' cells: only those are listed. */
+static void differs_section(struct strbuf *out, const struct report *r,
+			    struct strvec *names)
+{
+	static const char *const what[] = { "uname -r", "cache key",
+					    "patches",	"kernel cmdline",
+					    "accel",	"vCPUs",
+					    "run" };
+	bool any = false;
+
+	for (size_t w = 0; w < ARRAY_SIZE(what); w++) {
+		struct strbuf vals = STRBUF_INIT;
+		const char *first = NULL;
+		bool differ = false;
+
+		for (size_t i = 0; i < names->nr; i++) {
+			const struct rpt_cell *c = side_cell(r, names->v[i]);
+			char num[16];
+			const char *v;
+
+			if (!c)
+				continue;
+			snprintf(num, sizeof(num), "%d", c->vcpus);
+			v = w == 0 ? c->release :
+			    w == 1 ? c->hash :
+			    w == 2 ? c->patches :
+			    w == 3 ? c->cmdline :
+			    w == 4 ? c->accel :
+			    w == 5 ? num :
+				     c->run->id;
+			if (!first)
+				first = v;
+			differ |= strcmp(first, v) != 0;
+			strbuf_addf(&vals, "%s%s: %s", vals.len ? "; " : "",
+				    c->side, *v ? v : "(none)");
+		}
+		if (differ) {
+			char head[40];
+
+			if (!any)
+				strbuf_addstr(out, "Differs between the "
+						   "kernels\n");
+			any = true;
+			snprintf(head, sizeof(head), "  %s: ", what[w]);
+			wrap(out, head, 6, vals.buf);
+		}
+		strbuf_release(&vals);
+	}
+	if (!any && names->nr > 1)
+		strbuf_addstr(out, "Differs between the kernels: nothing but "
+				   "the name (an A/A comparison)\n");
+}
+
+static void side_names(const struct report *r, struct strvec *names)
+{
+	for (size_t g = 0; g < r->nr_groups; g++)
+		for (size_t s = 0; s < r->groups[g].nr_sides; s++) {
+			bool seen = false;
+
+			for (size_t i = 0; i < names->nr; i++)
+				seen |= !strcmp(names->v[i],
+						r->groups[g].sides[s].name);
+			if (!seen)
+				strvec_push(names, r->groups[g].sides[s].name);
+		}
+}
+
+static void infra_section(struct strbuf *out, const struct report *r)
+{
+	if (!r->nr_infra && !r->warnings.nr)
+		return;
+	strbuf_addf(out,
+		    "\nNot counted (%zu infra-error cells: host "
+		    "faults, not kernel results)\n",
+		    r->nr_infra);
+	for (size_t i = 0; i < r->nr_infra; i++) {
+		char first[120], nb[100];
+
+		snprintf(first, sizeof(first),
+			 "  %s: ", ascii(nb, sizeof(nb), r->infra[i]->id, 70));
+		wrap(out, first, 6, r->infra[i]->reason);
+	}
+	for (size_t i = 0; i < r->warnings.nr; i++)
+		wrap(out, "  unreadable: ", 6, r->warnings.v[i]);
+}
+
+void report_mail(const struct report *r, struct strbuf *out)
+{
+	struct strvec names = STRVEC_INIT;
+	size_t cells = 0;
+	char line[200];
+
+	side_names(r, &names);
+	for (size_t g = 0; g < r->nr_groups; g++)
+		for (size_t s = 0; s < r->groups[g].nr_sides; s++)
+			cells += r->groups[g].sides[s].n;
+	snprintf(line, sizeof(line),
+		 "wblab report: %zu kernels, %zu cells in %zu runs, %zu "
+		 "comparison group%s",
+		 names.nr, cells, r->nr_runs, r->nr_groups,
+		 r->nr_groups == 1 ? "" : "s");
+	wrap(out, "", 0, line);
+	strbuf_addch(out, '\n');
+	kernels_section(out, r, &names);
+	strbuf_addstr(out, "Host\n");
+	for (size_t i = 0; i < r->nr_runs; i++) {
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup |= r->runs[j]->host && r->runs[i]->host &&
+			       json_object_equal(r->runs[j]->host,
+						 r->runs[i]->host);
+		if (!dup)
+			host_line(out, r->runs[i]);
+	}
+	if (r->nr_cells) {
+		snprintf(line, sizeof(line), "%d MiB, %d vCPUs",
+			 r->cells[0]->memory_mib, r->cells[0]->vcpus);
+		wrap(out, "Guest: ", 2, line);
+	}
+	differs_section(out, r, &names);
+	for (size_t g = 0; g < r->nr_groups; g++)
+		group_section(out, r, &r->groups[g]);
+	infra_section(out, r);
+	strvec_clear(&names);
+}

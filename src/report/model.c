@@ -1,0 +1,410 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report model: cells grouped by (topology, workload, guest memory),
+ * a side per kernel within each group, per-row summaries and tests of
+ * every side against the baseline. Pure: everything comes from the cells
+ * report_load_run() read.
+ */
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/log.h"
+
+void report_init(struct report *r, const struct report_opts *o)
+{
+	struct report_opts def = REPORT_OPTS_INIT;
+
+	memset(r, 0, sizeof(*r));
+	r->o = o ? *o : def;
+	strvec_init(&r->warnings);
+}
+
+static void free_group(struct rpt_group *g)
+{
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		for (size_t m = 0; m < rpt_nr_metrics; m++)
+			free(g->sides[s].vals[m]);
+		free(g->sides[s].vals);
+		free(g->sides[s].desc);
+		free(g->sides[s].cells);
+		free(g->cmp[s]);
+	}
+	for (size_t i = 0; i < g->nr_outcomes; i++) {
+		free(g->outcomes[i].kind);
+		free(g->outcomes[i].fail);
+		free(g->outcomes[i].p);
+	}
+	free(g->outcomes);
+	free(g->cmp);
+	free(g->sides);
+	free(g->topology);
+	free(g->workload);
+}
+
+static void free_groups(struct report *r)
+{
+	for (size_t i = 0; i < r->nr_groups; i++)
+		free_group(&r->groups[i]);
+	free(r->groups);
+	r->groups = NULL;
+	r->nr_groups = 0;
+	free(r->infra);
+	r->infra = NULL;
+	r->nr_infra = 0;
+}
+
+void report_release(struct report *r)
+{
+	free_groups(r);
+	report_free_cells(r);
+	strvec_clear(&r->warnings);
+}
+
+const char *rpt_stat_name(const struct rpt_metric *m)
+{
+	return m->stat == RSTAT_HMEAN ? "Hmean" : "Amean";
+}
+
+double rpt_side_stat(const struct rpt_side *s, size_t m)
+{
+	const struct stats_desc *d = &s->desc[m];
+
+	if (!d->n)
+		return NAN;
+	return rpt_metrics[m].stat == RSTAT_HMEAN ? d->hmean : d->amean;
+}
+
+bool rpt_row_shown(const struct rpt_group *g, size_t m)
+{
+	for (size_t s = 1; s < g->nr_sides; s++)
+		if (g->cmp[s][m].shown)
+			return true;
+	/* A baseline-only report still shows its figures. */
+	return g->nr_sides == 1 && g->sides[0].desc[m].n;
+}
+
+static struct rpt_group *find_group(struct report *r, const struct rpt_cell *c)
+{
+	struct rpt_group *g;
+
+	for (size_t i = 0; i < r->nr_groups; i++) {
+		g = &r->groups[i];
+		if (!strcmp(g->topology, c->topology) &&
+		    !strcmp(g->workload, c->workload) &&
+		    g->memory_mib == c->memory_mib)
+			return g;
+	}
+	r->groups =
+		xrealloc(r->groups, (r->nr_groups + 1) * sizeof(*r->groups));
+	g = &r->groups[r->nr_groups++];
+	memset(g, 0, sizeof(*g));
+	g->topology = xstrdup(c->topology);
+	g->workload = xstrdup(c->workload);
+	g->memory_mib = c->memory_mib;
+	return g;
+}
+
+static struct rpt_side *find_side(struct rpt_group *g, const char *name)
+{
+	struct rpt_side *s;
+
+	for (size_t i = 0; i < g->nr_sides; i++)
+		if (!strcmp(g->sides[i].name, name))
+			return &g->sides[i];
+	g->sides = xrealloc(g->sides, (g->nr_sides + 1) * sizeof(*g->sides));
+	s = &g->sides[g->nr_sides++];
+	memset(s, 0, sizeof(*s));
+	s->name = name;
+	return s;
+}
+
+static void side_add(struct rpt_side *s, struct rpt_cell *c)
+{
+	s->cells = xrealloc(s->cells, (s->n + 1) * sizeof(*s->cells));
+	s->cells[s->n++] = c;
+}
+
+/* Put the baseline first; -1 if this group does not have it. */
+static int baseline_first(struct rpt_group *g, const char *base)
+{
+	struct rpt_side tmp;
+
+	if (!base)
+		return 0;
+	for (size_t i = 0; i < g->nr_sides; i++) {
+		if (strcmp(g->sides[i].name, base))
+			continue;
+		tmp = g->sides[i];
+		memmove(&g->sides[1], &g->sides[0], i * sizeof(tmp));
+		g->sides[0] = tmp;
+		return 0;
+	}
+	return -1;
+}
+
+static void summarise_side(struct rpt_side *s)
+{
+	s->vals = xzalloc(rpt_nr_metrics * sizeof(*s->vals));
+	s->desc = xzalloc(rpt_nr_metrics * sizeof(*s->desc));
+	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+		size_t k = 0;
+
+		s->vals[m] = xmalloc((s->n ? s->n : 1) * sizeof(double));
+		/* Figures of finished workloads only: a failed cell's
+		 * partial numbers would mix two populations. */
+		for (size_t i = 0; i < s->n; i++)
+			if (!isnan(s->cells[i]->val[m]) &&
+			    !strcmp(s->cells[i]->outcome, "ok"))
+				s->vals[m][k++] = s->cells[i]->val[m];
+		stats_describe(s->vals[m], k, &s->desc[m]);
+	}
+}
+
+/* Change of the row's stat, signed so that + is better. */
+static double better_pct(const struct rpt_metric *m, double a, double b)
+{
+	double d = m->better == BETTER_HIGHER ? b - a : a - b;
+
+	if (isnan(a) || isnan(b))
+		return NAN;
+	if (a == 0)
+		return d == 0 ? 0 : copysign(INFINITY, d);
+	return 100 * d / fabs(a);
+}
+
+static bool all_equal(const struct rpt_side *a, const struct rpt_side *b,
+		      size_t m)
+{
+	return a->desc[m].min == a->desc[m].max &&
+	       b->desc[m].min == b->desc[m].max &&
+	       a->desc[m].min == b->desc[m].min;
+}
+
+/*
+ * The smallest change the chosen test would see with probability power.
+ * For BH it is the threshold a row faces when it is the only real change
+ * among the tested rows (alpha / tested); each further real change
+ * relaxes it towards alpha. For the bands rule: the gap 1.96 (sd_a +
+ * sd_b) plus the normal quantile of the power times the standard error.
+ */
+static double row_mde(const struct report *r, const struct stats_desc *a,
+		      const struct stats_desc *b, size_t tested)
+{
+	double se;
+
+	switch (r->o.test) {
+	case RTEST_WELCH_BH:
+		return stats_mde_t(a->stddev, a->n, b->stddev, b->n,
+				   r->o.alpha / (tested ? tested : 1),
+				   r->o.power);
+	case RTEST_BANDS:
+		if (a->n < 2 || b->n < 2)
+			return NAN;
+		se = sqrt(a->stddev * a->stddev / a->n +
+			  b->stddev * b->stddev / b->n);
+		return STATS_BAND_Z * (a->stddev + b->stddev) +
+		       gsl_cdf_ugaussian_Pinv(r->o.power) * se;
+	default:
+		return stats_mde_t(a->stddev, a->n, b->stddev, b->n, r->o.alpha,
+				   r->o.power);
+	}
+}
+
+static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
+			size_t m)
+{
+	const struct rpt_side *a = &g->sides[0], *b = &g->sides[s];
+	const struct stats_desc *da = &a->desc[m], *db = &b->desc[m];
+	struct rpt_cmp *c = &g->cmp[s][m];
+
+	c->q = NAN;
+	c->mde = c->mde_pct = NAN;
+	stats_welch(a->vals[m], da->n, b->vals[m], db->n, &c->welch);
+	c->shown = da->n && db->n;
+	if (!c->shown)
+		return;
+	c->pct = better_pct(&rpt_metrics[m], rpt_side_stat(a, m),
+			    rpt_side_stat(b, m));
+	c->tested = da->n >= STATS_MIN_N && db->n >= STATS_MIN_N &&
+		    c->welch.valid && !all_equal(a, b, m);
+	c->bands_apart = stats_bands_apart(da->amean, da->stddev, db->amean,
+					   db->stddev, STATS_BAND_Z);
+}
+
+/* Stars and smallest detectable changes, once every p is known. */
+static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
+{
+	struct rpt_cmp *cmp = g->cmp[s];
+	double *p = xmalloc(rpt_nr_metrics * sizeof(*p));
+	double *q = xmalloc(rpt_nr_metrics * sizeof(*q));
+	size_t tested = 0;
+
+	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+		p[m] = cmp[m].tested ? cmp[m].welch.p : NAN;
+		tested += cmp[m].tested;
+	}
+	stats_bh(p, rpt_nr_metrics, q);
+	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+		struct rpt_cmp *c = &cmp[m];
+		const struct stats_desc *da = &g->sides[0].desc[m];
+
+		if (!c->shown)
+			continue;
+		c->q = q[m];
+		c->mde = row_mde(r, da, &g->sides[s].desc[m], tested);
+		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
+					      NAN;
+		if (!c->tested)
+			continue;
+		if (r->o.test == RTEST_WELCH)
+			c->star = c->welch.p < r->o.alpha;
+		else if (r->o.test == RTEST_WELCH_BH)
+			c->star = c->q < r->o.alpha;
+		else
+			c->star = c->bands_apart;
+		g->tested++;
+		g->starred += c->star;
+	}
+	free(p);
+	free(q);
+}
+
+static unsigned count_event(const struct rpt_side *s, const char *kind)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t e = 0; e < s->cells[i]->nr_events; e++)
+			if (!strcmp(s->cells[i]->events[e].kind, kind)) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+static unsigned count_outcome(const struct rpt_side *s, const char *o)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		n += !strcmp(s->cells[i]->outcome, o);
+	return n;
+}
+
+static bool have_outcome_row(const struct rpt_group *g, const char *kind,
+			     bool is_outcome)
+{
+	for (size_t i = 0; i < g->nr_outcomes; i++)
+		if (g->outcomes[i].is_outcome == is_outcome &&
+		    !strcmp(g->outcomes[i].kind, kind))
+			return true;
+	return false;
+}
+
+static void add_outcome_row(struct rpt_group *g, const char *kind,
+			    bool is_outcome)
+{
+	struct rpt_outcome_row *o;
+
+	if (have_outcome_row(g, kind, is_outcome))
+		return;
+	g->outcomes = xrealloc(g->outcomes,
+			       (g->nr_outcomes + 1) * sizeof(*g->outcomes));
+	o = &g->outcomes[g->nr_outcomes++];
+	o->kind = xstrdup(kind);
+	o->is_outcome = is_outcome;
+	o->fail = xzalloc(g->nr_sides * sizeof(*o->fail));
+	o->p = xzalloc(g->nr_sides * sizeof(*o->p));
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		o->fail[s] = is_outcome ? count_outcome(&g->sides[s], kind) :
+					  count_event(&g->sides[s], kind);
+		o->p[s] = s ? stats_fisher_2x2(o->fail[0], g->sides[0].n,
+					       o->fail[s], g->sides[s].n) :
+			      NAN;
+	}
+}
+
+/*
+ * Outcome rows: the failure outcomes and the event kinds a reviewer asks
+ * about first, always (0:5 is evidence too), then whatever else the
+ * cells show.
+ */
+static void build_outcomes(struct rpt_group *g)
+{
+	static const char *const outcomes[] = { "crashed", "hung",
+						"boot-failed",
+						"workload-failed" };
+	static const char *const kinds[] = { "oom", "stack_overflow",
+					     "hung_task" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(outcomes); i++)
+		add_outcome_row(g, outcomes[i], true);
+	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
+		add_outcome_row(g, kinds[i], false);
+	for (size_t s = 0; s < g->nr_sides; s++)
+		for (size_t i = 0; i < g->sides[s].n; i++) {
+			const struct rpt_cell *c = g->sides[s].cells[i];
+
+			if (strcmp(c->outcome, "ok"))
+				add_outcome_row(g, c->outcome, true);
+			for (size_t e = 0; e < c->nr_events; e++)
+				add_outcome_row(g, c->events[e].kind, false);
+		}
+}
+
+static int build_group(struct report *r, struct rpt_group *g,
+		       struct strbuf *err)
+{
+	if (baseline_first(g, r->o.baseline)) {
+		strbuf_addf(err,
+			    "--baseline %s: no cells of it in %s/%s/%d MiB",
+			    r->o.baseline, g->topology, g->workload,
+			    g->memory_mib);
+		return -1;
+	}
+	for (size_t s = 0; s < g->nr_sides; s++)
+		summarise_side(&g->sides[s]);
+	g->cmp = xzalloc(g->nr_sides * sizeof(*g->cmp));
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		g->cmp[s] = xzalloc(rpt_nr_metrics * sizeof(**g->cmp));
+		if (!s)
+			continue;
+		for (size_t m = 0; m < rpt_nr_metrics; m++)
+			compare_row(r, g, s, m);
+		decide_side(r, g, s);
+	}
+	build_outcomes(g);
+	return 0;
+}
+
+int report_build(struct report *r, struct strbuf *err)
+{
+	free_groups(r);
+	for (size_t i = 0; i < r->nr_cells; i++) {
+		struct rpt_cell *c = r->cells[i];
+
+		if (!strcmp(c->outcome, "infra-error")) {
+			r->infra = xrealloc(r->infra, (r->nr_infra +
+						       1) * sizeof(*r->infra));
+			r->infra[r->nr_infra++] = c;
+			continue;
+		}
+		/* An empty side leaves the cell out (A/A splits). */
+		if (*c->side)
+			side_add(find_side(find_group(r, c), c->side), c);
+	}
+	if (!r->nr_groups) {
+		strbuf_addf(err,
+			    "no cells with a kernel result (%zu read, "
+			    "%zu infra-error)",
+			    r->nr_cells, r->nr_infra);
+		return -1;
+	}
+	for (size_t i = 0; i < r->nr_groups; i++)
+		if (build_group(r, &r->groups[i], err))
+			return -1;
+	return 0;
+}

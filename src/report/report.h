@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_REPORT_H
+#define WBLAB_REPORT_H
+
+/*
+ * wblab's reports: cells of one or more run directories, grouped by
+ * (topology, workload, guest memory), compared kernel against baseline.
+ *
+ *	report_load_run()   run dir -> cells (the only part that opens files,
+ *			    besides the timeseries the HTML plots read)
+ *	report_build()      cells -> groups -> per-kernel summaries and tests
+ *	report_mail/html/json()  renderers of one model
+ *
+ * The metric rows come from one table (metrics.c): a new collector adds a
+ * row there and every renderer, the tests and `wblab aa` pick it up.
+ * docs/report.md describes the output and the JSON schema.
+ */
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "stats/stats.h"
+#include "util/strbuf.h"
+#include "util/strvec.h"
+
+enum rpt_better { BETTER_HIGHER, BETTER_LOWER };
+enum rpt_stat { RSTAT_AMEAN, RSTAT_HMEAN };
+enum rpt_table { RT_METRIC, RT_OPS };
+
+/* One row of the metric or Ops table. */
+struct rpt_metric {
+	const char *name; /* row name, <= 18 characters (mail column) */
+	const char *path; /* cell.json path (util/json.h json_path) */
+	const char *unit; /* after scaling */
+	double scale; /* cell.json value times this */
+	enum rpt_better better;
+	enum rpt_stat stat; /* the row's summary: Hmean for rates */
+	enum rpt_table table;
+	const char *help; /* one line for the legend */
+};
+
+extern const struct rpt_metric rpt_metrics[];
+extern const size_t rpt_nr_metrics;
+
+/* Which test decides a star. */
+enum rpt_test {
+	RTEST_WELCH, /* Welch p < alpha, every row on its own */
+	RTEST_WELCH_BH, /* Welch, Benjamini-Hochberg q < alpha over the rows */
+	RTEST_BANDS, /* mmtests: mean +- 1.96 sd bands apart */
+};
+extern const char *const rpt_test_names[]; /* "welch", "welch-bh", "bands" */
+
+struct rpt_run {
+	char *id, *dir;
+	json_object *host; /* run.json host, owned */
+};
+
+struct rpt_event {
+	char *kind, *title, *victim;
+};
+
+struct rpt_frame {
+	int depth, size;
+	char *location;
+};
+
+/* What the report keeps of one cell.json (the JSON itself is dropped). */
+struct rpt_cell {
+	const struct rpt_run *run;
+	char *id, *dir; /* dir: the cell's directory */
+	char *side; /* the comparison side: the kernel's name, or A/A's */
+	char *kernel, *hash, *version, *release, *origin, *source, *patches;
+	char *cmdline, *topology, *workload, *accel;
+	int memory_mib, vcpus, rep;
+	char *outcome, *reason;
+	struct rpt_event *events;
+	size_t nr_events;
+	double *val; /* [rpt_nr_metrics], NAN when absent */
+	double stack_bytes, stack_fraction;
+	struct rpt_frame *chain; /* the stack tracer's deepest chain */
+	size_t chain_len;
+};
+
+/* One kernel (side) of a group. */
+struct rpt_side {
+	const char *name;
+	struct rpt_cell **cells; /* counted cells (not infra-error) */
+	size_t n;
+	/* Per metric: the values present, and their summary. */
+	double **vals;
+	struct stats_desc *desc;
+};
+
+/* A metric row's comparison of one side with the baseline. */
+struct rpt_cmp {
+	bool shown; /* values on both sides */
+	bool tested; /* n >= STATS_MIN_N on both sides, values vary */
+	struct stats_test welch;
+	double q; /* BH-adjusted Welch p (RTEST_WELCH_BH) */
+	bool bands_apart; /* mmtests' rule */
+	bool star; /* the chosen test passed at alpha */
+	double pct; /* change of the row's stat, + is better */
+	double mde, mde_pct; /* smallest detectable change (unit, % of base) */
+};
+
+/* fail:runs of one outcome or event kind. */
+struct rpt_outcome_row {
+	char *kind; /* "oom", "crashed", ... */
+	bool is_outcome; /* a cell outcome (else an event kind) */
+	unsigned *fail; /* [nr_sides] */
+	double *p; /* Fisher vs the baseline, [nr_sides] (NAN for base) */
+};
+
+struct rpt_group {
+	char *topology, *workload;
+	int memory_mib;
+	struct rpt_side *sides; /* sides[0] is the baseline */
+	size_t nr_sides;
+	struct rpt_cmp **cmp; /* [nr_sides][rpt_nr_metrics]; cmp[0] unused */
+	struct rpt_outcome_row *outcomes;
+	size_t nr_outcomes;
+	size_t tested, starred; /* over rows and non-base sides */
+};
+
+struct report_opts {
+	const char *baseline; /* side name, or NULL: the first seen */
+	enum rpt_test test;
+	double alpha, power;
+	bool timeseries; /* load timeseries.tsv for the HTML plots */
+};
+
+struct report {
+	struct report_opts o;
+	struct rpt_run **runs;
+	size_t nr_runs;
+	struct rpt_cell **cells; /* every cell read, in run order */
+	size_t nr_cells;
+	struct rpt_cell **infra; /* infra-error cells: listed, never counted */
+	size_t nr_infra;
+	struct rpt_group *groups;
+	size_t nr_groups;
+	struct strvec warnings; /* cells that could not be read, ... */
+};
+
+#define REPORT_OPTS_INIT                                      \
+	{                                                     \
+		.test = RTEST_WELCH_BH, .alpha = STATS_ALPHA, \
+		.power = STATS_POWER                          \
+	}
+
+void report_init(struct report *r, const struct report_opts *o);
+void report_release(struct report *r);
+/* Drop the cells and runs read so far (report_release does it too). */
+void report_free_cells(struct report *r);
+
+/*
+ * Read DIR/run.json and every cell.json it lists. A cell that cannot be
+ * read is a warning (r->warnings), not a failure. Returns 0, or -1 with a
+ * message in err naming the file when run.json is missing or malformed.
+ */
+int report_load_run(struct report *r, const char *dir, struct strbuf *err);
+
+/* Group the loaded cells and compute every summary and test. 0 or -1. */
+int report_build(struct report *r, struct strbuf *err);
+
+/* Renderers: append the report to out. */
+void report_mail(const struct report *r, struct strbuf *out);
+int report_html(const struct report *r, struct strbuf *out, struct strbuf *err);
+json_object *report_json(const struct report *r);
+
+/* Helpers the renderers share (model.c). */
+const char *rpt_stat_name(const struct rpt_metric *m);
+double rpt_side_stat(const struct rpt_side *s, size_t m);
+bool rpt_row_shown(const struct rpt_group *g, size_t m);
+/* A value in at most 11 columns; a % change in at most 7 ("n/a", "+inf"). */
+void rpt_fmt_val(char *buf, size_t n, double v);
+void rpt_fmt_pct(char *buf, size_t n, double pct);
+/* Patch subjects ("Subject:" lines of lab/patches/FILE), or the names. */
+void rpt_patch_subjects(const char *patches, struct strvec *out);
+
+#endif
