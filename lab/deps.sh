@@ -4,7 +4,7 @@ set -e
 PKGS="build-essential pkg-config libvirt-dev libxml2-dev libyaml-dev libjson-c-dev
 libsqlite3-dev libssl-dev check libsubunit-dev libvirt-daemon-system
 qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
-gnuplot-nox sqlite3 linux-source-6.1 bc bison flex libelf-dev dwarves ccache
+gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12 bc bison flex libelf-dev dwarves ccache
 rsync clang-format jq libvirt-clients libgsl-dev libxml2-utils"
 missing=""
 for p in $PKGS; do
