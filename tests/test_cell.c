@@ -164,6 +164,117 @@ START_TEST(plan_order_xfs_disk)
 }
 END_TEST
 
+/* f2fs: mkfs.f2fs -f -q, mounted as f2fs; overlay on f2fs on md on iSCSI. */
+START_TEST(plan_f2fs)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30 };
+	struct plan_opts o = { .role = PLAN_MAIN,
+			       .workload_timeout = 30,
+			       .target_ip = "10.0.0.2" };
+	struct strbuf p = STRBUF_INIT;
+
+	ck_assert_int_eq(topology_spec_find("f2fs-disk", &t), 0);
+	plan_compile(&t, &w, &o, &p);
+	ck_assert_int_ge(step_index(p.buf,
+				    "\tmkfs.f2fs\t-f\t-q\t@disk:wblab-disk0\n"),
+			 0);
+	ck_assert_int_lt(
+		step_index(p.buf, "\tmkfs.f2fs\t"),
+		step_index(p.buf,
+			   "mount\t-t\tf2fs\t@disk:wblab-disk0\t/mnt/scratch"));
+	strbuf_release(&p);
+	topology_spec_free(&t);
+
+	ck_assert_int_eq(topology_spec_find("overlay-raid-iscsi-f2fs", &t), 0);
+	plan_compile(&t, &w, &o, &p);
+	ck_assert_int_lt(step_index(p.buf, "mdadm\t--create\t/dev/md0"),
+			 step_index(p.buf, "mkfs.f2fs\t-f\t-q\t/dev/md0"));
+	ck_assert_int_lt(step_index(p.buf,
+				    "mount\t-t\tf2fs\t/dev/md0\t/mnt/base"),
+			 step_index(p.buf, "mount\t-t\toverlay"));
+	ck_assert_int_ge(step_index(p.buf, "env\tWBLAB_MOUNT\t/mnt/union"), 0);
+	strbuf_release(&p);
+	topology_spec_free(&t);
+}
+END_TEST
+
+/*
+ * swap: mkswap and swapon once the md below is up, before the measured
+ * window; swapoff at teardown before the md stops and iSCSI logs out.
+ */
+START_TEST(plan_swap_raid1_iscsi)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t",
+				   .timeout = 30,
+				   .hog_size = 64 << 20,
+				   .memcg_max = "32M" };
+	struct plan_opts o = { .role = PLAN_MAIN,
+			       .workload_timeout = 30,
+			       .target_ip = "10.0.0.2" };
+	struct strbuf p = STRBUF_INIT;
+
+	ck_assert_int_eq(topology_spec_find("swap-raid1-iscsi", &t), 0);
+	plan_compile(&t, &w, &o, &p);
+	ck_assert_int_lt(
+		step_index(p.buf,
+			   "iscsiadm\t-m\tnode\t-T\tiqn.2026-12.org.wblab:s1"),
+		step_index(
+			p.buf,
+			"mdadm\t--create\t/dev/md0\t--run\t--metadata=1.2\t--level=1"));
+	ck_assert_int_lt(
+		step_index(p.buf, "mdadm\t--create\t/dev/md0"),
+		step_index(p.buf,
+			   "run\tswap:mkswap\t120\tmkswap\t-f\t/dev/md0\n"));
+	ck_assert_int_lt(
+		step_index(p.buf, "\tmkswap\t-f\t/dev/md0\n"),
+		step_index(p.buf, "run\tswap:swapon\t120\tswapon\t/dev/md0\n"));
+	ck_assert_int_lt(step_index(p.buf, "\tswapon\t/dev/md0\n"),
+			 step_index(p.buf, "get\tvmstat.before"));
+	ck_assert_int_lt(step_index(p.buf, "get\tvmstat.after"),
+			 step_index(p.buf,
+				    "capture\ttopology.txt\t/proc/swaps"));
+	ck_assert_int_lt(step_index(p.buf, "phase\tteardown"),
+			 step_index(p.buf,
+				    "try\tswap\t120\tswapoff\t/dev/md0\n"));
+	ck_assert_int_lt(step_index(p.buf, "\tswapoff\t/dev/md0\n"),
+			 step_index(p.buf,
+				    "try\traid\t120\tmdadm\t--stop\t/dev/md0"));
+	ck_assert_int_lt(step_index(p.buf, "\tmdadm\t--stop\t/dev/md0"),
+			 step_index(p.buf,
+				    "iscsiadm\t-m\tnode\t--logoutall=all"));
+	/* No mount: no WBLAB_MOUNT, no findmnt. */
+	ck_assert_int_lt(step_index(p.buf, "env\tWBLAB_MOUNT"), 0);
+	ck_assert_int_lt(step_index(p.buf, "findmnt"), 0);
+	ck_assert_str_eq(topology_find(&t, "swap")->dev, "/dev/md0");
+	strbuf_release(&p);
+	topology_spec_free(&t);
+
+	/* The target guest serves the LUNs and knows nothing of swap. */
+	o.role = PLAN_TARGET;
+	ck_assert_int_eq(topology_spec_find("swap-raid1-iscsi", &t), 0);
+	plan_compile(&t, &w, &o, &p);
+	ck_assert_int_ge(
+		step_index(p.buf,
+			   "targetcli\t/backstores/block\tcreate\tname=tgt1"),
+		0);
+	ck_assert_int_lt(step_index(p.buf, "swap"), 0);
+	strbuf_release(&p);
+	topology_spec_free(&t);
+
+	/* A priority goes to swapon -p. */
+	ck_assert_int_eq(topology_spec_find("swap-disk", &t), 0);
+	t.layers[1].priority = 7;
+	o.role = PLAN_MAIN;
+	plan_compile(&t, &w, &o, &p);
+	ck_assert_int_ge(
+		step_index(p.buf, "\tswapon\t-p\t7\t@disk:wblab-disk0\n"), 0);
+	strbuf_release(&p);
+	topology_spec_free(&t);
+}
+END_TEST
+
 START_TEST(results_writer_on_real_cell)
 {
 	static const char *const files[] = { "fio.json", "vmstat.before",
@@ -231,26 +342,29 @@ START_TEST(results_writer_on_real_cell)
 	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.mount")),
 			 "/mnt/scratch");
 	ck_assert_double_eq_tol(
-		json_object_get_double(json_path(o, "timings.boot_s")), 5, 1e-9);
+		json_object_get_double(json_path(o, "timings.boot_s")), 5,
+		1e-9);
 	ck_assert_double_eq_tol(
-		json_object_get_double(json_path(o, "timings.total_s")), 30, 1e-9);
+		json_object_get_double(json_path(o, "timings.total_s")), 30,
+		1e-9);
 	/* Figures from the real files: 128 MiB written then read by fio. */
-	ck_assert_str_eq(json_object_get_string(json_path(o, "metrics.fio.0.job")),
-			 "write");
-	ck_assert_int_eq(
-		json_object_get_int64(json_path(o, "metrics.fio.0.write.io_kib")),
-		131072);
-	ck_assert_int_eq(
-		json_object_get_int64(json_path(o, "metrics.fio.1.read.io_kib")),
-		131072);
+	ck_assert_str_eq(
+		json_object_get_string(json_path(o, "metrics.fio.0.job")),
+		"write");
 	ck_assert_int_eq(json_object_get_int64(
-				 json_path(o, "metrics.vmstat_delta.nr_dirtied")),
+				 json_path(o, "metrics.fio.0.write.io_kib")),
+			 131072);
+	ck_assert_int_eq(json_object_get_int64(
+				 json_path(o, "metrics.fio.1.read.io_kib")),
+			 131072);
+	ck_assert_int_eq(json_object_get_int64(json_path(
+				 o, "metrics.vmstat_delta.nr_dirtied")),
 			 65564 - 24);
+	ck_assert_int_eq(json_object_get_int64(
+				 json_path(o, "metrics.vmstat_delta.pgpgout")),
+			 264847 - 2584);
 	ck_assert_int_eq(
-		json_object_get_int64(json_path(o, "metrics.vmstat_delta.pgpgout")),
-		264847 - 2584);
-	ck_assert_int_eq(json_object_get_int64(json_path(o, "metrics.allocstall")),
-			 0);
+		json_object_get_int64(json_path(o, "metrics.allocstall")), 0);
 	json_object_put(o);
 	free(path);
 	/* Temp-then-rename: nothing half-written is left behind. */
@@ -281,6 +395,8 @@ int main(void)
 	tcase_add_test(tc, outcome_table);
 	tcase_add_test(tc, plan_shipped_topologies);
 	tcase_add_test(tc, plan_order_xfs_disk);
+	tcase_add_test(tc, plan_f2fs);
+	tcase_add_test(tc, plan_swap_raid1_iscsi);
 	tcase_add_test(tc, results_writer_on_real_cell);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

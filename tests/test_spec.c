@@ -174,11 +174,76 @@ START_TEST(layer_errors)
 		LAYERS("  - {name: d, type: disk, index: 0, guest: target}\n"),
 		"layers[0].guest: layer in guest target but the topology has no target");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n"),
-		   "layers: no fs or overlay layer in the main guest");
+		   "layers: no fs, overlay or swap layer in the main guest");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk}\n"),
 		   "layers[0].index: required field is missing");
 #undef LAYERS
 	strbuf_release(&s);
+}
+END_TEST
+
+/* swap and f2fs layers: what loads, and what is refused by name. */
+START_TEST(swap_and_f2fs_layers)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct topology_spec t;
+	char *path, *e;
+
+#define LAYERS(x)                                                              \
+	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
+	 s.buf)
+	/* A swap-only stack needs no mount: it is for anonymous workloads. */
+	e = topo_errors(LAYERS(
+		"  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swap, on: d, priority: 5}\n"));
+	ck_assert_msg(!*e, "swap-only topology refused: %s", e);
+	free(e);
+	e = topo_errors(LAYERS(
+		"  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: f2fs}\n"));
+	ck_assert_msg(!*e, "f2fs refused: %s", e);
+	free(e);
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swap, on: d, priority: 40000}\n"),
+		"t.yaml:7: layers[1].priority: 40000 is out of range");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: ext4}\n  - {name: sw, type: swap, on: f}\n"),
+		"layers[2].on: 'f' (fs) provides no block device for swap");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: sw, type: swap, on: [d, e]}\n"),
+		"layers[2].on: swap takes 1 lower layer, not 2");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swap, on: d}\n  - {name: f, type: fs, on: sw, fstype: xfs}\n"),
+		"layers[2].on: 'sw' (swap) provides no block device for fs");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swap, on: d}\n  - {name: f, type: fs, on: d, fstype: xfs}\n"),
+		"layers[2].on: 'd' is already used by layer 'sw' (a block device has one user)");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swap}\n"),
+		"layers[1].on: required field is missing");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swapfile, on: d}\n"),
+		"unknown layer type 'swapfile' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap)");
+#undef LAYERS
+	strbuf_release(&s);
+
+	/* The shipped swap stack: md RAID1 on two LUNs of the target guest. */
+	path = xasprintf("%s/topologies/swap-raid1-iscsi.yaml", wblab_home());
+	ck_assert_int_eq(topology_spec_load(path, "swap-raid1-iscsi", &t), 0);
+	ck_assert_ptr_null(topology_mount_layer(&t));
+	ck_assert(topology_has_target(&t));
+	ck_assert_int_eq(topology_find(&t, "swap")->type, LAYER_SWAP);
+	ck_assert_int_eq(topology_find(&t, "swap")->priority, -1);
+	ck_assert_str_eq(topology_find(&t, "swap")->on.v[0], "raid");
+	ck_assert_str_eq(topology_find(&t, "raid")->guest, "main");
+	topology_spec_free(&t);
+	free(path);
+	path = xasprintf("%s/topologies/overlay-raid-iscsi-f2fs.yaml",
+			 wblab_home());
+	ck_assert_int_eq(
+		topology_spec_load(path, "overlay-raid-iscsi-f2fs", &t), 0);
+	ck_assert_str_eq(topology_find(&t, "base")->fstype, "f2fs");
+	ck_assert_str_eq(topology_mount_layer(&t)->name, "union");
+	topology_spec_free(&t);
+	free(path);
 }
 END_TEST
 
@@ -247,6 +312,7 @@ int main(void)
 	tcase_add_test(tc, topology_xfs_disk_fields);
 	tcase_add_test(tc, topology_errors);
 	tcase_add_test(tc, layer_errors);
+	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);
 	suite_add_tcase(s, tc);

@@ -98,8 +98,9 @@ static void setup_fs(struct strbuf *p, const struct topology_spec *t,
 
 	l->dev = plan_mount_dir(l);
 	a[n++] = mkfs;
-	a[n++] = !strcmp(l->fstype, "xfs") ? "-f" : "-F";
-	if (!strcmp(l->fstype, "ext4"))
+	/* Overwrite what is there, quietly: mkfs.ext4 -F, the others -f. */
+	a[n++] = !strcmp(l->fstype, "ext4") ? "-F" : "-f";
+	if (strcmp(l->fstype, "xfs"))
 		a[n++] = "-q";
 	for (size_t i = 0; i < l->mkfs.n; i++)
 		a[n++] = l->mkfs.v[i];
@@ -117,6 +118,30 @@ static void setup_fs(struct strbuf *p, const struct topology_spec *t,
 	free(label);
 	free(mkfs);
 	free(a);
+}
+
+/*
+ * Swap on a block device of the stack: anonymous reclaim then writes
+ * through every layer below it (md, iSCSI, the target's disk).
+ */
+static void setup_swap(struct strbuf *p, const struct topology_spec *t,
+		       struct topo_layer *l)
+{
+	const char *dev = lower_dev(t, l, 0);
+	char *label = xasprintf("%s:mkswap", l->name);
+	char prio[24];
+
+	l->dev = xstrdup(dev);
+	RUN(p, label, "mkswap", "-f", dev);
+	free(label);
+	label = xasprintf("%s:swapon", l->name);
+	if (l->priority >= 0) {
+		snprintf(prio, sizeof(prio), "%lld", l->priority);
+		RUN(p, label, "swapon", "-p", prio, dev);
+	} else {
+		RUN(p, label, "swapon", dev);
+	}
+	free(label);
 }
 
 static void setup_overlay(struct strbuf *p, const struct topology_spec *t,
@@ -285,6 +310,9 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 			case LAYER_ISCSI_INITIATOR:
 				setup_initiator(p, t, l, o, &iscsid);
 				break;
+			case LAYER_SWAP:
+				setup_swap(p, t, l);
+				break;
 			}
 		}
 		if (left == before)
@@ -310,6 +338,10 @@ static void teardown_layers(struct strbuf *p, const struct topology_spec *t,
 		case LAYER_MD:
 			TRY(p, l->name, "mdadm", "--stop", l->dev);
 			break;
+		case LAYER_SWAP:
+			/* The workload has exited: little is left to read back. */
+			TRY(p, l->name, "swapoff", l->dev);
+			break;
 		case LAYER_ISCSI_INITIATOR:
 			TRY(p, l->name, "iscsiadm", "-m", "node",
 			    "--logoutall=all");
@@ -327,12 +359,13 @@ static void teardown_layers(struct strbuf *p, const struct topology_spec *t,
 static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 			     const struct plan_opts *o, const char *mount)
 {
-	bool md = false, ini = false, tgt = false;
+	bool md = false, ini = false, tgt = false, swap = false;
 
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		if (!in_role(&t->layers[i], o->role))
 			continue;
 		md |= t->layers[i].type == LAYER_MD;
+		swap |= t->layers[i].type == LAYER_SWAP;
 		ini |= t->layers[i].type == LAYER_ISCSI_INITIATOR;
 		tgt |= t->layers[i].type == LAYER_ISCSI_TARGET;
 	}
@@ -346,6 +379,8 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 	}
 	if (tgt)
 		CAPTURE(p, "targetcli ls", "targetcli", "ls");
+	if (swap)
+		CAPTURE(p, "/proc/swaps", "cat", "/proc/swaps");
 	if (mount)
 		CAPTURE(p, "findmnt", "findmnt", "-T", mount);
 	CAPTURE(p, "mounts", "cat", "/proc/self/mounts");

@@ -60,6 +60,10 @@ static json_object *topology_json(const struct topology_spec *t)
 			json_object_object_add(lj, "fstype", JS(l->fstype));
 		if (l->iqn)
 			json_object_object_add(lj, "iqn", JS(l->iqn));
+		if (l->type == LAYER_SWAP && l->priority >= 0)
+			json_object_object_add(
+				lj, "priority",
+				json_object_new_int64(l->priority));
 		json_object_array_add(layers, lj);
 	}
 	json_object_object_add(o, "layers", layers);

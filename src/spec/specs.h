@@ -46,6 +46,7 @@ enum layer_type {
 	LAYER_ISCSI_INITIATOR,
 	LAYER_FS,
 	LAYER_OVERLAY,
+	LAYER_SWAP,
 };
 
 struct topo_layer {
@@ -62,11 +63,12 @@ struct topo_layer {
 	char *iqn;
 	long long lun;
 	char *acl; /* initiator IQN allowed */
-	char *fstype; /* fs: xfs or ext4 */
+	char *fstype; /* fs: xfs, ext4 or f2fs */
 	struct spec_strlist mkfs; /* extra mkfs options */
 	char *mount_opts;
 	char *lower; /* overlay: fs layer names */
 	char *upper;
+	long long priority; /* swap: swapon -p, -1 for the kernel's default */
 	/* Filled by the planner. */
 	char *dev; /* block device or mount point it provides */
 };

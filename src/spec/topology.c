@@ -16,20 +16,21 @@
 #define T(field) offsetof(struct topology_spec, field)
 
 static const char *const guest_names[] = { "main", "target", NULL };
-static const char *const fs_types[] = { "xfs", "ext4", NULL };
+static const char *const fs_types[] = { "xfs", "ext4", "f2fs", NULL };
 static const char *const backstores[] = { "block", "fileio", NULL };
 
 /* clang-format off: field tables read best one field a line */
-#define COMMON_FIELDS							\
-	{ "name", SPEC_STR, L(name), true },				\
-	{ "type", SPEC_STR, L(type_name), true },			\
-	{ "guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names }
+#define COMMON_FIELDS                                                  \
+	{ "name", SPEC_STR, L(name), true },                           \
+		{ "type", SPEC_STR, L(type_name), true },              \
+	{                                                              \
+		"guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names \
+	}
 
-static const struct spec_field disk_fields[] = {
-	COMMON_FIELDS,
-	{ "index", SPEC_INT, L(index), true, 0, 15 },
-	SPEC_END
-};
+static const struct spec_field disk_fields[] = { COMMON_FIELDS,
+						 { "index", SPEC_INT, L(index),
+						   true, 0, 15 },
+						 SPEC_END };
 
 static const struct spec_field md_fields[] = {
 	COMMON_FIELDS,
@@ -49,11 +50,10 @@ static const struct spec_field target_fields[] = {
 	SPEC_END
 };
 
-static const struct spec_field initiator_fields[] = {
-	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true },
-	SPEC_END
-};
+static const struct spec_field initiator_fields[] = { COMMON_FIELDS,
+						      { "on", SPEC_STRLIST,
+							L(on), true },
+						      SPEC_END };
 
 static const struct spec_field fs_fields[] = {
 	COMMON_FIELDS,
@@ -71,6 +71,13 @@ static const struct spec_field overlay_fields[] = {
 	SPEC_END
 };
 
+static const struct spec_field swap_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true },
+	{ "priority", SPEC_INT, L(priority), false, 0, 32767 },
+	SPEC_END
+};
+
 static const struct {
 	const char *name;
 	enum layer_type type;
@@ -82,6 +89,7 @@ static const struct {
 	{ "iscsi-initiator", LAYER_ISCSI_INITIATOR, initiator_fields },
 	{ "fs", LAYER_FS, fs_fields },
 	{ "overlay", LAYER_OVERLAY, overlay_fields },
+	{ "swap", LAYER_SWAP, swap_fields },
 };
 
 static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
@@ -118,6 +126,7 @@ static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
 
 	l->line = spec_line(n);
 	l->index = -1;
+	l->priority = -1;
 	if (n->type != YAML_MAPPING_NODE) {
 		spec_error(sf, n, prefix,
 			   "a layer is a mapping (name:, type:, ...)");
@@ -136,7 +145,7 @@ static int parse_layer(struct spec_file *sf, yaml_node_t *n, const char *prefix,
 	snprintf(field, sizeof(field), "%s.type", prefix);
 	spec_error(
 		sf, spec_map_get(sf, n, "type"), field,
-		"unknown layer type '%s' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay)",
+		"unknown layer type '%s' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap)",
 		type);
 	return -1;
 }
@@ -311,6 +320,38 @@ static void check_refs(struct spec_file *sf, struct topology_spec *t,
 			  l->iqn);
 }
 
+/*
+ * A block device has one user: mkfs, mkswap, mdadm and LIO each claim the
+ * whole device, so a second layer on it would destroy the first.
+ */
+static void check_shared(struct spec_file *sf, struct topology_spec *t,
+			 struct topo_layer *l)
+{
+	for (size_t k = 0; k < l->on.n; k++) {
+		const struct topo_layer *lo = topology_find(t, l->on.v[k]);
+
+		if (!lo || !provides_block(lo->type))
+			continue;
+		for (struct topo_layer *e = t->layers; e < l; e++)
+			if (spec_strlist_has(&e->on, lo->name)) {
+				LAYER_ERR(
+					sf, t, l, "on",
+					"'%s' is already used by layer '%s' (a block device has one user)",
+					lo->name, e->name);
+				break;
+			}
+	}
+}
+
+static bool has_swap(const struct topology_spec *t)
+{
+	for (size_t i = 0; i < t->nr_layers; i++)
+		if (t->layers[i].type == LAYER_SWAP &&
+		    !strcmp(t->layers[i].guest, "main"))
+			return true;
+	return false;
+}
+
 /* Depth-first search for cycles through on: (colour: 0 new, 1 open, 2 done). */
 static bool has_cycle(const struct topology_spec *t, size_t i, int *colour)
 {
@@ -371,6 +412,8 @@ static int topology_check(struct spec_file *sf, void *obj)
 		}
 	}
 	free(colour);
+	for (size_t i = 0; sf->nr_errors == 0 && i < t->nr_layers; i++)
+		check_shared(sf, t, &t->layers[i]);
 	if (sf->nr_errors)
 		return -1;
 	if (t->mount) {
@@ -382,10 +425,11 @@ static int topology_check(struct spec_file *sf, void *obj)
 				"mount",
 				"'%s' is not an fs or overlay layer of the main guest",
 				t->mount);
-	} else if (t->nr_layers && !topology_mount_layer(t)) {
+	} else if (t->nr_layers && !topology_mount_layer(t) && !has_swap(t)) {
+		/* A swap-only stack is for anonymous workloads: no mount. */
 		spec_error(
 			sf, spec_root(sf), "layers",
-			"no fs or overlay layer in the main guest to run workloads on");
+			"no fs, overlay or swap layer in the main guest to run workloads on");
 	}
 	return 0;
 }
