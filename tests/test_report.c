@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * src/report on runs captured from this lab (tests/data/report/README.md):
+ * an A/A run pair of debian-6.1 (no row may be starred when its cells are
+ * split into two sides) and the 6.1 / 6.1-direct-writeback A/B run (the
+ * known answer: direct reclaim writes file folios only with the revert,
+ * which must be starred). Every mail line fits 80 columns, the HTML
+ * parses with xmllint --html and holds no unescaped input.
+ */
+#include <check.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "report/report.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/run.h"
+
+static char home[PATH_MAX];
+
+#define AA1 "tests/data/report/aa/20261203-141600-381e"
+#define AA2 "tests/data/report/aa/20261203-141602-388e"
+
+static char *data(const char *rel)
+{
+	return xasprintf("%s/%s", home, rel);
+}
+
+static void load(struct report *r, const char *rel)
+{
+	struct strbuf err = STRBUF_INIT;
+	char *dir = data(rel);
+
+	ck_assert_msg(!report_load_run(r, dir, &err), "%s", err.buf);
+	free(dir);
+	strbuf_release(&err);
+}
+
+static void load_abs(struct report *r, const char *dir)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_msg(!report_load_run(r, dir, &err), "%s", err.buf);
+	strbuf_release(&err);
+}
+
+static void build(struct report *r)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_msg(!report_build(r, &err), "%s", err.buf);
+	strbuf_release(&err);
+}
+
+static size_t metric(const char *name)
+{
+	for (size_t m = 0; m < rpt_nr_metrics; m++)
+		if (!strcmp(rpt_metrics[m].name, name))
+			return m;
+	ck_abort_msg("no row %s", name);
+	return 0;
+}
+
+/* Every line at most 80 columns, printable ASCII only. */
+static void assert_mail_clean(const struct strbuf *mail)
+{
+	size_t col = 0, line = 1;
+
+	for (size_t i = 0; i < mail->len; i++) {
+		unsigned char c = mail->buf[i];
+
+		if (c == '\n') {
+			col = 0;
+			line++;
+			continue;
+		}
+		ck_assert_msg(c >= 0x20 && c < 0x7f,
+			      "mail line %zu: byte 0x%02x", line, c);
+		ck_assert_msg(++col <= 80, "mail line %zu over 80 columns",
+			      line);
+	}
+}
+
+/* Starred figures in a mail report: a digit, then "%*". */
+static int count_stars(const struct strbuf *mail)
+{
+	int n = 0;
+
+	for (const char *p = mail->buf; (p = strstr(p, "%*")); p++)
+		n += p > mail->buf && p[-1] >= '0' && p[-1] <= '9';
+	return n;
+}
+
+/* The A/A cells, odd reps against even reps, as `wblab aa` splits them. */
+static void aa_sides(struct report *r)
+{
+	for (size_t i = 0; i < r->nr_cells; i++) {
+		free(r->cells[i]->side);
+		r->cells[i]->side =
+			xstrdup(r->cells[i]->rep % 2 ? "odd" : "even");
+	}
+}
+
+START_TEST(test_aa_not_starred)
+{
+	struct report r;
+	struct strbuf mail = STRBUF_INIT;
+	const struct rpt_group *g;
+
+	report_init(&r, NULL);
+	load(&r, AA1);
+	load(&r, AA2);
+	ck_assert_uint_eq(r.nr_cells, 12);
+	aa_sides(&r);
+	build(&r);
+	ck_assert_uint_eq(r.nr_groups, 1);
+	g = &r.groups[0];
+	ck_assert_uint_eq(g->nr_sides, 2);
+	ck_assert_str_eq(g->sides[0].name, "odd");
+	ck_assert_uint_eq(g->sides[0].n, 6);
+	ck_assert_uint_eq(g->sides[1].n, 6);
+	ck_assert_uint_gt(g->tested, 10);
+	ck_assert_uint_eq(g->starred, 0);
+	/* The boot-failed cell (rep 3 of the second run) is a kernel
+	 * outcome, counted in the outcomes, not in the metrics. */
+	for (size_t i = 0; i < g->nr_outcomes; i++)
+		if (!strcmp(g->outcomes[i].kind, "boot-failed")) {
+			ck_assert_uint_eq(g->outcomes[i].fail[0], 1);
+			ck_assert_uint_eq(g->outcomes[i].fail[1], 0);
+			ck_assert_double_eq_tol(g->outcomes[i].p[1], 1, 1e-12);
+		}
+	ck_assert_uint_eq(g->sides[0].desc[metric("fio-write")].n, 5);
+	ck_assert_uint_eq(g->sides[1].desc[metric("fio-write")].n, 6);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "0 of "));
+	ck_assert_int_eq(count_stars(&mail), 0);
+	strbuf_release(&mail);
+	report_release(&r);
+}
+END_TEST
+
+START_TEST(test_aa_figures)
+{
+	struct report r;
+	const struct rpt_side *s;
+	size_t m = metric("fio-write");
+	double bw[6];
+	size_t n = 0;
+
+	/*
+	 * The first run's fio write bandwidths, read with
+	 *   jq '.metrics.fio[0].write.bw_kib_s' cells/ * /cell.json
+	 * and their harmonic mean in MiB/s computed by hand from them.
+	 */
+	report_init(&r, NULL);
+	load(&r, AA1);
+	build(&r);
+	s = &r.groups[0].sides[0];
+	ck_assert_str_eq(s->name, "debian-6.1");
+	ck_assert_uint_eq(s->desc[m].n, 6);
+	for (size_t i = 0; i < s->n; i++)
+		bw[n++] = s->cells[i]->val[m] * 1024;
+	ck_assert_double_eq_tol(bw[0], 24120, 1e-9);
+	{
+		double inv = 0;
+
+		for (size_t i = 0; i < n; i++)
+			inv += 1 / (bw[i] / 1024);
+		ck_assert_double_eq_tol(s->desc[m].hmean, n / inv, 1e-9);
+	}
+	report_release(&r);
+}
+END_TEST
+
+/* Copy a captured run into a temporary dir, so a test can alter it. */
+static char *copy_run(const char *rel)
+{
+	char tmpl[] = "/tmp/wblab-test-report-XXXXXX";
+	char *src = data(rel), *dst;
+	const char *argv[] = { "cp", "-r", src, NULL, NULL };
+
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	dst = xasprintf("%s/run", tmpl);
+	argv[3] = dst;
+	ck_assert_int_eq(run_argv(argv, &(struct run_opts){ .quiet = 1 }), 0);
+	free(src);
+	return dst;
+}
+
+static void rm_tree(const char *dir)
+{
+	char *parent = xstrdup(dir);
+	const char *argv[] = { "rm", "-rf", parent, NULL };
+
+	*strrchr(parent, '/') = 0;
+	run_argv(argv, &(struct run_opts){ .quiet = 1 });
+	free(parent);
+}
+
+static json_object *cell_json(const char *run, int idx, char **path)
+{
+	char *rp = xasprintf("%s/run.json", run);
+	json_object *r = json_object_from_file(rp), *c;
+
+	*path = xasprintf(
+		"%s/%s/cell.json", run,
+		json_object_get_string(json_path(
+			json_object_array_get_idx(json_path(r, "cells"), idx),
+			"dir")));
+	c = json_object_from_file(*path);
+	ck_assert_ptr_nonnull(c);
+	json_object_put(r);
+	free(rp);
+	return c;
+}
+
+#define HOSTILE "<script>alert(1)</script>&amp;\"'\x1b\xff<b>"
+
+START_TEST(test_hostile_input_escaped)
+{
+	char *run = copy_run(AA1), *path, *html_path;
+	json_object *c = cell_json(run, 1, &path), *ev, *e;
+	struct strbuf html = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf mail = STRBUF_INIT, lint = STRBUF_INIT;
+	struct report_opts o = REPORT_OPTS_INIT;
+	const char *argv[] = { "xmllint", "--html", "--noout", NULL, NULL };
+	struct report r;
+
+	/* Strings a spec, a console or a guest could put in cell.json. */
+	json_object_object_add(json_path(c, "kernel"), "name",
+			       json_object_new_string("k" HOSTILE));
+	json_object_object_add(c, "outcome_reason",
+			       json_object_new_string(HOSTILE));
+	json_object_object_add(c, "outcome", json_object_new_string("crashed"));
+	ev = json_object_new_array();
+	e = json_object_new_object();
+	json_object_object_add(e, "kind", json_object_new_string("oom"));
+	json_object_object_add(e, "title", json_object_new_string(HOSTILE));
+	json_object_object_add(e, "victim", json_object_new_string(HOSTILE));
+	json_object_array_add(ev, e);
+	json_object_object_add(c, "events", ev);
+	json_object_object_add(json_path(c, "metrics.stack.tracer.chain.0"),
+			       "location", json_object_new_string(HOSTILE));
+	json_object_object_add(json_path(c, "metrics.stack.tracer"),
+			       "max_bytes", json_object_new_int(99999));
+	json_object_object_add(json_path(c, "metrics"), "stack_max_bytes",
+			       json_object_new_int(99999));
+	ck_assert_int_eq(json_object_to_file(path, c), 0);
+
+	o.timeseries = true;
+	report_init(&r, &o);
+	ck_assert_int_eq(report_load_run(&r, run, &err), 0);
+	build(&r);
+	ck_assert_int_eq(report_html(&r, &html, &err), 0);
+	ck_assert_ptr_null(strstr(html.buf, "<script"));
+	ck_assert_ptr_null(strstr(html.buf, "<b>"));
+	ck_assert_ptr_null(strchr(html.buf, '\x1b'));
+	ck_assert_ptr_nonnull(strstr(html.buf, "&lt;script&gt;"));
+	ck_assert_ptr_null(strstr(html.buf, "http://"));
+	ck_assert_ptr_null(strstr(html.buf, "https://"));
+	html_path = xasprintf("%s/report.html", run);
+	ck_assert_int_eq(write_string_atomic(html_path, html.buf), 0);
+	argv[3] = html_path;
+	ck_assert_int_eq(run_argv(argv, &(struct run_opts){ .out = &lint,
+							    .err = &lint }),
+			 0);
+	ck_assert_msg(lint.len == 0, "xmllint: %s", lint.buf);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "<script>")); /* as text */
+
+	report_release(&r);
+	json_object_put(c);
+	rm_tree(run);
+	free(html_path);
+	free(path);
+	free(run);
+	strbuf_release(&html);
+	strbuf_release(&mail);
+	strbuf_release(&lint);
+	strbuf_release(&err);
+}
+END_TEST
+
+START_TEST(test_infra_error_apart)
+{
+	char *run = copy_run(AA1), *path;
+	json_object *c = cell_json(run, 0, &path);
+	struct strbuf mail = STRBUF_INIT;
+	struct report r;
+
+	json_object_object_add(c, "outcome",
+			       json_object_new_string("infra-error"));
+	json_object_object_add(c, "outcome_reason",
+			       json_object_new_string("libvirt went away"));
+	ck_assert_int_eq(json_object_to_file(path, c), 0);
+	report_init(&r, NULL);
+	load_abs(&r, run);
+	build(&r);
+	ck_assert_uint_eq(r.nr_infra, 1);
+	ck_assert_uint_eq(r.groups[0].sides[0].n, 5);
+	ck_assert_uint_eq(r.groups[0].sides[0].desc[metric("fio-write")].n, 5);
+	report_mail(&r, &mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "1 infra-error cells"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "libvirt went away"));
+	report_release(&r);
+	json_object_put(c);
+	rm_tree(run);
+	free(path);
+	free(run);
+	strbuf_release(&mail);
+}
+END_TEST
+
+START_TEST(test_bad_run_dir)
+{
+	struct report r;
+	struct strbuf err = STRBUF_INIT;
+
+	report_init(&r, NULL);
+	ck_assert_int_eq(report_load_run(&r, "/nonexistent/run", &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "/nonexistent/run/run.json"));
+	strbuf_reset(&err);
+	ck_assert_int_eq(report_build(&r, &err), -1);
+	report_release(&r);
+	strbuf_release(&err);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("report");
+	TCase *tc = tcase_create("report");
+	SRunner *sr;
+	int failed;
+
+	snprintf(home, sizeof(home), "%s",
+		 getenv("WBLAB_HOME") ? getenv("WBLAB_HOME") : ".");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_aa_not_starred);
+	tcase_add_test(tc, test_aa_figures);
+	tcase_add_test(tc, test_hostile_input_escaped);
+	tcase_add_test(tc, test_infra_error_apart);
+	tcase_add_test(tc, test_bad_run_dir);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
