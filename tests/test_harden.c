@@ -7,11 +7,14 @@
  * added here too (tests/fuzz/README.md).
  */
 #include <check.h>
+#include <errno.h>
+#include <unistd.h>
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 
 #include "cell/cell.h"
@@ -25,6 +28,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/strbuf.h"
+#include "virt/capture.h"
 #include "virt/frames.h"
 #include "virt/guest.h"
 
@@ -511,6 +515,111 @@ START_TEST(cell_json_guest_cannot_overwrite)
 }
 END_TEST
 
+/* ---- console: capped capture and the parser on a flood ---- */
+
+static long maxrss_kb(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+START_TEST(console_flood_capped_constant_memory)
+{
+	static const char oops[] =
+		"[    1.000000] BUG: kernel NULL pointer dereference, address: 0000000000000008\n";
+	static const char panic[] =
+		"[  999.000000] Kernel panic - not syncing: Fatal exception\n";
+	char path[] = "/tmp/wblab-test-capture-XXXXXX";
+	struct console_parser *p = console_parser_new();
+	struct console_report rep;
+	struct capture c;
+	struct strbuf sb = STRBUF_INIT;
+	char line[128];
+	long rss0;
+	int fd = mkstemp(path), n;
+	uint64_t total = 0;
+	char *chunk = xmalloc(1 << 20);
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(capture_open(&c, path, 1 << 20, 1 << 20), 0);
+	capture_write(&c, oops, sizeof(oops) - 1);
+	console_parser_feed(p, oops, sizeof(oops) - 1);
+	/* 300 MiB of console flood, fed in 1 MiB pieces. */
+	n = snprintf(line, sizeof(line), "[   10.000000] flood flood flood\n");
+	for (size_t off = 0; off + n <= (1 << 20); off += n)
+		memcpy(chunk + off, line, n);
+	rss0 = maxrss_kb();
+	for (int i = 0; i < 300; i++) {
+		size_t len = (1 << 20) - (1 << 20) % n;
+
+		capture_write(&c, chunk, len);
+		console_parser_feed(p, chunk, len);
+		total += len;
+	}
+	capture_write(&c, panic, sizeof(panic) - 1);
+	console_parser_feed(p, panic, sizeof(panic) - 1);
+	total += sizeof(oops) - 1 + sizeof(panic) - 1;
+	ck_assert_msg(maxrss_kb() - rss0 < 32 * 1024, "grew %ld KiB",
+		      maxrss_kb() - rss0);
+	ck_assert_uint_eq(c.total, total);
+	ck_assert_uint_eq(capture_omitted(&c), total - (2 << 20));
+	ck_assert_int_eq(capture_close(&c), 0);
+	console_report_init(&rep);
+	console_parser_finish(p, &rep);
+	console_parser_free(p);
+	ck_assert_str_eq(rep.kind, "oops");
+	ck_assert_uint_ge(rep.nr_events, 2);
+	console_report_free(&rep);
+	/* The file: head, the note, the tail (ending with the panic). */
+	ck_assert_int_eq(strbuf_read_file(&sb, path), 0);
+	ck_assert_uint_gt(sb.len, 2 << 20);
+	ck_assert_uint_lt(sb.len, (2 << 20) + 128);
+	ck_assert(!memcmp(sb.buf, oops, sizeof(oops) - 1));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "[wblab: console capped: "));
+	ck_assert(!memcmp(sb.buf + sb.len - (sizeof(panic) - 1), panic,
+			  sizeof(panic) - 1));
+	strbuf_release(&sb);
+	free(chunk);
+	unlink(path);
+}
+END_TEST
+
+START_TEST(console_capture_small_is_verbatim)
+{
+	char path[] = "/tmp/wblab-test-capture-XXXXXX";
+	struct capture c;
+	struct strbuf sb = STRBUF_INIT;
+	int fd = mkstemp(path);
+
+	close(fd);
+	ck_assert_int_eq(capture_open(&c, path, 10, 10), 0);
+	capture_write(&c, "0123456789abcdefghij", 20);
+	ck_assert_uint_eq(capture_omitted(&c), 0);
+	ck_assert_int_eq(capture_close(&c), 0);
+	ck_assert_int_eq(strbuf_read_file(&sb, path), 0);
+	ck_assert_str_eq(sb.buf, "0123456789abcdefghij");
+	ck_assert_int_eq(capture_open(&c, path, 4, 4), 0);
+	capture_write(&c, "0123456789abcdefghij", 20);
+	capture_write(&c, "XY", 2);
+	ck_assert_uint_eq(capture_omitted(&c), 14);
+	ck_assert_int_eq(capture_close(&c), 0);
+	strbuf_reset(&sb);
+	ck_assert_int_eq(strbuf_read_file(&sb, path), 0);
+	ck_assert_str_eq(sb.buf, "0123\n[wblab: console capped: 14 bytes "
+				 "left out here]\nijXY");
+	/* A full disk is an error, not silence. */
+	ck_assert_int_eq(capture_open(&c, "/dev/full", 4, 4), 0);
+	capture_write(&c, "abc", 3);
+	ck_assert_int_eq(capture_close(&c), -1);
+	ck_assert_int_eq(c.err, ENOSPC);
+	strbuf_release(&sb);
+	unlink(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("harden");
@@ -533,6 +642,8 @@ int main(void)
 	tcase_add_test(tc, stack_hostile);
 	tcase_add_test(tc, fio_deep_nesting_and_nan);
 	tcase_add_test(tc, cell_json_guest_cannot_overwrite);
+	tcase_add_test(tc, console_flood_capped_constant_memory);
+	tcase_add_test(tc, console_capture_small_is_verbatim);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

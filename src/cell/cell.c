@@ -152,10 +152,12 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		.kernel = c->kernel->bzimage,
 		.initrd = c->initrd,
 		.console_log = xstrdup(console),
+		.console_sock = xasprintf("%s/con.sock", vm->stage),
 		.channel_sock = vm->g.sock_path,
 		.network = x->net_name,
 		.cmdline = cell_cmdline(c),
 	};
+	guest_set_console(&vm->g, vm->dc.console_sock, console);
 	add_disk(&vm->dc, overlay, "qcow2", "wblab-root", false);
 	if (c->kernel->modules_img)
 		add_disk(&vm->dc, c->kernel->modules_img, "raw",
@@ -204,6 +206,7 @@ static void vm_free(struct vm *vm, bool keep)
 		free((char *)vm->dc.disks[i].serial);
 	}
 	free((char *)vm->dc.console_log);
+	free((char *)vm->dc.console_sock);
 	free((char *)vm->dc.cmdline);
 	strbuf_release(&vm->plan);
 	strbuf_release(&vm->xml);

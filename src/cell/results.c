@@ -112,6 +112,33 @@ static json_object *agent_json(const struct guest *g)
 	return o;
 }
 
+/* How much the guest printed on its console, and what was kept. */
+static json_object *console_log_json(const struct guest *g, json_object *m)
+{
+	json_object *o = json_object_new_object(), *errs;
+	uint64_t omitted = capture_omitted(&g->con);
+
+	json_object_object_add(o, "bytes", json_object_new_int64(g->con.total));
+	json_object_object_add(o, "omitted", json_object_new_int64(omitted));
+	json_object_object_add(o, "head_cap",
+			       json_object_new_int64(CONSOLE_HEAD_MAX));
+	json_object_object_add(o, "tail_cap",
+			       json_object_new_int64(CONSOLE_TAIL_MAX));
+	if (omitted &&
+	    json_object_object_get_ex(m, "collector_errors", &errs)) {
+		char *note = xasprintf(
+			"console capped: %llu of %llu bytes left out between the first %u MiB and the last %u MiB",
+			(unsigned long long)omitted,
+			(unsigned long long)g->con.total,
+			CONSOLE_HEAD_MAX >> 20, CONSOLE_TAIL_MAX >> 20);
+
+		json_object_object_add(o, "note", JS(note));
+		json_object_object_add(errs, "console", JS(note));
+		free(note);
+	}
+	return o;
+}
+
 /* What the host took from the channel, and what it refused. */
 static json_object *channel_json(const struct guest *g, json_object *metrics)
 {
@@ -255,6 +282,9 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		json_object *m = results_metrics(c->cell_dir);
 
 		json_object_object_add(o, "channel", channel_json(g, m));
+		if (g->con_open)
+			json_object_object_add(o, "console_log",
+					       console_log_json(g, m));
 		json_object_object_add(o, "metrics", m);
 	}
 	list_files(c->cell_dir, files);

@@ -146,9 +146,21 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 		el_empty(&x, "model", "type", "virtio", NULL);
 		el_end(&x);
 	}
+	/*
+	 * virtlogd rotates a file console at its max_size (2 MiB by default)
+	 * and keeps few pieces: a cell's console goes to a socket wblab reads
+	 * into a capped capture instead (virt/capture.h).
+	 */
 	el_start(&x, "serial");
-	attr(&x, "type", "file");
-	el_empty(&x, "source", "path", c->console_log, "append", "off", NULL);
+	if (c->console_sock) {
+		attr(&x, "type", "unix");
+		el_empty(&x, "source", "mode", "bind", "path", c->console_sock,
+			 NULL);
+	} else {
+		attr(&x, "type", "file");
+		el_empty(&x, "source", "path", c->console_log, "append", "off",
+			 NULL);
+	}
 	el_empty(&x, "target", "port", "0", NULL);
 	el_end(&x);
 	el_start(&x, "channel");

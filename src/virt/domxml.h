@@ -24,7 +24,9 @@ struct domain_config {
 	const char *kernel;
 	const char *initrd;
 	const char *cmdline;
-	const char *console_log; /* serial console to this file */
+	const char *console_log; /* serial console to this file (virtlogd) */
+	/* Or, when set, to this unix socket, which wblab reads (no rotation). */
+	const char *console_sock;
 	const char *channel_sock; /* virtio-serial org.wblab.agent */
 	struct domain_disk disks[DOMAIN_MAX_DISKS];
 	int nr_disks;

@@ -76,6 +76,8 @@ void guest_init(struct guest *g, const char *name, const char *sock_path,
 	g->out_dir = xstrdup(out_dir);
 	g->fd = -1;
 	g->watch = -1;
+	g->con_fd = -1;
+	g->con_watch = -1;
 	strbuf_init(&g->exit_body, 0);
 	frame_decoder_init(&g->dec);
 	g->dec.accept = accept_frame;
@@ -296,6 +298,114 @@ static void channel_cb(int watch, int fd, int events, void *opaque)
 	}
 }
 
+void guest_set_console(struct guest *g, const char *sock, const char *path)
+{
+	free(g->console_sock);
+	free(g->console_path);
+	g->console_sock = xstrdup(sock);
+	g->console_path = xstrdup(path);
+}
+
+/* Read what the console socket has; false at its end. */
+static bool console_read(struct guest *g)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t n = read(g->con_fd, buf, sizeof(buf));
+
+		if (n > 0) {
+			capture_write(&g->con, buf, n);
+			continue;
+		}
+		if (n < 0 && errno == EINTR)
+			continue;
+		return n < 0 && errno == EAGAIN;
+	}
+}
+
+static void console_cb(int watch, int fd, int events, void *opaque)
+{
+	struct guest *g = opaque;
+
+	if (!console_read(g) && g->con_watch >= 0) {
+		virEventRemoveHandle(g->con_watch);
+		g->con_watch = -1;
+	}
+}
+
+static int unix_connect(const char *path, double wait_s, struct strbuf *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	double end = now_mono() + wait_s;
+	int fd;
+
+	if (strlen(path) >= sizeof(sa.sun_path)) {
+		strbuf_addf(err, "socket path too long: %s", path);
+		return -1;
+	}
+	strcpy(sa.sun_path, path);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	while (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+		if (now_mono() > end) {
+			strbuf_addf(err, "cannot connect to %s: %s", path,
+				    strerror(errno));
+			close(fd);
+			return -1;
+		}
+		usleep(20000);
+	}
+	return fd;
+}
+
+static int connect_console(struct guest *g, struct strbuf *err)
+{
+	if (!g->console_sock)
+		return 0;
+	if (capture_open(&g->con, g->console_path, CONSOLE_HEAD_MAX,
+			 CONSOLE_TAIL_MAX) < 0) {
+		strbuf_addf(err, "cannot create %s: %s", g->console_path,
+			    strerror(errno));
+		return -1;
+	}
+	g->con_open = true;
+	g->con_fd = unix_connect(g->console_sock, 5, err);
+	if (g->con_fd < 0)
+		return -1;
+	g->con_watch = virEventAddHandle(g->con_fd, VIR_EVENT_HANDLE_READABLE,
+					 console_cb, g, NULL);
+	return g->con_watch < 0 ? -1 : 0;
+}
+
+/*
+ * At the cell's end, read what is left in the console socket and finish
+ * the capture. A destroyed QEMU closes the socket at once; a guest that
+ * powered itself off has printed its last line before QEMU reported the
+ * shutdown, so what is readable within a moment is all there is.
+ */
+static void console_finish(struct guest *g, double wait_s)
+{
+	double end = now_mono() + wait_s;
+
+	if (g->con_fd >= 0) {
+		while (console_read(g) && now_mono() < end) {
+			struct pollfd p = { g->con_fd, POLLIN, 0 };
+
+			poll(&p, 1, 50);
+		}
+		if (g->con_watch >= 0)
+			virEventRemoveHandle(g->con_watch);
+		g->con_watch = -1;
+		close(g->con_fd);
+		g->con_fd = -1;
+	}
+	if (g->con_open && !g->con.closed && capture_close(&g->con) < 0 &&
+	    !g->write_error[0])
+		snprintf(g->write_error, sizeof(g->write_error),
+			 "cannot write the console log %s: %s", g->console_path,
+			 strerror(g->con.err));
+}
+
 static int connect_channel(struct guest *g, struct strbuf *err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -348,7 +458,8 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 	g->conn = conn;
 	track(g, true);
 	g->t_create = now_mono();
-	g->dom = virDomainCreateXML(conn, xml, 0);
+	g->dom = virDomainCreateXML(
+		conn, xml, g->console_sock ? VIR_DOMAIN_START_PAUSED : 0);
 	if (!g->dom) {
 		strbuf_addf(err, "libvirt cannot start domain %s: %s", g->name,
 			    virt_last_error());
@@ -356,8 +467,15 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 		return -1;
 	}
 	g->started = true;
+	if (connect_console(g, err) || connect_channel(g, err))
+		return -1;
+	if (g->console_sock && virDomainResume(g->dom) < 0) {
+		strbuf_addf(err, "libvirt cannot resume domain %s: %s", g->name,
+			    virt_last_error());
+		return -1;
+	}
 	g->t_running = now_mono();
-	return connect_channel(g, err);
+	return 0;
 }
 
 void guest_destroy(struct guest *g)
@@ -373,6 +491,7 @@ void guest_destroy(struct guest *g)
 	}
 	virDomainFree(g->dom);
 	g->dom = NULL;
+	console_finish(g, g->powered_off ? 0.3 : 5);
 }
 
 void guest_release(struct guest *g)
@@ -388,6 +507,9 @@ void guest_release(struct guest *g)
 		virEventUpdateTimeout(loop_timer, 0);
 		virEventRunDefaultImpl();
 	}
+	console_finish(g, 0);
+	free(g->console_sock);
+	free(g->console_path);
 	frame_decoder_release(&g->dec);
 	strbuf_release(&g->exit_body);
 	spec_strlist_free(&g->files);

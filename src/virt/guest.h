@@ -8,6 +8,7 @@
 #include "agent/proto.h"
 #include "spec/spec.h"
 #include "util/strbuf.h"
+#include "virt/capture.h"
 #include "virt/frames.h"
 
 /* Caps on what the host takes from one guest (docs/results.md). */
@@ -29,6 +30,11 @@ struct guest {
 	virConnectPtr conn;
 	virDomainPtr dom;
 	int fd, watch;
+	/* The serial console: a unix socket read into a capped capture. */
+	char *console_sock, *console_path;
+	int con_fd, con_watch;
+	struct capture con;
+	bool con_open;
 	struct frame_decoder dec;
 	size_t bytes_in, file_bytes, file_frames;
 	struct spec_strlist expect; /* files the plan asked for */
@@ -52,7 +58,15 @@ struct guest {
 
 void guest_init(struct guest *g, const char *name, const char *sock_path,
 		const char *out_dir);
-/* Create the transient domain and connect to its channel. */
+/*
+ * Read the serial console from QEMU's unix socket sock into path (capped,
+ * see capture.h) instead of a file: call before guest_start.
+ */
+void guest_set_console(struct guest *g, const char *sock, const char *path);
+/*
+ * Create the transient domain (paused, so no console byte is missed),
+ * connect to its channel and console, and let it run.
+ */
 int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 		struct strbuf *err);
 /* Destroy if still running (idempotent). */
