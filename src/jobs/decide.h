@@ -1,0 +1,98 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_DECIDE_H
+#define WBLAB_DECIDE_H
+
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "util/strbuf.h"
+
+/*
+ * Decisions that know when they do not know (after Chromium's Pinpoint):
+ * every comparison of a side A (the reference) with a side B is one of
+ *
+ *   different  the test rejects "no change" at alpha;
+ *   same       it does not, and the data rule out a change as large as
+ *              the threshold (the smallest effect this n and this noise
+ *              could detect with the given power is at most the threshold);
+ *   unknown    neither: the caller adds repetitions (or gives up).
+ *
+ * A metric is compared with Welch's t-test, an event rate (fail:runs)
+ * with Fisher's exact test. Pure: numbers in, a decision out.
+ */
+enum verdict {
+	VERDICT_UNKNOWN,
+	VERDICT_SAME,
+	VERDICT_DIFFERENT,
+};
+
+struct decide_opts {
+	double alpha; /* level of the test */
+	double power; /* for the smallest detectable effect */
+	/*
+	 * The change that matters: for a metric in % of the reference mean,
+	 * for a rate in percentage points of fail/runs.
+	 */
+	double threshold;
+	int min_n; /* fewer samples on a side: unknown */
+};
+
+#define DECIDE_OPTS_INIT                                                 \
+	{                                                                \
+		.alpha = 0.05, .power = 0.8, .threshold = 10, .min_n = 3 \
+	}
+
+struct decision {
+	enum verdict verdict;
+	bool rate; /* a fail:runs comparison */
+	int na, nb; /* samples (runs) that entered */
+	int fa, fb; /* rate: failures */
+	double a, b; /* means, or rates in [0, 1] */
+	double sa, sb; /* standard deviations (metric) */
+	/*
+	 * B against A: for a metric in % of |mean A| (of |mean B| when A's mean
+	 * is 0, then +-100% means "from nothing"), for a rate in percentage
+	 * points. The smallest detectable effect is in the same unit.
+	 */
+	double effect;
+	double p;
+	double sde;
+	char why[160];
+};
+
+const char *verdict_name(enum verdict v);
+
+/* Values that are NaN are left out (a cell where the metric is absent). */
+void decide_metric(const double *a, size_t na, const double *b, size_t nb,
+		   const struct decide_opts *o, struct decision *d);
+void decide_rate(int fail_a, int runs_a, int fail_b, int runs_b,
+		 const struct decide_opts *o, struct decision *d);
+
+/*
+ * One line: "different: n=3/3 mean 0 -> 5012 (+100.0%) p=0.0012
+ * sde=25.1% (threshold 10%)". what names the metric or event.
+ */
+void decision_format(const struct decision *d, const char *what,
+		     struct strbuf *out);
+
+/*
+ * From one cell.json: 1 if the cell enters decisions (its outcome is not
+ * infra-error), 0 if it must be left out.
+ */
+bool decide_cell_counts(json_object *cell);
+/*
+ * The value at a dotted path of a cell.json ("metrics.vmscan_write_file_
+ * direct"; a bare name is looked up under metrics. and metrics.ops.);
+ * NaN if absent or not a number, or if the cell does not count.
+ */
+double decide_cell_metric(json_object *cell, const char *name);
+/*
+ * Whether a counting cell had the event: kind is an outcome name
+ * ("crashed", "hung") or a console event kind ("oom", "stack_overflow");
+ * title (optional) must then be a substring of one such event's title.
+ * Returns 1 hit, 0 miss, -1 the cell does not count.
+ */
+int decide_cell_event(json_object *cell, const char *kind, const char *title);
+
+#endif
