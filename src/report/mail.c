@@ -499,10 +499,21 @@ static void group_section(struct strbuf *out, const struct report *r,
 	for (size_t s = 0; s < g->nr_sides; s++)
 		if (g->sides[s].n < min_n)
 			min_n = g->sides[s].n;
-	strbuf_addf(out, "n per kernel:");
-	for (size_t s = 0; s < g->nr_sides; s++)
-		strbuf_addf(out, " %s%zu", s ? "/" : "", g->sides[s].n);
-	strbuf_addch(out, '\n');
+	{
+		struct strbuf runs = STRBUF_INIT;
+
+		for (size_t s = 0; s < g->nr_sides; s++) {
+			size_t ok = 0;
+
+			for (size_t i = 0; i < g->sides[s].n; i++)
+				ok += !strcmp(g->sides[s].cells[i]->outcome,
+					      "ok");
+			strbuf_addf(&runs, "%s%s %zu (%zu ok)", s ? ", " : "",
+				    g->sides[s].name, g->sides[s].n, ok);
+		}
+		wrap(out, "Runs per kernel: ", 4, runs.buf);
+		strbuf_release(&runs);
+	}
 	if (g->nr_sides > 1 && min_n < STATS_MIN_N)
 		wrap(out, "", 0,
 		     "n is too small for significance tests (fewer than 3 "
@@ -523,48 +534,44 @@ static void group_section(struct strbuf *out, const struct report *r,
 	}
 }
 
-static const char *host_str(const struct rpt_run *run, const char *key,
-			    char *buf, size_t n)
+/* "LABEL VALUE" for each host fact run.json has; absent ones are left out. */
+static void host_fact(struct strbuf *line, const struct rpt_run *run,
+		      const char *key, const char *fmt)
 {
 	json_object *v;
+	char buf[160];
 
-	if (!run->host || !json_object_object_get_ex(run->host, key, &v))
-		return "?";
-	return ascii(buf, n, json_object_get_string(v), n - 1);
-}
-
-static void version_str(char *buf, size_t n, const struct rpt_run *run,
-			const char *key)
-{
-	json_object *v;
-	long long x;
-
-	if (!run->host || !json_object_object_get_ex(run->host, key, &v)) {
-		snprintf(buf, n, "?");
+	if (!run->host || !json_object_object_get_ex(run->host, key, &v) ||
+	    !*json_object_get_string(v))
 		return;
+	if (strstr(key, "_version")) {
+		long long x = json_object_get_int64(v);
+
+		snprintf(buf, sizeof(buf), "%lld.%lld.%lld", x / 1000000,
+			 x / 1000 % 1000, x % 1000);
+	} else {
+		ascii(buf, sizeof(buf), json_object_get_string(v),
+		      sizeof(buf) - 1);
 	}
-	x = json_object_get_int64(v);
-	snprintf(buf, n, "%lld.%lld.%lld", x / 1000000, x / 1000 % 1000,
-		 x % 1000);
+	if (line->len)
+		strbuf_addstr(line, ", ");
+	strbuf_addf(line, fmt, buf);
 }
 
 static void host_line(struct strbuf *out, const struct rpt_run *run)
 {
-	char q[32], l[32], h[64], c[128], a[16], cpus[16], mem[16], k[64];
-	char line[400];
+	struct strbuf line = STRBUF_INIT;
 
-	version_str(q, sizeof(q), run, "qemu_version");
-	version_str(l, sizeof(l), run, "libvirt_version");
-	snprintf(line, sizeof(line),
-		 "%s, %s x%s, %s MiB, host kernel %s, QEMU %s, libvirt %s, "
-		 "accel %s",
-		 host_str(run, "hostname", h, sizeof(h)),
-		 host_str(run, "cpu", c, sizeof(c)),
-		 host_str(run, "cpus", cpus, sizeof(cpus)),
-		 host_str(run, "memory_mib", mem, sizeof(mem)),
-		 host_str(run, "kernel", k, sizeof(k)), q, l,
-		 host_str(run, "accel", a, sizeof(a)));
-	wrap(out, "  ", 4, line);
+	host_fact(&line, run, "hostname", "%s");
+	host_fact(&line, run, "cpu", "%s");
+	host_fact(&line, run, "cpus", "%s CPUs");
+	host_fact(&line, run, "memory_mib", "%s MiB");
+	host_fact(&line, run, "kernel", "host kernel %s");
+	host_fact(&line, run, "qemu_version", "QEMU %s");
+	host_fact(&line, run, "libvirt_version", "libvirt %s");
+	host_fact(&line, run, "accel", "accel %s");
+	wrap(out, "  ", 4, line.buf);
+	strbuf_release(&line);
 }
 
 /* The first counted cell of a side name, for its kernel facts. */
@@ -585,7 +592,7 @@ static void kernels_section(struct strbuf *out, const struct report *r,
 	for (size_t i = 0; i < names->nr; i++) {
 		const struct rpt_cell *c = side_cell(r, names->v[i]);
 		struct strvec subj = STRVEC_INIT;
-		char nb[64], rb[64], hb[16], line[300];
+		char nb[64], rb[64], hb[80], line[300];
 
 		if (!c)
 			continue;
@@ -594,7 +601,7 @@ static void kernels_section(struct strbuf *out, const struct report *r,
 			 i ? "" : " (baseline)",
 			 ascii(rb, sizeof(rb),
 			       *c->release ? c->release : c->version, 60),
-			 ascii(hb, sizeof(hb), c->hash, 12));
+			 ascii(hb, sizeof(hb), c->hash, sizeof(hb) - 1));
 		wrap(out, "  ", 6, line);
 		if (*c->source)
 			wrap(out, "      source: ", 8, c->source);
