@@ -37,16 +37,25 @@ static void usage(FILE *f)
 	fprintf(f, "usage: wblab <command> [<args>]\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-15s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'wblab <command> --help' describes a command.\n");
+	fprintf(f, "\n'wblab help <command>' or 'wblab <command> --help' describes a command.\n");
 }
 
 int main(int argc, char **argv)
 {
+	static char help_opt[] = "--help";
+	char *help_argv[] = { NULL, NULL, help_opt, NULL };
+
 	if (argc < 2) {
 		usage(stderr);
 		return 2;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "help") && argc > 2) {
+		/* wblab help CMD is wblab CMD --help, word for word. */
+		help_argv[0] = argv[0];
+		help_argv[1] = argv[2];
+		argc = 3;
+		argv = help_argv;
+	} else if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
 		return 0;
 	}

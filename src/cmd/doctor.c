@@ -16,6 +16,7 @@
 #include "cmd/cmds.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/parse-options.h"
 #include "util/run.h"
 #include "virt/probe.h"
 #include "virt/virt.h"
@@ -184,19 +185,21 @@ int cmd_doctor(int argc, char **argv)
 	virConnectPtr conn = NULL;
 	int bad = 0;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json"))
-			json = true;
-		else if (!strcmp(argv[i], "--reprobe"))
-			reprobe = true;
-		else if (!strcmp(argv[i], "--uri") && i + 1 < argc)
-			uri = argv[++i];
-		else {
-			fprintf(stderr,
-				"usage: wblab doctor [--json] [--reprobe] [--uri URI]\n");
-			return 2;
-		}
-	}
+	static const char *const usage[] = {
+		"wblab doctor [--json] [--reprobe] [--uri URI]", NULL
+	};
+	struct option opts[] = {
+		OPT_BOOL(0, "json", &json, "print the checks as JSON"),
+		OPT_BOOL(0, "reprobe", &reprobe,
+			 "probe KVM again instead of using the cached verdict"),
+		OPT_STRING(0, "uri", &uri, "URI",
+			   "libvirt URI; $WBLAB_URI sets the default"),
+		OPT_END(),
+	};
+
+	if (parse_options(argc, argv, "wblab doctor", opts, usage, 0))
+		return usage_error("wblab doctor", "unexpected argument '%s'",
+				   argv[0]);
 	log_quiet = json;
 	check_libvirt(&conn, uri);
 	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)

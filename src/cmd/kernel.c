@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wblab kernel list | show NAME | build NAME */
+/* wblab kernel list | show NAME | build NAME, each with --json */
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,11 +11,54 @@
 #include "cmd/cmds.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/parse-options.h"
 
-static const char kernel_usage[] =
-	"usage: wblab kernel list          list lab/kernels specs: kind, cached or not\n"
-	"       wblab kernel show NAME     a spec's fields, cache key and artifact\n"
-	"       wblab kernel build NAME    fetch (prebuilt) or build (source) into the cache\n";
+static const char *const kernel_usage[] = {
+	"wblab kernel list [--json]",
+	"wblab kernel show [--json] NAME",
+	"wblab kernel build [--json] NAME",
+	NULL,
+};
+
+static void print_json(json_object *o)
+{
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static json_object *jstr(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *jlist(const struct spec_strlist *l)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_object_array_add(a, json_object_new_string(l->v[i]));
+	return a;
+}
+
+/* The artifact's fields, as kernel.json has them. */
+static json_object *artifact_json(const struct kernel_artifact *a)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "name", jstr(a->name));
+	json_object_object_add(o, "hash", jstr(a->hash));
+	json_object_object_add(o, "dir", jstr(a->dir));
+	json_object_object_add(o, "version", jstr(a->version));
+	json_object_object_add(o, "origin", jstr(a->origin));
+	json_object_object_add(o, "source", jstr(a->source));
+	json_object_object_add(o, "patches", jstr(a->patches));
+	json_object_object_add(o, "bzimage", jstr(a->bzimage));
+	json_object_object_add(o, "config", jstr(a->config));
+	json_object_object_add(o, "modules_img", jstr(a->modules_img));
+	json_object_object_add(o, "modules_dir", jstr(a->modules_dir));
+	return o;
+}
 
 static const char *kernel_kind(const struct kernel_spec *s)
 {
@@ -35,34 +79,82 @@ static int load(const char *name, struct kernel_spec *s)
 	return 0;
 }
 
-static int kernel_cmd_list(void)
+static json_object *kernel_row_json(const char *name, const char *kind,
+				    const char *state, const char *key,
+				    const char *version)
 {
-	struct spec_strlist names = { 0 };
+	json_object *o = json_object_new_object();
 
+	json_object_object_add(o, "name", jstr(name));
+	json_object_object_add(o, "kind", jstr(kind));
+	json_object_object_add(o, "state", jstr(state));
+	json_object_object_add(o, "key", jstr(key));
+	json_object_object_add(o, "version", jstr(version));
+	return o;
+}
+
+static int sub_list(int argc, char **argv)
+{
+	static const char *const usage[] = { "wblab kernel list [--json]",
+					     NULL };
+	struct spec_strlist names = { 0 };
+	json_object *arr = NULL;
+	bool json = false;
+	struct option opts[] = {
+		OPT_GROUP(
+			"List lab/kernels specs: kind, cached or not, cache key, version."),
+		OPT_BOOL(0, "json", &json, "print the list as JSON"),
+		OPT_END(),
+	};
+
+	if (parse_options(argc, argv, "wblab kernel list", opts, usage, 0))
+		return usage_error("wblab kernel list",
+				   "unexpected argument '%s'", argv[0]);
 	spec_list_names("lab/kernels", &names);
-	printf("%-24s %-9s %-8s %-12s %s\n", "NAME", "KIND", "CACHE", "KEY", "VERSION");
+	if (json)
+		arr = json_object_new_array();
+	else
+		printf("%-24s %-9s %-8s %-12s %s\n", "NAME", "KIND", "CACHE",
+		       "KEY", "VERSION");
 	for (size_t i = 0; i < names.n; i++) {
 		struct kernel_spec s;
 		struct kernel_artifact a;
 		char hash[HASH_HEX_LEN + 1] = "";
+		const char *state;
 		int found;
 
 		if (kernel_spec_find(names.v[i], &s)) {
-			printf("%-24s (spec has errors: wblab kernel show %s)\n",
-			       names.v[i], names.v[i]);
+			if (json)
+				json_object_array_add(
+					arr, kernel_row_json(names.v[i], NULL,
+							     "spec-error", NULL,
+							     NULL));
+			else
+				printf("%-24s (spec has errors: wblab kernel show %s)\n",
+				       names.v[i], names.v[i]);
 			kernel_spec_free(&s);
 			continue;
 		}
 		found = kernel_lookup(&s, &a);
 		kernel_cache_key(&s, hash);
-		printf("%-24s %-9s %-8s %-12.12s %s\n", s.name, kernel_kind(&s),
-		       found == 0 ? "cached" : found > 0 ? "missing" : "error", hash,
-		       found == 0 ? a.version : "-");
+		state = found == 0 ? "cached" : found > 0 ? "missing" : "error";
+		if (json)
+			json_object_array_add(
+				arr,
+				kernel_row_json(s.name, kernel_kind(&s), state,
+						hash,
+						found == 0 ? a.version : NULL));
+		else
+			printf("%-24s %-9s %-8s %-12.12s %s\n", s.name,
+			       kernel_kind(&s), state, hash,
+			       found == 0 ? a.version : "-");
 		if (found == 0)
 			kernel_artifact_free(&a);
 		kernel_spec_free(&s);
 	}
 	spec_strlist_free(&names);
+	if (json)
+		print_json(arr);
 	return 0;
 }
 
@@ -92,7 +184,8 @@ static int kernel_cmd_show(const char *name)
 	if (s.description) {
 		size_t n = strlen(s.description);
 
-		while (n && (s.description[n - 1] == '\n' || s.description[n - 1] == ' '))
+		while (n && (s.description[n - 1] == '\n' ||
+			     s.description[n - 1] == ' '))
 			n--;
 		printf("description:  %.*s\n", (int)n, s.description);
 	}
@@ -107,10 +200,12 @@ static int kernel_cmd_show(const char *name)
 		       s.source_ref ? s.source_ref : "HEAD");
 	if (!s.package) {
 		printf("config base:  %s\n", s.config_base ? s.config_base :
-		       s.base ? "(from base)" : "defconfig");
+					     s.base	   ? "(from base)" :
+							     "defconfig");
 		show_list("fragments:", &s.fragments);
 		show_list("patches:", &s.patches);
-		printf("localversion: %s\n", s.localversion ? s.localversion : "-");
+		printf("localversion: %s\n",
+		       s.localversion ? s.localversion : "-");
 		{
 			char *b = cache_path("build", s.name);
 
@@ -120,7 +215,8 @@ static int kernel_cmd_show(const char *name)
 		}
 	}
 	ret = kernel_cache_key(&s, hash) ? 1 : 0;
-	printf("cache key:    %s%s\n", hash, ret ? " (incomplete: see errors)" : "");
+	printf("cache key:    %s%s\n", hash,
+	       ret ? " (incomplete: see errors)" : "");
 	found = kernel_lookup(&s, &a);
 	if (found == 0) {
 		printf("cached:       yes\n");
@@ -128,10 +224,12 @@ static int kernel_cmd_show(const char *name)
 		printf("version:      %s\n", a.version);
 		printf("origin:       %s\n", a.origin ? a.origin : "-");
 		printf("built from:   %s\n", a.source ? a.source : "-");
-		printf("with patches: %s\n", a.patches && *a.patches ? a.patches : "-");
+		printf("with patches: %s\n",
+		       a.patches && *a.patches ? a.patches : "-");
 		printf("bzImage:      %s\n", a.bzimage);
 		printf("config:       %s\n", a.config);
-		printf("modules.img:  %s\n", a.modules_img ? a.modules_img : "-");
+		printf("modules.img:  %s\n",
+		       a.modules_img ? a.modules_img : "-");
 		printf("modules dir:  %s\n", a.modules_dir);
 		kernel_artifact_free(&a);
 	} else {
@@ -141,7 +239,74 @@ static int kernel_cmd_show(const char *name)
 	return ret;
 }
 
-static int kernel_cmd_build(const char *name)
+static int kernel_show_json(const char *name)
+{
+	json_object *o = json_object_new_object();
+	struct kernel_spec s;
+	struct kernel_artifact a;
+	char hash[HASH_HEX_LEN + 1] = "";
+	int ret, found;
+
+	ret = load(name, &s);
+	if (ret) {
+		json_object_put(o);
+		return ret;
+	}
+	json_object_object_add(o, "name", jstr(s.name));
+	json_object_object_add(o, "spec", jstr(s.path));
+	json_object_object_add(o, "kind", jstr(kernel_kind(&s)));
+	json_object_object_add(o, "description", jstr(s.description));
+	json_object_object_add(o, "package", jstr(s.package));
+	json_object_object_add(o, "base", jstr(s.base));
+	json_object_object_add(o, "source_package", jstr(s.source_package));
+	json_object_object_add(o, "source_git", jstr(s.source_git));
+	json_object_object_add(o, "source_ref", jstr(s.source_ref));
+	if (!s.package) {
+		char *b = cache_path("build", s.name);
+		char *tree = xasprintf("%s/linux/obj", b);
+
+		json_object_object_add(o, "config_base", jstr(s.config_base));
+		json_object_object_add(o, "fragments", jlist(&s.fragments));
+		json_object_object_add(o, "patches", jlist(&s.patches));
+		json_object_object_add(o, "localversion", jstr(s.localversion));
+		json_object_object_add(o, "build_tree", jstr(tree));
+		free(tree);
+		free(b);
+	}
+	ret = kernel_cache_key(&s, hash) ? 1 : 0;
+	json_object_object_add(o, "cache_key", jstr(hash));
+	json_object_object_add(o, "cache_key_complete",
+			       json_object_new_boolean(!ret));
+	found = kernel_lookup(&s, &a);
+	json_object_object_add(o, "cached",
+			       json_object_new_boolean(found == 0));
+	if (found == 0) {
+		json_object_object_add(o, "artifact", artifact_json(&a));
+		kernel_artifact_free(&a);
+	}
+	print_json(o);
+	kernel_spec_free(&s);
+	return ret;
+}
+
+static int sub_show(int argc, char **argv)
+{
+	static const char *const usage[] = { "wblab kernel show [--json] NAME",
+					     NULL };
+	bool json = false;
+	struct option opts[] = {
+		OPT_GROUP(
+			"A spec's fields, its cache key and the cached artifact."),
+		OPT_BOOL(0, "json", &json, "print them as JSON"),
+		OPT_END(),
+	};
+
+	if (parse_options(argc, argv, "wblab kernel show", opts, usage, 0) != 1)
+		return usage_error("wblab kernel show", "one NAME is needed");
+	return json ? kernel_show_json(argv[0]) : kernel_cmd_show(argv[0]);
+}
+
+static int kernel_cmd_build(const char *name, bool json)
 {
 	struct kernel_spec s;
 	struct kernel_artifact a;
@@ -158,10 +323,20 @@ static int kernel_cmd_build(const char *name)
 	}
 	if (found > 0)
 		ret = kernel_ensure(&s, &a);
-	if (!ret)
-		printf("%s %s %s %s (%.2f s)\n", s.name, found ? "built" : "cached",
-		       a.version, a.dir, now_mono() - t0);
-	else
+	if (!ret && json) {
+		json_object *o = artifact_json(&a);
+
+		json_object_object_add(
+			o, "state",
+			json_object_new_string(found ? "built" : "cached"));
+		json_object_object_add(o, "seconds",
+				       json_object_new_double(now_mono() - t0));
+		print_json(o);
+	} else if (!ret) {
+		printf("%s %s %s %s (%.2f s)\n", s.name,
+		       found ? "built" : "cached", a.version, a.dir,
+		       now_mono() - t0);
+	} else
 		error("kernel %s: not built", s.name);
 	if (!ret)
 		kernel_artifact_free(&a);
@@ -169,18 +344,40 @@ static int kernel_cmd_build(const char *name)
 	return ret ? 1 : 0;
 }
 
+static int sub_build(int argc, char **argv)
+{
+	static const char *const usage[] = { "wblab kernel build [--json] NAME",
+					     NULL };
+	bool json = false;
+	struct option opts[] = {
+		OPT_GROUP(
+			"Fetch (prebuilt) or build (source) a kernel into the cache.\n"
+			"'fetch' is the same subcommand."),
+		OPT_BOOL(0, "json", &json, "print the artifact as JSON"),
+		OPT_END(),
+	};
+
+	if (parse_options(argc, argv, "wblab kernel build", opts, usage, 0) !=
+	    1)
+		return usage_error("wblab kernel build", "one NAME is needed");
+	return kernel_cmd_build(argv[0], json);
+}
+
 int cmd_kernel(int argc, char **argv)
 {
-	if (argc == 2 && !strcmp(argv[1], "list"))
-		return kernel_cmd_list();
-	if (argc == 3 && !strcmp(argv[1], "show"))
-		return kernel_cmd_show(argv[2]);
-	if (argc == 3 && (!strcmp(argv[1], "build") || !strcmp(argv[1], "fetch")))
-		return kernel_cmd_build(argv[2]);
-	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "help"))) {
-		fputs(kernel_usage, stdout);
-		return 0;
-	}
-	fputs(kernel_usage, stderr);
-	return 2;
+	static const struct subcommand subs[] = {
+		{ "list", sub_list },	{ "show", sub_show },
+		{ "build", sub_build }, { "fetch", sub_build },
+		{ NULL, NULL },
+	};
+	struct option opts[] = {
+		OPT_GROUP(
+			"Candidate kernels (lab/kernels/*.yaml): prebuilt packages, source\n"
+			"trees with patches, variants of another kernel.\n"
+			"'wblab kernel SUBCOMMAND --help' describes a subcommand."),
+		OPT_END(),
+	};
+
+	return parse_subcommand(argc, argv, "wblab kernel", opts, kernel_usage,
+				subs);
 }

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* wblab parse-console FILE... [--json]: kernel events in console logs. */
+/* wblab parse-console [--json] FILE...: kernel events in console logs. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,23 +7,7 @@
 #include "cmd/cmds.h"
 #include "collect/console.h"
 #include "util/log.h"
-
-static const char usage_str[] =
-	"usage: wblab parse-console [--json] FILE...\n"
-	"       wblab parse-console --print-patterns\n"
-	"\n"
-	"Find kernel events (oops, panic, OOM, lockups, warnings, ...) in\n"
-	"kernel console logs. FILE may be - for standard input.\n"
-	"\n"
-	"  --json            one JSON object per file, one per line\n"
-	"  --print-patterns  print the trigger strings, one per line, as\n"
-	"                    extended regular expressions (for grep -E)\n";
-
-static int usage(FILE *f, int ret)
-{
-	fputs(usage_str, f);
-	return ret;
-}
+#include "util/parse-options.h"
 
 /* Escape ERE metacharacters so grep -E matches the literal string. */
 static void print_ere(const char *s)
@@ -72,7 +56,8 @@ static int parse_one(const char *file, bool json)
 		json_object *o = console_report_to_json(&r, file);
 
 		puts(json_object_to_json_string_ext(
-			o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE));
+			o, JSON_C_TO_STRING_PLAIN |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(o);
 	} else {
 		print_text(file, &r);
@@ -83,44 +68,35 @@ static int parse_one(const char *file, bool json)
 
 int cmd_parse_console(int argc, char **argv)
 {
-	bool json = false, opts = true;
-	int i, nr_files = 0, ret = 0;
+	static const char *const usage[] = {
+		"wblab parse-console [--json] FILE...",
+		"wblab parse-console --print-patterns",
+		NULL,
+	};
+	bool json = false, patterns = false;
+	int n, ret = 0;
+	struct option opts[] = {
+		OPT_GROUP(
+			"Find kernel events (oops, panic, OOM, lockups, warnings, ...) in\n"
+			"kernel console logs. FILE may be - for standard input."),
+		OPT_BOOL(0, "json", &json,
+			 "one JSON object per file, one per line"),
+		OPT_BOOL(0, "print-patterns", &patterns,
+			 "print the trigger strings, one per line, as extended "
+			 "regular expressions (for grep -E)"),
+		OPT_END(),
+	};
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!opts || a[0] != '-' || !strcmp(a, "-")) {
-			nr_files++;
-		} else if (!strcmp(a, "--")) {
-			opts = false;
-		} else if (!strcmp(a, "--json")) {
-			json = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			return usage(stdout, 0);
-		} else if (!strcmp(a, "--print-patterns")) {
-			size_t k;
-
-			for (k = 0; k < console_nr_patterns(); k++)
-				print_ere(console_pattern(k));
-			return 0;
-		} else {
-			error("parse-console: unknown option %s", a);
-			return usage(stderr, 2);
-		}
+	n = parse_options(argc, argv, "wblab parse-console", opts, usage, 0);
+	if (patterns) {
+		for (size_t k = 0; k < console_nr_patterns(); k++)
+			print_ere(console_pattern(k));
+		return 0;
 	}
-	if (!nr_files)
-		return usage(stderr, 2);
-	opts = true;
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (opts && !strcmp(a, "--")) {
-			opts = false;
-			continue;
-		}
-		if (opts && a[0] == '-' && strcmp(a, "-"))
-			continue;
-		if (parse_one(a, json) < 0)
+	if (!n)
+		return usage_error("wblab parse-console", "no FILE given");
+	for (int i = 0; i < n; i++) {
+		if (parse_one(argv[i], json) < 0)
 			ret = 2;
 		fflush(stdout);
 	}

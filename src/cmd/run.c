@@ -8,7 +8,6 @@
  */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,25 +27,11 @@
 #include "cmd/cmds.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/parse-options.h"
 #include "virt/probe.h"
 #include "virt/virt.h"
 
 #define MAX_KERNELS 8
-
-static const char run_usage[] =
-	"usage: wblab run --kernel K [--kernel K2...] --topology T --workload W [options]\n"
-	"  -n N              repetitions per kernel (default 1)\n"
-	"  --results DIR     results directory (default ./results)\n"
-	"  --memory MiB      guest memory (default: workload's, else 1024)\n"
-	"  --vcpus N         guest vCPUs (default 2)\n"
-	"  --timeout S       workload wall clock (default: workload's)\n"
-	"  --boot-timeout S  agent hello deadline (default 120)\n"
-	"  --image NAME      guest image (default debian-12)\n"
-	"  --accel auto|kvm|tcg  (default auto: probe KVM, fall back to TCG)\n"
-	"  --uri URI         libvirt URI (default $WBLAB_URI or qemu:///system)\n"
-	"  --keep            keep each cell's overlay and disks\n"
-	"  --cmdline-extra S append S to the guest kernel command line\n"
-	"  --json            print run.json to stdout\n";
 
 struct run_args {
 	const char *kernels[MAX_KERNELS];
@@ -55,111 +40,89 @@ struct run_args {
 	const char *cmdline_extra;
 	int reps, memory, vcpus, timeout, boot_timeout;
 	bool json, keep;
+	struct strvec kernel_names; /* --kernel, in order */
 };
+
+static const char *const run_usage[] = {
+	"wblab run --kernel K [--kernel K2...] --topology T --workload W [options]",
+	NULL,
+};
+
+static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
-	static const struct option opts[] = {
-		{ "kernel", required_argument, NULL, 'k' },
-		{ "topology", required_argument, NULL, 't' },
-		{ "workload", required_argument, NULL, 'w' },
-		{ "results", required_argument, NULL, 'r' },
-		{ "memory", required_argument, NULL, 'm' },
-		{ "vcpus", required_argument, NULL, 'c' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "boot-timeout", required_argument, NULL, 'B' },
-		{ "image", required_argument, NULL, 'i' },
-		{ "accel", required_argument, NULL, 'a' },
-		{ "uri", required_argument, NULL, 'u' },
-		{ "keep", no_argument, NULL, 'K' },
-		{ "cmdline-extra", required_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	long long memory = 0;
+	struct option opts[] = {
+		OPT_GROUP("What to run"),
+		OPT_STRLIST(
+			'k', "kernel", &a->kernel_names, "K",
+			"kernel spec (lab/kernels/K.yaml); give it again for A/B"),
+		OPT_STRING('t', "topology", &a->topology, "T",
+			   "storage topology (topologies/T.yaml)"),
+		OPT_STRING('w', "workload", &a->workload, "W",
+			   "workload (workloads/W.yaml)"),
+		OPT_INT('n', NULL, &a->reps, "N", 1, 1000,
+			"repetitions per kernel, interleaved across kernels"),
+		OPT_GROUP("The guest"),
+		OPT_SIZE(
+			'm', "memory", &memory, "MiB", 1 << 20, 128, 1 << 20,
+			"guest memory, MiB or with K/M/G; if not given the workload's, else 1024"),
+		OPT_INT(0, "vcpus", &a->vcpus, "N", 1, 64, "guest vCPUs"),
+		OPT_DURATION(0, "timeout", &a->timeout, "S", 1, 7 * 86400,
+			     "workload wall clock; if not given the workload's"),
+		OPT_DURATION(0, "boot-timeout", &a->boot_timeout, "S", 1, 86400,
+			     "deadline for the agent's hello"),
+		OPT_STRING(0, "image", &a->image, "NAME", "guest root image"),
+		OPT_CHOICE(
+			0, "accel", &a->accel, "HOW", accel_choices,
+			"auto probes KVM and falls back to TCG; $WBLAB_ACCEL sets the default"),
+		OPT_STRING(0, "cmdline-extra", &a->cmdline_extra, "S",
+			   "append S to the guest kernel command line"),
+		OPT_GROUP("Where"),
+		OPT_STRING('r', "results", &a->results, "DIR",
+			   "results directory"),
+		OPT_STRING(0, "uri", &a->uri, "URI",
+			   "libvirt URI; $WBLAB_URI sets the default"),
+		OPT_BOOL(0, "keep", &a->keep,
+			 "keep each cell's overlay and disks"),
+		OPT_BOOL(0, "json", &a->json, "print run.json to stdout"),
+		OPT_END(),
 	};
-	int c;
+	const char *env_accel = getenv("WBLAB_ACCEL");
+	int n;
 
 	*a = (struct run_args){ .results = "results",
 				.image = "debian-12",
-				.accel = getenv("WBLAB_ACCEL") ?
-						 getenv("WBLAB_ACCEL") :
-						 "auto",
+				.accel = "auto",
 				.uri = virt_default_uri(),
 				.reps = 1,
 				.vcpus = 2,
 				.boot_timeout = 120 };
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			if (a->nr_kernels == MAX_KERNELS)
-				return error("at most %d kernels",
-					     MAX_KERNELS) ?
-					       2 :
-					       2;
-			a->kernels[a->nr_kernels++] = optarg;
-			break;
-		case 't':
-			a->topology = optarg;
-			break;
-		case 'w':
-			a->workload = optarg;
-			break;
-		case 'r':
-			a->results = optarg;
-			break;
-		case 'i':
-			a->image = optarg;
-			break;
-		case 'a':
-			a->accel = optarg;
-			break;
-		case 'u':
-			a->uri = optarg;
-			break;
-		case 'n':
-			a->reps = atoi(optarg);
-			break;
-		case 'm':
-			a->memory = atoi(optarg);
-			break;
-		case 'c':
-			a->vcpus = atoi(optarg);
-			break;
-		case 'T':
-			a->timeout = atoi(optarg);
-			break;
-		case 'B':
-			a->boot_timeout = atoi(optarg);
-			break;
-		case 'K':
-			a->keep = true;
-			break;
-		case 'x':
-			a->cmdline_extra = optarg;
-			break;
-		case 'j':
-			a->json = true;
-			break;
-		case 'h':
-			fputs(run_usage, stdout);
-			exit(0);
-		default:
-			fputs(run_usage, stderr);
-			return 2;
-		}
-	}
-	if (optind < argc || !a->nr_kernels || !a->topology || !a->workload) {
-		fputs(run_usage, stderr);
-		return 2;
-	}
-	if (a->reps < 1 || a->reps > 1000 || a->vcpus < 1 || a->vcpus > 64 ||
-	    a->memory < 0 || a->timeout < 0 || a->boot_timeout < 1 ||
-	    (strcmp(a->accel, "auto") && strcmp(a->accel, "kvm") &&
-	     strcmp(a->accel, "tcg"))) {
-		error("bad option value (see wblab run --help)");
-		return 2;
-	}
+	strvec_init(&a->kernel_names);
+	/* WBLAB_ACCEL is a default, checked like the option itself. */
+	for (const char *const *c = accel_choices; env_accel && *c; c++)
+		if (!strcmp(env_accel, *c))
+			a->accel = *c;
+	if (env_accel && strcmp(a->accel, env_accel))
+		return usage_error(
+			"wblab run",
+			"WBLAB_ACCEL: '%s' is not one of auto, kvm, tcg",
+			env_accel);
+	n = parse_options(argc, argv, "wblab run", opts, run_usage, 0);
+	if (n)
+		return usage_error("wblab run", "unexpected argument '%s'",
+				   argv[0]);
+	if (!a->kernel_names.nr || !a->topology || !a->workload)
+		return usage_error(
+			"wblab run",
+			"--kernel, --topology and --workload are required");
+	if (a->kernel_names.nr > MAX_KERNELS)
+		return usage_error("wblab run", "--kernel: at most %d kernels",
+				   MAX_KERNELS);
+	for (size_t i = 0; i < a->kernel_names.nr; i++)
+		a->kernels[a->nr_kernels++] = a->kernel_names.v[i];
+	a->memory = (int)memory;
 	return 0;
 }
 
@@ -547,6 +510,7 @@ int cmd_run(int argc, char **argv)
 out:
 	free_state(s);
 out_free:
+	strvec_clear(&s->a.kernel_names);
 	free(s);
 	return ret;
 }

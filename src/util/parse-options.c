@@ -360,6 +360,21 @@ int parse_options(int argc, char **argv, const char *prefix,
 	return n;
 }
 
+int parse_subcommand(int argc, char **argv, const char *prefix,
+		     const struct option *opts, const char *const *usage,
+		     const struct subcommand *subs)
+{
+	int n = parse_options(argc, argv, prefix, opts, usage,
+			      PARSE_OPT_STOP_AT_NON_OPTION);
+
+	if (!n)
+		return usage_error(prefix, "a subcommand is needed");
+	for (const struct subcommand *s = subs; s->name; s++)
+		if (!strcmp(argv[0], s->name))
+			return s->fn(n, argv);
+	return usage_error(prefix, "'%s' is not a subcommand", argv[0]);
+}
+
 static void print_default(FILE *f, const struct option *o)
 {
 	switch (o->type) {

@@ -103,6 +103,22 @@ void parse_options_usage(FILE *f, const char *prefix,
 int usage_error(const char *prefix, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * Commands with subcommands (wblab kernel list|show|build): opts are the
+ * command's own options, before the subcommand; then the subcommand's
+ * function gets argv from the subcommand's name on, and parses its own
+ * options with the prefix "PREFIX NAME". An unknown or missing subcommand
+ * is bad usage (exit 2); --help lists the usage lines.
+ */
+struct subcommand {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+};
+
+int parse_subcommand(int argc, char **argv, const char *prefix,
+		     const struct option *opts, const char *const *usage,
+		     const struct subcommand *subs);
+
 /* The value parsers, for spec loaders and tests: 0 or -1. */
 int parse_size(const char *s, long long unit, long long *out);
 int parse_duration(const char *s, int *out);

@@ -1,0 +1,26 @@
+# The command line: one option parser for every subcommand (no guest needed).
+# Sourced by tests/e2e.sh.
+
+# Every command wblab help lists, so a new one is held to the same.
+for cmd in $(./wblab help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+	./wblab "$cmd" --help >"$R/help-$cmd.out" 2>&1
+	rc=$?
+	./wblab help "$cmd" >"$R/help2-$cmd.out" 2>&1
+	if [ $rc -eq 0 ] && grep -q '^usage: wblab '"$cmd" "$R/help-$cmd.out" &&
+	   cmp -s "$R/help-$cmd.out" "$R/help2-$cmd.out"; then
+		pass "wblab $cmd --help exits 0 and is what wblab help $cmd prints"
+	else
+		fail "wblab $cmd --help: rc=$rc, or differs from wblab help $cmd"
+	fi
+done
+./wblab run --memory abc --kernel debian-6.1 --topology none --workload noop 2>"$R/cli-mem.err"
+[ $? -eq 2 ] && grep -q "^wblab run: --memory: 'abc' is not a number" "$R/cli-mem.err" &&
+	pass "run --memory abc: exit 2 naming the option" || fail "run --memory abc: $(cat "$R/cli-mem.err")"
+./wblab run -n 0 --kernel debian-6.1 --topology none --workload noop 2>"$R/cli-n.err"
+[ $? -eq 2 ] && grep -q '^wblab run: -n: 0 is out of range 1..1000' "$R/cli-n.err" &&
+	pass "run -n 0: exit 2 naming the option" || fail "run -n 0: $(cat "$R/cli-n.err")"
+./wblab kernel nope 2>"$R/cli-sub.err"
+[ $? -eq 2 ] && grep -q "'nope' is not a subcommand" "$R/cli-sub.err" &&
+	pass "kernel nope: exit 2, not a subcommand" || fail "kernel nope: $(cat "$R/cli-sub.err")"
+check "kernel list --json is JSON with debian-6.1 cached" \
+	sh -c "./wblab kernel list --json | jq -e '[.[] | select(.name == \"debian-6.1\")][0].state == \"cached\"'"
