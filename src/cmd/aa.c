@@ -25,7 +25,7 @@ struct aa_args {
 	const char *kernel, *topology, *workload, *results, *test;
 	struct strvec from;
 	int n, splits, seed;
-	bool verbose;
+	bool verbose, show;
 };
 
 static void set_side(struct rpt_cell *c, const char *side)
@@ -169,6 +169,13 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 			flags[m] += g->cmp[1][m].star;
 		if (a->verbose)
 			print_flags(r);
+		if (a->show && !s) {
+			struct strbuf mail = STRBUF_INIT;
+
+			report_mail(r, &mail);
+			fwrite(mail.buf, 1, mail.len, stdout);
+			strbuf_release(&mail);
+		}
 	}
 	printf("A/A over %d splits: mean %.1f%% of rows flagged, worst "
 	       "report %.1f%%\n",
@@ -215,6 +222,8 @@ int cmd_aa(int argc, char **argv)
 			"random seed of the splits"),
 		OPT_BOOL('v', "verbose", &a.verbose,
 			 "name the flagged rows of each split"),
+		OPT_BOOL(0, "show", &a.show,
+			 "print the mail report of the first split"),
 		OPT_END(),
 	};
 	const char *const usage[] = {

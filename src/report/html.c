@@ -506,6 +506,45 @@ static int group_html(struct strbuf *out, const struct report *r,
 	return 0;
 }
 
+/* Only the facts whose values differ between the kernels. */
+static void differs_html(struct strbuf *out, const struct report *r)
+{
+	struct strvec names = STRVEC_INIT;
+	bool any = false;
+
+	rpt_side_names(r, &names);
+	for (size_t w = 0; rpt_fact_names[w]; w++) {
+		if (!rpt_fact_differs(r, &names, w))
+			continue;
+		if (!any)
+			strbuf_addstr(out, "<h2>Differs between the kernels"
+					   "</h2>\n<table>");
+		any = true;
+		strbuf_addstr(out, "<tr><th>");
+		esc(out, rpt_fact_names[w]);
+		strbuf_addstr(out, "</th>");
+		for (size_t i = 0; i < names.nr; i++) {
+			const struct rpt_cell *c = rpt_side_cell(r, names.v[i]);
+			char buf[32];
+
+			strbuf_addstr(out, "<td>");
+			if (c) {
+				esc(out, c->side);
+				strbuf_addstr(out, ": ");
+				esc(out, rpt_cell_fact(c, w, buf, sizeof(buf)));
+			}
+			strbuf_addstr(out, "</td>");
+		}
+		strbuf_addstr(out, "</tr>\n");
+	}
+	if (any)
+		strbuf_addstr(out, "</table>\n");
+	else if (names.nr > 1)
+		strbuf_addstr(out, "<p>Differs between the kernels: nothing "
+				   "but the name (an A/A comparison).</p>\n");
+	strvec_clear(&names);
+}
+
 static void header_html(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "<h2>Kernels</h2>\n<table><tr><th>kernel</th>"
@@ -542,8 +581,13 @@ static void header_html(struct strbuf *out, const struct report *r)
 	strbuf_addstr(out, "</table>\n<h2>Host</h2>\n<table>");
 	for (size_t i = 0; i < r->nr_runs; i++) {
 		json_object_iter it;
+		bool dup = false;
 
-		if (!r->runs[i]->host)
+		for (size_t j = 0; j < i; j++)
+			dup |= r->runs[j]->host && r->runs[i]->host &&
+			       json_object_equal(r->runs[j]->host,
+						 r->runs[i]->host);
+		if (!r->runs[i]->host || dup)
 			continue;
 		strbuf_addstr(out, "<tr><th>run</th><td>");
 		esc(out, r->runs[i]->id);
@@ -556,15 +600,9 @@ static void header_html(struct strbuf *out, const struct report *r)
 			esc(out, json_object_get_string(it.val));
 			strbuf_addstr(out, "</td></tr>\n");
 		}
-		if (r->nr_runs > 3) {
-			strbuf_addf(out,
-				    "<tr><td colspan=\"2\">(%zu more "
-				    "runs in the JSON report)</td></tr>",
-				    r->nr_runs - 1);
-			break;
-		}
 	}
 	strbuf_addstr(out, "</table>\n");
+	differs_html(out, r);
 	if (!r->nr_infra && !r->warnings.nr)
 		return;
 	strbuf_addf(out, "<h2>Not counted: %zu infra-error cells</h2>\n<ul>",

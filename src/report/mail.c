@@ -207,6 +207,19 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 	strbuf_addch(out, '\n');
 }
 
+static bool row_constant(const struct rpt_group *g, size_t m)
+{
+	const struct stats_desc *b = &g->sides[0].desc[m];
+
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		const struct stats_desc *d = &g->sides[s].desc[m];
+
+		if (d->n && (d->min != d->max || d->min != b->min))
+			return false;
+	}
+	return true;
+}
+
 static void metric_table(struct strbuf *out, const struct rpt_group *g,
 			 enum rpt_table table)
 {
@@ -223,8 +236,10 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 				metric_line(out, g, m, L_MAIN, first, end);
 				continue;
 			}
+			/* The same value everywhere: one line says it. */
 			for (int k = L_MAIN; k <= L_MAX; k++)
-				metric_line(out, g, m, k, first, end);
+				if (k == L_MAIN || !row_constant(g, m))
+					metric_line(out, g, m, k, first, end);
 		}
 		strbuf_addch(out, '\n');
 		if (end >= g->nr_sides)
@@ -574,23 +589,12 @@ static void host_line(struct strbuf *out, const struct rpt_run *run)
 	strbuf_release(&line);
 }
 
-/* The first counted cell of a side name, for its kernel facts. */
-static const struct rpt_cell *side_cell(const struct report *r,
-					const char *side)
-{
-	for (size_t i = 0; i < r->nr_cells; i++)
-		if (!strcmp(r->cells[i]->side, side) &&
-		    strcmp(r->cells[i]->outcome, "infra-error"))
-			return r->cells[i];
-	return NULL;
-}
-
 static void kernels_section(struct strbuf *out, const struct report *r,
 			    struct strvec *names)
 {
 	strbuf_addstr(out, "Kernels\n");
 	for (size_t i = 0; i < names->nr; i++) {
-		const struct rpt_cell *c = side_cell(r, names->v[i]);
+		const struct rpt_cell *c = rpt_side_cell(r, names->v[i]);
 		struct strvec subj = STRVEC_INIT;
 		char nb[64], rb[64], hb[80], line[300];
 
@@ -618,67 +622,36 @@ static void kernels_section(struct strbuf *out, const struct report *r,
 static void differs_section(struct strbuf *out, const struct report *r,
 			    struct strvec *names)
 {
-	static const char *const what[] = { "uname -r", "cache key",
-					    "patches",	"kernel cmdline",
-					    "accel",	"vCPUs",
-					    "run" };
 	bool any = false;
 
-	for (size_t w = 0; w < ARRAY_SIZE(what); w++) {
+	for (size_t w = 0; rpt_fact_names[w]; w++) {
 		struct strbuf vals = STRBUF_INIT;
-		const char *first = NULL;
-		bool differ = false;
+		char head[40];
 
+		if (!rpt_fact_differs(r, names, w))
+			continue;
 		for (size_t i = 0; i < names->nr; i++) {
-			const struct rpt_cell *c = side_cell(r, names->v[i]);
-			char num[16];
+			const struct rpt_cell *c =
+				rpt_side_cell(r, names->v[i]);
+			char buf[32];
 			const char *v;
 
 			if (!c)
 				continue;
-			snprintf(num, sizeof(num), "%d", c->vcpus);
-			v = w == 0 ? c->release :
-			    w == 1 ? c->hash :
-			    w == 2 ? c->patches :
-			    w == 3 ? c->cmdline :
-			    w == 4 ? c->accel :
-			    w == 5 ? num :
-				     c->run->id;
-			if (!first)
-				first = v;
-			differ |= strcmp(first, v) != 0;
+			v = rpt_cell_fact(c, w, buf, sizeof(buf));
 			strbuf_addf(&vals, "%s%s: %s", vals.len ? "; " : "",
 				    c->side, *v ? v : "(none)");
 		}
-		if (differ) {
-			char head[40];
-
-			if (!any)
-				strbuf_addstr(out, "Differs between the "
-						   "kernels\n");
-			any = true;
-			snprintf(head, sizeof(head), "  %s: ", what[w]);
-			wrap(out, head, 6, vals.buf);
-		}
+		if (!any)
+			strbuf_addstr(out, "Differs between the kernels\n");
+		any = true;
+		snprintf(head, sizeof(head), "  %s: ", rpt_fact_names[w]);
+		wrap(out, head, 6, vals.buf);
 		strbuf_release(&vals);
 	}
 	if (!any && names->nr > 1)
 		strbuf_addstr(out, "Differs between the kernels: nothing but "
 				   "the name (an A/A comparison)\n");
-}
-
-static void side_names(const struct report *r, struct strvec *names)
-{
-	for (size_t g = 0; g < r->nr_groups; g++)
-		for (size_t s = 0; s < r->groups[g].nr_sides; s++) {
-			bool seen = false;
-
-			for (size_t i = 0; i < names->nr; i++)
-				seen |= !strcmp(names->v[i],
-						r->groups[g].sides[s].name);
-			if (!seen)
-				strvec_push(names, r->groups[g].sides[s].name);
-		}
 }
 
 static void infra_section(struct strbuf *out, const struct report *r)
@@ -706,7 +679,7 @@ void report_mail(const struct report *r, struct strbuf *out)
 	size_t cells = 0;
 	char line[200];
 
-	side_names(r, &names);
+	rpt_side_names(r, &names);
 	for (size_t g = 0; g < r->nr_groups; g++)
 		for (size_t s = 0; s < r->groups[g].nr_sides; s++)
 			cells += r->groups[g].sides[s].n;

@@ -408,3 +408,74 @@ int report_build(struct report *r, struct strbuf *err)
 			return -1;
 	return 0;
 }
+
+const struct rpt_cell *rpt_side_cell(const struct report *r, const char *side)
+{
+	for (size_t i = 0; i < r->nr_cells; i++)
+		if (!strcmp(r->cells[i]->side, side) &&
+		    strcmp(r->cells[i]->outcome, "infra-error"))
+			return r->cells[i];
+	return NULL;
+}
+
+void rpt_side_names(const struct report *r, struct strvec *names)
+{
+	for (size_t g = 0; g < r->nr_groups; g++)
+		for (size_t s = 0; s < r->groups[g].nr_sides; s++) {
+			bool seen = false;
+
+			for (size_t i = 0; i < names->nr; i++)
+				seen |= !strcmp(names->v[i],
+						r->groups[g].sides[s].name);
+			if (!seen)
+				strvec_push(names, r->groups[g].sides[s].name);
+		}
+}
+
+const char *const rpt_fact_names[] = { "uname -r", "cache key",
+				       "patches",  "kernel cmdline",
+				       "accel",	   "vCPUs",
+				       "run",	   NULL };
+
+const char *rpt_cell_fact(const struct rpt_cell *c, size_t w, char *buf,
+			  size_t n)
+{
+	switch (w) {
+	case 0:
+		return c->release;
+	case 1:
+		return c->hash;
+	case 2:
+		return c->patches;
+	case 3:
+		return c->cmdline;
+	case 4:
+		return c->accel;
+	case 5:
+		snprintf(buf, n, "%d", c->vcpus);
+		return buf;
+	default:
+		return c->run->id;
+	}
+}
+
+bool rpt_fact_differs(const struct report *r, const struct strvec *names,
+		      size_t w)
+{
+	const char *first = NULL;
+	char b1[32], b2[32];
+
+	for (size_t i = 0; i < names->nr; i++) {
+		const struct rpt_cell *c = rpt_side_cell(r, names->v[i]);
+		const char *v;
+
+		if (!c)
+			continue;
+		v = rpt_cell_fact(c, w, first ? b2 : b1, sizeof(b1));
+		if (!first)
+			first = v;
+		else if (strcmp(first, v))
+			return true;
+	}
+	return false;
+}

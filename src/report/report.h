@@ -173,6 +173,17 @@ json_object *report_json(const struct report *r);
 const char *rpt_stat_name(const struct rpt_metric *m);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
 bool rpt_row_shown(const struct rpt_group *g, size_t m);
+/* The first counted cell of a side, for its kernel facts. */
+const struct rpt_cell *rpt_side_cell(const struct report *r, const char *side);
+/* Every side name of every group, first-seen order. */
+void rpt_side_names(const struct report *r, struct strvec *names);
+/* Facts of a side that the header compares: names, a cell's value, and
+ * whether the sides' values differ (only those are shown). */
+extern const char *const rpt_fact_names[];
+const char *rpt_cell_fact(const struct rpt_cell *c, size_t w, char *buf,
+			  size_t n);
+bool rpt_fact_differs(const struct report *r, const struct strvec *names,
+		      size_t w);
 /* A value in at most 11 columns; a % change in at most 7 ("n/a", "+inf"). */
 void rpt_fmt_val(char *buf, size_t n, double v);
 void rpt_fmt_pct(char *buf, size_t n, double pct);
