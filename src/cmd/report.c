@@ -18,7 +18,35 @@ static const char *const formats[] = { "mail", "html", "json", NULL };
 
 struct report_args {
 	const char *baseline, *format, *output, *test;
+	bool by_run;
 };
+
+/*
+ * compare: when a kernel ran in both runs, each run's cells of it are a
+ * side of their own, "KERNEL@PID" (the run id's last part), so RUN_A is
+ * compared with RUN_B.
+ */
+static void sides_by_run(struct report *r)
+{
+	bool shared = false;
+
+	for (size_t i = 0; i < r->nr_cells; i++)
+		for (size_t j = 0; j < r->nr_cells; j++)
+			shared |= r->cells[i]->run != r->cells[j]->run &&
+				  !strcmp(r->cells[i]->kernel,
+					  r->cells[j]->kernel);
+	if (!shared)
+		return;
+	for (size_t i = 0; i < r->nr_cells; i++) {
+		struct rpt_cell *c = r->cells[i];
+		const char *tail = strrchr(c->run->id, '-');
+		char *side = xasprintf("%s@%s", c->kernel,
+				       tail ? tail + 1 : c->run->id);
+
+		free(c->side);
+		c->side = side;
+	}
+}
 
 /* Load, build and render; the output goes to -o FILE or stdout. */
 static int render(const char *prefix, struct report_args *a, int nr_dirs,
@@ -40,6 +68,8 @@ static int render(const char *prefix, struct report_args *a, int nr_dirs,
 			goto fail;
 	for (size_t i = 0; i < r.warnings.nr; i++)
 		warn("%s", r.warnings.v[i]);
+	if (a->by_run)
+		sides_by_run(&r);
 	if (report_build(&r, &err))
 		goto fail;
 	if (!strcmp(a->format, "mail")) {
@@ -107,7 +137,9 @@ int cmd_report(int argc, char **argv)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct report_args a = { .format = "mail", .test = "welch-bh" };
+	struct report_args a = { .format = "mail",
+				 .test = "welch-bh",
+				 .by_run = true };
 	const struct option opts[] = { REPORT_OPTIONS(a), OPT_END() };
 	const char *const usage[] = {
 		"wblab compare RUN_A RUN_B [--format mail|html|json] [-o FILE]",

@@ -250,35 +250,41 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 
 static void outcome_table(struct strbuf *out, const struct rpt_group *g)
 {
-	char nb[COL_W + 1];
+	for (size_t first = 1; first < g->nr_sides || first == 1;) {
+		size_t end = block_end(g, first);
 
-	strbuf_addf(out, "%-*s", LABEL_W, "Outcomes (fail:runs)");
-	for (size_t s = 0; s < g->nr_sides && s < 3; s++)
-		strbuf_addf(out, " %*s", 14,
-			    ascii(nb, sizeof(nb), g->sides[s].name, 14));
-	strbuf_addch(out, '\n');
-	for (size_t i = 0; i < g->nr_outcomes; i++) {
-		const struct rpt_outcome_row *o = &g->outcomes[i];
-		char kb[NAME_W + 1];
+		col_heads(out, g, first, end, "Outcomes (fail:runs)");
+		for (size_t i = 0; i < g->nr_outcomes; i++) {
+			const struct rpt_outcome_row *o = &g->outcomes[i];
+			char kb[NAME_W + 1];
 
-		strbuf_addf(out, "%-*s %-*s", STAT_W,
-			    o->is_outcome ? "outcome" : "event", NAME_W,
-			    ascii(kb, sizeof(kb), o->kind, NAME_W));
-		for (size_t s = 0; s < g->nr_sides && s < 3; s++) {
-			char fr[32];
+			strbuf_addf(out, "%-*s %-*s", STAT_W,
+				    o->is_outcome ? "outcome" : "event", NAME_W,
+				    ascii(kb, sizeof(kb), o->kind, NAME_W));
+			for (size_t s = 0; s < end; s++) {
+				char fr[64];
 
-			snprintf(fr, sizeof(fr), "%u:%zu%s", o->fail[s],
-				 g->sides[s].n,
-				 s && o->p[s] < 0.05 ? "*" : " ");
-			strbuf_addf(out, " %14s", fr);
+				if (s && s < first)
+					continue;
+				if (s && !isnan(o->p[s]) &&
+				    o->fail[s] * g->sides[0].n !=
+					    o->fail[0] * g->sides[s].n)
+					snprintf(fr, sizeof(fr),
+						 "%u:%zu p=%.2g%s", o->fail[s],
+						 g->sides[s].n, o->p[s],
+						 o->p[s] < STATS_ALPHA ? "*" :
+									 " ");
+				else
+					snprintf(fr, sizeof(fr), "%u:%zu ",
+						 o->fail[s], g->sides[s].n);
+				strbuf_addf(out, " %*s", COL_W - 1, fr);
+			}
+			strbuf_addch(out, '\n');
 		}
-		strbuf_addch(out, '\n');
+		if (end >= g->nr_sides)
+			break;
+		first = end;
 	}
-	if (g->nr_sides > 3)
-		strbuf_addf(out,
-			    "(the JSON and HTML reports list the other "
-			    "%zu kernels' outcomes)\n",
-			    g->nr_sides - 3);
 }
 
 /* OOM victims and stack-overflow titles, per side, counted. */
