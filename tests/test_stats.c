@@ -211,6 +211,41 @@ START_TEST(test_fisher_power)
 }
 END_TEST
 
+START_TEST(test_bh_paper)
+{
+	/*
+	 * Benjamini & Hochberg (1995), J. R. Statist. Soc. B 57(1), the
+	 * worked example: 15 p-values; at q* = 0.05 the procedure rejects the
+	 * four smallest (Bonferroni only three). Adjusted values as R's
+	 * p.adjust(p, "BH"): q(4) = 0.0095 * 15 / 4 = 0.035625, and q(5) is
+	 * min over j >= 5 of p(j) * 15 / j = 0.0201 * 15 / 5 = 0.0603.
+	 */
+	const double p[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201,
+			     0.0278, 0.0298, 0.0344, 0.0459, 0.3240,
+			     0.4262, 0.5719, 0.6528, 0.7590, 1.0000 };
+	double q[15];
+	int rejected = 0;
+
+	stats_bh(p, 15, q);
+	for (int i = 0; i < 15; i++)
+		rejected += q[i] < 0.05;
+	ck_assert_int_eq(rejected, 4);
+	ck_assert_double_eq_tol(q[3], 0.035625, 1e-12);
+	ck_assert_double_eq_tol(q[4], 0.0603, 1e-12);
+	ck_assert_double_eq_tol(q[14], 1, 1e-12);
+	/* Order does not matter; NAN is left out of the count. */
+	{
+		const double p2[] = { 0.04, NAN, 0.01 };
+		double q2[3];
+
+		stats_bh(p2, 3, q2);
+		ck_assert_double_eq_tol(q2[0], 0.04, 1e-12);
+		ck_assert_double_eq_tol(q2[2], 0.02, 1e-12);
+		ck_assert(isnan(q2[1]));
+	}
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -227,6 +262,7 @@ int main(void)
 	tcase_add_test(tc, test_power_t_r);
 	tcase_add_test(tc, test_bands);
 	tcase_add_test(tc, test_fisher_power);
+	tcase_add_test(tc, test_bh_paper);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,35 @@
+# wblab report/compare/aa on the captured runs of tests/data/report (no
+# guest needed): the three formats, exit codes on bad input. Sourced by
+# tests/e2e.sh.
+
+AA="tests/data/report/aa/20261203-141600-381e tests/data/report/aa/20261203-141602-388e"
+# shellcheck disable=SC2086
+./wblab report $AA >"$R/report.txt" 2>"$R/report.err" &&
+	! awk 'length > 80 { bad = 1 } END { exit !bad }' "$R/report.txt" &&
+	! LC_ALL=C grep -q '[^ -~]' "$R/report.txt" &&
+	pass "report: mail, printable ASCII, no line over 80 columns" ||
+	fail "report mail: $(head -c 300 "$R/report.err")"
+# shellcheck disable=SC2086
+./wblab report --format html -o "$R/report.html" $AA 2>"$R/report-html.err" &&
+	xmllint --html --noout "$R/report.html" 2>"$R/xmllint.err" && [ ! -s "$R/xmllint.err" ] &&
+	! grep -q 'https\?://' "$R/report.html" &&
+	pass "report: html parses with xmllint --html, no external URL" ||
+	fail "report html: $(head -c 300 "$R/report-html.err" "$R/xmllint.err")"
+# shellcheck disable=SC2086
+./wblab report --format json $AA >"$R/report.json" 2>/dev/null
+jcheck "$R/report.json" '.groups[0].n["debian-6.1"] == 12 and (.groups[0].rows | length) > 10' \
+	"report: json has the group, n and the rows"
+# shellcheck disable=SC2086
+./wblab compare $AA >"$R/compare.txt" 2>&1 && grep -q 'debian-6.1@388e' "$R/compare.txt" &&
+	pass "compare: the same kernel in two runs is two sides" || fail "compare: $(head -c 300 "$R/compare.txt")"
+./wblab report /nonexistent 2>"$R/report-bad.err"
+[ $? -eq 2 ] && grep -q '/nonexistent/run.json' "$R/report-bad.err" &&
+	pass "report: a missing run dir exits 2 naming run.json" || fail "report bad dir: $(cat "$R/report-bad.err")"
+./wblab report --format pdf tests/data/report/aa/20261203-141600-381e 2>"$R/report-fmt.err"
+[ $? -eq 2 ] && grep -q -- '--format' "$R/report-fmt.err" &&
+	pass "report --format pdf: exit 2 naming the option" || fail "report --format: $(cat "$R/report-fmt.err")"
+# shellcheck disable=SC2086
+./wblab aa $(printf -- '--from %s ' $AA) --splits 5 >"$R/aa.txt" 2>&1 &&
+	grep -q '^A/A over 5 splits: mean 0.0% of rows flagged' "$R/aa.txt" &&
+	pass "aa --from: 5 random splits of the 11 ok cells, no row flagged" ||
+	fail "aa --from: $(tail -n 3 "$R/aa.txt")"
