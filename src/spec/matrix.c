@@ -151,7 +151,7 @@ static const struct spec_field matrix_fields[] = {
 	{ "topologies", SPEC_STRLIST, M(topologies), true },
 	{ "workloads", SPEC_STRLIST, M(workloads), true },
 	{ "reps", SPEC_INT, M(reps), false, 1, 1000 },
-	{ "image", SPEC_STR, M(image) },
+	{ "image", SPEC_STR, M(image), .value = SPEC_V_NAME },
 	{ "guests", SPEC_MAP, 0, false, 0, 0, NULL, parse_guests },
 	{ "thresholds", SPEC_MAP, 0, false, 0, 0, NULL, parse_thresholds },
 	SPEC_END

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
@@ -201,6 +202,130 @@ bool spec_strlist_has(const struct spec_strlist *l, const char *s)
 	return false;
 }
 
+static bool all_in(const char *s, const char *set)
+{
+	return strspn(s, set) == strlen(s);
+}
+
+#define ALNUM "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
+
+static bool has_dotdot(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "..")); p++)
+		if ((p == s || p[-1] == '/') && (p[2] == '/' || !p[2]))
+			return true;
+	return false;
+}
+
+static const char *check_url(const char *s)
+{
+	static const char *const schemes[] = { "https://", "http://", "git://",
+					       "ssh://" };
+
+	if (s[0] == '/')
+		return has_dotdot(s) ? "must not contain '..'" : NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(schemes); i++) {
+		size_t n = strlen(schemes[i]);
+
+		if (strncmp(s, schemes[i], n))
+			continue;
+		/* ssh://-oProxyCommand=... is an option to ssh. */
+		if (!isalnum((unsigned char)s[n]) && s[n] != '[')
+			return "the host must start with a letter or digit";
+		return all_in(s, ALNUM "-._~:/?#[]@!$&'()*+,;=%") ?
+			       NULL :
+			       "has characters a URL does not";
+	}
+	return "must be an https://, http://, git:// or ssh:// URL or an absolute path";
+}
+
+const char *spec_value_check(enum spec_value v, const char *s)
+{
+	if (v != SPEC_V_ANY && v != SPEC_V_ARG && s[0] == '-')
+		return "must not start with '-'";
+	switch (v) {
+	case SPEC_V_ANY:
+	case SPEC_V_ARG:
+		return NULL;
+	case SPEC_V_NAME:
+		return spec_valid_name(s) ? NULL :
+					    "must be [A-Za-z0-9._-]{1,64}, "
+					    "not starting with '.' or '-'";
+	case SPEC_V_WORD:
+		return *s && all_in(s, ALNUM "._+:~=-") ?
+			       NULL :
+			       "must be [A-Za-z0-9._+:~=-]";
+	case SPEC_V_URL:
+		return check_url(s);
+	case SPEC_V_MAKE_TARGET: {
+		size_t n = strlen(s);
+
+		return n >= 6 && !strcmp(s + n - 6, "config") &&
+				       all_in(s, "abcdefghijklmnopqrstuvwxyz"
+						 "0123456789_") ?
+			       NULL :
+			       "must be a make config target ([a-z0-9_]*config)";
+	}
+	case SPEC_V_REF:
+		return *s && all_in(s, ALNUM "._/-") && !strstr(s, "..") ?
+			       NULL :
+			       "must be a git ref ([A-Za-z0-9._/-], no '..')";
+	case SPEC_V_IQN:
+		return (!strncmp(s, "iqn.", 4) || !strncmp(s, "eui.", 4) ||
+			!strncmp(s, "naa.", 4)) &&
+				       all_in(s, "abcdefghijklmnopqrstuvwxyz"
+						 "0123456789.:-") ?
+			       NULL :
+			       "is not an IQN (iqn.YYYY-MM.reversed.domain:name, lower case)";
+	case SPEC_V_RELPATH:
+		return *s && s[0] != '/' && !has_dotdot(s) &&
+				       all_in(s, ALNUM "._/+-") ?
+			       NULL :
+			       "must be a file name inside its directory "
+			       "([A-Za-z0-9._/+-], no leading '/', no '..')";
+	case SPEC_V_ABSPATH:
+		return s[0] == '/' && !has_dotdot(s) &&
+				       all_in(s, ALNUM "._/+-") ?
+			       NULL :
+			       "must be an absolute path ([A-Za-z0-9._/+-], no '..')";
+	case SPEC_V_OPTS:
+		return *s && all_in(s, ALNUM "=,._:/+-") ?
+			       NULL :
+			       "must be options [A-Za-z0-9=,._:/+-]";
+	}
+	return "unknown value rule";
+}
+
+/* Control bytes, length, then the field's own rule. */
+static int check_string(struct spec_file *sf, yaml_node_t *v,
+			const struct spec_field *f, const char *s,
+			const char *fname)
+{
+	size_t max = f->type == SPEC_TEXT ? SPEC_TEXT_MAX : SPEC_STR_MAX;
+	const char *why;
+
+	if (strlen(s) > max) {
+		spec_error(sf, v, fname, "longer than %zu bytes", max);
+		return -1;
+	}
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if ((*p < ' ' &&
+		     !(f->type == SPEC_TEXT && (*p == '\n' || *p == '\t'))) ||
+		    *p == 0x7f) {
+			spec_error(sf, v, fname,
+				   "control character 0x%02x is not allowed",
+				   *p);
+			return -1;
+		}
+	}
+	why = f->type == SPEC_TEXT ? NULL : spec_value_check(f->value, s);
+	if (why) {
+		spec_error(sf, v, fname, "'%s' %s", s, why);
+		return -1;
+	}
+	return 0;
+}
+
 static void known_fields(struct strbuf *sb, const struct spec_field *fields)
 {
 	for (const struct spec_field *f = fields; f->name; f++)
@@ -227,6 +352,8 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 		}
 		/* fall through */
 	case SPEC_TEXT:
+		if (check_string(sf, v, f, s, fname))
+			return -1;
 		free(*(char **)slot);
 		*(char **)slot = xstrdup(s);
 		return 0;
@@ -250,13 +377,17 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 		}
 		return -1;
 	case SPEC_INT:
+		if (!f->max) {
+			spec_error(sf, v, fname, "internal: no maximum");
+			return -1;
+		}
 		errno = 0;
 		n = strtoll(s, &end, 0);
 		if (errno || end == s || *end) {
 			spec_error(sf, v, fname, "'%s' is not an integer", s);
 			return -1;
 		}
-		if ((f->min || f->max) && (n < f->min || n > f->max)) {
+		if (n < f->min || n > f->max) {
 			spec_error(sf, v, fname,
 				   "%lld is out of range [%lld, %lld]", n,
 				   f->min, f->max);
@@ -273,8 +404,7 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 				   s);
 			return -1;
 		}
-		if ((f->min || f->max) &&
-		    (sz < (uint64_t)f->min || sz > (uint64_t)f->max)) {
+		if (!f->max || sz < (uint64_t)f->min || sz > (uint64_t)f->max) {
 			spec_error(sf, v, fname,
 				   "%s is out of range [%lld, %lld] bytes", s,
 				   f->min, f->max);
@@ -301,6 +431,21 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 	}
 }
 
+/* A list item is a single-line string under the field's rule. */
+static int check_item(struct spec_file *sf, yaml_node_t *v,
+		      const struct spec_field *f, const char *s,
+		      const char *fname)
+{
+	struct spec_field one = *f;
+
+	one.type = SPEC_STR;
+	if (strchr(s, '\n')) {
+		spec_error(sf, v, fname, "list items must be single lines");
+		return -1;
+	}
+	return check_string(sf, v, &one, s, fname);
+}
+
 static int apply_field(struct spec_file *sf, yaml_node_t *v,
 		       const struct spec_field *f, void *obj, const char *fname)
 {
@@ -315,6 +460,8 @@ static int apply_field(struct spec_file *sf, yaml_node_t *v,
 
 	if (spec_scalar(v)) {
 		/* A single scalar is a one-element list. */
+		if (check_item(sf, v, f, spec_scalar(v), fname))
+			return -1;
 		spec_strlist_add(slot, spec_scalar(v));
 		return 0;
 	}
@@ -332,6 +479,13 @@ static int apply_field(struct spec_file *sf, yaml_node_t *v,
 				   "list items must be scalars");
 			return -1;
 		}
+		if (i - v->data.sequence.items.start >= SPEC_MAX_ITEMS) {
+			spec_error(sf, item, fname, "more than %d items",
+				   SPEC_MAX_ITEMS);
+			return -1;
+		}
+		if (check_item(sf, item, f, s, fname))
+			return -1;
 		spec_strlist_add(slot, s);
 	}
 	return 0;
@@ -348,14 +502,35 @@ int spec_apply(struct spec_file *sf, yaml_node_t *map,
 			   "expected a mapping of field: value");
 		return -1;
 	}
+	if (map->data.mapping.pairs.top - map->data.mapping.pairs.start >
+	    SPEC_MAX_KEYS) {
+		spec_error(sf, map, prefix && *prefix ? prefix : "(top)",
+			   "more than %d keys", SPEC_MAX_KEYS);
+		return -1;
+	}
 	for (yaml_node_pair_t *p = map->data.mapping.pairs.start;
 	     p < map->data.mapping.pairs.top; p++) {
 		yaml_node_t *k = spec_node(sf, p->key);
 		const char *key = spec_scalar(k);
 		const struct spec_field *f;
+		yaml_node_pair_t *q;
 
 		snprintf(fname, sizeof(fname), "%s%s%s", prefix ? prefix : "",
 			 prefix && *prefix ? "." : "", key ? key : "?");
+		/* YAML says keys are unique; libyaml does not check. */
+		for (q = map->data.mapping.pairs.start; key && q < p; q++) {
+			yaml_node_t *qk = spec_node(sf, q->key);
+			const char *k2 = spec_scalar(qk);
+
+			if (k2 && !strcmp(k2, key))
+				break;
+		}
+		if (key && q < p) {
+			spec_error(sf, k, fname,
+				   "duplicate key (first at line %d)",
+				   spec_line(spec_node(sf, q->key)));
+			continue;
+		}
 		for (f = fields; f->name; f++)
 			if (key && !strcmp(f->name, key))
 				break;

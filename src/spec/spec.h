@@ -32,6 +32,33 @@ enum spec_type {
 	SPEC_MAP, /* nested map: handled by a callback */
 };
 
+/*
+ * What a string may be, for values that reach a command line or a path
+ * (docs/specs.md, "Value rules"). Every string also has no control bytes
+ * and at most SPEC_STR_MAX bytes.
+ */
+enum spec_value {
+	SPEC_V_ANY, /* free text (descriptions, guest-only commands) */
+	SPEC_V_NAME, /* [A-Za-z0-9._-], not starting with '.' or '-' */
+	SPEC_V_WORD, /* a package, suite, size: [A-Za-z0-9._+:~=-], no leading '-' */
+	SPEC_V_URL, /* http(s)://, git://, ssh:// with a host, or an absolute path */
+	SPEC_V_MAKE_TARGET, /* a kernel config make target: [a-z0-9_]*config */
+	SPEC_V_REF, /* a git ref: [A-Za-z0-9._/-], no leading '-', no ".." */
+	SPEC_V_IQN, /* iqn./eui./naa. then [a-z0-9.:-] */
+	SPEC_V_RELPATH, /* a file inside its spec directory: no '/' lead, no ".." */
+	SPEC_V_ABSPATH, /* an absolute guest path without ".." */
+	SPEC_V_OPTS, /* mount options: [A-Za-z0-9=,._:/+-], no leading '-' */
+	SPEC_V_ARG, /* an option to a guest tool: printable, no shell needed */
+};
+
+#define SPEC_STR_MAX 4096
+#define SPEC_TEXT_MAX (1 << 20)
+#define SPEC_MAX_KEYS 1024 /* keys in one mapping */
+#define SPEC_MAX_ITEMS 1024 /* items in one list */
+
+/* NULL if s may be a value of kind v, else why not. */
+const char *spec_value_check(enum spec_value v, const char *s);
+
 struct spec_strlist {
 	char **v;
 	size_t n;
@@ -52,6 +79,7 @@ struct spec_field {
 	const char *const *choices; /* NULL-terminated, for SPEC_ENUM */
 	spec_map_fn parse; /* for SPEC_MAP: a custom parser, or */
 	const struct spec_field *sub; /* for SPEC_MAP: a nested field table */
+	enum spec_value value; /* for SPEC_STR and SPEC_STRLIST items */
 };
 
 /* clang-format off */
@@ -88,7 +116,8 @@ int spec_apply(struct spec_file *sf, yaml_node_t *map,
  * failed. Errors go to err, or to stderr when err is NULL. 0 on success.
  */
 int spec_load_file(const char *path, const struct spec_field *fields, void *obj,
-		   struct strbuf *err, int (*check)(struct spec_file *, void *));
+		   struct strbuf *err,
+		   int (*check)(struct spec_file *, void *));
 int spec_parse_size(const char *s, uint64_t *out);
 void spec_strlist_free(struct spec_strlist *l);
 void spec_strlist_add(struct spec_strlist *l, const char *s);

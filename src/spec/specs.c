@@ -12,38 +12,44 @@
 
 static const struct spec_field image_fields[] = {
 	{ "description", SPEC_TEXT, F(struct image_spec, description) },
-	{ "suite", SPEC_STR, F(struct image_spec, suite), true },
-	{ "mirror", SPEC_STR, F(struct image_spec, mirror) },
+	{ "suite", SPEC_STR, F(struct image_spec, suite), true, .value = SPEC_V_WORD },
+	{ "mirror", SPEC_STR, F(struct image_spec, mirror), .value = SPEC_V_URL },
 	{ "variant", SPEC_ENUM, F(struct image_spec, variant), false, 0, 0,
 	  (const char *const[]){ "minbase", "buildd", "fakechroot", NULL } },
 	{ "agent", SPEC_ENUM, F(struct image_spec, agent), false, 0, 0,
 	  (const char *const[]){ "initramfs", NULL } },
 	{ "size", SPEC_SIZE, F(struct image_spec, size), false, 256LL << 20,
 	  64LL << 30 },
-	{ "packages", SPEC_STRLIST, F(struct image_spec, packages), true },
+	{ "packages", SPEC_STRLIST, F(struct image_spec, packages), true,
+	  .value = SPEC_V_WORD },
 	SPEC_END
 };
 
 static const struct spec_field kernel_source_fields[] = {
-	{ "package", SPEC_STR, F(struct kernel_spec, source_package) },
-	{ "git", SPEC_STR, F(struct kernel_spec, source_git) },
-	{ "ref", SPEC_STR, F(struct kernel_spec, source_ref) },
+	{ "package", SPEC_STR, F(struct kernel_spec, source_package),
+	  .value = SPEC_V_WORD },
+	{ "git", SPEC_STR, F(struct kernel_spec, source_git), .value = SPEC_V_URL },
+	{ "ref", SPEC_STR, F(struct kernel_spec, source_ref), .value = SPEC_V_REF },
 	SPEC_END
 };
 
 static const struct spec_field kernel_config_fields[] = {
-	{ "base", SPEC_STR, F(struct kernel_spec, config_base) },
-	{ "fragments", SPEC_STRLIST, F(struct kernel_spec, fragments) },
+	{ "base", SPEC_STR, F(struct kernel_spec, config_base),
+	  .value = SPEC_V_MAKE_TARGET },
+	{ "fragments", SPEC_STRLIST, F(struct kernel_spec, fragments),
+	  .value = SPEC_V_RELPATH },
 	SPEC_END
 };
 
 static const struct spec_field kernel_fields[] = {
 	{ "description", SPEC_TEXT, F(struct kernel_spec, description) },
-	{ "package", SPEC_STR, F(struct kernel_spec, package) },
+	{ "package", SPEC_STR, F(struct kernel_spec, package),
+	  .value = SPEC_V_WORD },
 	SPEC_SUBMAP("source", false, kernel_source_fields),
 	SPEC_SUBMAP("config", false, kernel_config_fields),
-	{ "patches", SPEC_STRLIST, F(struct kernel_spec, patches) },
-	{ "base", SPEC_STR, F(struct kernel_spec, base) },
+	{ "patches", SPEC_STRLIST, F(struct kernel_spec, patches),
+	  .value = SPEC_V_RELPATH },
+	{ "base", SPEC_STR, F(struct kernel_spec, base), .value = SPEC_V_NAME },
 	{ "localversion", SPEC_STR, F(struct kernel_spec, localversion) },
 	SPEC_END
 };
@@ -65,7 +71,8 @@ static const struct spec_field workload_fields[] = {
 	  1 << 20 },
 	{ "fio", SPEC_TEXT, F(struct workload_spec, fio) },
 	SPEC_SUBMAP("hog", false, hog_fields),
-	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max) },
+	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max),
+	  .value = SPEC_V_WORD },
 	{ "pre", SPEC_STRLIST, F(struct workload_spec, pre) },
 	SPEC_END
 };

@@ -21,7 +21,7 @@ static const char *const backstores[] = { "block", "fileio", NULL };
 
 /* clang-format off: field tables read best one field a line */
 #define COMMON_FIELDS                                                  \
-	{ "name", SPEC_STR, L(name), true },                           \
+	{ "name", SPEC_STR, L(name), true, .value = SPEC_V_NAME },     \
 		{ "type", SPEC_STR, L(type_name), true },              \
 	{                                                              \
 		"guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names \
@@ -34,46 +34,47 @@ static const struct spec_field disk_fields[] = { COMMON_FIELDS,
 
 static const struct spec_field md_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true },
+	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
 	{ "level", SPEC_INT, L(level), true, 0, 10 },
-	{ "chunk", SPEC_STR, L(chunk) },
+	{ "chunk", SPEC_STR, L(chunk), .value = SPEC_V_WORD },
 	SPEC_END
 };
 
 static const struct spec_field target_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true },
+	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
 	{ "backstore", SPEC_ENUM, L(backstore), false, 0, 0, backstores },
-	{ "iqn", SPEC_STR, L(iqn), true },
+	{ "iqn", SPEC_STR, L(iqn), true, .value = SPEC_V_IQN },
 	{ "lun", SPEC_INT, L(lun), false, 0, 255 },
-	{ "acl", SPEC_STR, L(acl) },
+	{ "acl", SPEC_STR, L(acl), .value = SPEC_V_IQN },
 	SPEC_END
 };
 
 static const struct spec_field initiator_fields[] = { COMMON_FIELDS,
 						      { "on", SPEC_STRLIST,
-							L(on), true },
+							L(on), true,
+							.value = SPEC_V_NAME },
 						      SPEC_END };
 
 static const struct spec_field fs_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true },
+	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
 	{ "fstype", SPEC_ENUM, L(fstype), true, 0, 0, fs_types },
-	{ "mkfs", SPEC_STRLIST, L(mkfs) },
-	{ "mount", SPEC_STR, L(mount_opts) },
+	{ "mkfs", SPEC_STRLIST, L(mkfs), .value = SPEC_V_ARG },
+	{ "mount", SPEC_STR, L(mount_opts), .value = SPEC_V_OPTS },
 	SPEC_END
 };
 
 static const struct spec_field overlay_fields[] = {
 	COMMON_FIELDS,
-	{ "lower", SPEC_STR, L(lower), true },
-	{ "upper", SPEC_STR, L(upper), true },
+	{ "lower", SPEC_STR, L(lower), true, .value = SPEC_V_NAME },
+	{ "upper", SPEC_STR, L(upper), true, .value = SPEC_V_NAME },
 	SPEC_END
 };
 
 static const struct spec_field swap_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true },
+	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
 	{ "priority", SPEC_INT, L(priority), false, 0, 32767 },
 	SPEC_END
 };
@@ -113,7 +114,7 @@ static const struct spec_field topo_fields[] = {
 	SPEC_SUBMAP("disks", true, disks_fields),
 	SPEC_SUBMAP("target", false, target_guest_fields),
 	{ "layers", SPEC_MAP, 0, true, 0, 0, NULL, parse_layers },
-	{ "mount", SPEC_STR, T(mount) },
+	{ "mount", SPEC_STR, T(mount), .value = SPEC_V_ABSPATH },
 	SPEC_END
 };
 /* clang-format on */
