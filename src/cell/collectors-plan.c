@@ -19,6 +19,7 @@
 #define TRACEFS "/sys/kernel/tracing"
 /* Per CPU; allocated before vmstat.before, so part of the baseline. */
 #define TRACE_BUFFER_KB "16384"
+#define TRACE_CMDLINES "8192"
 #define MEMCG "/sys/fs/cgroup/wblab" /* plan.c's workload cgroup */
 /* Most certain first: a name the kernel lacks fails the rest of the write. */
 #define STACK_FILTER                                                      \
@@ -39,11 +40,33 @@ void collectors_plan_arm(struct strbuf *plan)
 	put(plan, TRACEFS "/buffer_size_kb", TRACE_BUFFER_KB);
 	/* When full, drop new events (counted) rather than the oldest. */
 	put(plan, TRACEFS "/options/overwrite", "0");
+	/* Enough comm slots that kswapd and the flushers keep their names. */
+	put(plan, TRACEFS "/saved_cmdlines_size", TRACE_CMDLINES);
+	for (size_t i = 0; trace_filters[i].event; i++) {
+		char *p = xasprintf(TRACEFS "/events/%s/filter",
+				    trace_filters[i].event);
+
+		put(plan, p, trace_filters[i].filter);
+		free(p);
+	}
 	for (size_t i = 0; trace_events[i]; i++) {
 		char *p =
 			xasprintf(TRACEFS "/events/%s/enable", trace_events[i]);
 
 		put(plan, p, "1");
+		free(p);
+	}
+	/*
+	 * Hist triggers count in the kernel, without the ring buffer, so
+	 * these counts survive a full buffer. They count from here to the
+	 * collect phase whatever tracing_on says: the same window as the
+	 * vmstat snapshots.
+	 */
+	for (size_t i = 0; trace_hists[i].event; i++) {
+		char *p = xasprintf(TRACEFS "/events/%s/trigger",
+				    trace_hists[i].event);
+
+		put(plan, p, trace_hists[i].trigger);
 		free(p);
 	}
 	/*
@@ -79,7 +102,7 @@ static void capture(struct strbuf *plan, const char *label,
 	plan_step_argv(plan, "capture", "trace_stats.txt", label, argv);
 }
 
-void collectors_plan_collect(struct strbuf *plan)
+void collectors_plan_collect(struct strbuf *plan, const char *mount)
 {
 	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size",
 		  NULL);
@@ -102,6 +125,23 @@ void collectors_plan_collect(struct strbuf *plan)
 		(const char *const[]){ "find", TRACEFS "/per_cpu", "-name",
 				       "stats", "-exec", "grep", "-H", ".",
 				       "{}", "+", NULL });
+	for (size_t i = 0; trace_hists[i].event; i++) {
+		char *p = xasprintf(TRACEFS "/events/%s/hist",
+				    trace_hists[i].event);
+
+		plan_step(plan, "get", trace_hists[i].file, p, NULL);
+		free(p);
+	}
+	if (mount) {
+		plan_step_argv(plan, "capture", "fsdev.txt", "findmnt",
+			       (const char *const[]){ "findmnt", "-n", "-r",
+						      "-o",
+						      "MAJ:MIN,FSTYPE,TARGET",
+						      "-T", mount, NULL });
+		plan_step_argv(plan, "capture", "fsdev.txt", "mountinfo",
+			       (const char *const[]){
+				       "cat", "/proc/self/mountinfo", NULL });
+	}
 	plan_step(plan, "get", "trace", TRACEFS "/trace", NULL);
 	put(plan, TRACEFS "/events/enable", "0");
 	put(plan, TRACEFS "/trace", "");

@@ -16,7 +16,11 @@
 void collectors_plan_arm(struct strbuf *plan);
 /* Start of the workload phase: background samplers. */
 void collectors_plan_workload(struct strbuf *plan);
-/* Start of the collect phase, right after vmstat.after: fetch everything. */
-void collectors_plan_collect(struct strbuf *plan);
+/*
+ * Start of the collect phase, right after vmstat.after: fetch everything.
+ * mount (or NULL) is the test mount, whose block device the I/O
+ * attribution watches.
+ */
+void collectors_plan_collect(struct strbuf *plan, const char *mount);
 
 #endif

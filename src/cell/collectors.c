@@ -6,12 +6,15 @@
  * failed in the guest is recorded with the agent's reason in
  * collector_errors.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cell/collectors.h"
 #include "cell/collectors-plan.h"
 #include "collect/fio.h"
+#include "collect/io.h"
 #include "collect/ops.h"
 #include "collect/stack.h"
 #include "collect/trace.h"
@@ -228,6 +231,192 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 	strbuf_release(&s);
 }
 
+/* A headline figure, or null and why in metrics.null_reasons. */
+static void headline(json_object *m, const char *key, json_object *v,
+		     const char *why)
+{
+	json_object *r;
+
+	json_object_object_add(m, key, v);
+	if (v)
+		return;
+	if (!json_object_object_get_ex(m, "null_reasons", &r)) {
+		r = json_object_new_object();
+		json_object_object_add(m, "null_reasons", r);
+	}
+	json_object_object_add(r, key, json_object_new_string(why));
+}
+
+static json_object *num_or_null(json_object *o, const char *a, const char *b,
+				const char *c)
+{
+	json_object *v = json_at(json_at(o, a, NULL), b, c);
+
+	return v && !json_object_is_type(v, json_type_null) ?
+		       json_object_new_int64(json_object_get_int64(v)) :
+		       NULL;
+}
+
+/* The hist file of a trigger, parsed by fn; NULL and why if none. */
+static json_object *read_hist(const char *dir, const char *file,
+			      const char *fs_dev, bool bios, char *why,
+			      size_t why_len, const char *alog)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_object *o = NULL;
+	char *fail;
+
+	if (read_file(dir, file, &sb)) {
+		fail = agent_failure(alog, "trigger");
+		snprintf(
+			why, why_len, "%s",
+			fail ? fail :
+			       "no hist from the guest (CONFIG_HIST_TRIGGERS off?)");
+		free(fail);
+	} else if (bios) {
+		o = io_hist_bios(sb.buf, sb.len, fs_dev, why, why_len);
+	} else {
+		o = io_hist_write_folio(sb.buf, sb.len, why, why_len);
+	}
+	strbuf_release(&sb);
+	return o;
+}
+
+/* direct + memcg (reclaim in the task that needed memory), or kswapd. */
+static json_object *reclaim_sum(json_object *by_class, const char *field,
+				bool kswapd)
+{
+	json_object *d, *mc, *k;
+
+	if (!by_class)
+		return NULL;
+	if (kswapd)
+		return num_or_null(by_class, "kswapd", field, NULL);
+	d = num_or_null(by_class, "direct", field, NULL);
+	mc = num_or_null(by_class, "memcg", field, NULL);
+	k = d && mc ? json_object_new_int64(json_object_get_int64(d) +
+					    json_object_get_int64(mc)) :
+		      NULL;
+	json_object_put(d);
+	json_object_put(mc);
+	return k;
+}
+
+static json_object *redirty_pct(json_object *calls, json_object *pages)
+{
+	long long c, p;
+
+	if (!calls || !pages || !(c = json_object_get_int64(calls)))
+		return NULL;
+	p = json_object_get_int64(pages);
+	return json_object_new_double(p >= c ? 0 :
+					       round(1e4 * (c - p) / c) / 100);
+}
+
+/*
+ * Reclaim writes as writepage calls and as real pages, counted by hist
+ * triggers where the kernel has them (no loss possible) or by the trace
+ * (null when it lost events); metrics.io's writers; writeback context.
+ */
+static void metrics_io(const char *dir, json_object *m, json_object *sum,
+		       json_object *errs, const char *alog, const char *fs_dev,
+		       const char *fstype)
+{
+	char why_b[256] = "", why_w[256] = "";
+	json_object *hb = read_hist(dir, "hist.block_bio_queue", fs_dev, true,
+				    why_b, sizeof(why_b), alog);
+	json_object *hw = read_hist(dir, "hist.mm_vmscan_write_folio", NULL,
+				    false, why_w, sizeof(why_w), alog);
+	json_object *io = json_at(sum, "io", NULL), *ctx, *wb, *calls[2],
+		    *pages[2];
+	json_object *miss = json_at(sum, "missing_events", NULL);
+	bool complete = json_object_get_boolean(json_at(sum, "complete", NULL));
+	bool write_ev = !miss || !strstr(json_object_to_json_string(miss),
+					 "mm_vmscan_write");
+	bool bio_ev = !miss || !strstr(json_object_to_json_string(miss),
+				       "block_bio_queue");
+	json_object *tw = complete && write_ev ?
+				  json_at(sum, "vmscan_write", NULL) :
+				  NULL;
+	json_object *tb = complete && bio_ev && fs_dev && io ?
+				  json_at(io, "writers", NULL) :
+				  NULL;
+	char why[600];
+
+	if (!hb)
+		json_object_object_add(errs, "hist_block_bio_queue",
+				       json_object_new_string(why_b));
+	if (!hw)
+		json_object_object_add(errs, "hist_mm_vmscan_write_folio",
+				       json_object_new_string(why_w));
+	snprintf(why, sizeof(why), "hist: %s; trace: %s", why_w,
+		 !write_ev ? "the write tracepoint is missing" :
+			     "events were lost (metrics.trace.lost_events)");
+	for (int k = 0; k < 2; k++) {
+		calls[k] = reclaim_sum(hw ? hw : tw, "file", k);
+		headline(m,
+			 k ? "vmscan_write_file_kswapd" :
+			     "vmscan_write_file_direct",
+			 calls[k], why);
+	}
+	snprintf(why, sizeof(why), "hist: %s; trace: %s", why_b,
+		 !fs_dev ? "no device for the test mount (fsdev.txt)" :
+		 !bio_ev ? "block_bio_queue is missing" :
+			   "events were lost (metrics.trace.lost_events)");
+	for (int k = 0; k < 2; k++) {
+		pages[k] = reclaim_sum(hb ? hb : tb, "pages", k);
+		headline(m,
+			 k ? "vmscan_write_file_kswapd_pages" :
+			     "vmscan_write_file_direct_pages",
+			 pages[k], why);
+		headline(m,
+			 k ? "vmscan_write_file_kswapd_redirty_pct" :
+			     "vmscan_write_file_direct_redirty_pct",
+			 redirty_pct(calls[k], pages[k]),
+			 "no writepage calls, or no page count");
+	}
+	if (io) {
+		io = json_object_get(io);
+		json_object_object_del(sum, "io");
+		json_object_object_add(io, "counts_source",
+				       hb ? json_object_new_string("hist") :
+				       tb ? json_object_new_string("trace") :
+					    NULL);
+		if (hb) {
+			json_object_object_foreach(hb, cls, v)
+			{
+				json_object *w = json_at(io, "writers", cls);
+
+				if (!w)
+					continue;
+				json_object_object_add(
+					w, "pages",
+					num_or_null(hb, cls, "pages", NULL));
+				json_object_object_add(
+					w, "bios",
+					num_or_null(hb, cls, "bios", NULL));
+			}
+		}
+	} else {
+		io = json_object_new_object();
+	}
+	if (fstype[0])
+		json_object_object_add(io, "fs_type",
+				       json_object_new_string(fstype));
+	json_object_object_add(io, "hist_bios", hb);
+	json_object_object_add(io, "hist_writepage", hw);
+	json_object_object_add(m, "io", io);
+	ctx = json_at(sum, "writeback_context", NULL);
+	if (ctx) {
+		wb = json_object_new_object();
+		json_object_object_add(wb, "context", json_object_get(ctx));
+		json_object_object_add(wb, "complete",
+				       json_object_new_boolean(complete));
+		json_object_object_del(sum, "writeback_context");
+		json_object_object_add(m, "writeback", wb);
+	}
+}
+
 /* The raw trace is kept as trace.gz; parse whichever is there. */
 static int read_trace(const char *dir, struct strbuf *sb, bool *compress)
 {
@@ -247,9 +436,10 @@ static int read_trace(const char *dir, struct strbuf *sb, bool *compress)
 static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 			  const char *alog)
 {
-	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
-	json_object *sum, *miss, *w;
+	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT, f = STRBUF_INIT;
+	json_object *sum, *miss;
 	bool compress, has_stats;
+	char fs_dev[24] = "", fstype[32] = "";
 
 	if (read_trace(dir, &t, &compress)) {
 		collector_error(errs, "trace", alog, "get trace:",
@@ -257,7 +447,15 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 		goto out;
 	}
 	has_stats = !read_file(dir, "trace_stats.txt", &s);
-	sum = trace_summary(t.buf, t.len, has_stats ? s.buf : NULL, s.len);
+	if (!read_file(dir, "fsdev.txt", &f) &&
+	    !io_fsdev(f.buf, f.len, fs_dev, sizeof(fs_dev), fstype,
+		      sizeof(fstype)))
+		json_object_object_add(
+			errs, "fsdev",
+			json_object_new_string(
+				"fsdev.txt names no device for the test mount"));
+	sum = trace_summary_dev(t.buf, t.len, has_stats ? s.buf : NULL, s.len,
+				fs_dev[0] ? fs_dev : NULL);
 	json_object_object_add(sum, "raw", json_object_new_string("trace.gz"));
 	json_object_object_add(m, "trace", sum);
 	miss = json_at(sum, "missing_events", NULL);
@@ -274,18 +472,7 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 				       json_object_new_string(e.buf));
 		strbuf_release(&e);
 	}
-	/* Only when the write event was on: absent means not measured. */
-	if (!miss || json_object_array_length(miss) == 0 ||
-	    !strstr(json_object_to_json_string(miss), "mm_vmscan_write")) {
-		w = json_at(sum, "vmscan_write", "direct");
-		json_object_object_add(
-			m, "vmscan_write_file_direct",
-			json_object_new_int64((long long)json_num(w, "file")));
-		w = json_at(sum, "vmscan_write", "kswapd");
-		json_object_object_add(
-			m, "vmscan_write_file_kswapd",
-			json_object_new_int64((long long)json_num(w, "file")));
-	}
+	metrics_io(dir, m, sum, errs, alog, fs_dev[0] ? fs_dev : NULL, fstype);
 	if (compress) {
 		char *path = xasprintf("%s/trace", dir);
 		const char *argv[] = { "gzip", "-f", "-n", path, NULL };
@@ -298,6 +485,7 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 out:
 	strbuf_release(&t);
 	strbuf_release(&s);
+	strbuf_release(&f);
 }
 
 /* "get NAME: capped at N bytes": the agent sent only the head of NAME. */
@@ -379,6 +567,7 @@ void collectors_metrics(const char *dir, json_object *m)
 					st, ev.v[i].name,
 					json_object_new_int64(ev.v[i].value));
 			json_object_object_add(o, "stat", st);
+			json_object_object_add(o, "ops", memcg_ops_json(&ev));
 		}
 		json_object_object_add(m, "memcg", o);
 		kvset_free(&ev);

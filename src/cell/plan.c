@@ -480,7 +480,7 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		plan_step(out, "phase", "collect", NULL);
 		plan_step(out, "get", "vmstat.after", "/proc/vmstat", NULL);
 		plan_step(out, "get", "meminfo.after", "/proc/meminfo", NULL);
-		collectors_plan_collect(out);
+		collectors_plan_collect(out, mount);
 	} else {
 		/*
 		 * A target guest serves until the host tears the cell down, so

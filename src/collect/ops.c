@@ -23,9 +23,10 @@ static long long d(const struct kvset *b, const struct kvset *a,
 	return vmstat_counter_delta(b, a, name);
 }
 
-static double ratio(long long a, long long b)
+/* null when nothing was scanned: no reclaim is not 0% efficient. */
+static json_object *ratio(long long a, long long b)
 {
-	return b ? 100.0 * a / b : 0;
+	return b ? jd(100.0 * a / b) : NULL;
 }
 
 /* Ops that are a /proc/vmstat counter's delta as it is. */
@@ -33,9 +34,9 @@ static const struct {
 	const char *key, *counter;
 } plain_deltas[] = {
 	{ "page_reclaim_immediate", "nr_vmscan_immediate_reclaim" },
-	{ "sector_reads", "pgpgin" },
-	{ "sector_writes", "pgpgout" },
-	{ "page_rescued_immediate", "pgrescued" },
+	/* KiB submitted through submit_bio(), not sectors (see docs). */
+	{ "pgpgin_kib", "pgpgin" },
+	{ "pgpgout_kib", "pgpgout" },
 	{ "slabs_scanned", "slabs_scanned" },
 	{ "direct_inode_steals", "pginodesteal" },
 	{ "kswapd_inode_steals", "kswapd_inodesteal" },
@@ -50,6 +51,8 @@ static const struct {
 	{ "oom_kills", "oom_kill" },
 };
 
+static const char *const zones[] = { "dma", "dma32", "normal", "movable" };
+
 json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 			     double elapsed)
 {
@@ -59,25 +62,35 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 		  tk = d(b, a, "pgsteal_kswapd");
 	long long wr = d(b, a, "nr_vmscan_write"), so = d(b, a, "pswpout");
 	long long pf = d(b, a, "pgfault"), mf = d(b, a, "pgmajfault");
+	json_object *c;
 
 	ADD(o, "minor_faults", I64(pf - mf));
 	ADD(o, "major_faults", I64(mf));
 	ADD(o, "swap_ins", I64(d(b, a, "pswpin")));
 	ADD(o, "swap_outs", I64(so));
 	ADD(o, "allocation_stalls", I64(d(b, a, "allocstall")));
+	/* By the zone asked for: user pages are movable, not normal. */
+	for (size_t i = 0; i < ARRAY_SIZE(zones); i++) {
+		char c[32], k[48];
+
+		snprintf(c, sizeof(c), "allocstall_%s", zones[i]);
+		snprintf(k, sizeof(k), "allocation_stalls_%s", zones[i]);
+		if (kvset_has(a, c))
+			ADD(o, k, I64(d(b, a, c)));
+	}
 	ADD(o, "fragmentation_stalls", I64(d(b, a, "compact_stall")));
 	ADD(o, "direct_pages_scanned", I64(sd));
 	ADD(o, "kswapd_pages_scanned", I64(sk));
 	ADD(o, "kswapd_pages_reclaimed", I64(tk));
 	ADD(o, "direct_pages_reclaimed", I64(td));
-	ADD(o, "kswapd_efficiency_pct", jd(ratio(tk, sk)));
-	ADD(o, "direct_efficiency_pct", jd(ratio(td, sd)));
+	ADD(o, "kswapd_efficiency_pct", ratio(tk, sk));
+	ADD(o, "direct_efficiency_pct", ratio(td, sd));
 	if (elapsed > 0) {
 		ADD(o, "kswapd_velocity", jd(sk / elapsed));
 		ADD(o, "direct_velocity", jd(sd / elapsed));
 		ADD(o, "elapsed_s", jd(elapsed));
 	}
-	ADD(o, "percentage_direct_scans", jd(ratio(sd, sd + sk)));
+	ADD(o, "percentage_direct_scans", ratio(sd, sd + sk));
 	ADD(o, "direct_scan_throttled", I64(d(b, a, "pgscan_direct_throttle")));
 	ADD(o, "page_writes_by_reclaim", I64(wr));
 	/* As mmtests: file = nr_vmscan_write - pswpout, anon = pswpout. */
@@ -86,6 +99,63 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 	for (size_t i = 0; i < ARRAY_SIZE(plain_deltas); i++)
 		ADD(o, plain_deltas[i].key,
 		    I64(d(b, a, plain_deltas[i].counter)));
+	/*
+	 * 6.1's shrink_folio_list() counts NR_VMSCAN_IMMEDIATE for each dirty
+	 * file folio that reclaim may not write (a direct reclaimer's, or
+	 * kswapd's before PGDAT_DIRTY) and marks for reclaim at writeback end
+	 * instead: allowing direct reclaim writeback lowers it by construction.
+	 */
+	c = json_object_new_object();
+	ADD(c, "page_reclaim_immediate",
+	    json_object_new_string(
+		    "dirty file folios reclaim declined to write and marked for "
+		    "reclaim when written back: moves by construction with "
+		    "direct-reclaim writeback (the revert writes them instead), "
+		    "not a reclaim quality figure"));
+	ADD(c, "pgpgin_kib",
+	    json_object_new_string(
+		    "KiB through submit_bio() (read bios at the top device); "
+		    "md member I/O resubmitted below it is not counted"));
+	ADD(o, "caveats", c);
+	return o;
+}
+
+json_object *memcg_ops_json(const struct kvset *st)
+{
+	json_object *o = json_object_new_object();
+	long long sd = kvset_get(st, "pgscan_direct", 0),
+		  sk = kvset_get(st, "pgscan_kswapd", 0);
+	long long td = kvset_get(st, "pgsteal_direct", 0),
+		  tk = kvset_get(st, "pgsteal_kswapd", 0);
+	static const struct {
+		const char *key, *stat;
+	} plain[] = {
+		{ "direct_pages_scanned", "pgscan_direct" },
+		{ "kswapd_pages_scanned", "pgscan_kswapd" },
+		{ "direct_pages_reclaimed", "pgsteal_direct" },
+		{ "kswapd_pages_reclaimed", "pgsteal_kswapd" },
+		{ "major_faults", "pgmajfault" },
+		{ "pgrefill", "pgrefill" },
+		{ "pgactivate", "pgactivate" },
+		{ "pgdeactivate", "pgdeactivate" },
+		{ "workingset_refault_file", "workingset_refault_file" },
+		{ "workingset_refault_anon", "workingset_refault_anon" },
+	};
+
+	if (!kvset_has(st, "pgscan_direct"))
+		return NULL;
+	for (size_t i = 0; i < ARRAY_SIZE(plain); i++)
+		if (kvset_has(st, plain[i].stat))
+			ADD(o, plain[i].key,
+			    I64(kvset_get(st, plain[i].stat, 0)));
+	/* pgfault counts major faults too, as /proc/vmstat's does. */
+	if (kvset_has(st, "pgfault") && kvset_has(st, "pgmajfault"))
+		ADD(o, "minor_faults",
+		    I64(kvset_get(st, "pgfault", 0) -
+			kvset_get(st, "pgmajfault", 0)));
+	ADD(o, "direct_efficiency_pct", ratio(td, sd));
+	ADD(o, "kswapd_efficiency_pct", ratio(tk, sk));
+	ADD(o, "percentage_direct_scans", ratio(sd, sd + sk));
 	return o;
 }
 

@@ -17,6 +17,14 @@ json_object *vmstat_ops_json(const struct kvset *before,
 			     const struct kvset *after, double elapsed_s);
 
 /*
+ * The same Ops for one memcg from its memory.stat (cumulative since the
+ * cgroup was made, at the start of the workload, so already a delta):
+ * memcg reclaim is counted here as pgscan/pgsteal_direct, and not in the
+ * global /proc/vmstat ones. NULL if st has no pgscan_direct.
+ */
+json_object *memcg_ops_json(const struct kvset *st);
+
+/*
  * /proc/pressure/{memory,io} before and after: {some: {before: {avg10,
  * avg60, avg300, total}, after: {...}, total_delta_us}, full: ...}.
  * before may be NULL. NULL if after has no "some" line.

@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/io.h"
 #include "collect/trace.h"
+#include "collect/windows.h"
 #include "util/log.h"
 
 const char *const trace_events[] = {
@@ -31,9 +33,47 @@ const char *const trace_events[] = {
 	"writeback/writeback_written",
 	"writeback/writeback_pages_written",
 	"writeback/balance_dirty_pages",
+	"writeback/writeback_single_inode",
+	"ext4/ext4_writepages",
+	"ext4/ext4_writepages_result",
+	"block/block_bio_queue",
+	"block/block_bio_remap",
+	"block/block_rq_issue",
+	"block/block_rq_complete",
 	"oom/mark_victim",
 	NULL
 };
+
+/* Only writes matter for attribution: reads would fill the buffer. */
+#define WRITES_ONLY "rwbs ~ \"*W*\""
+const struct trace_filter trace_filters[] = {
+	{ "block/block_bio_queue", WRITES_ONLY },
+	{ "block/block_bio_remap", WRITES_ONLY },
+	{ "block/block_rq_issue", WRITES_ONLY },
+	{ "block/block_rq_complete", WRITES_ONLY },
+	{ NULL, NULL }
+};
+
+/*
+ * In-kernel counts keyed by task and kernel stack: the stack says which
+ * reclaim context (try_to_free_mem_cgroup_pages, try_to_free_pages,
+ * balance_pgdat) or the flusher (wb_workfn) queued the bio. The stack is
+ * HIST_STACKTRACE_DEPTH (16) frames deep, enough from submit_bio up to
+ * the reclaim entry on the stacks seen here; a stack cut short is counted
+ * as reclaim_unresolved, never guessed.
+ */
+const struct trace_hist trace_hists[] = {
+	{ "block/block_bio_queue", "hist.block_bio_queue",
+	  "hist:keys=common_pid.execname,dev,stacktrace:"
+	  "vals=hitcount,nr_sector:size=8192 if " WRITES_ONLY },
+	{ "vmscan/mm_vmscan_write_folio", "hist.mm_vmscan_write_folio",
+	  "hist:keys=common_pid.execname,reclaim_flags,stacktrace:"
+	  "vals=hitcount:size=4096" },
+	{ NULL, NULL, NULL }
+};
+
+#define HEADER_MAX 64 /* comm (16), '-', pid (7), blanks, " [" */
+#define CPU_DIGITS_MAX 6
 
 static bool isnum(const char *p, const char *e)
 {
@@ -57,12 +97,19 @@ bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
 	if (!len || line[0] == '#')
 		return false;
 	memset(out, 0, sizeof(*out));
-	for (p = line; p + 2 < end; p++) {
+	/*
+	 * The header is "%16s-%-7d [%03d]": " [CPU]" is within the first
+	 * HEADER_MAX bytes, and CPU has a few digits. Bounding both keeps a
+	 * hostile line (megabytes of " [") linear.
+	 */
+	for (p = line; p + 2 < end && p < line + HEADER_MAX; p++) {
 		const char *q;
+		size_t rest = end - p - 2;
 
 		if (p[0] != ' ' || p[1] != '[')
 			continue;
-		q = memchr(p + 2, ']', end - p - 2);
+		q = memchr(p + 2, ']',
+			   rest < CPU_DIGITS_MAX ? rest : CPU_DIGITS_MAX);
 		if (!q || !isnum(p + 2, q))
 			continue;
 		/* Before the blanks: "comm-pid". */
@@ -220,11 +267,9 @@ static struct named *ntab_get(struct ntab *t, const char *name, size_t len)
 	return &t->v[t->n++];
 }
 
-/* Per-pid state: inside a reclaim window, last writeback_start. */
+/* Per-pid state: the last writeback_start. */
 struct task {
 	int pid;
-	int kind; /* 0 none, 1 direct, 2 memcg */
-	double begin;
 	long long wb_pages; /* nr_pages at writeback_start, -1 none */
 	char wb_reason[32];
 	char wb_bdi[32];
@@ -279,9 +324,10 @@ static struct task *task_get(struct tasks *t, int pid)
 	return &t->v[t->n++];
 }
 
-enum { WHO_DIRECT, WHO_KSWAPD, WHO_OTHER, NR_WHO };
+/* Who reclaims, for the vmscan tables: io's classes without the flusher. */
+enum { WHO_DIRECT, WHO_MEMCG, WHO_KSWAPD, WHO_OTHER, NR_WHO };
 enum { TY_FILE, TY_ANON, NR_TY };
-static const char *const who_name[] = { "direct", "kswapd", "other" };
+static const char *const who_name[] = { "direct", "memcg", "kswapd", "other" };
 static const char *const ty_name[] = { "file", "anon" };
 enum {
 	SH_SCANNED,
@@ -296,11 +342,27 @@ static const char *const sh_key[] = { "nr_scanned",   "nr_reclaimed",
 				      "nr_dirty",     "nr_writeback",
 				      "nr_congested", "nr_immediate" };
 
+/* Writeback control as each writer class used it (the cover letter's ask). */
+struct wbctx {
+	long long works, works_sync_all, works_kupdate, works_background;
+	long long works_bounded, works_asked, works_written;
+	long long inodes, inodes_unbounded, inode_to_write, inode_wrote;
+	long long ext4_calls, ext4_sync_all, ext4_kupdate, ext4_unbounded;
+	long long ext4_to_write, ext4_results, ext4_written;
+	long long writepage_calls;
+};
+
+/* nr_to_write of WB_SYNC_ALL and background works: LONG_MAX, no ask. */
+#define UNBOUNDED (1LL << 40)
+
+#define MAX_CPUS 256
+
 struct summary {
 	struct ntab events;
 	struct tasks tasks;
-	struct dvec stall[3]; /* by kind */
-	long long reclaimed[3], unfinished[3];
+	struct windows win;
+	struct io_state *io;
+	struct wbctx ctx[NR_IO];
 	long long writes[NR_WHO][NR_TY];
 	long long shrink[NR_WHO][NR_TY][NR_SH];
 	long long kswapd_wake, kswapd_sleep, oom_victims, lost_lines;
@@ -310,8 +372,11 @@ struct summary {
 	long long wb_pages_written;
 	long long bdp, bdp_paused, bdp_pause_ms, bdp_pause_max, bdp_dirty_max,
 		bdp_limit_max;
-	double first, last;
-	long long lines;
+	double first, last, cut;
+	long long lines, cut_lines;
+	/* First pass: each CPU's last timestamp; kswapd's pids. */
+	double cpu_last[MAX_CPUS];
+	bool cpu_seen[MAX_CPUS], cpu_lost[MAX_CPUS];
 };
 
 static bool ev(const struct trace_line *l, const char *name)
@@ -320,11 +385,23 @@ static bool ev(const struct trace_line *l, const char *name)
 	       !memcmp(l->event, name, l->event_len);
 }
 
+static enum io_class cls(struct summary *s, const struct trace_line *l)
+{
+	return io_class_of(windows_at(&s->win, l->pid, l->ts));
+}
+
 static int who(struct summary *s, const struct trace_line *l)
 {
-	if (!strncmp(l->comm, "kswapd", 6))
+	switch (cls(s, l)) {
+	case IO_DIRECT:
+		return WHO_DIRECT;
+	case IO_MEMCG:
+		return WHO_MEMCG;
+	case IO_KSWAPD:
 		return WHO_KSWAPD;
-	return task_get(&s->tasks, l->pid)->kind ? WHO_DIRECT : WHO_OTHER;
+	default:
+		return WHO_OTHER;
+	}
 }
 
 static int file_or_anon(const struct trace_line *l)
@@ -337,30 +414,6 @@ static int file_or_anon(const struct trace_line *l)
 	return TY_FILE;
 }
 
-static void reclaim_begin(struct summary *s, const struct trace_line *l,
-			  int kind)
-{
-	struct task *t = task_get(&s->tasks, l->pid);
-
-	if (t->kind)
-		s->unfinished[t->kind]++;
-	t->kind = kind;
-	t->begin = l->ts;
-}
-
-static void reclaim_end(struct summary *s, const struct trace_line *l, int kind)
-{
-	struct task *t = task_get(&s->tasks, l->pid);
-	long long n;
-
-	if (t->kind == kind) {
-		dvec_add(&s->stall[kind], (l->ts - t->begin) * 1e6);
-		if (trace_arg_num(l, "nr_reclaimed", &n))
-			s->reclaimed[kind] += n;
-	}
-	t->kind = 0;
-}
-
 /* "bdi 254:32: ..." -> "254:32" */
 static void bdi_of(const struct trace_line *l, char *buf, size_t len)
 {
@@ -371,33 +424,139 @@ static void bdi_of(const struct trace_line *l, char *buf, size_t len)
 	if (l->args_len < 5 || memcmp(p, "bdi ", 4))
 		return;
 	p += 4;
-	for (e = p; e < end && *e != ' '; e++)
+	for (e = p; e < end && *e != ' ' && e - p < 32; e++)
 		;
 	if (e > p && e[-1] == ':')
 		e--;
 	snprintf(buf, len, "%.*s", (int)(e - p), p);
 }
 
+/* ext4's events say "key value", not "key=value". */
+static bool spaced_num(const struct trace_line *l, const char *key,
+		       long long *v)
+{
+	char buf[256], *p;
+	size_t k = strlen(key);
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)l->args_len, l->args);
+	for (p = buf; (p = strstr(p, key)); p += k)
+		if ((p == buf || p[-1] == ' ') && p[k] == ' ')
+			return sscanf(p + k + 1, "%lld", v) == 1;
+	return false;
+}
+
+static void wb_start(struct summary *s, const struct trace_line *l)
+{
+	struct task *t = task_get(&s->tasks, l->pid);
+	struct wbctx *c = &s->ctx[IO_FLUSHER];
+	long long n;
+
+	if (!trace_arg_str(l, "reason", t->wb_reason, sizeof(t->wb_reason)))
+		snprintf(t->wb_reason, sizeof(t->wb_reason), "?");
+	ntab_get(&s->wb, t->wb_reason, strlen(t->wb_reason))->a++;
+	bdi_of(l, t->wb_bdi, sizeof(t->wb_bdi));
+	ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->a++;
+	if (!trace_arg_num(l, "nr_pages", &t->wb_pages))
+		t->wb_pages = -1;
+	/* Works run in the flusher by definition of its window. */
+	c->works++;
+	if (trace_arg_num(l, "sync_mode", &n) && n == 1)
+		c->works_sync_all++;
+	if (trace_arg_num(l, "kupdate", &n) && n)
+		c->works_kupdate++;
+	if (trace_arg_num(l, "background", &n) && n)
+		c->works_background++;
+}
+
+static void wb_written(struct summary *s, const struct trace_line *l)
+{
+	/* nr_pages counts down as the work writes: start - written. */
+	struct task *t = task_get(&s->tasks, l->pid);
+	struct wbctx *c = &s->ctx[IO_FLUSHER];
+	char buf[64];
+	long long n;
+
+	if (t->wb_pages >= 0 && trace_arg_num(l, "nr_pages", &n) &&
+	    n <= t->wb_pages && trace_arg_str(l, "reason", buf, sizeof(buf)) &&
+	    !strcmp(buf, t->wb_reason)) {
+		ntab_get(&s->wb, buf, strlen(buf))->b += t->wb_pages - n;
+		ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b +=
+			t->wb_pages - n;
+		if (t->wb_pages < UNBOUNDED) {
+			c->works_bounded++;
+			c->works_asked += t->wb_pages;
+			c->works_written += t->wb_pages - n;
+		}
+	}
+	t->wb_pages = -1;
+}
+
+static void wb_context(struct summary *s, const struct trace_line *l)
+{
+	struct wbctx *c = &s->ctx[cls(s, l)];
+	long long n, w;
+
+	if (ev(l, "writeback_single_inode")) {
+		c->inodes++;
+		if (trace_arg_num(l, "to_write", &n) &&
+		    trace_arg_num(l, "wrote", &w)) {
+			if (n >= UNBOUNDED) {
+				c->inodes_unbounded++;
+			} else {
+				c->inode_to_write += n;
+				c->inode_wrote += w;
+			}
+		}
+	} else if (ev(l, "ext4_writepages")) {
+		c->ext4_calls++;
+		if (spaced_num(l, "sync_mode", &n) && n == 1)
+			c->ext4_sync_all++;
+		if (spaced_num(l, "for_kupdate", &n) && n)
+			c->ext4_kupdate++;
+		if (spaced_num(l, "nr_to_write", &n)) {
+			if (n >= UNBOUNDED)
+				c->ext4_unbounded++;
+			else
+				c->ext4_to_write += n;
+		}
+	} else if (ev(l, "ext4_writepages_result")) {
+		c->ext4_results++;
+		if (spaced_num(l, "pages_written", &n))
+			c->ext4_written += n;
+	}
+}
+
+static void block_event(struct summary *s, const struct trace_line *l)
+{
+	if (ev(l, "block_bio_queue"))
+		io_bio_queue(s->io, l, cls(s, l));
+	else if (ev(l, "block_bio_remap"))
+		io_bio_remap(s->io, l);
+	else if (ev(l, "block_rq_issue"))
+		io_rq_issue(s->io, l);
+	else if (ev(l, "block_rq_complete"))
+		io_rq_complete(s->io, l);
+}
+
 static void one(struct summary *s, const struct trace_line *l)
 {
-	long long n;
+	long long n = 0;
 	char buf[64];
 
 	ntab_get(&s->events, l->event, l->event_len)->a++;
 	if (!s->lines++)
 		s->first = l->ts;
 	s->last = l->ts;
-	if (ev(l, "mm_vmscan_direct_reclaim_begin")) {
-		reclaim_begin(s, l, 1);
-	} else if (ev(l, "mm_vmscan_direct_reclaim_end")) {
-		reclaim_end(s, l, 1);
-	} else if (ev(l, "mm_vmscan_memcg_reclaim_begin")) {
-		reclaim_begin(s, l, 2);
-	} else if (ev(l, "mm_vmscan_memcg_reclaim_end")) {
-		reclaim_end(s, l, 2);
+	windows_tick(&s->win, l->ts);
+	trace_arg_num(l, "nr_reclaimed", &n);
+	/* Windows first: a writeback_start opens the flusher's window. */
+	windows_event(&s->win, l->pid, l->ts, l->event, l->event_len, n);
+	if (l->event_len > 6 && !memcmp(l->event, "block_", 6)) {
+		block_event(s, l);
 	} else if (ev(l, "mm_vmscan_write_folio") ||
 		   ev(l, "mm_vmscan_writepage")) {
 		s->writes[who(s, l)][file_or_anon(l)]++;
+		s->ctx[cls(s, l)].writepage_calls++;
 	} else if (ev(l, "mm_vmscan_lru_shrink_inactive")) {
 		int w = who(s, l), ty = file_or_anon(l);
 
@@ -420,33 +579,15 @@ static void one(struct summary *s, const struct trace_line *l)
 		    trace_arg_num(l, "usect_delayed", &n))
 			t->b += n;
 	} else if (ev(l, "writeback_start")) {
-		struct task *t = task_get(&s->tasks, l->pid);
-
-		if (!trace_arg_str(l, "reason", t->wb_reason,
-				   sizeof(t->wb_reason)))
-			snprintf(t->wb_reason, sizeof(t->wb_reason), "?");
-		ntab_get(&s->wb, t->wb_reason, strlen(t->wb_reason))->a++;
-		bdi_of(l, t->wb_bdi, sizeof(t->wb_bdi));
-		ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->a++;
-		if (!trace_arg_num(l, "nr_pages", &t->wb_pages))
-			t->wb_pages = -1;
+		wb_start(s, l);
 	} else if (ev(l, "writeback_written")) {
-		/* nr_pages counts down as the work writes: start - written. */
-		struct task *t = task_get(&s->tasks, l->pid);
-
-		if (t->wb_pages >= 0 && trace_arg_num(l, "nr_pages", &n) &&
-		    n <= t->wb_pages &&
-		    trace_arg_str(l, "reason", buf, sizeof(buf)) &&
-		    !strcmp(buf, t->wb_reason)) {
-			ntab_get(&s->wb, buf, strlen(buf))->b +=
-				t->wb_pages - n;
-			ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b +=
-				t->wb_pages - n;
-		}
-		t->wb_pages = -1;
+		wb_written(s, l);
 	} else if (ev(l, "writeback_pages_written")) {
 		/* "writeback_pages_written: 123" */
-		s->wb_pages_written += strtoll(l->args, NULL, 10);
+		char num[24];
+
+		snprintf(num, sizeof(num), "%.*s", (int)l->args_len, l->args);
+		s->wb_pages_written += strtoll(num, NULL, 10);
 	} else if (ev(l, "balance_dirty_pages")) {
 		s->bdp++;
 		if (trace_arg_num(l, "pause", &n) && n > 0) {
@@ -461,6 +602,8 @@ static void one(struct summary *s, const struct trace_line *l)
 			s->bdp_limit_max = n;
 	} else if (ev(l, "mark_victim")) {
 		s->oom_victims++;
+	} else {
+		wb_context(s, l);
 	}
 }
 
@@ -487,31 +630,50 @@ static json_object *jd(double x)
 #define ADD(o, k, v) json_object_object_add(o, k, v)
 #define I64(x) json_object_new_int64(x)
 
-static json_object *stall_json(struct dvec *d, long long reclaimed,
-			       long long unfinished)
+/* Reclaim stalls of one kind from the windows: complete windows only. */
+static json_object *stall_json(const struct windows *w, enum wkind kind)
 {
 	json_object *o = json_object_new_object(),
 		    *lat = json_object_new_object();
+	struct dvec d = { 0 };
+	long long reclaimed = 0, unfinished = 0;
 	double sum = 0;
 
-	qsort(d->v, d->n, sizeof(*d->v), cmp_double);
-	for (size_t i = 0; i < d->n; i++)
-		sum += d->v[i];
-	ADD(o, "count", I64(d->n));
+	for (size_t i = 0; i < w->n; i++) {
+		const struct pid_windows *p = &w->p[i];
+
+		for (size_t k = 0; k < p->n[kind]; k++) {
+			const struct window *win = &p->v[kind][k];
+
+			if (win->unfinished) {
+				unfinished++;
+				continue;
+			}
+			if (win->open_at_start)
+				continue; /* its begin is not in the trace */
+			dvec_add(&d, (win->end - win->begin) * 1e6);
+			reclaimed += win->nr_reclaimed;
+		}
+	}
+	qsort(d.v, d.n, sizeof(*d.v), cmp_double);
+	for (size_t i = 0; i < d.n; i++)
+		sum += d.v[i];
+	ADD(o, "count", I64(d.n));
 	ADD(o, "unfinished", I64(unfinished));
 	ADD(o, "nr_reclaimed", I64(reclaimed));
-	ADD(lat, "mean", jd(d->n ? sum / d->n : 0));
-	ADD(lat, "p50", jd(pct(d, 0.50)));
-	ADD(lat, "p95", jd(pct(d, 0.95)));
-	ADD(lat, "max", jd(d->n ? d->v[d->n - 1] : 0));
+	ADD(lat, "mean", jd(d.n ? sum / d.n : 0));
+	ADD(lat, "p50", jd(pct(&d, 0.50)));
+	ADD(lat, "p95", jd(pct(&d, 0.95)));
+	ADD(lat, "max", jd(d.n ? d.v[d.n - 1] : 0));
 	ADD(lat, "total", jd(sum));
 	ADD(o, "stall_us", lat);
+	free(d.v);
 	return o;
 }
 
 /* trace_stats.txt: "# section" headers, per-CPU "PATH:key: value" lines. */
 static void parse_stats(const char *text, size_t len, json_object *o,
-			long long *lost)
+			long long *lost, bool *cpu_lost)
 {
 	const char *p = text, *end = text + len;
 	char section[64] = "";
@@ -542,7 +704,20 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 		} else if (!strcmp(section, "buffer_size_kb")) {
 			ADD(o, "buffer_size_kb", I64(strtoll(line, NULL, 10)));
 		} else if ((v = strstr(line, "/stats:"))) {
+			const char *c = strstr(line, "/cpu");
+			int cpu = c ? atoi(c + 4) : -1;
+			long long x;
+
 			v += 7;
+			/* Which CPUs lost events, for the cut. */
+			if ((!strncmp(v, "overrun:", 8) &&
+			     (x = strtoll(v + 8, NULL, 10))) ||
+			    (!strncmp(v, "commit overrun:", 15) &&
+			     (x = strtoll(v + 15, NULL, 10))) ||
+			    (!strncmp(v, "dropped events:", 15) &&
+			     (x = strtoll(v + 15, NULL, 10))))
+				if (cpu >= 0 && cpu < MAX_CPUS)
+					cpu_lost[cpu] = true;
 			if (!strncmp(v, "entries:", 8))
 				entries += strtoll(v + 8, NULL, 10), cpus++;
 			else if (!strncmp(v, "overrun:", 8))
@@ -615,13 +790,11 @@ static json_object *ntab_json(const struct ntab *t, const char *ka,
 	return o;
 }
 
-json_object *trace_summary(const char *text, size_t len, const char *stats,
-			   size_t stats_len)
+/* Calls fn for each parsable line; header facts go to the summary. */
+static void walk(struct summary *s, const char *text, size_t len, bool first,
+		 long long *in_buf, long long *written)
 {
-	struct summary s = { 0 };
-	json_object *o = json_object_new_object(), *j, *k;
 	const char *p = text, *end = text + len;
-	long long in_buf = -1, written = -1, lost = 0;
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
@@ -629,31 +802,129 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 		struct trace_line l;
 		const char *h;
 
-		if (n > 40 && p[0] == '#' &&
-		    (h = memmem(p, n,
-				"entries-in-buffer/entries-written: ", 35)))
-			sscanf(h + 35, "%lld/%lld", &in_buf, &written);
-		else if (memmem(p, n, " EVENTS]", 8) &&
-			 memmem(p, n, "[LOST ", 6))
-			s.lost_lines +=
-				strtoll((char *)memmem(p, n, "[LOST ", 6) + 6,
-					NULL, 10);
-		else if (trace_parse_line(p, n, &l))
-			one(&s, &l);
+		if (p[0] == '#' && n > 40 &&
+		    (h = memmem(p, n < 200 ? n : 200,
+				"entries-in-buffer/entries-written: ", 35))) {
+			if (first)
+				sscanf(h + 35, "%lld/%lld", in_buf, written);
+		} else if (p[0] == '#') {
+			/* a header line */
+		} else if (n < 64 && memmem(p, n, " EVENTS]", 8) &&
+			   (h = memmem(p, n, "[LOST ", 6))) {
+			if (first)
+				s->lost_lines += strtoll(h + 6, NULL, 10);
+		} else if (trace_parse_line(p, n, &l)) {
+			int cpu = l.cpu >= 0 && l.cpu < MAX_CPUS ? l.cpu : 0;
+
+			if (first) {
+				s->cpu_seen[cpu] = true;
+				s->cpu_last[cpu] = l.ts;
+				if (ev(&l, "mm_vmscan_kswapd_wake") ||
+				    ev(&l, "mm_vmscan_kswapd_sleep"))
+					windows_mark_kswapd(&s->win, l.pid);
+			} else if (l.ts > s->cut) {
+				s->cut_lines++;
+			} else {
+				one(s, &l);
+			}
+		}
 		p = nl ? nl + 1 : end;
 	}
+}
+
+/*
+ * Each CPU's ring buffer fills on its own (overwrite off: a full buffer
+ * drops what comes next), so past a lossy CPU's last event the trace no
+ * longer sees every CPU, and an A and a B cell would cover different
+ * parts of the workload. When events were lost, everything is analysed up
+ * to the earliest last timestamp of the CPUs that lost some (of all CPUs
+ * when the per-CPU stats are missing). A CPU that lost nothing saw
+ * everything, so a complete trace is not cut.
+ */
+static double cut_at(const struct summary *s, long long lost)
+{
+	double cut = HUGE_VAL;
+	bool known = false;
+
+	if (!lost)
+		return cut;
+	for (int i = 0; i < MAX_CPUS; i++)
+		known |= s->cpu_lost[i];
+	for (int i = 0; i < MAX_CPUS; i++)
+		if (s->cpu_seen[i] && (s->cpu_lost[i] || !known) &&
+		    s->cpu_last[i] < cut)
+			cut = s->cpu_last[i];
+	return cut;
+}
+
+static json_object *ctx_json(const struct wbctx *c, enum io_class k)
+{
+	json_object *o = json_object_new_object(), *r;
+
+	if (k == IO_FLUSHER) {
+		r = json_object_new_object();
+		ADD(r, "count", I64(c->works));
+		ADD(r, "sync_all", I64(c->works_sync_all));
+		ADD(r, "for_kupdate", I64(c->works_kupdate));
+		ADD(r, "for_background", I64(c->works_background));
+		ADD(r, "bounded", I64(c->works_bounded));
+		ADD(r, "nr_to_write", I64(c->works_asked));
+		ADD(r, "written", I64(c->works_written));
+		ADD(o, "works", r);
+	}
+	r = json_object_new_object();
+	ADD(r, "count", I64(c->inodes));
+	ADD(r, "unbounded", I64(c->inodes_unbounded));
+	ADD(r, "nr_to_write", I64(c->inode_to_write));
+	ADD(r, "written", I64(c->inode_wrote));
+	ADD(o, "single_inode", r);
+	r = json_object_new_object();
+	ADD(r, "count", I64(c->ext4_calls));
+	ADD(r, "sync_all", I64(c->ext4_sync_all));
+	ADD(r, "for_kupdate", I64(c->ext4_kupdate));
+	ADD(r, "unbounded", I64(c->ext4_unbounded));
+	ADD(r, "nr_to_write", I64(c->ext4_to_write));
+	ADD(r, "results", I64(c->ext4_results));
+	ADD(r, "written", I64(c->ext4_written));
+	ADD(o, "ext4_writepages", r);
+	/* pageout() is the one caller with wbc.for_reclaim = 1. */
+	ADD(o, "for_reclaim", I64(c->writepage_calls));
+	return o;
+}
+
+json_object *trace_summary(const char *text, size_t len, const char *stats,
+			   size_t stats_len)
+{
+	return trace_summary_dev(text, len, stats, stats_len, NULL);
+}
+
+json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
+			       size_t stats_len, const char *fs_dev)
+{
+	struct summary s = { 0 };
+	json_object *o = json_object_new_object(), *j, *k;
+	long long in_buf = -1, written = -1, lost = 0;
+
+	windows_init(&s.win);
+	s.io = io_new(fs_dev);
+	if (stats)
+		parse_stats(stats, stats_len, o, &lost, s.cpu_lost);
+	walk(&s, text, len, true, &in_buf, &written);
+	if (in_buf >= 0 && written > in_buf && !stats)
+		lost += written - in_buf;
+	lost += s.lost_lines;
+	s.cut = cut_at(&s, lost);
+	walk(&s, text, len, false, &in_buf, &written);
+	windows_finish(&s.win, s.last);
 
 	ADD(o, "lines", I64(s.lines));
 	ADD(o, "duration_s", jd(s.lines ? s.last - s.first : 0));
+	ADD(o, "cut_lines", I64(s.cut_lines));
+	ADD(o, "cut_s", s.cut_lines ? jd(s.cut - s.first) : NULL);
 	if (in_buf >= 0) {
 		ADD(o, "entries_in_buffer", I64(in_buf));
 		ADD(o, "entries_written", I64(written));
 	}
-	if (stats)
-		parse_stats(stats, stats_len, o, &lost);
-	if (in_buf >= 0 && written > in_buf && !stats)
-		lost += written - in_buf;
-	lost += s.lost_lines;
 	ADD(o, "lost_events", I64(lost));
 	ADD(o, "complete", json_object_new_boolean(!lost));
 
@@ -662,23 +933,8 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 		ADD(j, s.events.v[i].name, I64(s.events.v[i].a));
 	ADD(o, "events", j);
 
-	ADD(o, "direct_reclaim",
-	    stall_json(&s.stall[1], s.reclaimed[1], s.unfinished[1]));
-	ADD(o, "memcg_reclaim",
-	    stall_json(&s.stall[2], s.reclaimed[2], s.unfinished[2]));
-	/* A window still open at the end of the trace. */
-	for (size_t i = 0; i < s.tasks.n; i++)
-		if (s.tasks.v[i].kind) {
-			json_object *r = NULL, *u = NULL;
-
-			json_object_object_get_ex(o,
-						  s.tasks.v[i].kind == 1 ?
-							  "direct_reclaim" :
-							  "memcg_reclaim",
-						  &r);
-			json_object_object_get_ex(r, "unfinished", &u);
-			json_object_set_int64(u, json_object_get_int64(u) + 1);
-		}
+	ADD(o, "direct_reclaim", stall_json(&s.win, WK_DIRECT));
+	ADD(o, "memcg_reclaim", stall_json(&s.win, WK_MEMCG));
 
 	j = json_object_new_object();
 	for (int w = 0; w < NR_WHO; w++) {
@@ -724,8 +980,14 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 	ADD(j, "limit_max", I64(s.bdp_limit_max));
 	ADD(o, "balance_dirty_pages", j);
 
-	for (int i = 0; i < 3; i++)
-		free(s.stall[i].v);
+	j = json_object_new_object();
+	for (int i = 0; i < NR_IO; i++)
+		ADD(j, io_class_name[i], ctx_json(&s.ctx[i], i));
+	ADD(o, "writeback_context", j);
+	if (io_seen(s.io))
+		ADD(o, "io", io_json(s.io, !lost));
+	io_free(s.io);
+	windows_free(&s.win);
 	free(s.events.v);
 	free(s.tasks.v);
 	free(s.tasks.slot);

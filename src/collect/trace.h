@@ -42,8 +42,26 @@ bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
  */
 json_object *trace_summary(const char *text, size_t len, const char *stats,
 			   size_t stats_len);
+/*
+ * The same, attributing write bios at the filesystem's device fs_dev
+ * ("MAJ:MIN", or NULL: no "io" writers) to their writer class.
+ */
+json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
+			       size_t stats_len, const char *fs_dev);
 
 /* Events the plan enables, "system/event" (NULL-terminated). */
 extern const char *const trace_events[];
+
+/* Event filters the plan sets before enabling ({NULL} ends). */
+struct trace_filter {
+	const char *event, *filter;
+};
+extern const struct trace_filter trace_filters[];
+
+/* Hist triggers: event, the cell file its hist is saved as, trigger. */
+struct trace_hist {
+	const char *event, *file, *trigger;
+};
+extern const struct trace_hist trace_hists[];
 
 #endif

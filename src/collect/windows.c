@@ -116,6 +116,11 @@ static struct window *add(struct pid_windows *p, enum wkind k)
 	return win;
 }
 
+void windows_mark_kswapd(struct windows *w, int pid)
+{
+	get(w, pid)->kswapd = true;
+}
+
 void windows_begin(struct windows *w, int pid, double ts, enum wkind kind)
 {
 	struct pid_windows *p = get(w, pid);
@@ -203,8 +208,11 @@ void windows_finish(struct windows *w, double ts)
 		}
 }
 
-/* Is ts inside one of the (sorted, disjoint) windows? Binary search. */
-static bool inside(const struct window *v, size_t n, double ts)
+/*
+ * Is ts inside one of the (sorted, disjoint) windows? Binary search. The
+ * last window, while still open, holds everything after its begin.
+ */
+static bool inside(const struct window *v, size_t n, bool open, double ts)
 {
 	size_t lo = 0, hi = n;
 
@@ -216,7 +224,7 @@ static bool inside(const struct window *v, size_t n, double ts)
 		else
 			hi = mid;
 	}
-	return lo && ts <= v[lo - 1].end;
+	return lo && (ts <= v[lo - 1].end || (open && lo == n));
 }
 
 enum wkind windows_at(const struct windows *w, int pid, double ts)
@@ -225,13 +233,13 @@ enum wkind windows_at(const struct windows *w, int pid, double ts)
 
 	if (!p)
 		return WK_NONE;
-	if (inside(p->v[WK_DIRECT], p->n[WK_DIRECT], ts))
+	if (inside(p->v[WK_DIRECT], p->n[WK_DIRECT], p->open[WK_DIRECT], ts))
 		return WK_DIRECT;
-	if (inside(p->v[WK_MEMCG], p->n[WK_MEMCG], ts))
+	if (inside(p->v[WK_MEMCG], p->n[WK_MEMCG], p->open[WK_MEMCG], ts))
 		return WK_MEMCG;
 	if (p->kswapd)
 		return WK_KSWAPD;
-	if (inside(p->v[WK_FLUSHER], p->n[WK_FLUSHER], ts))
+	if (inside(p->v[WK_FLUSHER], p->n[WK_FLUSHER], p->open[WK_FLUSHER], ts))
 		return WK_FLUSHER;
 	return WK_NONE;
 }

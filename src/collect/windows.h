@@ -57,6 +57,8 @@ void windows_free(struct windows *w);
 
 /* Every line's timestamp, so windows know where the trace starts and ends. */
 void windows_tick(struct windows *w, double ts);
+/* pid is kswapd (known before its first event: a first pass found it). */
+void windows_mark_kswapd(struct windows *w, int pid);
 void windows_begin(struct windows *w, int pid, double ts, enum wkind kind);
 void windows_end(struct windows *w, int pid, double ts, enum wkind kind,
 		 long long nr_reclaimed);

@@ -1,0 +1,776 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Write bios by writer: who queued them at the filesystem's device, how
+ * sequential they were, how long the leaf devices took to serve them; and
+ * the same counts from hist triggers, which do not depend on the ring
+ * buffer. Pure: text in, JSON out. Everything parsed here came from the
+ * guest: fields are read from bounded copies, tables grow only with the
+ * input, and one bio inserts at most IO_MAX_BIO_PAGES pages.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/io.h"
+#include "util/log.h"
+
+const char *const io_class_name[NR_IO] = { "direct", "memcg", "kswapd",
+					   "flusher", "other" };
+
+/* A bio bigger than this (8 MiB) is attributed by its first 8 MiB only. */
+#define IO_MAX_BIO_PAGES 2048
+#define SECTORS_PER_PAGE 8 /* 4 KiB pages, 512-byte sectors */
+
+enum io_class io_class_of(enum wkind k)
+{
+	switch (k) {
+	case WK_DIRECT:
+		return IO_DIRECT;
+	case WK_MEMCG:
+		return IO_MEMCG;
+	case WK_KSWAPD:
+		return IO_KSWAPD;
+	case WK_FLUSHER:
+		return IO_FLUSHER;
+	default:
+		return IO_OTHER;
+	}
+}
+
+struct dvec {
+	double *v;
+	size_t n, alloc;
+};
+
+static void dvec_add(struct dvec *d, double x)
+{
+	if (d->n == d->alloc) {
+		d->alloc = d->alloc ? 2 * d->alloc : 256;
+		d->v = xrealloc(d->v, d->alloc * sizeof(*d->v));
+	}
+	d->v[d->n++] = x;
+}
+
+/* (dev, sector) -> value, open addressing; keys are never removed. */
+struct ent {
+	uint64_t key; /* 0 = empty */
+	double ts;
+	int cls; /* -1 unknown */
+};
+
+struct map {
+	struct ent *v;
+	size_t n, nslots;
+};
+
+static uint64_t mkkey(unsigned int dev, unsigned long long sector)
+{
+	/* +1: key 0 marks an empty slot. */
+	return (((uint64_t)dev << 40) ^ (sector & ((1ULL << 40) - 1))) + 1;
+}
+
+static size_t hash64(uint64_t k, size_t nslots)
+{
+	k ^= k >> 33;
+	k *= 0xff51afd7ed558ccdULL;
+	k ^= k >> 33;
+	return k & (nslots - 1);
+}
+
+static struct ent *map_get(struct map *m, uint64_t key, bool create)
+{
+	size_t h;
+
+	if (create && 2 * (m->n + 1) > m->nslots) {
+		struct map big = { .nslots = m->nslots ? 2 * m->nslots : 4096 };
+
+		big.v = xzalloc(big.nslots * sizeof(*big.v));
+		for (size_t i = 0; i < m->nslots; i++)
+			if (m->v[i].key)
+				*map_get(&big, m->v[i].key, true) = m->v[i];
+		free(m->v);
+		*m = big;
+	}
+	if (!m->nslots)
+		return NULL;
+	for (h = hash64(key, m->nslots); m->v[h].key;
+	     h = (h + 1) & (m->nslots - 1))
+		if (m->v[h].key == key)
+			return &m->v[h];
+	if (!create)
+		return NULL;
+	m->v[h].key = key;
+	m->v[h].cls = -1;
+	m->n++;
+	return &m->v[h];
+}
+
+struct writer {
+	long long pages, bios, seq, steps;
+	double seek_kib;
+	bool have_prev;
+	unsigned long long prev_end;
+	struct dvec bio_kib, service_us;
+};
+
+#define MAX_DEVS 64
+
+struct leaf {
+	unsigned int dev;
+	long long requests, kib;
+	struct dvec service_us;
+};
+
+struct io_state {
+	bool have_fs_dev, seen;
+	unsigned int fs_dev;
+	struct writer w[NR_IO];
+	struct map pages; /* (dev, sector of a page) -> writer class */
+	struct map rqs; /* (dev, sector) of an issued request -> ts, class */
+	struct leaf leaf[MAX_DEVS];
+	size_t nleaf;
+	long long leaf_overflow;
+};
+
+static unsigned int mkdev(unsigned int maj, unsigned int min)
+{
+	return (maj << 20) | (min & 0xfffff);
+}
+
+static bool parse_devstr(const char *s, unsigned int *dev)
+{
+	unsigned int maj, min;
+
+	if (!s || sscanf(s, "%u:%u", &maj, &min) != 2)
+		return false;
+	*dev = mkdev(maj, min);
+	return true;
+}
+
+struct io_state *io_new(const char *fs_dev)
+{
+	struct io_state *s = xzalloc(sizeof(*s));
+
+	s->have_fs_dev = parse_devstr(fs_dev, &s->fs_dev);
+	return s;
+}
+
+void io_free(struct io_state *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < NR_IO; i++) {
+		free(s->w[i].bio_kib.v);
+		free(s->w[i].service_us.v);
+	}
+	for (size_t i = 0; i < s->nleaf; i++)
+		free(s->leaf[i].service_us.v);
+	free(s->pages.v);
+	free(s->rqs.v);
+	free(s);
+}
+
+bool io_seen(const struct io_state *s)
+{
+	return s->seen;
+}
+
+long long io_pages(const struct io_state *s, enum io_class c)
+{
+	return s->w[c].pages;
+}
+
+long long io_bios(const struct io_state *s, enum io_class c)
+{
+	return s->w[c].bios;
+}
+
+/*
+ * The block events' common part, from a bounded copy of the args:
+ * "MAJ,MIN RWBS [BYTES (CMD)] SECTOR + NR ..." and, for a remap,
+ * "... <- (MAJ,MIN) OLD_SECTOR".
+ */
+struct blk {
+	unsigned int dev, old_dev;
+	char rwbs[12];
+	unsigned long long sector, old_sector;
+	unsigned int nr;
+	bool has_old;
+};
+
+static bool parse_blk(const struct trace_line *l, struct blk *b)
+{
+	char buf[256], *p, *plus;
+	unsigned int maj, min;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)l->args_len, l->args);
+	memset(b, 0, sizeof(*b));
+	if (sscanf(buf, "%u,%u %11s %n", &maj, &min, b->rwbs, &n) != 3 || !n)
+		return false;
+	b->dev = mkdev(maj, min);
+	/* The sector is the number before " + ". */
+	plus = strstr(buf + n, " + ");
+	if (!plus)
+		return false;
+	p = plus;
+	while (p > buf + n && isdigit((unsigned char)p[-1]))
+		p--;
+	if (p == plus || sscanf(p, "%llu + %u", &b->sector, &b->nr) != 2)
+		return false;
+	p = strstr(plus, " <- (");
+	if (p &&
+	    sscanf(p, " <- (%u,%u) %llu", &maj, &min, &b->old_sector) == 3) {
+		b->old_dev = mkdev(maj, min);
+		b->has_old = true;
+	}
+	return true;
+}
+
+static bool is_write(const struct blk *b)
+{
+	return strchr(b->rwbs, 'W') != NULL;
+}
+
+static void mark_pages(struct io_state *s, unsigned int dev,
+		       unsigned long long sector, unsigned int nr, int cls)
+{
+	unsigned int pages = (nr + SECTORS_PER_PAGE - 1) / SECTORS_PER_PAGE;
+
+	if (pages > IO_MAX_BIO_PAGES)
+		pages = IO_MAX_BIO_PAGES;
+	for (unsigned int i = 0; i < pages; i++)
+		map_get(&s->pages, mkkey(dev, sector + i * SECTORS_PER_PAGE),
+			true)
+			->cls = cls;
+}
+
+void io_bio_queue(struct io_state *s, const struct trace_line *l,
+		  enum io_class cls)
+{
+	struct writer *w = &s->w[cls];
+	struct blk b;
+
+	if (!parse_blk(l, &b) || !is_write(&b) || !b.nr)
+		return;
+	s->seen = true;
+	/*
+	 * A bio is traced once, where it is first queued (BIO_TRACE_COMPLETION):
+	 * the fs's own bios at its device, md's member bios at the members.
+	 */
+	if (!s->have_fs_dev || b.dev != s->fs_dev)
+		return;
+	w->bios++;
+	w->pages += (b.nr + SECTORS_PER_PAGE - 1) / SECTORS_PER_PAGE;
+	dvec_add(&w->bio_kib, b.nr / 2.0);
+	if (w->have_prev) {
+		unsigned long long d = b.sector > w->prev_end ?
+					       b.sector - w->prev_end :
+					       w->prev_end - b.sector;
+
+		w->steps++;
+		w->seq += d == 0;
+		w->seek_kib += d / 2.0;
+	}
+	w->have_prev = true;
+	w->prev_end = b.sector + b.nr;
+	mark_pages(s, b.dev, b.sector, b.nr, cls);
+}
+
+/* A remapped bio (partition, md, dm) carries its writer's class along. */
+void io_bio_remap(struct io_state *s, const struct trace_line *l)
+{
+	struct blk b;
+	struct ent *e;
+
+	if (!parse_blk(l, &b) || !is_write(&b) || !b.has_old)
+		return;
+	s->seen = true;
+	e = map_get(&s->pages, mkkey(b.old_dev, b.old_sector), false);
+	if (e && e->cls >= 0)
+		mark_pages(s, b.dev, b.sector, b.nr, e->cls);
+}
+
+void io_rq_issue(struct io_state *s, const struct trace_line *l)
+{
+	struct blk b;
+	struct ent *e, *page;
+
+	if (!parse_blk(l, &b) || !is_write(&b) || !b.nr)
+		return;
+	s->seen = true;
+	page = map_get(&s->pages, mkkey(b.dev, b.sector), false);
+	e = map_get(&s->rqs, mkkey(b.dev, b.sector), true);
+	e->ts = l->ts;
+	e->cls = page ? page->cls : -1;
+}
+
+static struct leaf *leaf_of(struct io_state *s, unsigned int dev)
+{
+	for (size_t i = 0; i < s->nleaf; i++)
+		if (s->leaf[i].dev == dev)
+			return &s->leaf[i];
+	if (s->nleaf == MAX_DEVS) {
+		s->leaf_overflow++;
+		return NULL;
+	}
+	s->leaf[s->nleaf].dev = dev;
+	return &s->leaf[s->nleaf++];
+}
+
+void io_rq_complete(struct io_state *s, const struct trace_line *l)
+{
+	struct blk b;
+	struct ent *e;
+	struct leaf *lf;
+	double us;
+
+	if (!parse_blk(l, &b) || !is_write(&b) || !b.nr)
+		return;
+	s->seen = true;
+	e = map_get(&s->rqs, mkkey(b.dev, b.sector), false);
+	if (!e || e->ts < 0 || l->ts < e->ts)
+		return;
+	us = (l->ts - e->ts) * 1e6;
+	e->ts = -1; /* served: a later request at that sector is new */
+	lf = leaf_of(s, b.dev);
+	if (lf) {
+		lf->requests++;
+		lf->kib += b.nr / 2;
+		dvec_add(&lf->service_us, us);
+	}
+	if (e->cls >= 0)
+		dvec_add(&s->w[e->cls].service_us, us);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Nearest-rank percentile; null for an empty vector. */
+static json_object *pct(struct dvec *d, double q)
+{
+	size_t r;
+
+	if (!d->n)
+		return NULL;
+	qsort(d->v, d->n, sizeof(*d->v), cmp_double);
+	r = (size_t)ceil(q * d->n);
+	return json_object_new_double(round(d->v[r ? r - 1 : 0] * 1000) / 1000);
+}
+
+static json_object *jd(double x)
+{
+	return json_object_new_double(round(x * 100) / 100);
+}
+
+#define ADD(o, k, v) json_object_object_add(o, k, v)
+#define I64(x) json_object_new_int64(x)
+
+static json_object *writer_json(const struct writer *cw, bool counts_ok)
+{
+	json_object *o = json_object_new_object();
+	struct writer *w = (struct writer *)cw; /* sorts its vectors */
+
+	ADD(o, "pages", counts_ok ? I64(w->pages) : NULL);
+	ADD(o, "bios", counts_ok ? I64(w->bios) : NULL);
+	ADD(o, "seq_pct", w->steps ? jd(100.0 * w->seq / w->steps) : NULL);
+	ADD(o, "mean_seek_kib", w->steps ? jd(w->seek_kib / w->steps) : NULL);
+	ADD(o, "bio_kib_p50", pct(&w->bio_kib, 0.5));
+	ADD(o, "service_us_p50", pct(&w->service_us, 0.5));
+	ADD(o, "service_us_p95", pct(&w->service_us, 0.95));
+	ADD(o, "service_requests", I64(w->service_us.n));
+	return o;
+}
+
+json_object *io_json(const struct io_state *s, bool counts_ok)
+{
+	json_object *o = json_object_new_object(), *w, *d;
+	char name[32];
+
+	if (s->have_fs_dev) {
+		snprintf(name, sizeof(name), "%u:%u", s->fs_dev >> 20,
+			 s->fs_dev & 0xfffff);
+		ADD(o, "fs_dev", json_object_new_string(name));
+	}
+	w = json_object_new_object();
+	for (int i = 0; i < NR_IO; i++)
+		ADD(w, io_class_name[i], writer_json(&s->w[i], counts_ok));
+	ADD(o, "writers", w);
+	d = json_object_new_object();
+	for (size_t i = 0; i < s->nleaf; i++) {
+		struct leaf *lf = (struct leaf *)&s->leaf[i];
+		json_object *r = json_object_new_object();
+
+		ADD(r, "write_requests", I64(lf->requests));
+		ADD(r, "write_kib", I64(lf->kib));
+		ADD(r, "service_us_p50", pct(&lf->service_us, 0.5));
+		ADD(r, "service_us_p95", pct(&lf->service_us, 0.95));
+		snprintf(name, sizeof(name), "%u:%u", lf->dev >> 20,
+			 lf->dev & 0xfffff);
+		ADD(d, name, r);
+	}
+	ADD(o, "devices", d);
+	return o;
+}
+
+/* ---- hist triggers ---- */
+
+/* What a kernel stack says about who is writing. */
+enum {
+	ST_MEMCG = 1,
+	ST_DIRECT = 2,
+	ST_KSWAPD = 4,
+	ST_RECLAIM = 8,
+	ST_FLUSHER = 16,
+};
+
+static const struct {
+	const char *fn;
+	int bit;
+} frames[] = {
+	{ "try_to_free_mem_cgroup_pages", ST_MEMCG },
+	{ "try_to_free_pages", ST_DIRECT },
+	{ "balance_pgdat", ST_KSWAPD },
+	{ "kswapd", ST_KSWAPD },
+	{ "pageout", ST_RECLAIM },
+	{ "shrink_folio_list", ST_RECLAIM },
+	{ "shrink_inactive_list", ST_RECLAIM },
+	{ "shrink_lruvec", ST_RECLAIM },
+	{ "shrink_node", ST_RECLAIM },
+	{ "do_try_to_free_pages", ST_RECLAIM },
+	{ "wb_workfn", ST_FLUSHER },
+	{ "wb_do_writeback", ST_FLUSHER },
+	{ "wb_writeback", ST_FLUSHER },
+};
+
+/* "         pageout+0x1a5/0x3c0" */
+static int frame_bits(const char *p, size_t n)
+{
+	const char *e;
+
+	while (n && isspace((unsigned char)*p))
+		p++, n--;
+	e = memchr(p, '+', n);
+	n = e ? (size_t)(e - p) : n;
+	for (size_t i = 0; i < ARRAY_SIZE(frames); i++)
+		if (strlen(frames[i].fn) == n && !memcmp(frames[i].fn, p, n))
+			return frames[i].bit;
+	return 0;
+}
+
+/* -1: a reclaim stack cut short before its entry point. */
+static int class_of_stack(int bits, const char *comm)
+{
+	if (bits & ST_MEMCG)
+		return IO_MEMCG;
+	if (bits & ST_DIRECT)
+		return IO_DIRECT;
+	if (bits & ST_KSWAPD ||
+	    (bits & ST_RECLAIM && !strncmp(comm, "kswapd", 6)))
+		return IO_KSWAPD;
+	if (bits & ST_RECLAIM)
+		return -1;
+	if (bits & ST_FLUSHER)
+		return IO_FLUSHER;
+	return IO_OTHER;
+}
+
+struct hist_entry {
+	char comm[24];
+	unsigned long long dev, flags, hitcount, nr_sector;
+	bool has_dev, has_flags;
+	int bits;
+};
+
+/* "key: value" in a bounded line: the number after "key:". */
+static bool field_num(const char *line, const char *key, unsigned long long *v)
+{
+	const char *p = strstr(line, key);
+
+	return p && sscanf(p + strlen(key), " %llu", v) == 1;
+}
+
+static void parse_key_line(const char *line, struct hist_entry *e)
+{
+	const char *p = strstr(line, "common_pid: ");
+
+	if (p) {
+		const char *q = p + 12, *br = strchr(q, '[');
+		size_t n = br ? (size_t)(br - q) : strlen(q);
+
+		while (n && q[n - 1] == ' ')
+			n--;
+		snprintf(e->comm, sizeof(e->comm), "%.*s", (int)n, q);
+	}
+	e->has_dev = field_num(line, "dev:", &e->dev);
+	e->has_flags = field_num(line, "reclaim_flags:", &e->flags);
+}
+
+typedef void (*hist_fn)(const struct hist_entry *e, void *ctx);
+
+/* Walk a hist file; false (and why) if it is none or dropped entries. */
+static bool hist_walk(const char *text, size_t len, hist_fn fn, void *ctx,
+		      char *why, size_t why_len)
+{
+	const char *p = text, *end = text + len;
+	struct hist_entry e;
+	bool in = false, totals = false;
+	unsigned long long dropped = 0;
+
+	memset(&e, 0, sizeof(e));
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char line[512];
+
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p = nl ? nl + 1 : end;
+		if (!strncmp(line, "{ ", 2)) {
+			memset(&e, 0, sizeof(e));
+			parse_key_line(line, &e);
+			in = true;
+		} else if (in && line[0] != '}' &&
+			   isspace((unsigned char)line[0])) {
+			e.bits |= frame_bits(line, strlen(line));
+		}
+		if (in && strstr(line, "} hitcount:")) {
+			field_num(line, "hitcount:", &e.hitcount);
+			field_num(line, "nr_sector:", &e.nr_sector);
+			fn(&e, ctx);
+			in = false;
+		}
+		if (strstr(line, "Totals:"))
+			totals = true;
+		if (totals && field_num(line, "Dropped:", &dropped) && dropped)
+			break;
+	}
+	if (!totals) {
+		snprintf(why, why_len,
+			 "no hist trigger output (CONFIG_HIST_TRIGGERS off?)");
+		return false;
+	}
+	if (dropped) {
+		snprintf(why, why_len, "the hist table dropped %llu entries",
+			 dropped);
+		return false;
+	}
+	return true;
+}
+
+struct bio_ctx {
+	bool have_dev;
+	unsigned int dev;
+	long long bios[NR_IO], pages[NR_IO];
+	long long unresolved_bios, unresolved_pages;
+};
+
+static void bio_entry(const struct hist_entry *e, void *v)
+{
+	struct bio_ctx *c = v;
+	int cls;
+	long long pages =
+		(e->nr_sector + SECTORS_PER_PAGE - 1) / SECTORS_PER_PAGE;
+
+	if (c->have_dev && (!e->has_dev || e->dev != c->dev))
+		return;
+	/* The hist sums sectors over bios: pages are sectors / 8 here. */
+	pages = e->nr_sector / SECTORS_PER_PAGE;
+	cls = class_of_stack(e->bits, e->comm);
+	if (cls < 0) {
+		c->unresolved_bios += e->hitcount;
+		c->unresolved_pages += pages;
+		return;
+	}
+	c->bios[cls] += e->hitcount;
+	c->pages[cls] += pages;
+}
+
+json_object *io_hist_bios(const char *text, size_t len, const char *fs_dev,
+			  char *why, size_t why_len)
+{
+	struct bio_ctx c = { 0 };
+	json_object *o;
+
+	c.have_dev = parse_devstr(fs_dev, &c.dev);
+	if (!hist_walk(text, len, bio_entry, &c, why, why_len))
+		return NULL;
+	o = json_object_new_object();
+	for (int i = 0; i < NR_IO; i++) {
+		json_object *r = json_object_new_object();
+
+		ADD(r, "bios", I64(c.bios[i]));
+		ADD(r, "pages", I64(c.pages[i]));
+		ADD(o, io_class_name[i], r);
+	}
+	if (c.unresolved_bios) {
+		json_object *r = json_object_new_object();
+
+		ADD(r, "bios", I64(c.unresolved_bios));
+		ADD(r, "pages", I64(c.unresolved_pages));
+		ADD(o, "reclaim_unresolved", r);
+	}
+	return o;
+}
+
+struct wf_ctx {
+	long long n[NR_IO][2]; /* file, anon */
+	long long unresolved[2];
+};
+
+/* trace_reclaim_flags(): RECLAIM_WB_ANON 0x1, RECLAIM_WB_FILE 0x2. */
+static void wf_entry(const struct hist_entry *e, void *v)
+{
+	struct wf_ctx *c = v;
+	int cls = class_of_stack(e->bits, e->comm);
+	int anon = e->has_flags && (e->flags & 0x1) && !(e->flags & 0x2);
+
+	if (cls < 0)
+		c->unresolved[anon] += e->hitcount;
+	else
+		c->n[cls][anon] += e->hitcount;
+}
+
+json_object *io_hist_write_folio(const char *text, size_t len, char *why,
+				 size_t why_len)
+{
+	struct wf_ctx c = { 0 };
+	json_object *o;
+
+	if (!hist_walk(text, len, wf_entry, &c, why, why_len))
+		return NULL;
+	o = json_object_new_object();
+	for (int i = 0; i < NR_IO; i++) {
+		json_object *r = json_object_new_object();
+
+		if (i == IO_FLUSHER)
+			continue; /* the flusher never calls pageout() */
+		ADD(r, "file", I64(c.n[i][0]));
+		ADD(r, "anon", I64(c.n[i][1]));
+		ADD(o, io_class_name[i], r);
+	}
+	if (c.unresolved[0] || c.unresolved[1]) {
+		json_object *r = json_object_new_object();
+
+		ADD(r, "file", I64(c.unresolved[0]));
+		ADD(r, "anon", I64(c.unresolved[1]));
+		ADD(o, "reclaim_unresolved", r);
+	}
+	return o;
+}
+
+/* ---- fsdev.txt ---- */
+
+/* The section's lines: "# name" up to the next "# " header. */
+static const char *section(const char *text, size_t len, const char *name,
+			   size_t *slen)
+{
+	const char *p = text, *end = text + len, *start = NULL;
+	size_t k = strlen(name);
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *le = nl ? nl : end;
+
+		if (le - p >= 2 && p[0] == '#' && p[1] == ' ') {
+			if (start) {
+				*slen = p - start;
+				return start;
+			}
+			if ((size_t)(le - p) == k + 2 &&
+			    !memcmp(p + 2, name, k))
+				start = nl ? nl + 1 : end;
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (start)
+		*slen = end - start;
+	return start;
+}
+
+/* mountinfo: "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS ... - FSTYPE SRC SUPER" */
+struct mi {
+	char dev[24], mnt[256], fstype[32], super[512];
+};
+
+static bool mi_parse(const char *line, struct mi *m)
+{
+	const char *dash = strstr(line, " - ");
+
+	memset(m, 0, sizeof(*m));
+	if (!dash ||
+	    sscanf(line, "%*s %*s %23s %*s %255s", m->dev, m->mnt) != 2 ||
+	    sscanf(dash + 3, "%31s %*s %511s", m->fstype, m->super) < 1)
+		return false;
+	return true;
+}
+
+static bool upper_fs(const char *text, size_t len, const char *target,
+		     char *dev, size_t dev_len, char *fstype, size_t fs_len)
+{
+	const char *p = text, *end = text + len;
+	char upper[256] = "";
+	size_t best = 0;
+	struct mi m;
+
+	/* Two passes over a few dozen lines: the overlay, then its upper. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (p = text; p < end;) {
+			const char *nl = memchr(p, '\n', end - p);
+			char line[1024], *u;
+
+			snprintf(line, sizeof(line), "%.*s",
+				 (int)((nl ? nl : end) - p), p);
+			p = nl ? nl + 1 : end;
+			if (!mi_parse(line, &m))
+				continue;
+			if (!pass && !strcmp(m.mnt, target) &&
+			    !strcmp(m.fstype, "overlay") &&
+			    (u = strstr(m.super, "upperdir="))) {
+				snprintf(upper, sizeof(upper), "%.*s",
+					 (int)strcspn(u + 9, ","), u + 9);
+			} else if (pass && upper[0] &&
+				   strcmp(m.fstype, "overlay") &&
+				   !strncmp(upper, m.mnt, strlen(m.mnt)) &&
+				   strlen(m.mnt) > best &&
+				   (upper[strlen(m.mnt)] == '/' ||
+				    !upper[strlen(m.mnt)] ||
+				    !strcmp(m.mnt, "/"))) {
+				best = strlen(m.mnt);
+				snprintf(dev, dev_len, "%s", m.dev);
+				snprintf(fstype, fs_len, "%s", m.fstype);
+			}
+		}
+		if (!upper[0])
+			return false;
+	}
+	return best > 0;
+}
+
+bool io_fsdev(const char *text, size_t len, char *dev, size_t dev_len,
+	      char *fstype, size_t fstype_len)
+{
+	size_t n = 0, mlen = 0;
+	const char *s = section(text, len, "findmnt", &n);
+	const char *mi = section(text, len, "mountinfo", &mlen);
+	char line[512], d[24], fs[32], target[256];
+
+	if (!s)
+		return false;
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(s, "\n"), s);
+	if (sscanf(line, "%23s %31s %255s", d, fs, target) != 3 ||
+	    !strchr(d, ':'))
+		return false;
+	if (!strcmp(fs, "overlay"))
+		return mi && upper_fs(mi, mlen, target, dev, dev_len, fstype,
+				      fstype_len);
+	snprintf(dev, dev_len, "%s", d);
+	snprintf(fstype, fstype_len, "%s", fs);
+	return true;
+}
