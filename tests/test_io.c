@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "collect/io.h"
 #include "collect/trace.h"
 #include "collect/windows.h"
 #include "util/log.h"
@@ -113,6 +114,253 @@ START_TEST(test_windows_edges)
 }
 END_TEST
 
+static void slurp(const char *path, struct strbuf *sb)
+{
+	char *p = xasprintf("%s/tests/data/%s", home, path);
+
+	strbuf_reset(sb);
+	ck_assert_msg(!strbuf_read_file(sb, p), "cannot read %s", p);
+	free(p);
+}
+
+/* Dotted path into a JSON object: "a.b.c". */
+static json_object *at(json_object *o, const char *path)
+{
+	char *copy = xstrdup(path), *save, *k;
+
+	for (k = strtok_r(copy, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save))
+		if (!json_object_object_get_ex(o, k, &o))
+			o = NULL;
+	free(copy);
+	return o;
+}
+
+static long long iat(json_object *o, const char *path)
+{
+	json_object *v = at(o, path);
+
+	ck_assert_msg(v != NULL, "no %s", path);
+	return json_object_get_int64(v);
+}
+
+static double dat(json_object *o, const char *path)
+{
+	json_object *v = at(o, path);
+
+	ck_assert_msg(v != NULL, "no %s", path);
+	return json_object_get_double(v);
+}
+
+#define DF "io/dirty-flood-ext4/"
+
+/*
+ * dirty-flood on ext4-disk, debian-6.1 (reclaim may not write): awk over
+ * the trace counts, at 254,32 with a W in rwbs, 136 bios of 58258 pages
+ * by the flusher kworkers (inside writeback_start..written) with 97.04%
+ * starting where the previous ended and a mean seek of 5629.99 KiB, and
+ * 10 one-page jbd2 bios (other). No reclaim writes.
+ */
+START_TEST(test_io_trace)
+{
+	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
+	json_object *o;
+
+	gunzip(DF "trace.gz", &t);
+	slurp(DF "trace_stats.txt", &s);
+	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, "254:32");
+	ck_assert(json_object_get_boolean(at(o, "complete")));
+	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 136);
+	ck_assert_int_eq(iat(o, "io.writers.flusher.pages"), 58258);
+	ck_assert_double_eq_tol(dat(o, "io.writers.flusher.seq_pct"), 97.04,
+				0.005);
+	ck_assert_double_eq_tol(dat(o, "io.writers.flusher.mean_seek_kib"),
+				5629.99, 0.005);
+	ck_assert_double_eq_tol(dat(o, "io.writers.flusher.bio_kib_p50"), 1024,
+				0.001);
+	ck_assert_int_eq(iat(o, "io.writers.other.bios"), 10);
+	ck_assert_int_eq(iat(o, "io.writers.other.pages"), 10);
+	ck_assert_int_eq(iat(o, "io.writers.memcg.pages"), 0);
+	ck_assert_int_eq(iat(o, "io.writers.direct.pages"), 0);
+	/* No reclaim bio: its shape is undefined, not 0. */
+	ck_assert(json_object_object_get_ex(at(o, "io.writers.memcg"),
+					    "seq_pct", NULL));
+	ck_assert_ptr_null(at(o, "io.writers.memcg.seq_pct"));
+	ck_assert(iat(o, "io.writers.flusher.service_requests") > 0);
+	ck_assert(dat(o, "io.writers.flusher.service_us_p95") >=
+		  dat(o, "io.writers.flusher.service_us_p50"));
+	ck_assert(iat(o, "io.devices.254:32.write_requests") > 0);
+	/* 1382 memcg reclaims (grep), all complete. */
+	ck_assert_int_eq(iat(o, "memcg_reclaim.count"), 1382);
+	/* Writeback context: grep/awk over the same trace. */
+	ck_assert_int_eq(iat(o, "writeback_context.flusher.works.count"), 16);
+	ck_assert_int_eq(iat(o, "writeback_context.flusher.single_inode.count"),
+			 13);
+	ck_assert_int_eq(
+		iat(o, "writeback_context.flusher.single_inode.nr_to_write"),
+		120832);
+	ck_assert_int_eq(iat(o,
+			     "writeback_context.flusher.single_inode.written"),
+			 58262);
+	ck_assert_int_eq(
+		iat(o, "writeback_context.flusher.ext4_writepages.written"),
+		58256);
+	ck_assert_int_eq(iat(o, "writeback_context.memcg.for_reclaim"), 0);
+	json_object_put(o);
+	/* Without the device there is nothing to attribute at it. */
+	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, NULL);
+	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 0);
+	json_object_put(o);
+	strbuf_release(&t);
+	strbuf_release(&s);
+}
+END_TEST
+
+/*
+ * The same cell's hists. A few lines of Python over the file (entries at
+ * dev 266338336 = 254:32, wb_workfn on the stack = flusher): flusher 136
+ * bios, 58258 pages; other 15 bios, 1037 pages. The other's extra pages
+ * over the trace are two write-zeroes bios of ext4lazyinit (rwbs "NS",
+ * 1024 pages) let through by that cell's "*W*" filter (see trace.c) and
+ * three jbd2 bios before tracing_on: the hist counts from arm to collect.
+ */
+START_TEST(test_io_hist)
+{
+	struct strbuf h = STRBUF_INIT;
+	char why[256] = "";
+	json_object *o;
+
+	slurp(DF "hist.block_bio_queue", &h);
+	o = io_hist_bios(h.buf, h.len, "254:32", why, sizeof(why));
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(iat(o, "flusher.bios"), 136);
+	ck_assert_int_eq(iat(o, "flusher.pages"), 58258);
+	ck_assert_int_eq(iat(o, "other.bios"), 15);
+	ck_assert_int_eq(iat(o, "other.pages"), 1037);
+	ck_assert_int_eq(iat(o, "memcg.pages"), 0);
+	ck_assert_ptr_null(at(o, "reclaim_unresolved"));
+	json_object_put(o);
+	slurp(DF "hist.mm_vmscan_write_folio", &h);
+	o = io_hist_write_folio(h.buf, h.len, why, sizeof(why));
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(iat(o, "memcg.file"), 0);
+	ck_assert_int_eq(iat(o, "direct.file"), 0);
+	json_object_put(o);
+	/* Not a hist: null and why. */
+	slurp(DF "fsdev.txt", &h);
+	ck_assert_ptr_null(io_hist_bios(h.buf, h.len, NULL, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "no hist"));
+	strbuf_release(&h);
+}
+END_TEST
+
+/* A hist whose table overflowed: its counts are not all there. */
+START_TEST(test_io_hist_dropped)
+{
+	struct strbuf h = STRBUF_INIT;
+	char why[256] = "";
+	char *p;
+
+	slurp(DF "hist.block_bio_queue", &h);
+	p = strstr(h.buf, "Dropped: 0");
+	ck_assert_ptr_nonnull(p);
+	p[9] = '7';
+	ck_assert_ptr_null(io_hist_bios(h.buf, h.len, NULL, why, sizeof(why)));
+	ck_assert_ptr_nonnull(strstr(why, "dropped 7"));
+	strbuf_release(&h);
+}
+END_TEST
+
+START_TEST(test_io_fsdev)
+{
+	struct strbuf f = STRBUF_INIT;
+	char dev[24], fs[32];
+
+	slurp(DF "fsdev.txt", &f);
+	ck_assert(io_fsdev(f.buf, f.len, dev, sizeof(dev), fs, sizeof(fs)));
+	ck_assert_str_eq(dev, "254:32");
+	ck_assert_str_eq(fs, "ext4");
+	ck_assert(!io_fsdev("# mountinfo\n", 12, dev, sizeof(dev), fs,
+			    sizeof(fs)));
+	strbuf_release(&f);
+}
+END_TEST
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A line of n bytes: a valid header, then pat repeated. */
+static char *hostile(size_t n, const char *head, const char *pat)
+{
+	char *b = xmalloc(n + 1);
+	size_t h = strlen(head), k = strlen(pat);
+
+	memcpy(b, head, h);
+	for (size_t i = h; i < n; i++)
+		b[i] = pat[(i - h) % k];
+	b[n] = '\0';
+	return b;
+}
+
+static double cost(size_t n, const char *head, const char *pat)
+{
+	char *b = hostile(n, head, pat);
+	double t0 = now();
+	json_object *o = trace_summary_dev(b, n, NULL, 0, "254:32");
+
+	t0 = now() - t0;
+	json_object_put(o);
+	free(b);
+	return t0;
+}
+
+/*
+ * One 10 MB line costs about five times one 2 MB line: linear. The old
+ * parser looked for "]" after every " [" to the end of the line, so a
+ * line of " [" took quadratic time (hours at 10 MB). Patterns: " [" all
+ * along; a real header then a block event whose args never end; a
+ * header then "key=" fields.
+ */
+START_TEST(test_trace_linear)
+{
+	static const struct {
+		const char *head, *pat;
+	} cases[] = {
+		{ "", " [" },
+		{ "", " [1" },
+		{ "   fio-1 [000] ..... 1.0: block_bio_queue: 254,32 W ",
+		  "1 + 8 " },
+		{ "   fio-1 [000] ..... 1.0: writeback_start: bdi 254:32: ",
+		  "nr_pages=1 reason=" },
+		{ "   fio-1 [000] ..... 1.0: ext4_writepages: ",
+		  "nr_to_write " },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		double small = cost(2 << 20, cases[i].head, cases[i].pat);
+		double big = cost(10 << 20, cases[i].head, cases[i].pat);
+
+		fprintf(stderr,
+			"trace line case %zu: 2 MB %.4f s, 10 MB %.4f s\n", i,
+			small, big);
+		/*
+		 * 5x the input: linear is ~5x, quadratic 25x (and hours for
+		 * the old parser); 12x and 50 ms leave room for noise on a
+		 * shared machine.
+		 */
+		ck_assert_msg(big < 12 * small + 0.05,
+			      "case %zu: 2 MB %.3f s, 10 MB %.3f s", i, small,
+			      big);
+		ck_assert(big < 2.0);
+	}
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("io");
@@ -121,6 +369,11 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_windows_global);
 	tcase_add_test(tc, test_windows_edges);
+	tcase_add_test(tc, test_io_trace);
+	tcase_add_test(tc, test_io_hist);
+	tcase_add_test(tc, test_io_hist_dropped);
+	tcase_add_test(tc, test_io_fsdev);
+	tcase_add_test(tc, test_trace_linear);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -207,7 +207,7 @@ static bool parse_blk(const struct trace_line *l, struct blk *b)
 	unsigned int maj, min;
 	int n = 0;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)l->args_len, l->args);
+	trace_args_copy(l, buf, sizeof(buf));
 	memset(b, 0, sizeof(*b));
 	if (sscanf(buf, "%u,%u %11s %n", &maj, &min, b->rwbs, &n) != 3 || !n)
 		return false;

@@ -44,8 +44,15 @@ const char *const trace_events[] = {
 	NULL
 };
 
-/* Only writes matter for attribution: reads would fill the buffer. */
-#define WRITES_ONLY "rwbs ~ \"*W*\""
+/*
+ * Only writes matter for attribution: reads would fill the buffer. The
+ * pattern is anchored at the front on purpose: 6.1 matches "*W*" with
+ * strnstr() over the whole 8-byte rwbs array, past its NUL, so a read
+ * ("RA\0" + stale bytes of an earlier event holding a 'W') passed, and
+ * so did write-zeroes ("NS"), seen on a real cell. A write's rwbs starts
+ * with 'W', or with 'F' then 'W' for a preflush write.
+ */
+#define WRITES_ONLY "rwbs ~ \"W*\" || rwbs ~ \"FW*\""
 const struct trace_filter trace_filters[] = {
 	{ "block/block_bio_queue", WRITES_ONLY },
 	{ "block/block_bio_remap", WRITES_ONLY },
@@ -171,6 +178,15 @@ bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
 		return true;
 	}
 	return false;
+}
+
+void trace_args_copy(const struct trace_line *l, char *buf, size_t size)
+{
+	size_t n = l->args_len < size - 1 ? l->args_len : size - 1;
+
+	/* Not snprintf("%.*s"): that measures the whole (long) args first. */
+	memcpy(buf, l->args, n);
+	buf[n] = '\0';
 }
 
 static const char *find_arg(const struct trace_line *l, const char *key)
@@ -438,7 +454,7 @@ static bool spaced_num(const struct trace_line *l, const char *key,
 	char buf[256], *p;
 	size_t k = strlen(key);
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)l->args_len, l->args);
+	trace_args_copy(l, buf, sizeof(buf));
 	for (p = buf; (p = strstr(p, key)); p += k)
 		if ((p == buf || p[-1] == ' ') && p[k] == ' ')
 			return sscanf(p + k + 1, "%lld", v) == 1;
@@ -586,7 +602,7 @@ static void one(struct summary *s, const struct trace_line *l)
 		/* "writeback_pages_written: 123" */
 		char num[24];
 
-		snprintf(num, sizeof(num), "%.*s", (int)l->args_len, l->args);
+		trace_args_copy(l, num, sizeof(num));
 		s->wb_pages_written += strtoll(num, NULL, 10);
 	} else if (ev(l, "balance_dirty_pages")) {
 		s->bdp++;

@@ -34,6 +34,9 @@ bool trace_arg_num(const struct trace_line *l, const char *key, long long *v);
 bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
 		   size_t len);
 
+/* The head of args, NUL-terminated, in a bounded buffer (size > 0). */
+void trace_args_copy(const struct trace_line *l, char *buf, size_t size);
+
 /*
  * Summarise a trace. stats is the per-CPU ring buffer statistics as
  * captured by the plan (trace_stats.txt: "PATH:key: value" lines, plus
