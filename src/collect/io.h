@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "collect/trace.h"
+#include "collect/traceline.h"
 #include "collect/windows.h"
 
 /*

@@ -6,36 +6,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "collect/traceline.h"
+
 /*
  * Reclaim and writeback tracepoints: a summary of the text of tracefs'
  * `trace` file (pure parsing; see docs/collectors.md for the events).
  */
-
-/* One parsed line of `trace` output. Pointers point into the line. */
-struct trace_line {
-	char comm[32];
-	int pid;
-	int cpu;
-	double ts; /* seconds */
-	const char *event; /* event name, not NUL-terminated */
-	size_t event_len;
-	const char *args; /* the rest of the line, not NUL-terminated */
-	size_t args_len;
-};
-
-/* Parse one line (without its newline); false for headers and junk. */
-bool trace_parse_line(const char *line, size_t len, struct trace_line *out);
-
-/*
- * Value of "key=NUMBER" in args (key must start a field); returns false if
- * absent. trace_arg_str copies "key=VALUE" up to the next space.
- */
-bool trace_arg_num(const struct trace_line *l, const char *key, long long *v);
-bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
-		   size_t len);
-
-/* The head of args, NUL-terminated, in a bounded buffer (size > 0). */
-void trace_args_copy(const struct trace_line *l, char *buf, size_t size);
 
 /*
  * Summarise a trace. stats is the per-CPU ring buffer statistics as

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One line of tracefs' `trace` text: header fields and "key=value"
+ * arguments. Pure, and linear in the line's length whatever the line.
+ */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/traceline.h"
+
+#define HEADER_MAX 64 /* comm (16), '-', pid (7), blanks, " [" */
+#define CPU_DIGITS_MAX 6
+
+static bool isnum(const char *p, const char *e)
+{
+	if (p >= e)
+		return false;
+	for (; p < e; p++)
+		if (!isdigit((unsigned char)*p))
+			return false;
+	return true;
+}
+
+/*
+ * "           <...>-1234    [001] d..1.   123.456789: event: args"
+ * The comm may hold spaces and dashes: find "-PID [CPU]" instead.
+ */
+bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
+{
+	const char *end = line + len, *p, *open = NULL, *close = NULL;
+	const char *dash, *ps, *t, *te;
+
+	if (!len || line[0] == '#')
+		return false;
+	memset(out, 0, sizeof(*out));
+	/*
+	 * The header is "%16s-%-7d [%03d]": " [CPU]" is within the first
+	 * HEADER_MAX bytes, and CPU has a few digits. Bounding both keeps a
+	 * hostile line (megabytes of " [") linear.
+	 */
+	for (p = line; p + 2 < end && p < line + HEADER_MAX; p++) {
+		const char *q;
+		size_t rest = end - p - 2;
+
+		if (p[0] != ' ' || p[1] != '[')
+			continue;
+		q = memchr(p + 2, ']',
+			   rest < CPU_DIGITS_MAX ? rest : CPU_DIGITS_MAX);
+		if (!q || !isnum(p + 2, q))
+			continue;
+		/* Before the blanks: "comm-pid". */
+		te = p;
+		while (te > line && te[-1] == ' ')
+			te--;
+		ps = te;
+		while (ps > line && isdigit((unsigned char)ps[-1]))
+			ps--;
+		if (ps == te || ps == line || ps[-1] != '-')
+			continue;
+		open = p + 1;
+		close = q;
+		dash = ps - 1;
+		t = line;
+		while (t < dash && *t == ' ')
+			t++;
+		snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(dash - t),
+			 t);
+		out->pid = atoi(ps);
+		out->cpu = atoi(open + 1);
+		break;
+	}
+	if (!close)
+		return false;
+	/* Then an optional flags field, the timestamp with ':', the event. */
+	p = close + 1;
+	for (int tok = 0; tok < 2; tok++) {
+		char num[40], *e;
+		size_t n;
+
+		while (p < end && *p == ' ')
+			p++;
+		t = p;
+		while (p < end && *p != ' ')
+			p++;
+		n = p - t;
+		if (n < 2 || t[n - 1] != ':' || n >= sizeof(num))
+			continue;
+		memcpy(num, t, n - 1);
+		num[n - 1] = '\0';
+		out->ts = strtod(num, &e);
+		if (*e)
+			continue;
+		while (p < end && *p == ' ')
+			p++;
+		t = p;
+		while (p < end && *p != ':' && *p != ' ')
+			p++;
+		if (p >= end || *p != ':' || p == t)
+			return false;
+		out->event = t;
+		out->event_len = p - t;
+		p++;
+		while (p < end && *p == ' ')
+			p++;
+		out->args = p;
+		out->args_len = end - p;
+		return true;
+	}
+	return false;
+}
+
+void trace_args_copy(const struct trace_line *l, char *buf, size_t size)
+{
+	size_t n = l->args_len < size - 1 ? l->args_len : size - 1;
+
+	/* Not snprintf("%.*s"): that measures the whole (long) args first. */
+	memcpy(buf, l->args, n);
+	buf[n] = '\0';
+}
+
+static const char *find_arg(const struct trace_line *l, const char *key)
+{
+	size_t k = strlen(key);
+	const char *p = l->args, *end = l->args + l->args_len;
+
+	while (p + k < end) {
+		if ((p == l->args || p[-1] == ' ') && !memcmp(p, key, k) &&
+		    p[k] == '=')
+			return p + k + 1;
+		p++;
+	}
+	return NULL;
+}
+
+bool trace_arg_num(const struct trace_line *l, const char *key, long long *v)
+{
+	const char *p = find_arg(l, key);
+	char num[32];
+	size_t n = 0;
+	const char *end = l->args + l->args_len;
+
+	if (!p)
+		return false;
+	while (p < end && n < sizeof(num) - 1 &&
+	       (isxdigit((unsigned char)*p) || *p == '-' || *p == 'x'))
+		num[n++] = *p++;
+	num[n] = '\0';
+	if (!n)
+		return false;
+	*v = strtoll(num, NULL, 0);
+	return true;
+}
+
+bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
+		   size_t len)
+{
+	const char *p = find_arg(l, key), *e;
+	const char *end = l->args + l->args_len;
+
+	if (!p)
+		return false;
+	for (e = p; e < end && *e != ' '; e++)
+		;
+	snprintf(buf, len, "%.*s", (int)(e - p), p);
+	return true;
+}

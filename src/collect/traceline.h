@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_TRACELINE_H
+#define WBLAB_TRACELINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* One parsed line of `trace` output. Pointers point into the line. */
+struct trace_line {
+	char comm[32];
+	int pid;
+	int cpu;
+	double ts; /* seconds */
+	const char *event; /* event name, not NUL-terminated */
+	size_t event_len;
+	const char *args; /* the rest of the line, not NUL-terminated */
+	size_t args_len;
+};
+
+/* Parse one line (without its newline); false for headers and junk. */
+bool trace_parse_line(const char *line, size_t len, struct trace_line *out);
+
+/*
+ * Value of "key=NUMBER" in args (key must start a field); returns false if
+ * absent. trace_arg_str copies "key=VALUE" up to the next space.
+ */
+bool trace_arg_num(const struct trace_line *l, const char *key, long long *v);
+bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
+		   size_t len);
+
+/* The head of args, NUL-terminated, in a bounded buffer (size > 0). */
+void trace_args_copy(const struct trace_line *l, char *buf, size_t size);
+
+#endif
