@@ -26,6 +26,8 @@ static const struct cmd_struct commands[] = {
 	{ "parse-console", cmd_parse_console,
 	  "find kernel events in console logs" },
 	{ "show", cmd_show, "key figures of a run's cells, per kernel" },
+	{ "reparse", cmd_reparse,
+	  "re-derive a run's cell.json files from their cells' files" },
 	{ "report", cmd_report,
 	  "compare kernels: mail, html or json report of runs" },
 	{ "compare", cmd_compare, "the report of two runs, A against B" },

@@ -416,22 +416,7 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 		f->infra_error = true;
 		f->infra_detail = g->write_error;
 	}
-	f->console_kind = con->kind;
-	for (size_t i = 0; i < con->nr_events; i++) {
-		const char *k = con->events[i].kind;
-
-		if (console_kind_is_crash(k) && !f->console_crash) {
-			f->console_crash = true;
-			f->console_title = con->events[i].title;
-		}
-		if ((!strcmp(k, "hung_task") || !strcmp(k, "soft_lockup") ||
-		     !strcmp(k, "rcu_stall")) &&
-		    !f->console_hang) {
-			f->console_hang = true;
-			if (!f->console_title)
-				f->console_title = con->events[i].title;
-		}
-	}
+	cell_facts_console(f, con);
 	r->outcome = cell_outcome(f, &reason);
 	snprintf(r->reason, sizeof(r->reason), "%s", reason.buf);
 	strbuf_release(&reason);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cell/outcome.h"
+#include "collect/console.h"
 
 const char *outcome_name(enum cell_outcome o)
 {
@@ -86,4 +87,24 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 	}
 	strbuf_addstr(r, "workload completed");
 	return OUTCOME_OK;
+}
+
+void cell_facts_console(struct cell_facts *f, const struct console_report *con)
+{
+	f->console_kind = con->kind;
+	for (size_t i = 0; i < con->nr_events; i++) {
+		const char *k = con->events[i].kind;
+
+		if (console_kind_is_crash(k) && !f->console_crash) {
+			f->console_crash = true;
+			f->console_title = con->events[i].title;
+		}
+		if ((!strcmp(k, "hung_task") || !strcmp(k, "soft_lockup") ||
+		     !strcmp(k, "rcu_stall")) &&
+		    !f->console_hang) {
+			f->console_hang = true;
+			if (!f->console_title)
+				f->console_title = con->events[i].title;
+		}
+	}
 }

@@ -36,6 +36,14 @@ enum cell_outcome {
 };
 
 const char *outcome_name(enum cell_outcome o);
+
+struct console_report;
+/*
+ * The console's part of the facts: console_kind, the first crash and the
+ * first hang (hung task, soft lockup, RCU stall) and the title shown.
+ * Pointers point into con.
+ */
+void cell_facts_console(struct cell_facts *f, const struct console_report *con);
 /* Decide; reason gets one line saying why. */
 enum cell_outcome cell_outcome(const struct cell_facts *f,
 			       struct strbuf *reason);

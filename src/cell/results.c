@@ -168,7 +168,7 @@ static json_object *channel_json(const struct guest *g, json_object *metrics)
  * parser becomes null (json-c would print NaN). The tree is wblab's own,
  * so its depth is small.
  */
-static void scrub_nonfinite(json_object *o)
+void results_scrub_nonfinite(json_object *o)
 {
 	if (json_object_is_type(o, json_type_object)) {
 		json_object_object_foreach(o, k, v)
@@ -177,7 +177,7 @@ static void scrub_nonfinite(json_object *o)
 			    !isfinite(json_object_get_double(v)))
 				json_object_object_add(o, k, NULL);
 			else
-				scrub_nonfinite(v);
+				results_scrub_nonfinite(v);
 		}
 	} else if (json_object_is_type(o, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(o); i++) {
@@ -187,13 +187,13 @@ static void scrub_nonfinite(json_object *o)
 			    !isfinite(json_object_get_double(v)))
 				json_object_array_put_idx(o, i, NULL);
 			else
-				scrub_nonfinite(v);
+				results_scrub_nonfinite(v);
 		}
 	}
 }
 
 /* What is in the cell directory (collectors may have compressed files). */
-static void list_files(const char *dir, json_object *arr)
+void results_list_files(const char *dir, json_object *arr)
 {
 	struct dirent **names;
 	int n = scandir(dir, &names, NULL, alphasort);
@@ -287,9 +287,9 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 					       console_log_json(g, m));
 		json_object_object_add(o, "metrics", m);
 	}
-	list_files(c->cell_dir, files);
+	results_list_files(c->cell_dir, files);
 	json_object_object_add(o, "files", files);
-	scrub_nonfinite(o);
+	results_scrub_nonfinite(o);
 	path = xasprintf("%s/cell.json", c->cell_dir);
 	ret = json_write_atomic(path, o);
 	if (ret)
