@@ -120,7 +120,7 @@ START_TEST(plan_shipped_topologies)
 			n = proto_split(line, f, PROTO_MAX_FIELDS - 1);
 			ck_assert_int_ge(n, 2);
 			ck_assert_msg(
-				strstr(" phase env run try capture bg wait put get cgroup ",
+				strstr(" phase env run try capture bg wait put append get cgroup ",
 				       f[0]) != NULL,
 				"verb %s", f[0]);
 			line = nl + 1;

@@ -395,6 +395,23 @@ static void step_put(struct plan_state *st, const char *path, const char *text)
 		close(fd);
 }
 
+/*
+ * Like put, without truncating: tracefs' kprobe_events and trigger files
+ * take one definition per write and O_TRUNC would drop the earlier ones.
+ * The failure names the text, since several appends share one path.
+ */
+static void step_append(struct plan_state *st, const char *path,
+			const char *text)
+{
+	int fd = open(path, O_WRONLY | O_APPEND);
+
+	if (fd < 0 || write_all(fd, text, strlen(text)))
+		logf_(st, "append %s '%.120s': %s", path, text,
+		      strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 static void step_cgroup(struct plan_state *st, const char *cg, const char *max)
 {
 	char path[320];
@@ -453,6 +470,8 @@ static void step(struct plan_state *st, char **f, int n)
 		step_capture(st, f);
 	else if (!strcmp(verb, "put") && n == 3)
 		step_put(st, f[1], f[2]);
+	else if (!strcmp(verb, "append") && n == 3)
+		step_append(st, f[1], f[2]);
 	else if (!strcmp(verb, "get") && n == 3)
 		send_file(st, f[1], f[2]);
 	else if (!strcmp(verb, "cgroup") && n == 3)

@@ -13,6 +13,8 @@
 
 #include "cell/collectors-plan.h"
 #include "cell/step.h"
+#include "collect/stack.h"
+#include "collect/stackprobe.h"
 #include "collect/trace.h"
 #include "util/log.h"
 
@@ -21,6 +23,9 @@
 #define TRACE_BUFFER_KB "16384"
 #define TRACE_CMDLINES "8192"
 #define MEMCG "/sys/fs/cgroup/wblab" /* plan.c's workload cgroup */
+#define STACK_INST TRACEFS "/instances/" STACK_INSTANCE
+/* Per CPU, for the deep samples and their stack traces. */
+#define STACK_BUFFER_KB "2048"
 /* Most certain first: a name the kernel lacks fails the rest of the write. */
 #define STACK_FILTER                                                      \
 	"should_failslab __alloc_pages __kmem_cache_alloc_node "          \
@@ -30,6 +35,85 @@
 static void put(struct strbuf *plan, const char *path, const char *text)
 {
 	plan_step(plan, "put", path, text, NULL);
+}
+
+static void append(struct strbuf *plan, const char *path, const char *text)
+{
+	plan_step(plan, "append", path, text, NULL);
+}
+
+static char *site_file(const struct stack_site *s, const char *file)
+{
+	return xasprintf(STACK_INST "/events/" STACK_PROBE_GROUP "/%s/%s",
+			 s->name, file);
+}
+
+static const char *const stack_vmscan_events[] = {
+	"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
+	"mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end",
+	"mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_sleep", NULL
+};
+
+/*
+ * kprobes at the stack sites, in a tracefs instance of their own so that
+ * a flood of deep samples cannot crowd the main trace out. Each site
+ * gets: a ring-buffer filter (deep, task context) with a stack trace
+ * trigger under the same condition (fs and storage sites), and at the
+ * workload's start a hist trigger that counts every task-context hit in
+ * the kernel. The reclaim begin/end events go to the instance too, so
+ * its samples can be placed in reclaim windows. A site whose symbol the
+ * kernel lacks fails its append (logged); the host names the reason.
+ */
+static void arm_stack_sites(struct strbuf *plan)
+{
+	struct strbuf cond = STRBUF_INIT;
+	const char **grep = xzalloc((2 * nr_stack_sites + 4) * sizeof(*grep));
+	size_t n = 0;
+
+	plan_step_argv(plan, "try", "stack:instance", "30",
+		       (const char *const[]){ "mkdir", "-p", STACK_INST,
+					      NULL });
+	put(plan, STACK_INST "/tracing_on", "0");
+	put(plan, STACK_INST "/buffer_size_kb", STACK_BUFFER_KB);
+	put(plan, STACK_INST "/options/overwrite", "0");
+	strbuf_addf(&cond, "stacktrace if %s\n", stack_site_filter());
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		const struct stack_site *s = &stack_sites[i];
+		char *probe = stack_site_probe(s), *f;
+
+		append(plan, TRACEFS "/kprobe_events", probe);
+		free(probe);
+		f = site_file(s, "filter");
+		put(plan, f, stack_site_filter());
+		free(f);
+		if (s->layer != STACK_LAYER_RECLAIM) {
+			f = site_file(s, "trigger");
+			append(plan, f, cond.buf);
+			free(f);
+		}
+		f = site_file(s, "enable");
+		put(plan, f, "1");
+		free(f);
+	}
+	for (size_t i = 0; stack_vmscan_events[i]; i++) {
+		char *f = xasprintf(STACK_INST "/events/vmscan/%s/enable",
+				    stack_vmscan_events[i]);
+
+		put(plan, f, "1");
+		free(f);
+	}
+	/* Which probed symbols this kernel has, for absent sites' reasons. */
+	grep[n++] = "grep";
+	grep[n++] = "-w";
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		grep[n++] = "-e";
+		grep[n++] = stack_sites[i].symbol;
+	}
+	grep[n++] = "/proc/kallsyms";
+	plan_step_argv(plan, "capture", "stack_kallsyms.txt", "kallsyms",
+		       grep);
+	free(grep);
+	strbuf_release(&cond);
 }
 
 void collectors_plan_arm(struct strbuf *plan)
@@ -81,6 +165,9 @@ void collectors_plan_arm(struct strbuf *plan)
 	 */
 	put(plan, TRACEFS "/stack_trace_filter", STACK_FILTER);
 	put(plan, STACK_SYSCTL, "1");
+	arm_stack_sites(plan);
+	/* Under MGLRU the direct-reclaim writeback patch has nothing to do. */
+	plan_step(plan, "get", "lru_gen.enabled", LRU_GEN, NULL);
 	plan_step(plan, "get", "pressure.memory.before",
 		  "/proc/pressure/memory", NULL);
 	plan_step(plan, "get", "pressure.io.before", "/proc/pressure/io", NULL);
@@ -93,7 +180,28 @@ void collectors_plan_workload(struct strbuf *plan)
 					      "/tmp/wblab-out/timeseries.tsv",
 					      "1000", NULL });
 	put(plan, TRACEFS "/stack_max_size", "0");
+	put(plan, "/dev/kmsg", STACK_MARK_BEGIN "\n");
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		char *f = site_file(&stack_sites[i], "trigger");
+
+		append(plan, f, stack_site_hist());
+		free(f);
+	}
+	put(plan, STACK_INST "/tracing_on", "1");
 	put(plan, TRACEFS "/tracing_on", "1");
+}
+
+/*
+ * End of the workload, while its background tasks (the hog) still live:
+ * SysRq-t prints every task's never-used stack (DEBUG_STACK_USAGE), the
+ * low-water mark of kswapd and of the hog. fio's workers have exited by
+ * now; their marks show only as "used greatest stack depth" records.
+ */
+void collectors_plan_workload_end(struct strbuf *plan)
+{
+	put(plan, "/dev/kmsg", STACK_MARK_END "\n");
+	put(plan, "/dev/kmsg", STACK_MARK_SYSRQ "\n");
+	put(plan, "/proc/sysrq-trigger", "t");
 }
 
 static void capture(struct strbuf *plan, const char *label,
@@ -104,6 +212,18 @@ static void capture(struct strbuf *plan, const char *label,
 
 void collectors_plan_collect(struct strbuf *plan, const char *mount)
 {
+	put(plan, STACK_INST "/tracing_on", "0");
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		char *f = site_file(&stack_sites[i], "hist");
+		char *name = xasprintf("stack_hist.%s", stack_sites[i].name);
+
+		plan_step(plan, "get", name, f, NULL);
+		free(f);
+		free(name);
+	}
+	plan_step(plan, "get", "kprobe_events", TRACEFS "/kprobe_events",
+		  NULL);
+	plan_step(plan, "get", "stack_probe_trace", STACK_INST "/trace", NULL);
 	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size",
 		  NULL);
 	plan_step(plan, "get", "stack_trace", TRACEFS "/stack_trace", NULL);

@@ -11,11 +11,15 @@
 
 /* Turned on in arm; the host looks for its failure in agent.log. */
 #define STACK_SYSCTL "/proc/sys/kernel/stack_tracer_enabled"
+/* Recorded in arm: MGLRU on or off (absent: not built). */
+#define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 
 /* End of setup, before vmstat.before: arm tracers, reset maxima. */
 void collectors_plan_arm(struct strbuf *plan);
 /* Start of the workload phase: background samplers. */
 void collectors_plan_workload(struct strbuf *plan);
+/* End of the workload phase, background jobs still running. */
+void collectors_plan_workload_end(struct strbuf *plan);
 /*
  * Start of the collect phase, right after vmstat.after: fetch everything.
  * mount (or NULL) is the test mount, whose block device the I/O

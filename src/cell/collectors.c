@@ -15,8 +15,10 @@
 #include "cell/collectors-plan.h"
 #include "collect/fio.h"
 #include "collect/io.h"
+#include "collect/oom.h"
 #include "collect/ops.h"
 #include "collect/stack.h"
+#include "collect/stackprobe.h"
 #include "collect/trace.h"
 #include "collect/vmstat.h"
 #include "util/fs.h"
@@ -172,6 +174,69 @@ static void metrics_psi(const char *dir, json_object *m, json_object *errs,
 	strbuf_release(&b);
 }
 
+static char *file_or_null(const char *dir, const char *name)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (read_file(dir, name, &sb)) {
+		strbuf_release(&sb);
+		return NULL;
+	}
+	return strbuf_detach(&sb, NULL);
+}
+
+/* The probe sites' histograms, absent ones with why, and reclaim writes. */
+static void metrics_stack_sites(const char *dir, json_object *st,
+				json_object *errs, const char *alog)
+{
+	char *kev = file_or_null(dir, "kprobe_events");
+	char *ksym = file_or_null(dir, "stack_kallsyms.txt");
+	json_object *sites = json_object_new_object(), *rw;
+	struct strbuf sb = STRBUF_INIT;
+	int present = 0;
+
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		const struct stack_site *s = &stack_sites[i];
+		char *name = xasprintf("stack_hist.%s", s->name);
+		json_object *h = NULL;
+		char *why = stack_site_absent(s, kev, ksym, alog);
+
+		if (!why && !read_file(dir, name, &sb))
+			h = stack_hist_summary(sb.buf, sb.len);
+		if (!why && !h)
+			why = xstrdup("the probe exists but no histogram came back");
+		if (!h) {
+			h = json_object_new_object();
+			json_object_object_add(h, "absent",
+					       json_object_new_string(why));
+		} else {
+			present++;
+		}
+		json_object_object_add(
+			h, "layer", json_object_new_string(stack_layer_name(s->layer)));
+		json_object_object_add(h, "symbol",
+				       json_object_new_string(s->symbol));
+		json_object_object_add(sites, s->name, h);
+		free(why);
+		free(name);
+	}
+	json_object_object_add(st, "sites", sites);
+	if (!present)
+		collector_error(errs, "stack_sites", alog, "kprobe_events",
+				"no kprobe stack site came back");
+	if (!read_file(dir, "stack_probe_trace", &sb)) {
+		rw = stack_reclaim_write(sb.buf, sb.len);
+		json_object_object_add(st, "reclaim_write", rw);
+		if (json_at(rw, "max_bytes", NULL))
+			json_object_object_add(
+				st, "reclaim_write_max_bytes",
+				json_object_get(json_at(rw, "max_bytes", NULL)));
+	}
+	strbuf_release(&sb);
+	free(kev);
+	free(ksym);
+}
+
 static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 			  const char *alog)
 {
@@ -217,8 +282,33 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 				"no stack_trace from the guest (CONFIG_STACK_TRACER off?)");
 	}
 	if (!read_file(dir, "console.log", &t)) {
-		con = stack_console_usage(t.buf, t.len);
+		const char *w;
+		size_t wl;
+		bool win = stack_console_window(t.buf, t.len, STACK_MARK_BEGIN,
+						STACK_MARK_END, &w, &wl);
+		json_object *sq;
+
+		/* Boot and setup set records too: the workload's lines only. */
+		con = win ? stack_console_usage(w, wl) :
+			    stack_console_usage(t.buf, t.len);
+		json_object_object_add(
+			con, "window",
+			json_object_new_string(
+				win ? "workload" :
+				      "whole console (no workload markers)"));
 		json_object_object_add(st, "console", con);
+		sq = stack_console_window(t.buf, t.len, STACK_MARK_SYSRQ, NULL,
+					  &w, &wl) ?
+			     stack_sysrq_tasks(w, wl) :
+			     NULL;
+		if (sq)
+			json_object_object_add(st, "sysrq", sq);
+		else
+			json_object_object_add(
+				errs, "stack_sysrq",
+				json_object_new_string(
+					"no SysRq-t task lines with a free stack figure after the "
+					"workload (no marker, or CONFIG_DEBUG_STACK_USAGE off)"));
 		if (!json_num(con, "count"))
 			json_object_object_add(
 				errs, "stack_usage_console",
@@ -226,6 +316,7 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 					"no 'used greatest stack depth' lines on the console "
 					"(CONFIG_DEBUG_STACK_USAGE off, or no new maximum at exit)"));
 	}
+	metrics_stack_sites(dir, st, errs, alog);
 	json_object_object_add(m, "stack", st);
 	strbuf_release(&t);
 	strbuf_release(&s);
@@ -509,6 +600,72 @@ static void capped_files(const char *alog, json_object *errs)
 	}
 }
 
+/* fio's run step exit status, from "run workload:fio rc=N" in agent.log. */
+static int fio_rc(const char *alog)
+{
+	const char *p = alog ? strstr(alog, "run workload:fio rc=") : NULL;
+
+	return p ? atoi(p + strlen("run workload:fio rc=")) : -1;
+}
+
+/*
+ * OOM reports in the workload's window with the file pages they left,
+ * time to the first one, and whether fio finished its work anyway.
+ */
+static void metrics_oom(const char *dir, json_object *m, const char *alog)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *w = NULL;
+	size_t wl = 0;
+	double start = -1;
+	json_object *o;
+
+	if (read_file(dir, "console.log", &sb))
+		goto out;
+	if (stack_console_window(sb.buf, sb.len, STACK_MARK_BEGIN,
+				 STACK_MARK_END, &w, &wl))
+		start = console_line_ts(w, wl);
+	else {
+		w = sb.buf;
+		wl = sb.len;
+	}
+	o = oom_facts(w, wl, start);
+	json_object_object_add(
+		o, "window",
+		json_object_new_string(start >= 0 ? "workload" :
+						    "whole console (no workload markers)"));
+	if (alog && strstr(alog, "workload:fio"))
+		json_object_object_add(o, "fio_completed",
+				       json_object_new_boolean(fio_rc(alog) == 0));
+	json_object_object_add(m, "oom", o);
+out:
+	strbuf_release(&sb);
+}
+
+static void metrics_lru_gen(const char *dir, json_object *m,
+			    json_object *errs, const char *alog)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_object *o = json_object_new_object();
+
+	if (!read_file(dir, "lru_gen.enabled", &sb)) {
+		strbuf_trim_trailing(&sb);
+		json_object_object_add(o, "enabled",
+				       json_object_new_string(sb.buf));
+	} else {
+		char *why = agent_failure(alog, LRU_GEN);
+
+		/* No file: the kernel has no MGLRU at all. */
+		json_object_object_add(
+			o, "absent",
+			json_object_new_string(
+				why ? why : "no " LRU_GEN " from the guest"));
+		free(why);
+	}
+	json_object_object_add(m, "lru_gen", o);
+	strbuf_release(&sb);
+}
+
 void collectors_metrics(const char *dir, json_object *m)
 {
 	json_object *errs = json_object_new_object(), *ts = NULL;
@@ -573,6 +730,8 @@ void collectors_metrics(const char *dir, json_object *m)
 		kvset_free(&ev);
 	}
 	metrics_stack(dir, m, errs, al);
+	metrics_oom(dir, m, al);
+	metrics_lru_gen(dir, m, errs, al);
 	metrics_trace(dir, m, errs, al);
 	json_object_object_add(m, "collector_errors", errs);
 	strbuf_release(&sb);

@@ -446,6 +446,7 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 				       "--output=/tmp/wblab-out/fio.json",
 				       "/tmp/wblab-job.fio", NULL });
 	}
+	collectors_plan_workload_end(p);
 	if (w->memcg_max)
 		plan_step(p, "cgroup", "", "", NULL);
 }

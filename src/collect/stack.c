@@ -183,3 +183,102 @@ json_object *stack_console_usage(const char *text, size_t len)
 	ADD(o, "lines", lines);
 	return o;
 }
+
+static const char *line_with(const char *p, const char *end, const char *what)
+{
+	const char *h = memmem(p, end - p, what, strlen(what));
+
+	if (!h)
+		return NULL;
+	while (h > p && h[-1] != '\n')
+		h--;
+	return h;
+}
+
+bool stack_console_window(const char *text, size_t len, const char *begin,
+			  const char *end, const char **out, size_t *out_len)
+{
+	const char *stop = text + len, *b = line_with(text, stop, begin), *e;
+
+	if (!b)
+		return false;
+	e = end ? line_with(b, stop, end) : NULL;
+	*out = b;
+	*out_len = (e ? e : stop) - b;
+	return true;
+}
+
+static json_object *task_json(const char *comm, int pid, long long free_b)
+{
+	json_object *t = json_object_new_object();
+
+	ADD(t, "comm", json_object_new_string(comm));
+	ADD(t, "pid", json_object_new_int(pid));
+	ADD(t, "free_bytes", json_object_new_int64(free_b));
+	ADD(t, "depth_bytes",
+	    json_object_new_int64(STACK_THREAD_SIZE - free_b));
+	return t;
+}
+
+/* "[ 1.2] task:kswapd0         state:S stack:13960 pid:34    ppid:2 ..." */
+static bool sysrq_line(const char *l, size_t n, char *comm, size_t csz,
+		       int *pid, long long *free_b)
+{
+	const char *t = memmem(l, n, "task:", 5), *st, *sk, *pd;
+	const char *end = l + n;
+	int cl;
+
+	if (!t || !(st = memmem(t, end - t, " state:", 7)) ||
+	    !(sk = memmem(st, end - st, " stack:", 7)) ||
+	    !(pd = memmem(sk, end - sk, " pid:", 5)))
+		return false;
+	for (cl = (int)(st - t - 5); cl > 0 && t[5 + cl - 1] == ' '; cl--)
+		;
+	snprintf(comm, csz, "%.*s", cl, t + 5);
+	*free_b = strtoll(sk + 7, NULL, 10);
+	*pid = atoi(pd + 5);
+	return *free_b >= 0 && *free_b <= STACK_THREAD_SIZE;
+}
+
+json_object *stack_sysrq_tasks(const char *text, size_t len)
+{
+	json_object *o, *ks = json_object_new_array(),
+			*wl = json_object_new_array(), *deep = NULL;
+	const char *p = text, *end = text + len;
+	long long min_free = -1, tasks = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		char comm[32];
+		long long fr;
+		int pid;
+
+		if (sysrq_line(p, n, comm, sizeof(comm), &pid, &fr) && fr > 0) {
+			tasks++;
+			if (!strncmp(comm, "kswapd", 6))
+				json_object_array_add(ks,
+						      task_json(comm, pid, fr));
+			if (!strcmp(comm, "wblab-hog") || !strcmp(comm, "fio"))
+				json_object_array_add(wl,
+						      task_json(comm, pid, fr));
+			if (min_free < 0 || fr < min_free) {
+				json_object_put(deep);
+				deep = task_json(comm, pid, fr);
+				min_free = fr;
+			}
+		}
+		p = nl ? nl + 1 : end;
+	}
+	if (!tasks) {
+		json_object_put(ks);
+		json_object_put(wl);
+		return NULL;
+	}
+	o = json_object_new_object();
+	ADD(o, "tasks", json_object_new_int64(tasks));
+	ADD(o, "kswapd", ks);
+	ADD(o, "workload", wl);
+	ADD(o, "deepest", deep);
+	return o;
+}

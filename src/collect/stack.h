@@ -3,6 +3,7 @@
 #define WBLAB_STACK_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Kernel stack size on x86_64 (without KASAN): the denominator of fractions. */
@@ -24,5 +25,30 @@ json_object *stack_trace_summary(const char *trace, size_t len,
  * lines: [{comm, pid, bytes_left, depth_bytes}]} (count 0 when none).
  */
 json_object *stack_console_usage(const char *console, size_t len);
+
+/*
+ * Console markers the plan writes to the kernel log (collectors.c): the
+ * workload's window and the SysRq-t task dump at its end.
+ */
+#define STACK_MARK_BEGIN "wblab: workload begin"
+#define STACK_MARK_END "wblab: workload end"
+#define STACK_MARK_SYSRQ "wblab: sysrq-t"
+
+/*
+ * The part of console between the line holding begin and the line holding
+ * end (to the end of text when end is missing). Returns false, leaving
+ * *out and *out_len unset, when begin is not there.
+ */
+bool stack_console_window(const char *console, size_t len, const char *begin,
+			  const char *end, const char **out, size_t *out_len);
+
+/*
+ * SysRq-t's "task:COMM state:S stack:FREE pid:N ..." lines (FREE is
+ * DEBUG_STACK_USAGE's never-used bytes; 0 without it): {tasks,
+ * kswapd: [..], workload: [..], deepest: {..}}, each task {comm, pid,
+ * free_bytes, depth_bytes}; workload tasks are wblab-hog and fio. NULL when
+ * there are no task lines or every free figure is 0.
+ */
+json_object *stack_sysrq_tasks(const char *console, size_t len);
 
 #endif

@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Stack sites, reclaim windows, SysRq-t and OOM facts on real cell files
+ * (tests/data/stack/README.md says where they come from). The expected
+ * figures were computed independently of wblab from the same files.
+ */
+#include <check.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collect/oom.h"
+#include "collect/stack.h"
+#include "collect/stackprobe.h"
+#include "util/log.h"
+#include "util/run.h"
+#include "util/strbuf.h"
+
+static char home[PATH_MAX];
+
+static char *data(const char *cell, const char *name)
+{
+	return xasprintf("%s/tests/data/stack/%s/%s", home, cell, name);
+}
+
+static void slurp(const char *cell, const char *name, struct strbuf *sb)
+{
+	char *p = data(cell, name);
+
+	strbuf_reset(sb);
+	ck_assert_msg(!strbuf_read_file(sb, p), "cannot read %s", p);
+	free(p);
+}
+
+static void gunzip(const char *cell, const char *name, struct strbuf *sb)
+{
+	char *p = data(cell, name);
+	const char *argv[] = { "gzip", "-dc", p, NULL };
+
+	strbuf_reset(sb);
+	ck_assert_int_eq(run_capture(argv, sb, NULL), 0);
+	free(p);
+}
+
+static json_object *at(json_object *o, const char *path)
+{
+	char *copy = xstrdup(path), *save, *k;
+
+	for (k = strtok_r(copy, ".", &save); k && o;
+	     k = strtok_r(NULL, ".", &save)) {
+		char *end;
+		long idx = strtol(k, &end, 10);
+
+		if (!*end && json_object_is_type(o, json_type_array))
+			o = json_object_array_get_idx(o, idx);
+		else if (!json_object_object_get_ex(o, k, &o))
+			o = NULL;
+	}
+	free(copy);
+	return o;
+}
+
+static long long iat(json_object *o, const char *path)
+{
+	json_object *v = at(o, path);
+
+	ck_assert_msg(v != NULL, "no %s", path);
+	return json_object_get_int64(v);
+}
+
+static const char *sat(json_object *o, const char *path)
+{
+	json_object *v = at(o, path);
+
+	ck_assert_msg(v != NULL, "no %s", path);
+	return json_object_get_string(v);
+}
+
+#define DEB "debian-6.1-ext4-memcg"
+
+static const struct stack_site *site(const char *name)
+{
+	for (size_t i = 0; i < nr_stack_sites; i++)
+		if (!strcmp(stack_sites[i].name, name))
+			return &stack_sites[i];
+	ck_abort_msg("no site %s", name);
+	return NULL;
+}
+
+START_TEST(test_hist)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_object *h;
+
+	slurp(DEB, "stack_hist.submit_bio_noacct", &sb);
+	h = stack_hist_summary(sb.buf, sb.len);
+	ck_assert_ptr_nonnull(h);
+	ck_assert_int_eq(iat(h, "samples"), 14094);
+	ck_assert_int_eq(iat(h, "max_bytes"), 3184);
+	ck_assert_int_eq(iat(h, "p99_bytes"), 2144);
+	ck_assert_int_eq(iat(h, "min_bytes"), 656);
+	ck_assert_int_eq(iat(h, "dropped"), 0);
+	json_object_put(h);
+
+	slurp(DEB, "stack_hist.try_to_free_mem_cgroup_pages", &sb);
+	h = stack_hist_summary(sb.buf, sb.len);
+	ck_assert_int_eq(iat(h, "samples"), 3663);
+	ck_assert_int_eq(iat(h, "max_bytes"), 2552);
+	ck_assert_int_eq(iat(h, "p99_bytes"), 2368);
+	json_object_put(h);
+
+	/* Armed but never hit: zero samples, no depth at all. */
+	slurp(DEB, "stack_hist.balance_pgdat", &sb);
+	h = stack_hist_summary(sb.buf, sb.len);
+	ck_assert_int_eq(iat(h, "samples"), 0);
+	ck_assert_ptr_null(at(h, "max_bytes"));
+	json_object_put(h);
+
+	/* Not a hist file. */
+	ck_assert_ptr_null(stack_hist_summary("nothing\n", 8));
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(test_absent)
+{
+	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, al = STRBUF_INIT;
+	char *why;
+
+	slurp(DEB, "kprobe_events", &ev);
+	slurp(DEB, "stack_kallsyms.txt", &ks);
+	slurp(DEB, "agent.log", &al);
+	ck_assert_ptr_null(stack_site_absent(site("submit_bio_noacct"), ev.buf,
+					     ks.buf, al.buf));
+	/* A module symbol ("ext4_writepage\t[ext4]") counts as present. */
+	ck_assert_ptr_null(stack_site_absent(site("ext4_writepage"), ev.buf,
+					     ks.buf, al.buf));
+	why = stack_site_absent(site("raid5_make_request"), ev.buf, ks.buf,
+				al.buf);
+	ck_assert_ptr_nonnull(why);
+	ck_assert_msg(strstr(why, "not in /proc/kallsyms"), "%s", why);
+	free(why);
+	/* Without the kallsyms grep, the agent's refusal is the reason. */
+	why = stack_site_absent(site("xfs_vm_writepages"), ev.buf, NULL,
+				al.buf);
+	ck_assert_msg(strstr(why, "refused"), "%s", why);
+	free(why);
+	strbuf_release(&ev);
+	strbuf_release(&ks);
+	strbuf_release(&al);
+}
+END_TEST
+
+START_TEST(test_reclaim_write_none)
+{
+	struct strbuf t = STRBUF_INIT;
+	json_object *o;
+
+	gunzip(DEB, "stack_probe_trace.gz", &t);
+	o = stack_reclaim_write(t.buf, t.len);
+	ck_assert_int_eq(iat(o, "samples"), 788);
+	ck_assert_int_eq(iat(o, "reclaim_windows"), 3663);
+	/* Stock 6.1: memcg reclaim never reached a storage layer. */
+	ck_assert_int_eq(iat(o, "in_reclaim"), 0);
+	ck_assert_ptr_null(at(o, "max_bytes"));
+	json_object_put(o);
+	strbuf_release(&t);
+}
+END_TEST
+
+START_TEST(test_oom_memcg)
+{
+	struct strbuf c = STRBUF_INIT;
+	const char *w;
+	size_t wl;
+	json_object *o;
+
+	slurp(DEB, "console.log", &c);
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_BEGIN,
+				       STACK_MARK_END, &w, &wl));
+	o = oom_facts(w, wl, console_line_ts(w, wl));
+	ck_assert_int_eq(iat(o, "reports"), 4);
+	ck_assert_int_eq(iat(o, "with_dirty_file"), 0);
+	ck_assert_double_eq_tol(json_object_get_double(at(o, "first_oom_s")),
+				8.971, 0.0005);
+	ck_assert_str_eq(sat(o, "events.0.kind"), "memcg");
+	ck_assert_str_eq(sat(o, "events.0.memcg"), "/wblab");
+	ck_assert_int_eq(iat(o, "events.0.file_kb"), 2408448 / 1024);
+	ck_assert_int_eq(iat(o, "events.3.file_kb"), 73728 / 1024);
+	ck_assert_int_eq(iat(o, "events.0.dirty_kb"), 0);
+	json_object_put(o);
+	strbuf_release(&c);
+}
+END_TEST
+
+static Suite *suite(void)
+{
+	Suite *s = suite_create("stack");
+	TCase *tc = tcase_create("stack");
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_hist);
+	tcase_add_test(tc, test_absent);
+	tcase_add_test(tc, test_reclaim_write_none);
+	tcase_add_test(tc, test_oom_memcg);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	const char *h = getenv("WBLAB_HOME");
+	SRunner *sr;
+	int failed;
+
+	if (h)
+		snprintf(home, sizeof(home), "%s", h);
+	else if (!realpath(".", home))
+		return 2;
+	sr = srunner_create(suite());
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
