@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/console.h"
 #include "collect/oom.h"
 #include "collect/stack.h"
 #include "collect/stackprobe.h"
@@ -195,6 +196,28 @@ START_TEST(test_oom_memcg)
 }
 END_TEST
 
+/* The console parser's OOM events carry the same memory.stat facts. */
+START_TEST(test_console_oom_detail)
+{
+	struct console_report r;
+	char *p = data(DEB, "console.log");
+
+	console_report_init(&r);
+	ck_assert_int_eq(console_parse_file(p, &r), 0);
+	ck_assert_int_eq(r.nr_events, 4);
+	for (size_t i = 0; i < r.nr_events; i++) {
+		ck_assert_str_eq(r.events[i].kind, "oom");
+		ck_assert_int_eq(iat(r.events[i].detail, "file_dirty_bytes"),
+				 0);
+		ck_assert_int_eq(
+			iat(r.events[i].detail, "file_writeback_bytes"), 0);
+	}
+	ck_assert_int_eq(r.events[2].line, 626);
+	console_report_free(&r);
+	free(p);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stack");
@@ -205,6 +228,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_absent);
 	tcase_add_test(tc, test_reclaim_write_none);
 	tcase_add_test(tc, test_oom_memcg);
+	tcase_add_test(tc, test_console_oom_detail);
 	suite_add_tcase(s, tc);
 	return s;
 }

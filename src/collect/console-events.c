@@ -734,6 +734,44 @@ bool oom_line(struct console_parser *p, const struct line *l)
 	return true;
 }
 
+bool oom_reading(const struct console_parser *p)
+{
+	const struct bev *e = p->last_oom >= 0 ? &p->ev[p->last_oom] : NULL;
+
+	return e && !e->oom_constraint && !e->oom_victim;
+}
+
+/*
+ * The file pages the OOM report being read says were left, before its
+ * oom-kill: line: the global Mem-Info line "unevictable:N dirty:N
+ * writeback:N" (pages; the per-node line is in kB and skipped), or the
+ * memcg's memory.stat lines "file_dirty N", "file_writeback N" (bytes).
+ * Never consumes the line.
+ */
+void oom_meminfo_line(struct console_parser *p, const struct line *l)
+{
+	const char *s = l->s;
+	size_t len = l->len;
+	struct bev *e;
+
+	if (!oom_reading(p))
+		return;
+	e = &p->ev[p->last_oom];
+	while (len && *s == ' ') {
+		s++;
+		len--;
+	}
+	if (has(s, len, "unevictable:") && !has(s, len, "kB")) {
+		jset_kvnum(e->detail, "dirty_pages", s, len, " dirty:", " ");
+		jset_kvnum(e->detail, "writeback_pages", s, len,
+			   " writeback:", " ");
+	} else if (len > 11 && !memcmp(s, "file_dirty ", 11)) {
+		jset_num(e->detail, "file_dirty_bytes", s + 11, len - 11);
+	} else if (len > 15 && !memcmp(s, "file_writeback ", 15)) {
+		jset_num(e->detail, "file_writeback_bytes", s + 15, len - 15);
+	}
+}
+
 bool alloc_line(struct console_parser *p, const struct line *l)
 {
 	const char *s = l->s;

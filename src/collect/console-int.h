@@ -278,6 +278,10 @@ bool is_user_trap(const struct line *l);
 struct bev *new_event(struct console_parser *p, const struct line *l,
 		      enum kind kind, unsigned int flags);
 bool oom_line(struct console_parser *p, const struct line *l);
+/* An OOM report is open (no oom-kill: line or victim yet). */
+bool oom_reading(const struct console_parser *p);
+/* Its Mem-Info: dirty and writeback file pages left (detail fields). */
+void oom_meminfo_line(struct console_parser *p, const struct line *l);
 bool other_line(struct console_parser *p, const struct line *l);
 bool panic_line(struct console_parser *p, const struct line *l);
 bool simple_oops(struct console_parser *p, const struct line *l,

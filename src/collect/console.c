@@ -343,9 +343,11 @@ static void process_line(struct console_parser *p, const char *raw, size_t len)
 	l.raw = raw;
 	l.rlen = len;
 	find_anchors(p, &l);
-	if (!l.hits && p->ctx < 0 && p->df < 0 && !p->preamble && p->seen)
+	if (!l.hits && p->ctx < 0 && p->df < 0 && !p->preamble && p->seen &&
+	    !oom_reading(p))
 		return;
 	strip_prefix(&l);
+	oom_meminfo_line(p, &l);
 	if (l.hits)
 		consumed = handle_anchors(p, &l);
 	if (p->preamble) {
@@ -373,7 +375,8 @@ static void process_line(struct console_parser *p, const char *raw, size_t len)
 
 static bool fast_ok(const struct console_parser *p)
 {
-	return p->ctx < 0 && p->df < 0 && !p->preamble && p->seen;
+	return p->ctx < 0 && p->df < 0 && !p->preamble && p->seen &&
+	       !oom_reading(p);
 }
 
 static long count_nl(const unsigned char *s, size_t n)
