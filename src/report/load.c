@@ -104,9 +104,14 @@ static struct rpt_cell *load_cell(const struct rpt_run *run, json_object *cell,
 	c->outcome = str_at(cell, "outcome");
 	c->reason = str_at(cell, "outcome_reason");
 	c->val = xmalloc(rpt_nr_metrics * sizeof(*c->val));
-	for (size_t m = 0; m < rpt_nr_metrics; m++)
-		c->val[m] = num_at(cell, rpt_metrics[m].path) *
-			    rpt_metrics[m].scale;
+	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+		const struct rpt_metric *mt = &rpt_metrics[m];
+		double v = num_at(cell, mt->path);
+
+		if (isnan(v) && mt->old_path)
+			v = num_at(cell, mt->old_path);
+		c->val[m] = v * mt->scale;
+	}
 	c->stack_bytes = num_at(cell, "metrics.stack_max_bytes");
 	c->stack_fraction = num_at(cell, "metrics.stack_max_fraction");
 	load_events(c, cell);

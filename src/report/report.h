@@ -38,6 +38,7 @@ struct rpt_metric {
 	enum rpt_stat stat; /* the row's summary: Hmean for rates */
 	enum rpt_table table;
 	const char *help; /* one line for the legend */
+	const char *old_path; /* where cells written before a rename have it */
 };
 
 extern const struct rpt_metric rpt_metrics[];
