@@ -185,6 +185,10 @@ static char *file_or_null(const char *dir, const char *name)
 	return strbuf_detach(&sb, NULL);
 }
 
+static int read_gz(const char *dir, const char *name, struct strbuf *sb,
+		   bool *compress);
+static void compress_file(const char *dir, const char *name);
+
 /* The probe sites' histograms, absent ones with why, and reclaim writes. */
 static void metrics_stack_sites(const char *dir, json_object *st,
 				json_object *errs, const char *alog)
@@ -193,6 +197,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 	char *ksym = file_or_null(dir, "stack_kallsyms.txt");
 	json_object *sites = json_object_new_object(), *rw;
 	struct strbuf sb = STRBUF_INIT;
+	bool compress = false;
 	int present = 0;
 
 	for (size_t i = 0; i < nr_stack_sites; i++) {
@@ -224,14 +229,18 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 	if (!present)
 		collector_error(errs, "stack_sites", alog, "kprobe_events",
 				"no kprobe stack site came back");
-	if (!read_file(dir, "stack_probe_trace", &sb)) {
+	if (!read_gz(dir, "stack_probe_trace", &sb, &compress)) {
 		rw = stack_reclaim_write(sb.buf, sb.len);
+		json_object_object_add(
+			rw, "raw", json_object_new_string("stack_probe_trace.gz"));
 		json_object_object_add(st, "reclaim_write", rw);
 		if (json_at(rw, "max_bytes", NULL))
 			json_object_object_add(
 				st, "reclaim_write_max_bytes",
 				json_object_get(json_at(rw, "max_bytes", NULL)));
 	}
+	if (compress)
+		compress_file(dir, "stack_probe_trace");
 	strbuf_release(&sb);
 	free(kev);
 	free(ksym);
@@ -509,19 +518,37 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 }
 
 /* The raw trace is kept as trace.gz; parse whichever is there. */
-static int read_trace(const char *dir, struct strbuf *sb, bool *compress)
+static int read_gz(const char *dir, const char *name, struct strbuf *sb,
+		   bool *compress)
 {
-	char *path = xasprintf("%s/trace.gz", dir);
+	char *path = xasprintf("%s/%s.gz", dir, name);
 	const char *argv[] = { "gzip", "-dc", path, NULL };
 	int ret = 0;
 
-	*compress = !read_file(dir, "trace", sb);
+	*compress = !read_file(dir, name, sb);
 	if (!*compress) {
 		strbuf_reset(sb);
 		ret = path_exists(path) ? run_capture(argv, sb, NULL) : -1;
 	}
 	free(path);
 	return ret;
+}
+
+static int read_trace(const char *dir, struct strbuf *sb, bool *compress)
+{
+	return read_gz(dir, "trace", sb, compress);
+}
+
+/* Raw traces are kept compressed (gzip -f -n, argv) once parsed. */
+static void compress_file(const char *dir, const char *name)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	const char *argv[] = { "gzip", "-f", "-n", path, NULL };
+	struct run_opts o = { .quiet = 1, .timeout = 300 };
+
+	if (run_argv(argv, &o))
+		warn("cannot compress %s", path);
+	free(path);
 }
 
 static void metrics_trace(const char *dir, json_object *m, json_object *errs,
@@ -564,15 +591,8 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 		strbuf_release(&e);
 	}
 	metrics_io(dir, m, sum, errs, alog, fs_dev[0] ? fs_dev : NULL, fstype);
-	if (compress) {
-		char *path = xasprintf("%s/trace", dir);
-		const char *argv[] = { "gzip", "-f", "-n", path, NULL };
-		struct run_opts o = { .quiet = 1, .timeout = 300 };
-
-		if (run_argv(argv, &o))
-			warn("cannot compress %s", path);
-		free(path);
-	}
+	if (compress)
+		compress_file(dir, "trace");
 out:
 	strbuf_release(&t);
 	strbuf_release(&s);
