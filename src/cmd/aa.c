@@ -133,9 +133,24 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 		if (report_load_run(r, a->from.v[i], &err))
 			goto fail;
 	idx = xmalloc((r->nr_cells + 1) * sizeof(*idx));
-	for (size_t i = 0; i < r->nr_cells; i++)
-		if (!strcmp(r->cells[i]->outcome, "ok"))
+	for (size_t i = 0; i < r->nr_cells; i++) {
+		const struct rpt_cell *c = r->cells[i], *c0 = r->cells[0];
+
+		if (strcmp(c->kernel, c0->kernel) ||
+		    strcmp(c->topology, c0->topology) ||
+		    strcmp(c->workload, c0->workload) ||
+		    c->memory_mib != c0->memory_mib) {
+			strbuf_addf(&err,
+				    "%s: cell %s is not %s/%s/%s/%d MiB like "
+				    "the first: an A/A split needs one kernel "
+				    "in one group",
+				    c->run->dir, c->id, c0->kernel,
+				    c0->topology, c0->workload, c0->memory_mib);
+			goto fail;
+		}
+		if (!strcmp(c->outcome, "ok"))
 			idx[pool++] = i;
+	}
 	if (!n)
 		n = pool / 2;
 	if (n < STATS_MIN_N || 2 * (size_t)n > pool) {

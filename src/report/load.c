@@ -15,6 +15,43 @@
 #include "util/json.h"
 #include "util/log.h"
 
+/*
+ * Parse a JSON file whole; on failure say why in why, as "FILE: ..." or
+ * "FILE:LINE: ..." for a syntax error, and return NULL.
+ */
+static json_object *parse_file(const char *path, struct strbuf *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_tokener *tok;
+	json_object *o = NULL;
+	enum json_tokener_error e;
+
+	if (strbuf_read_file(&sb, path)) {
+		strbuf_addf(why, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, sb.buf, sb.len);
+	e = json_tokener_get_error(tok);
+	if (e != json_tokener_success || !o ||
+	    !json_object_is_type(o, json_type_object)) {
+		size_t end = json_tokener_get_parse_end(tok), line = 1;
+
+		for (size_t i = 0; i < end && i < sb.len; i++)
+			line += sb.buf[i] == '\n';
+		strbuf_addf(why, "%s:%zu: %s", path, line,
+			    e != json_tokener_success ?
+				    json_tokener_error_desc(e) :
+				    "not a JSON object");
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+out:
+	strbuf_release(&sb);
+	return o;
+}
+
 static char *str_at(json_object *o, const char *path)
 {
 	json_object *v = json_path(o, path);
@@ -131,6 +168,7 @@ static void load_listed(struct report *r, const struct rpt_run *run,
 {
 	json_object *d = json_path(entry, "dir"), *cell;
 	const char *rel = d ? json_object_get_string(d) : NULL;
+	struct strbuf why = STRBUF_INIT;
 	char *dir, *path;
 
 	if (!rel || !*rel || strstr(rel, "..")) {
@@ -141,15 +179,14 @@ static void load_listed(struct report *r, const struct rpt_run *run,
 	}
 	dir = xasprintf("%s/%s", run->dir, rel);
 	path = xasprintf("%s/cell.json", dir);
-	cell = json_object_from_file(path);
-	if (!cell || !json_object_is_type(cell, json_type_object))
-		strvec_pushf(&r->warnings, "%s: cannot read: %s", path,
-			     json_util_get_last_err() ?
-				     json_util_get_last_err() :
-				     "not a JSON object");
-	else
+	cell = parse_file(path, &why);
+	if (!cell) {
+		strvec_push(&r->warnings, why.buf);
+	} else {
 		push_cell(r, load_cell(run, cell, dir));
+	}
 	json_object_put(cell);
+	strbuf_release(&why);
 	free(path);
 	free(dir);
 }
@@ -157,17 +194,12 @@ static void load_listed(struct report *r, const struct rpt_run *run,
 int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 {
 	char *path = xasprintf("%s/run.json", dir);
-	json_object *o = json_object_from_file(path), *cells;
+	json_object *o = parse_file(path, err), *cells;
 	struct rpt_run *run;
 	int ret = -1;
 
-	if (!o || !json_object_is_type(o, json_type_object)) {
-		strbuf_addf(err, "%s: cannot read: %s", path,
-			    json_util_get_last_err() ?
-				    json_util_get_last_err() :
-				    "not a JSON object");
+	if (!o)
 		goto out;
-	}
 	cells = json_path(o, "cells");
 	if (!cells || !json_object_is_type(cells, json_type_array)) {
 		strbuf_addf(err, "%s: field cells: missing or not an array",
