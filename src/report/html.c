@@ -115,7 +115,7 @@ static int gnuplot_img(struct strbuf *out, const struct strbuf *script,
 static void gp_head(struct strbuf *s, int w, int h)
 {
 	strbuf_addf(s,
-		    "set terminal svg size %d,%d font 'sans,10' "
+		    "set terminal svg size %d,%d noenhanced font 'sans,10' "
 		    "background '#ffffff'\n"
 		    "set output\nset border 3\nset tics nomirror\n"
 		    "set key outside right top\nset grid ytics lc '#dddddd'\n",
@@ -597,7 +597,14 @@ static void header_html(struct strbuf *out, const struct report *r)
 			strbuf_addstr(out, "<tr><th>");
 			esc(out, it.key);
 			strbuf_addstr(out, "</th><td>");
-			esc(out, json_object_get_string(it.val));
+			if (strstr(it.key, "_version")) {
+				long long v = json_object_get_int64(it.val);
+
+				strbuf_addf(out, "%lld.%lld.%lld", v / 1000000,
+					    v / 1000 % 1000, v % 1000);
+			} else {
+				esc(out, json_object_get_string(it.val));
+			}
 			strbuf_addstr(out, "</td></tr>\n");
 		}
 	}
