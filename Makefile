@@ -10,6 +10,9 @@ CFLAGS ?= -O2 -g
 CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers \
 	  -D_GNU_SOURCE -Isrc $(PKG_CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -lpthread
+# check-asan builds into build-asan with these (empty otherwise).
+SANFLAGS :=
+CFLAGS += $(SANFLAGS)
 
 B := build
 LIB_SRC := $(filter-out src/wblab.c, $(wildcard src/*/*.c)) 
@@ -55,6 +58,16 @@ check: deps services all $(TEST_BIN)
 check-unit: all $(TEST_BIN)
 	tests/run-unit.sh $(TEST_BIN)
 
+test-bins: $(TEST_BIN)
+
+# The whole Check suite under AddressSanitizer and UBSan (leaks included),
+# stopping at the first report: its own objects in build-asan/.
+ASAN_FLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+check-asan:
+	CFLAGS="-O1 -g" $(MAKE) B=build-asan SANFLAGS="$(ASAN_FLAGS)" test-bins
+	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+		tests/run-unit.sh $(TEST_SRC:tests/%.c=build-asan/tests/%)
+
 # Suites that build kernels from source (tens of minutes).
 check-slow: deps services all $(TEST_BIN)
 	tests/e2e-slow.sh
@@ -71,6 +84,6 @@ format:
 	clang-format -i $(wildcard src/*.c src/*/*.c src/*/*.h tests/*.c)
 
 clean:
-	rm -rf $(B) wblab
+	rm -rf $(B) build-asan build-fuzz wblab
 
-.PHONY: all deps services check check-unit check-slow demo include-check format clean
+.PHONY: all deps services check check-unit check-asan test-bins check-slow demo include-check format clean

@@ -28,6 +28,23 @@ static const char *const usage[] = { "wblab t [options] ARG...", NULL };
  * Parse a space-separated command line (argv[0] is "t") with the test
  * table; returns parse_options_noexit()'s value, stdout and stderr text.
  */
+static void *kept[256];
+static size_t nr_kept;
+
+static void free_kept(void)
+{
+	while (nr_kept)
+		free(kept[--nr_kept]);
+}
+
+static void keep(void *p)
+{
+	if (!nr_kept)
+		atexit(free_kept);
+	if (nr_kept < sizeof(kept) / sizeof(kept[0]))
+		kept[nr_kept++] = p;
+}
+
 static int parse(const char *line, struct vals *v, char **out, char **err,
 		 char ***rest)
 {
@@ -62,7 +79,10 @@ static int parse(const char *line, struct vals *v, char **out, char **err,
 	n = parse_options_noexit(argc, argv, "wblab t", opts, usage, 0, o, e);
 	fclose(o);
 	fclose(e);
-	*rest = argv; /* leaks copy and argv: a test */
+	/* rest points into argv and copy: kept until exit (LeakSanitizer). */
+	keep(argv);
+	keep(copy);
+	*rest = argv;
 	return n;
 }
 

@@ -515,7 +515,9 @@ static json_object *stall_json(const struct windows *w, enum wkind kind)
 			reclaimed += win->nr_reclaimed;
 		}
 	}
-	qsort(d.v, d.n, sizeof(*d.v), cmp_double);
+	/* qsort(NULL, 0, ...) is undefined (UBSan in make check-asan). */
+	if (d.n)
+		qsort(d.v, d.n, sizeof(*d.v), cmp_double);
 	for (size_t i = 0; i < d.n; i++)
 		sum += d.v[i];
 	ADD(o, "count", I64(d.n));
