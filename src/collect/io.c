@@ -647,10 +647,11 @@ json_object *io_hist_write_folio(const char *text, size_t len, char *why,
 		return NULL;
 	o = json_object_new_object();
 	for (int i = 0; i < NR_IO; i++) {
-		json_object *r = json_object_new_object();
+		json_object *r;
 
 		if (i == IO_FLUSHER)
 			continue; /* the flusher never calls pageout() */
+		r = json_object_new_object();
 		ADD(r, "file", I64(c.n[i][0]));
 		ADD(r, "anon", I64(c.n[i][1]));
 		ADD(o, io_class_name[i], r);
