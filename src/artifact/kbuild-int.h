@@ -11,6 +11,7 @@
  *   kbuild-make.c     the build environment, make, progress while it runs
  *   kbuild-install.c  the source tree and its stamp, install into the cache
  *   kbuild-util.c     lab files, lock files, logged commands (a leaf)
+ *   kbuild-tree.c     git sources built in place; why a build failed
  */
 
 #include <pthread.h>
@@ -43,10 +44,11 @@ struct kb {
 	char *obj; /* build/<name>/linux/obj */
 	char *log;
 	char **patch_paths;
-	const char *env[10];
-	char *env_own[10];
+	const char *env[12];
+	char *env_own[12];
 	char *base_obj; /* the base's O= tree to start from, or NULL */
 	char *base_hash;
+	char *commit; /* git sources: the commit built */
 };
 
 struct progress {
@@ -69,8 +71,6 @@ void kb_drop_lock(int fd);
 int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 		  const char *log);
 
-/* kbuild-source.c */
-char *kb_git_source(const char *repo, const char *ref, char **ident);
 
 /* kbuild-patch.c */
 int kb_patch_argv(const char **argv, const char *srcdir, const char *patch,
@@ -85,6 +85,15 @@ int kb_configure(struct kb *k);
 /* kbuild-make.c */
 void kb_env(struct kb *k);
 int kb_make_kernel(struct kb *k);
+
+/* kbuild-tree.c */
+int kb_git_resolve(struct kb *k);
+int kb_prepare_git_tree(struct kb *k);
+void kb_fail_reset(void);
+/* Record why the build failed (the first call of a build wins). */
+void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void kb_compile_errors(const char *log, char *out, size_t len);
 
 /* kbuild-install.c */
 int kb_prepare_tree(struct kb *k);

@@ -127,29 +127,44 @@ void kb_env(struct kb *k)
 	const char *cc = getenv("WBLAB_CCACHE");
 	bool ccache = !(cc && !strcmp(cc, "0")) &&
 		      path_exists("/usr/lib/ccache/gcc");
-	char *mk = xasprintf("%s/Makefile", k->pristine);
+	char *mk = xasprintf("%s/Makefile", k->pristine ? k->pristine : "");
 	struct stat st;
 	char stamp[64] = "Thu Jan  1 00:00:00 UTC 2015";
+	char *basedir = cache_path("build", "");
 	int n = 0;
 
-	/* The release date of the source: the time its Makefile carries. */
-	if (!stat(mk, &st)) {
+	/*
+	 * The release date of the source: the time its Makefile carries. A
+	 * git checkout's mtimes are checkout times, so it keeps the fixed
+	 * date: two commits with the same code then give the same image.
+	 */
+	if (k->pristine && !stat(mk, &st)) {
 		struct tm tm;
 
 		gmtime_r(&st.st_mtime, &tm);
 		strftime(stamp, sizeof(stamp), "%a %b %e %H:%M:%S UTC %Y", &tm);
 	}
 	free(mk);
+	if (strlen(basedir) > 1 && basedir[strlen(basedir) - 1] == '/')
+		basedir[strlen(basedir) - 1] = '\0';
 	k->env_own[n++] = xasprintf("KBUILD_BUILD_TIMESTAMP=%s", stamp);
 	k->env_own[n++] = xstrdup("KBUILD_BUILD_USER=wblab");
 	k->env_own[n++] = xstrdup("KBUILD_BUILD_HOST=wblab");
 	k->env_own[n++] = xstrdup("KBUILD_BUILD_VERSION=1");
 	k->env_own[n++] = xstrdup("LC_ALL=C");
+	/* In a git checkout, setlocalversion appends "+" unless this is set. */
+	if (k->commit)
+		k->env_own[n++] = xstrdup("LOCALVERSION=");
 	if (ccache) {
 		const char *cd = getenv("CCACHE_DIR");
 
 		k->env_own[n++] = xasprintf("PATH=/usr/lib/ccache:%s",
 					    path ? path : "/usr/bin:/bin");
+		/*
+		 * Paths under the build root become relative in ccache's hash:
+		 * the tools/ build's absolute paths then hit across trees too.
+		 */
+		k->env_own[n++] = xasprintf("CCACHE_BASEDIR=%s", basedir);
 		k->env_own[n++] = cd && *cd ? xasprintf("CCACHE_DIR=%s", cd) :
 					      cache_path("ccache", "");
 		if (!(cd && *cd)) {
@@ -164,6 +179,7 @@ void kb_env(struct kb *k)
 	for (int i = 0; i < n; i++)
 		k->env[i] = k->env_own[i];
 	k->env[n] = NULL;
+	free(basedir);
 }
 
 static int jobs(void)

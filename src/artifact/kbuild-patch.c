@@ -140,6 +140,7 @@ int kb_patch_failed(const char *name, const char *patch, const char *msg)
 		p += len + (nl ? 1 : 0);
 	}
 	error("kernel %s: patch %s does not apply:%s", name, patch, sb.buf);
+	kb_fail(KBUILD_PATCH, patch, "%s", msg);
 	strbuf_release(&sb);
 	return -1;
 }

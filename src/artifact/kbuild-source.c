@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Kernel build: pristine source trees in ROOT/src, unpacked once from a
- * source package's tarball (linux-source-6.1) or exported from a git tree
- * (git archive), under the source cache's lock.
+ * source package's tarball (linux-source-6.1), under the source cache's
+ * lock. Git sources are built in place instead (kbuild-tree.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -152,74 +152,4 @@ fail:
 	free(tmp);
 	free(dir);
 	return NULL;
-}
-
-char *kb_git_source(const char *repo, const char *ref, char **ident)
-{
-	char *rev = xasprintf("%s^{commit}", ref ? ref : "HEAD");
-	const char *rp[] = { "git",	 "-C", repo, "rev-parse",
-			     "--verify", rev,  NULL };
-	struct strbuf commit = STRBUF_INIT;
-	char *dir = NULL, *leaf, *tmp = NULL, *tar = NULL;
-	int lock = -1, ret = -1;
-
-	if (run_capture(rp, &commit, NULL)) {
-		error("source.git: cannot resolve %s in %s", rev, repo);
-		goto out;
-	}
-	strbuf_trim_trailing(&commit);
-	leaf = xasprintf("git-%s", commit.buf);
-	dir = cache_path("src", leaf);
-	free(leaf);
-	tmp = xasprintf("%s.tmp.%d", dir, (int)getpid());
-	tar = xasprintf("%s.tar", tmp);
-	lock = lock_source_cache();
-	if (lock < 0)
-		goto out;
-	{
-		char *marker = xasprintf("%s/.wblab-unpacked", dir);
-		int have = path_exists(marker);
-
-		free(marker);
-		if (!have) {
-			const char *ga[] = { "git",	"-C",		repo,
-					     "archive", "--format=tar", "-o",
-					     tar,	commit.buf,	NULL };
-			const char *x[] = { "tar", "-xf", tar, "-C", tmp, NULL };
-			struct strbuf err = STRBUF_INIT;
-			char *what = xasprintf("%s at %s", repo, commit.buf);
-
-			info("exporting %s (git archive)", what);
-			if (run_capture(ga, NULL, &err)) {
-				error("git archive of %s failed: %s", what,
-				      err.buf);
-				strbuf_release(&err);
-				free(what);
-				unlink(tar);
-				goto out;
-			}
-			strbuf_release(&err);
-			if (unpack_tree(dir, x, tmp, what)) {
-				free(what);
-				unlink(tar);
-				goto out;
-			}
-			free(what);
-			unlink(tar);
-		}
-	}
-	if (ident)
-		*ident = xasprintf("%s %s", repo, commit.buf);
-	ret = 0;
-out:
-	kb_drop_lock(lock);
-	strbuf_release(&commit);
-	free(rev);
-	free(tmp);
-	free(tar);
-	if (ret) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
 }

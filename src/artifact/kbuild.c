@@ -4,8 +4,9 @@
  *
  * Layout under the cache root:
  *   src/<package>-<version>/     the pristine tree, unpacked once from /usr/src
- *   src/git-<commit>/            or exported from a git tree (git archive)
- *   build/<name>/linux/          the spec's source: a hardlink copy of the
+ *   build/<name>/linux/          the spec's source: a git source's clone,
+ *                                checked out in place (kbuild-tree.c), or a
+ *                                hardlink copy of the
  *                                pristine tree with the spec's patches applied
  *                                (patch writes files by rename, so a patched
  *                                file gets its own inode and a new mtime)
@@ -113,6 +114,7 @@ static void kb_free(struct kb *k)
 		free(k->env_own[i]);
 	free(k->base_obj);
 	free(k->base_hash);
+	free(k->commit);
 }
 
 int kernel_build(const struct kernel_spec *s, const char *hash,
@@ -124,17 +126,17 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 	double t0 = now_mono();
 
 	memset(out, 0, sizeof(*out));
+	kb_fail_reset();
 	if (plan_resolve(s, &k.plan, 0))
 		goto out;
 	if (k.plan.source_package)
 		k.pristine =
 			kbuild_package_source(k.plan.source_package, &k.ident);
-	else if (k.plan.source_git)
-		k.pristine = kb_git_source(k.plan.source_git, k.plan.source_ref,
-					   &k.ident);
-	else
+	else if (k.plan.source_git && !kb_git_resolve(&k))
+		k.pristine = NULL; /* built in place (kbuild-tree.c) */
+	else if (!k.plan.source_git)
 		error("%s: no source: (package: or git:)", s->path);
-	if (!k.pristine)
+	if (!k.pristine && !k.commit)
 		goto out;
 
 	/* Patches first: a patch that does not apply must cost nothing. */
@@ -145,8 +147,9 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 	builddir = cache_path("build", "");
 	if (cache_make_dir(builddir))
 		goto out;
-	if (kb_check_patches(s->name, k.pristine, k.patch_paths,
-			     k.plan.patches.n))
+	/* A git tree checks them on its checkout of the commit, named alike. */
+	if (k.pristine && kb_check_patches(s->name, k.pristine, k.patch_paths,
+					   k.plan.patches.n))
 		goto out;
 
 	if (s->base) {
@@ -182,9 +185,14 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 		kernel_artifact_free(&ba);
 		kernel_spec_free(&base);
 	}
+	/* A git tree is checked out in place, not copied: no base O= tree. */
+	if (k.commit && k.base_obj) {
+		free(k.base_obj);
+		k.base_obj = NULL;
+	}
 
 	{
-		char *leaf = xasprintf("%s.lock", s->name);
+		char *leaf = xasprintf("%s.lock", s->tree ? s->tree : s->name);
 
 		lockp = cache_path("build", leaf);
 		free(leaf);
@@ -198,7 +206,7 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 	}
 	if (cache_check_space(cache_root(), BUILD_SPACE))
 		goto out;
-	k.bdir = cache_path("build", s->name);
+	k.bdir = cache_path("build", s->tree ? s->tree : s->name);
 	k.srctree = xasprintf("%s/linux", k.bdir);
 	k.obj = xasprintf("%s/obj", k.srctree);
 	k.log = xasprintf("%s/build.log", k.bdir);
@@ -235,10 +243,22 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 		if (ret)
 			goto out;
 		ret = -1;
-	} else if (kb_prepare_tree(&k)) {
+	} else if (k.commit ? kb_prepare_git_tree(&k) : kb_prepare_tree(&k)) {
 		goto out;
 	}
-	if (kb_configure(&k) || kb_make_kernel(&k) || kb_install(&k, hash, out))
+	if (kb_configure(&k)) {
+		kb_fail(KBUILD_CONFIG, NULL, "configuring failed, see %s",
+			k.log);
+		goto out;
+	}
+	if (kb_make_kernel(&k)) {
+		char msg[sizeof(kbuild_last_failure()->msg)];
+
+		kb_compile_errors(k.log, msg, sizeof(msg));
+		kb_fail(KBUILD_COMPILE, NULL, "%s", msg);
+		goto out;
+	}
+	if (kb_install(&k, hash, out))
 		goto out;
 	{
 		char *t = kb_fmt_secs(now_mono() - t0);
@@ -249,6 +269,8 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 	}
 	ret = 0;
 out:
+	if (ret)
+		kb_fail(KBUILD_INFRA, NULL, "the build failed (see above)");
 	kb_drop_lock(lock);
 	free(lockp);
 	free(builddir);

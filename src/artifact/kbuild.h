@@ -23,6 +23,30 @@ int kernel_ensure(const struct kernel_spec *s, struct kernel_artifact *out);
 int kernel_build(const struct kernel_spec *s, const char *hash,
 		 struct kernel_artifact *out);
 
+/*
+ * Why the last kernel_build() or kernel_ensure() of this process failed:
+ * the patch that does not apply (msg: its files and hunks), the config
+ * check, the compiler (msg: its error lines), or anything else (the lab's
+ * fault: disk, git, locks). wblab validate turns the first three into
+ * "the patch does not apply or build" and the last into an infra failure.
+ */
+enum kbuild_fail {
+	KBUILD_OK,
+	KBUILD_PATCH,
+	KBUILD_CONFIG,
+	KBUILD_COMPILE,
+	KBUILD_INFRA,
+};
+
+struct kbuild_failure {
+	enum kbuild_fail kind;
+	char patch[512]; /* KBUILD_PATCH: the patch's path */
+	char msg[4096];
+};
+
+const struct kbuild_failure *kbuild_last_failure(void);
+const char *kbuild_fail_name(enum kbuild_fail kind);
+
 /* The pieces below are exposed for the tests. */
 
 /*

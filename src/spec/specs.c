@@ -206,6 +206,7 @@ void kernel_spec_free(struct kernel_spec *s)
 	spec_strlist_free(&s->patches);
 	free(s->base);
 	free(s->localversion);
+	free(s->tree);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -235,6 +236,79 @@ void workload_spec_free(struct workload_spec *s)
 	}
 
 DEFINE_FIND(image, "guests", image_spec, image_spec_load)
-DEFINE_FIND(kernel, "lab/kernels", kernel_spec, kernel_spec_load)
+
+/*
+ * Kernels made in code (wblab bisect and validate: a git tree at a commit,
+ * plus patches) are found by name like lab/kernels/ ones, so the matrix
+ * engine and run take them as they are. In-process only: nothing written.
+ */
+static struct kernel_spec *registered;
+static size_t nr_registered;
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+static void strlist_copy(struct spec_strlist *dst,
+			 const struct spec_strlist *src)
+{
+	memset(dst, 0, sizeof(*dst));
+	for (size_t i = 0; i < src->n; i++)
+		spec_strlist_add(dst, src->v[i]);
+}
+
+void kernel_spec_copy(struct kernel_spec *d, const struct kernel_spec *s)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = dup_or_null(s->name);
+	d->path = dup_or_null(s->path);
+	d->description = dup_or_null(s->description);
+	d->package = dup_or_null(s->package);
+	d->source_package = dup_or_null(s->source_package);
+	d->source_git = dup_or_null(s->source_git);
+	d->source_ref = dup_or_null(s->source_ref);
+	d->config_base = dup_or_null(s->config_base);
+	strlist_copy(&d->fragments, &s->fragments);
+	strlist_copy(&d->patches, &s->patches);
+	d->base = dup_or_null(s->base);
+	d->localversion = dup_or_null(s->localversion);
+	d->tree = dup_or_null(s->tree);
+}
+
+int kernel_spec_register(const struct kernel_spec *s)
+{
+	for (size_t i = 0; i < nr_registered; i++)
+		if (!strcmp(registered[i].name, s->name)) {
+			kernel_spec_free(&registered[i]);
+			kernel_spec_copy(&registered[i], s);
+			return 0;
+		}
+	if (!spec_valid_name(s->name) || strchr(s->name, '_'))
+		return error("kernel name '%s' is not valid", s->name);
+	registered = xrealloc(registered,
+			      (nr_registered + 1) * sizeof(*registered));
+	kernel_spec_copy(&registered[nr_registered++], s);
+	return 0;
+}
+
+int kernel_spec_find(const char *name, struct kernel_spec *out)
+{
+	char *path;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < nr_registered; i++)
+		if (!strcmp(registered[i].name, name)) {
+			kernel_spec_copy(out, &registered[i]);
+			return 0;
+		}
+	path = spec_resolve("kernel", "lab/kernels", name);
+	if (!path)
+		return -2;
+	ret = kernel_spec_load(path, name, out);
+	free(path);
+	return ret;
+}
 DEFINE_FIND(topology, "topologies", topology_spec, topology_spec_load)
 DEFINE_FIND(workload, "workloads", workload_spec, workload_spec_load)

@@ -37,6 +37,11 @@ struct kernel_spec {
 	struct spec_strlist patches; /* lab/patches/<p>, in order */
 	char *base; /* another kernel whose build this reuses */
 	char *localversion; /* uname -r suffix naming the variant */
+	/*
+	 * Build in build/<tree>/ instead of build/<name>/ (specs made in code:
+	 * every commit of one git tree shares a checkout and its O= tree).
+	 */
+	char *tree;
 };
 
 enum layer_type {
@@ -134,6 +139,12 @@ bool topology_has_target(const struct topology_spec *t);
 /* Resolve a name and load it; print errors and known names; NULL on failure. */
 int image_spec_find(const char *name, struct image_spec *out);
 int kernel_spec_find(const char *name, struct kernel_spec *out);
+/*
+ * A kernel made in code (no file), found by kernel_spec_find() under its
+ * name from then on, in this process. Replaces one of the same name.
+ */
+int kernel_spec_register(const struct kernel_spec *s);
+void kernel_spec_copy(struct kernel_spec *dst, const struct kernel_spec *src);
 int topology_spec_find(const char *name, struct topology_spec *out);
 int workload_spec_find(const char *name, struct workload_spec *out);
 

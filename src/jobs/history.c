@@ -1,0 +1,378 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Nights in the results database, and wblab history (jobs/history.h).
+ */
+#include <libxml/xmlstring.h>
+#include <libxml/entities.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobs/history.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/run.h"
+#include "util/strbuf.h"
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS nights(id INTEGER PRIMARY KEY, tree TEXT,"
+	" commit_id TEXT, subject TEXT, kernel TEXT, started TEXT,"
+	" run_dir TEXT, verdict TEXT);"
+	"CREATE TABLE IF NOT EXISTS night_metrics(night INTEGER, grp TEXT,"
+	" metric TEXT, n INTEGER, mean REAL, sd REAL);";
+
+int history_schema(sqlite3 *db)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		error("wblab.db: %s", msg);
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int step_done(sqlite3 *db, sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+int history_add_night(sqlite3 *db, const char *tree, const char *commit,
+		      const char *subject, const char *kernel,
+		      const char *started, const char *run_dir,
+		      const char *verdict, long long *id)
+{
+	const char *v[] = { tree,    commit,  subject, kernel,
+			    started, run_dir, verdict };
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(
+		    db,
+		    "INSERT INTO nights(tree, commit_id, subject, kernel,"
+		    " started, run_dir, verdict) VALUES(?,?,?,?,?,?,?)",
+		    -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	for (int i = 0; i < 7; i++)
+		sqlite3_bind_text(st, i + 1, v[i] ? v[i] : "", -1,
+				  SQLITE_TRANSIENT);
+	if (step_done(db, st))
+		return -1;
+	*id = sqlite3_last_insert_rowid(db);
+	return 0;
+}
+
+int history_add_metric(sqlite3 *db, long long night, const char *group,
+		       const char *metric, int n, double mean, double sd)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db,
+			       "INSERT INTO night_metrics VALUES(?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, night);
+	sqlite3_bind_text(st, 2, group, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 4, n);
+	if (isfinite(mean))
+		sqlite3_bind_double(st, 5, mean);
+	if (isfinite(sd))
+		sqlite3_bind_double(st, 6, sd);
+	return step_done(db, st);
+}
+
+static char *col(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return xstrdup(t ? (const char *)t : "");
+}
+
+int history_last_good(sqlite3 *db, const char *tree, char **run_dir,
+		      char **commit, char **kernel)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db,
+			       "SELECT run_dir, commit_id, kernel FROM nights"
+			       " WHERE tree = ? AND verdict = 'good'"
+			       " ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, tree, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*run_dir = col(st, 0);
+		*commit = col(st, 1);
+		*kernel = col(st, 2);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
+}
+
+int history_means(sqlite3 *db, const char *tree, const char *group,
+		  const char *metric, int last, double *out)
+{
+	sqlite3_stmt *st;
+	int n = 0;
+
+	if (sqlite3_prepare_v2(
+		    db,
+		    "SELECT m.mean FROM night_metrics m JOIN nights n"
+		    " ON m.night = n.id WHERE n.tree = ? AND m.grp = ?"
+		    " AND m.metric = ? ORDER BY n.id DESC LIMIT ?",
+		    -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, tree, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, group, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, metric, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 4, last);
+	while (sqlite3_step(st) == SQLITE_ROW && n < last)
+		out[n++] = sqlite3_column_type(st, 0) == SQLITE_NULL ?
+				   NAN :
+				   sqlite3_column_double(st, 0);
+	sqlite3_finalize(st);
+	/* newest first from the query: oldest first for the caller */
+	for (int i = 0; i < n / 2; i++) {
+		double t = out[i];
+
+		out[i] = out[n - 1 - i];
+		out[n - 1 - i] = t;
+	}
+	return n;
+}
+
+void history_trend(const double *y, int n, char *buf, size_t len)
+{
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, slope, mean;
+	int k = 0;
+
+	for (int i = 0; i < n; i++) {
+		if (!isfinite(y[i]))
+			continue;
+		sx += i;
+		sy += y[i];
+		sxx += (double)i * i;
+		sxy += i * y[i];
+		k++;
+	}
+	if (k < 3 || k * sxx - sx * sx == 0) {
+		snprintf(buf, len, "- (%d night%s)", k, k == 1 ? "" : "s");
+		return;
+	}
+	slope = (k * sxy - sx * sy) / (k * sxx - sx * sx);
+	mean = sy / k;
+	if (mean != 0)
+		snprintf(buf, len, "%+.1f%%/night over %d nights",
+			 100 * slope / fabs(mean), k);
+	else
+		snprintf(buf, len, "%+.3g/night over %d nights", slope, k);
+}
+
+/* ---- wblab history ---- */
+
+static void esc(struct strbuf *out, const char *s)
+{
+	xmlChar *e = xmlEncodeSpecialChars(NULL, (const xmlChar *)(s ? s : ""));
+
+	strbuf_addstr(out, (const char *)e);
+	xmlFree(e);
+}
+
+/* gnuplot script strings: [A-Za-z0-9._/+-] only. */
+static void gp_safe(struct strbuf *out, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(out, (*s >= 'a' && *s <= 'z') ||
+						  (*s >= 'A' && *s <= 'Z') ||
+						  (*s >= '0' && *s <= '9') ||
+						  strchr("._/+-", *s) ?
+					  *s :
+					  '_');
+}
+
+struct series {
+	char *tree, *group, *metric;
+	struct strbuf data; /* "night mean sd\n" */
+	int n;
+};
+
+static int plot(const struct series *s, struct strbuf *html)
+{
+	char path[] = "/tmp/wblab-history-XXXXXX";
+	const char *argv[] = { "gnuplot", path, NULL };
+	struct strbuf script = STRBUF_INIT, svg = STRBUF_INIT,
+		      err = STRBUF_INIT;
+	int fd = mkstemp(path), rc = -1;
+	const char *p;
+
+	strbuf_addstr(&script, "set terminal svg size 640,280 font 'sans,10'\n"
+			       "set output\nset xlabel 'night'\nset ylabel '");
+	gp_safe(&script, s->metric);
+	strbuf_addstr(&script, "'\nset title '");
+	gp_safe(&script, s->tree);
+	strbuf_addch(&script, ' ');
+	gp_safe(&script, s->group);
+	strbuf_addf(&script,
+		    "'\n$d << EOD\n%sEOD\n"
+		    "plot $d using 1:2:3 with yerrorlines title 'mean +- sd'\n",
+		    s->data.buf);
+	if (fd < 0 ||
+	    write(fd, script.buf, script.len) != (ssize_t)script.len) {
+		error("cannot write %s", path);
+		goto out;
+	}
+	rc = run_capture(argv, &svg, &err);
+	p = strstr(svg.buf, "<svg");
+	if (rc || !p) {
+		error("gnuplot failed (%d): %.200s", rc, err.buf);
+		rc = -1;
+		goto out;
+	}
+	/* Inline SVG; gnuplot wrote it from sanitised strings and numbers. */
+	strbuf_addstr(html, p);
+	rc = 0;
+out:
+	if (fd >= 0) {
+		close(fd);
+		unlink(path);
+	}
+	strbuf_release(&script);
+	strbuf_release(&svg);
+	strbuf_release(&err);
+	return rc;
+}
+
+static const char nights_sql[] =
+	"SELECT n.id, n.started, n.tree, n.commit_id, n.verdict, m.grp,"
+	" m.metric, m.n, m.mean, m.sd FROM nights n LEFT JOIN night_metrics m"
+	" ON m.night = n.id WHERE (?1 IS NULL OR n.tree = ?1)"
+	" AND (?2 IS NULL OR m.metric = ?2 OR m.metric IS NULL)"
+	" ORDER BY m.grp, m.metric, n.id";
+
+static struct series *find_series(struct series **v, size_t *n,
+				  const char *tree, const char *grp,
+				  const char *metric)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (!strcmp((*v)[i].tree, tree) &&
+		    !strcmp((*v)[i].group, grp) &&
+		    !strcmp((*v)[i].metric, metric))
+			return &(*v)[i];
+	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
+	(*v)[*n] = (struct series){ .tree = xstrdup(tree),
+				    .group = xstrdup(grp),
+				    .metric = xstrdup(metric),
+				    .data = STRBUF_INIT };
+	return &(*v)[(*n)++];
+}
+
+int history_print(const struct history_opts *o, FILE *out)
+{
+	char *path = xasprintf("%s/wblab.db", o->results);
+	struct series *ser = NULL;
+	size_t nser = 0;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	struct strbuf html = STRBUF_INIT;
+	int ret = 1, rows = 0;
+
+	if (access(path, R_OK)) {
+		error("%s: no results database (wblab nightly writes it)",
+		      path);
+		goto out;
+	}
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+		    SQLITE_OK ||
+	    sqlite3_prepare_v2(db, nights_sql, -1, &st, NULL) != SQLITE_OK) {
+		error("%s: %s (no nights yet?)", path, sqlite3_errmsg(db));
+		goto out;
+	}
+	if (o->tree)
+		sqlite3_bind_text(st, 1, o->tree, -1, SQLITE_TRANSIENT);
+	if (o->metric)
+		sqlite3_bind_text(st, 2, o->metric, -1, SQLITE_TRANSIENT);
+	fprintf(out, "%-5s %-20s %-14s %-12s %-12s %-28s %-26s %4s %12s %10s\n",
+		"night", "started", "tree", "commit", "verdict", "group",
+		"metric", "n", "mean", "sd");
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *grp = (const char *)sqlite3_column_text(st, 5);
+		const char *met = (const char *)sqlite3_column_text(st, 6);
+		const char *tree = (const char *)sqlite3_column_text(st, 2);
+		double mean = sqlite3_column_double(st, 8);
+		double sd = sqlite3_column_double(st, 9);
+
+		fprintf(out,
+			"%-5lld %-20.20s %-14.14s %-12.12s %-12.12s %-28.28s %-26.26s %4d %12.4g %10.4g\n",
+			(long long)sqlite3_column_int64(st, 0),
+			(const char *)sqlite3_column_text(st, 1), tree,
+			(const char *)sqlite3_column_text(st, 3),
+			(const char *)sqlite3_column_text(st, 4),
+			grp ? grp : "-", met ? met : "-",
+			sqlite3_column_int(st, 7), mean, sd);
+		rows++;
+		if (grp && met && sqlite3_column_type(st, 8) != SQLITE_NULL) {
+			struct series *s =
+				find_series(&ser, &nser, tree, grp, met);
+
+			strbuf_addf(&s->data, "%lld %.17g %.17g\n",
+				    (long long)sqlite3_column_int64(st, 0),
+				    mean,
+				    sqlite3_column_type(st, 9) == SQLITE_NULL ?
+					    0 :
+					    sd);
+			s->n++;
+		}
+	}
+	if (!rows)
+		fprintf(out, "(no nights%s%s)\n",
+			o->metric ? " with metric " : "",
+			o->metric ? o->metric : "");
+	ret = 0;
+	if (o->html) {
+		strbuf_addstr(
+			&html,
+			"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+			"<title>wblab history</title><style>body{font-family:sans-serif}"
+			"</style></head><body><h1>wblab history</h1>\n");
+		for (size_t i = 0; i < nser; i++) {
+			strbuf_addstr(&html, "<h2>");
+			esc(&html, ser[i].tree);
+			strbuf_addstr(&html, ": ");
+			esc(&html, ser[i].group);
+			strbuf_addstr(&html, " ");
+			esc(&html, ser[i].metric);
+			strbuf_addf(&html, " (%d nights)</h2>\n", ser[i].n);
+			if (plot(&ser[i], &html))
+				ret = 1;
+		}
+		strbuf_addstr(&html, "</body></html>\n");
+		if (write_file_atomic(o->html, html.buf, html.len, 0644)) {
+			error("cannot write %s", o->html);
+			ret = 1;
+		} else {
+			fprintf(out, "html: %s (%zu plots)\n", o->html, nser);
+		}
+	}
+out:
+	for (size_t i = 0; i < nser; i++) {
+		free(ser[i].tree);
+		free(ser[i].group);
+		free(ser[i].metric);
+		strbuf_release(&ser[i].data);
+	}
+	free(ser);
+	strbuf_release(&html);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(path);
+	return ret;
+}

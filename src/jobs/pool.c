@@ -1,0 +1,196 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The cells a job has measured (jobs/pool.h).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/pool.h"
+#include "util/json.h"
+#include "util/log.h"
+
+static const char *jstr(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return v ? json_object_get_string(v) : NULL;
+}
+
+static void drop_run(struct pool *p, const char *run_dir)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < p->n; i++) {
+		if (strcmp(p->v[i].run_dir, run_dir)) {
+			p->v[k++] = p->v[i];
+			continue;
+		}
+		free(p->v[i].run_dir);
+		free(p->v[i].kernel);
+		free(p->v[i].group);
+		json_object_put(p->v[i].cell);
+	}
+	p->n = k;
+}
+
+static bool has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+static void add_cell(struct pool *p, const char *run_dir, json_object *c)
+{
+	const char *k = jstr(c, "kernel.name");
+	json_object *mem = json_path(c, "memory_mib");
+	char *group = xasprintf("%s/%s/%d", jstr(c, "topology.name") ?: "?",
+				jstr(c, "workload") ?: "?",
+				mem ? json_object_get_int(mem) : 0);
+
+	if (p->n == p->alloc) {
+		p->alloc = p->alloc ? 2 * p->alloc : 64;
+		p->v = xrealloc(p->v, p->alloc * sizeof(*p->v));
+	}
+	p->v[p->n++] = (struct pool_cell){ .run_dir = xstrdup(run_dir),
+					   .kernel = xstrdup(k ? k : "?"),
+					   .group = group,
+					   .cell = c };
+	if (!has(&p->groups, group))
+		strvec_push(&p->groups, group);
+}
+
+int pool_load_run(struct pool *p, const char *run_dir)
+{
+	char *path = xasprintf("%s/run.json", run_dir);
+	json_object *run = json_object_from_file(path), *cells;
+	int ret = -1;
+
+	if (!run || !json_object_object_get_ex(run, "cells", &cells)) {
+		error("%s: cannot read the run's cell list", path);
+		goto out;
+	}
+	drop_run(p, run_dir);
+	if (!has(&p->runs, run_dir))
+		strvec_push(&p->runs, run_dir);
+	for (size_t i = 0; i < json_object_array_length(cells); i++) {
+		const char *dir =
+			jstr(json_object_array_get_idx(cells, i), "dir");
+		char *cp;
+		json_object *c;
+
+		if (!dir)
+			continue;
+		cp = xasprintf("%s/%s/cell.json", run_dir, dir);
+		c = json_object_from_file(cp);
+		free(cp);
+		if (!c)
+			continue; /* listed but never finished: not a result */
+		if (!decide_cell_counts(c)) {
+			p->infra++;
+			json_object_put(c);
+			continue;
+		}
+		add_cell(p, run_dir, c);
+	}
+	ret = 0;
+out:
+	json_object_put(run);
+	free(path);
+	return ret;
+}
+
+void pool_free(struct pool *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		free(p->v[i].run_dir);
+		free(p->v[i].kernel);
+		free(p->v[i].group);
+		json_object_put(p->v[i].cell);
+	}
+	free(p->v);
+	strvec_clear(&p->runs);
+	strvec_clear(&p->groups);
+	memset(p, 0, sizeof(*p));
+}
+
+void pool_relabel(struct pool *p, const char *run_dir, const char *label)
+{
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].run_dir, run_dir)) {
+			free(p->v[i].kernel);
+			p->v[i].kernel = xstrdup(label);
+		}
+}
+
+static bool match(const struct pool_cell *c, const char *kernel,
+		  const char *group)
+{
+	return !strcmp(c->kernel, kernel) &&
+	       (!group || !strcmp(c->group, group));
+}
+
+size_t pool_count(const struct pool *p, const char *kernel, const char *group)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		n += match(&p->v[i], kernel, group);
+	return n;
+}
+
+double *pool_values(const struct pool *p, const char *kernel, const char *group,
+		    const char *metric, size_t *n)
+{
+	double *v = xzalloc((p->n + 1) * sizeof(*v));
+
+	*n = 0;
+	for (size_t i = 0; i < p->n; i++)
+		if (match(&p->v[i], kernel, group))
+			v[(*n)++] = decide_cell_metric(p->v[i].cell, metric);
+	return v;
+}
+
+void pool_rate(const struct pool *p, const char *kernel, const char *group,
+	       const char *kind, const char *title, int *fail, int *runs)
+{
+	*fail = *runs = 0;
+	for (size_t i = 0; i < p->n; i++) {
+		int hit;
+
+		if (!match(&p->v[i], kernel, group))
+			continue;
+		hit = decide_cell_event(p->v[i].cell, kind, title);
+		if (hit < 0)
+			continue;
+		(*runs)++;
+		*fail += hit;
+	}
+}
+
+void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
+			const char *group, const char *metric,
+			const struct decide_opts *o, struct decision *d)
+{
+	size_t na, nb;
+	double *a = pool_values(p, ka, group, metric, &na);
+	double *b = pool_values(p, kb, group, metric, &nb);
+
+	decide_metric(a, na, b, nb, o, d);
+	free(a);
+	free(b);
+}
+
+void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
+		       const char *group, const char *kind, const char *title,
+		       const struct decide_opts *o, struct decision *d)
+{
+	int fa, ra, fb, rb;
+
+	pool_rate(p, ka, group, kind, title, &fa, &ra);
+	pool_rate(p, kb, group, kind, title, &fb, &rb);
+	decide_rate(fa, ra, fb, rb, o, d);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_JOBS_POOL_H
+#define WBLAB_JOBS_POOL_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+
+#include "jobs/decide.h"
+#include "util/strvec.h"
+
+/*
+ * The cells a job has measured so far, from one or more run directories
+ * (their run.json lists the cells; each cell.json is read from disk), by
+ * kernel and group (topology/workload/memory). infra-error cells are
+ * counted apart and never enter a decision.
+ */
+struct pool_cell {
+	char *run_dir;
+	char *kernel;
+	char *group; /* "ext4-disk/dirty-flood/512" */
+	json_object *cell;
+};
+
+struct pool {
+	struct pool_cell *v;
+	size_t n, alloc;
+	int infra; /* infra-error cells seen (left out) */
+	struct strvec runs;
+	struct strvec groups; /* distinct, in first-seen order */
+};
+
+#define POOL_INIT                                          \
+	{                                                  \
+		.runs = STRVEC_INIT, .groups = STRVEC_INIT \
+	}
+
+/* (Re)load run_dir: its earlier cells are replaced. 0, or -1 with a message. */
+int pool_load_run(struct pool *p, const char *run_dir);
+void pool_free(struct pool *p);
+/* Name the cells of run_dir's kernel label (two nights of one commit). */
+void pool_relabel(struct pool *p, const char *run_dir, const char *label);
+
+/* Cells of a kernel in a group (group NULL: all). */
+size_t pool_count(const struct pool *p, const char *kernel, const char *group);
+/* The metric's values of kernel in group (NaN where absent); caller frees. */
+double *pool_values(const struct pool *p, const char *kernel, const char *group,
+		    const char *metric, size_t *n);
+/* fail:runs of an event (decide_cell_event) of kernel in group. */
+void pool_rate(const struct pool *p, const char *kernel, const char *group,
+	       const char *kind, const char *title, int *fail, int *runs);
+
+void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
+			const char *group, const char *metric,
+			const struct decide_opts *o, struct decision *d);
+void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
+		       const char *group, const char *kind, const char *title,
+		       const struct decide_opts *o, struct decision *d);
+
+#endif

@@ -1,0 +1,317 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kernels of a git tree at a commit (jobs/tree.h).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/tree.h"
+#include "spec/specs.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/run.h"
+#include "util/strbuf.h"
+
+static int git_out(const char *tree, const char *const *args,
+		   struct strbuf *out)
+{
+	struct strvec argv = STRVEC_INIT;
+	struct strbuf err = STRBUF_INIT;
+	int ret;
+
+	strvec_pushl(&argv, "git", "-C", tree, NULL);
+	strvec_pushv(&argv, args);
+	ret = run_capture(argv.v, out, &err);
+	if (ret) {
+		struct strbuf cmd = STRBUF_INIT;
+
+		argv_to_strbuf(&cmd, argv.v);
+		strbuf_trim_trailing(&err);
+		error("%s: %s", cmd.buf, err.len ? err.buf : "failed");
+		strbuf_release(&cmd);
+	}
+	strbuf_release(&err);
+	strvec_clear(&argv);
+	return ret ? -1 : 0;
+}
+
+int tree_resolve(const char *tree, const char *ref, char *commit, char *subject,
+		 size_t subject_len)
+{
+	char *rev = xasprintf("%s^{commit}", ref);
+	const char *rp[] = { "rev-parse", "--verify", "-q", rev, NULL };
+	const char *lg[] = { "log", "-1", "--format=%s", rev, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int ret = -1;
+
+	if (git_out(tree, rp, &out)) {
+		error("%s: no commit '%s'", tree, ref);
+		goto out;
+	}
+	strbuf_trim_trailing(&out);
+	if (out.len != 40)
+		goto out;
+	memcpy(commit, out.buf, 41);
+	strbuf_reset(&out);
+	if (subject && !git_out(tree, lg, &out)) {
+		strbuf_trim_trailing(&out);
+		snprintf(subject, subject_len, "%s", out.buf);
+	}
+	ret = 0;
+out:
+	strbuf_release(&out);
+	free(rev);
+	return ret;
+}
+
+int tree_range(const char *tree, const char *good, const char *bad,
+	       struct strvec *commits)
+{
+	char *range = xasprintf("%s..%s", good, bad);
+	const char *rl[] = { "rev-list", "--reverse", "--ancestry-path", range,
+			     NULL };
+	struct strbuf out = STRBUF_INIT;
+	char *save = NULL;
+	int ret = -1;
+
+	if (git_out(tree, rl, &out))
+		goto out;
+	for (char *l = strtok_r(out.buf, "\n", &save); l;
+	     l = strtok_r(NULL, "\n", &save))
+		strvec_push(commits, l);
+	ret = 0;
+out:
+	strbuf_release(&out);
+	free(range);
+	return ret;
+}
+
+/* build/<tree-name>: one per repository, named after it. */
+static char *tree_name(const char *tree)
+{
+	char real[PATH_MAX], hex[HASH_HEX_LEN + 1];
+	struct hasher *h = hasher_new();
+	const char *base;
+	char *name;
+
+	if (!realpath(tree, real))
+		snprintf(real, sizeof(real), "%s", tree);
+	hasher_add_str(h, "tree", real);
+	hasher_finish(h, hex);
+	base = strrchr(real, '/');
+	base = base && base[1] ? base + 1 : "tree";
+	name = xasprintf("tree-%.24s-%.8s", base, hex);
+	for (char *p = name; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '.' || *p == '-'))
+			*p = '-';
+	return name;
+}
+
+static char *patches_tag(const char *const *patches, size_t n)
+{
+	struct hasher *h = hasher_new();
+	char hex[HASH_HEX_LEN + 1];
+
+	for (size_t i = 0; i < n; i++)
+		if (hasher_add_file(h, patches[i], patches[i]) < 0)
+			hasher_add_str(h, "missing", patches[i]);
+	hasher_finish(h, hex);
+	return xasprintf("%.8s", hex);
+}
+
+/* The spec: the tree at commit, configured like config_from. */
+static int make_spec(const char *tree, const struct tree_kernel *k,
+		     const char *const *patches, size_t np,
+		     const char *config_from, struct kernel_spec *s)
+{
+	struct kernel_spec like;
+	char real[PATH_MAX];
+
+	memset(s, 0, sizeof(*s));
+	if (kernel_spec_find(config_from, &like))
+		return error("--config-from: no kernel '%s' in lab/kernels",
+			     config_from);
+	if (like.base || like.package) {
+		kernel_spec_free(&like);
+		return error(
+			"--config-from %s: a variant or prebuilt kernel has no config of its own",
+			config_from);
+	}
+	if (!realpath(tree, real))
+		snprintf(real, sizeof(real), "%s", tree);
+	s->name = xstrdup(k->name);
+	s->path = xasprintf("%s (at %.12s)", real, k->commit);
+	s->description = xasprintf("%s", k->subject);
+	s->source_git = xstrdup(real);
+	s->source_ref = xstrdup(k->commit);
+	s->config_base =
+		xstrdup(like.config_base ? like.config_base : "defconfig");
+	for (size_t i = 0; i < like.fragments.n; i++)
+		spec_strlist_add(&s->fragments, like.fragments.v[i]);
+	for (size_t i = 0; i < np; i++) {
+		if (!realpath(patches[i], real))
+			snprintf(real, sizeof(real), "%s", patches[i]);
+		spec_strlist_add(&s->patches, real);
+	}
+	s->localversion = like.localversion ? xstrdup(like.localversion) : NULL;
+	s->tree = tree_name(tree);
+	kernel_spec_free(&like);
+	return 0;
+}
+
+/* Resolve, name and register the spec of commit + patches. */
+static int prepare(const char *tree, const char *commit,
+		   const char *const *patches, size_t nr_patches,
+		   const char *config_from, struct tree_kernel *out,
+		   struct kernel_spec *s)
+{
+	memset(out, 0, sizeof(*out));
+	memset(s, 0, sizeof(*s));
+	out->fail = KBUILD_INFRA;
+	if (tree_resolve(tree, commit, out->commit, out->subject,
+			 sizeof(out->subject))) {
+		snprintf(out->fail_msg, sizeof(out->fail_msg),
+			 "no commit %s in %s", commit, tree);
+		return -1;
+	}
+	if (nr_patches) {
+		char *tag = patches_tag(patches, nr_patches);
+
+		snprintf(out->name, sizeof(out->name), "git-%.12s-p%s",
+			 out->commit, tag);
+		free(tag);
+	} else {
+		snprintf(out->name, sizeof(out->name), "git-%.12s",
+			 out->commit);
+	}
+	if (make_spec(tree, out, patches, nr_patches, config_from, s) ||
+	    kernel_spec_register(s)) {
+		snprintf(out->fail_msg, sizeof(out->fail_msg),
+			 "cannot make the kernel spec");
+		return -1;
+	}
+	out->fail = KBUILD_OK;
+	return 0;
+}
+
+int tree_kernel_cached(const char *tree, const char *commit,
+		       const char *config_from, struct tree_kernel *out,
+		       bool *cached)
+{
+	struct kernel_spec s;
+	int ret = prepare(tree, commit, NULL, 0, config_from, out, &s);
+
+	*cached = !ret && kernel_lookup(&s, &out->art) == 0;
+	kernel_artifact_free(&out->art);
+	kernel_spec_free(&s);
+	return ret;
+}
+
+int tree_kernel_ensure(const char *tree, const char *commit,
+		       const char *const *patches, size_t nr_patches,
+		       const char *config_from, struct tree_kernel *out)
+{
+	struct kernel_spec s;
+	double t0 = now_mono();
+	int ret = -1;
+
+	if (prepare(tree, commit, patches, nr_patches, config_from, out, &s))
+		goto out;
+	out->cached = kernel_lookup(&s, &out->art) == 0;
+	if (!out->cached && kernel_ensure(&s, &out->art)) {
+		const struct kbuild_failure *f = kbuild_last_failure();
+
+		out->fail = f->kind == KBUILD_OK ? KBUILD_INFRA : f->kind;
+		snprintf(out->fail_patch, sizeof(out->fail_patch), "%s",
+			 f->patch);
+		snprintf(out->fail_msg, sizeof(out->fail_msg), "%s", f->msg);
+		goto out;
+	}
+	out->build_s = now_mono() - t0;
+	if (hash_file_hex(out->art.bzimage, out->image) < 0) {
+		error("cannot read %s", out->art.bzimage);
+		out->fail = KBUILD_INFRA;
+		snprintf(out->fail_msg, sizeof(out->fail_msg), "cannot read %s",
+			 out->art.bzimage);
+		goto out;
+	}
+	ret = 0;
+out:
+	kernel_spec_free(&s);
+	return ret;
+}
+
+void tree_kernel_release(struct tree_kernel *k)
+{
+	kernel_artifact_free(&k->art);
+}
+
+int tree_mbox_split(const char *mbox, const char *dir, struct strvec *out)
+{
+	char *odir = xasprintf("-o%s", dir);
+	const char *ms[] = { "git", "mailsplit", "-b", odir, mbox, NULL };
+	struct strbuf n = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = -1, count;
+
+	if (mkdir_p(dir, 0755) < 0) {
+		error("cannot create %s: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (run_capture(ms, &n, &err)) {
+		error("%s: not an mbox (git mailsplit: %s)", mbox, err.buf);
+		goto out;
+	}
+	count = atoi(n.buf);
+	if (count < 1) {
+		error("%s: no messages", mbox);
+		goto out;
+	}
+	for (int i = 1; i <= count; i++)
+		strvec_pushf(out, "%s/%04d", dir, i);
+	ret = 0;
+out:
+	strbuf_release(&n);
+	strbuf_release(&err);
+	free(odir);
+	return ret;
+}
+
+/* Spaces, tabs and UTF-8 no-break spaces (mail clients add them). */
+static char *skip_blanks(char *l)
+{
+	for (;;) {
+		if (*l == ' ' || *l == '\t')
+			l++;
+		else if ((unsigned char)l[0] == 0xc2 &&
+			 (unsigned char)l[1] == 0xa0)
+			l += 2;
+		else
+			return l;
+	}
+}
+
+char *tree_patch_subject(const char *patch)
+{
+	struct strbuf text = STRBUF_INIT;
+	char *save = NULL, *subject = NULL;
+	const char *base = strrchr(patch, '/');
+
+	if (strbuf_read_file(&text, patch) >= 0) {
+		for (char *l = strtok_r(text.buf, "\n", &save); l && *l;
+		     l = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(l, "Subject: ", 9))
+				continue;
+			l = skip_blanks(l + 9);
+			if (*l == '[' && strchr(l, ']'))
+				l = skip_blanks(strchr(l, ']') + 1);
+			subject = xstrdup(l);
+			break;
+		}
+	}
+	strbuf_release(&text);
+	return subject ? subject : xstrdup(base ? base + 1 : patch);
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The jobs' pieces that need no guest: git trees (resolve, range, mbox
+ * split, subjects) on a small repository made here with git, kernels made
+ * in code (kernel_spec_register), the build failure record, and the
+ * nights' database and trend on an in-memory SQLite database.
+ */
+#include <check.h>
+#include <math.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact/kbuild-int.h"
+#include "jobs/history.h"
+#include "jobs/tree.h"
+#include "spec/specs.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/run.h"
+
+static char tmp[] = "/tmp/wblab-test-jobs.XXXXXX";
+
+static void sh_git(const char *const *args)
+{
+	const char *env[] = { "GIT_AUTHOR_NAME=t",
+			      "GIT_AUTHOR_EMAIL=t@t",
+			      "GIT_COMMITTER_NAME=t",
+			      "GIT_COMMITTER_EMAIL=t@t",
+			      "GIT_AUTHOR_DATE=2026-01-01T00:00:00Z",
+			      "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z",
+			      NULL };
+	struct run_opts o = { .dir = tmp, .env = env, .quiet = 1 };
+
+	ck_assert_int_eq(run_argv(args, &o), 0);
+}
+
+static void commit_file(const char *name, const char *text, const char *msg)
+{
+	char *p = xasprintf("%s/%s", tmp, name);
+	const char *add[] = { "git", "add", name, NULL };
+	const char *ci[] = { "git", "commit", "-q", "-m", msg, NULL };
+
+	ck_assert_int_eq(write_string_atomic(p, text), 0);
+	sh_git(add);
+	sh_git(ci);
+	free(p);
+}
+
+static void setup(void)
+{
+	const char *init[] = { "git", "init", "-q", NULL };
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	sh_git(init);
+	commit_file("a.c", "int a;\n", "base");
+	commit_file("a.c", "int a;\nint b;\n", "two");
+	commit_file("a.c", "int a;\nint b;\nint c;\n", "mm: three");
+}
+
+static void teardown(void)
+{
+	rm_rf(tmp);
+}
+
+START_TEST(resolve_and_range)
+{
+	char c[41], subject[64];
+	struct strvec r = STRVEC_INIT;
+
+	ck_assert_int_eq(tree_resolve(tmp, "HEAD", c, subject, sizeof(subject)),
+			 0);
+	ck_assert_int_eq(strlen(c), 40);
+	ck_assert_str_eq(subject, "mm: three");
+	ck_assert_int_ne(tree_resolve(tmp, "no-such-ref", c, NULL, 0), 0);
+	ck_assert_int_eq(tree_range(tmp, "HEAD~2", "HEAD", &r), 0);
+	ck_assert_int_eq(r.nr, 2);
+	/* oldest first; the last is the bad end */
+	ck_assert_str_eq(r.v[1], c);
+	strvec_clear(&r);
+}
+END_TEST
+
+START_TEST(mbox_and_subjects)
+{
+	const char *fp[] = { "git",	 "format-patch", "-q",
+			     "--stdout", "HEAD~2",	 NULL };
+	struct strbuf mbox = STRBUF_INIT;
+	struct run_opts o = { .dir = tmp, .out = &mbox };
+	struct strvec parts = STRVEC_INIT;
+	char *mpath = xasprintf("%s/series.mbox", tmp);
+	char *dir = xasprintf("%s/split", tmp);
+	char *seed = xasprintf(
+		"%s/lab/patches/seed-disallow-direct-reclaim-writeback.patch",
+		getenv("WBLAB_HOME"));
+	char *s;
+
+	ck_assert_int_eq(run_argv(fp, &o), 0);
+	ck_assert_int_eq(write_string_atomic(mpath, mbox.buf), 0);
+	ck_assert_int_eq(tree_mbox_split(mpath, dir, &parts), 0);
+	ck_assert_int_eq(parts.nr, 2);
+	s = tree_patch_subject(parts.v[0]);
+	ck_assert_str_eq(s, "two");
+	free(s);
+	s = tree_patch_subject(parts.v[1]);
+	ck_assert_str_eq(s, "mm: three");
+	free(s);
+	/* The seed's Subject has a UTF-8 no-break space before "[PATCH]". */
+	s = tree_patch_subject(seed);
+	ck_assert_str_eq(s, "mm: disallow direct reclaim page writeback");
+	free(s);
+	ck_assert_int_ne(tree_mbox_split("/dev/null", dir, &parts), 0);
+	strvec_clear(&parts);
+	strbuf_release(&mbox);
+	free(mpath);
+	free(dir);
+	free(seed);
+}
+END_TEST
+
+START_TEST(registered_kernels)
+{
+	struct kernel_spec s = { 0 }, got;
+
+	s.name = xstrdup("git-0123456789ab");
+	s.source_git = xstrdup(tmp);
+	s.source_ref = xstrdup("HEAD");
+	s.tree = xstrdup("tree-x");
+	spec_strlist_add(&s.patches, "/p/one.patch");
+	ck_assert_int_eq(kernel_spec_register(&s), 0);
+	ck_assert_int_eq(kernel_spec_find("git-0123456789ab", &got), 0);
+	ck_assert_str_eq(got.source_git, tmp);
+	ck_assert_str_eq(got.tree, "tree-x");
+	ck_assert_int_eq(got.patches.n, 1);
+	kernel_spec_free(&got);
+	/* '_' separates the parts of a cell id: not in a kernel name */
+	free(s.name);
+	s.name = xstrdup("bad_name");
+	ck_assert_int_ne(kernel_spec_register(&s), 0);
+	kernel_spec_free(&s);
+}
+END_TEST
+
+START_TEST(failure_record)
+{
+	kb_fail_reset();
+	ck_assert_int_eq(kbuild_last_failure()->kind, KBUILD_OK);
+	kb_fail(KBUILD_PATCH, "/p/x.patch", "mm/vmscan.c: hunk #%d FAILED", 1);
+	/* the caller's summary does not overwrite the cause */
+	kb_fail(KBUILD_INFRA, NULL, "the build failed");
+	ck_assert_int_eq(kbuild_last_failure()->kind, KBUILD_PATCH);
+	ck_assert_str_eq(kbuild_last_failure()->patch, "/p/x.patch");
+	ck_assert_str_eq(kbuild_last_failure()->msg,
+			 "mm/vmscan.c: hunk #1 FAILED");
+	ck_assert_str_eq(kbuild_fail_name(KBUILD_COMPILE), "compile");
+}
+END_TEST
+
+START_TEST(nights)
+{
+	sqlite3 *db;
+	long long id;
+	char *run = NULL, *commit = NULL, *kernel = NULL;
+	double means[8];
+	char trend[64];
+	const double up[] = { 100, 102, 104, 106 };
+
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(history_last_good(db, "mm", &run, &commit, &kernel),
+			 1);
+	for (int i = 0; i < 4; i++) {
+		char c[8];
+
+		snprintf(c, sizeof(c), "c%d", i);
+		ck_assert_int_eq(
+			history_add_night(db, "mm", c, "s", "k", "t", c,
+					  i == 3 ? "regression" : "good", &id),
+			0);
+		ck_assert_int_eq(
+			history_add_metric(db, id, "g", "m", 3, up[i], 1), 0);
+	}
+	ck_assert_int_eq(history_last_good(db, "mm", &run, &commit, &kernel),
+			 0);
+	ck_assert_str_eq(commit, "c2");
+	ck_assert_int_eq(history_means(db, "mm", "g", "m", 8, means), 4);
+	ck_assert_double_eq(means[0], 100);
+	ck_assert_double_eq(means[3], 106);
+	/* slope 2 per night on a mean of 103: +1.9% a night */
+	history_trend(means, 4, trend, sizeof(trend));
+	ck_assert_str_eq(trend, "+1.9%/night over 4 nights");
+	history_trend(means, 2, trend, sizeof(trend));
+	ck_assert_str_eq(trend, "- (2 nights)");
+	free(run);
+	free(commit);
+	free(kernel);
+	sqlite3_close(db);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("jobs");
+	TCase *tc = tcase_create("jobs");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_set_timeout(tc, 30);
+	tcase_add_test(tc, resolve_and_range);
+	tcase_add_test(tc, mbox_and_subjects);
+	tcase_add_test(tc, registered_kernels);
+	tcase_add_test(tc, failure_record);
+	tcase_add_test(tc, nights);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
