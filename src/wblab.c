@@ -18,6 +18,10 @@ struct cmd_struct {
 static const struct cmd_struct commands[] = {
 	{ "run", cmd_run,
 	  "boot cells: kernel x topology x workload, collect results" },
+	{ "matrix", cmd_matrix,
+	  "run a matrix of cells in parallel slots, resumable" },
+	{ "cell-run", cmd_cell_run,
+	  "(internal) run one cell from a matrix job file" },
 	{ "doctor", cmd_doctor,
 	  "check the host can run cells (libvirt, QEMU, KVM probe)" },
 	{ "image", cmd_image, "build or list guest root images" },

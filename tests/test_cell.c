@@ -61,11 +61,34 @@ START_TEST(outcome_table)
 	f = (struct cell_facts){ .hello = true,
 				 .run_timeout = true,
 				 .timeout_phase = "workload" };
-	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
+	/* A phase timer without the kernel's own hang report: the host's. */
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
 	f.timeout_phase = "setup";
 	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
 	f.console_hang = true;
 	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
+	f = (struct cell_facts){ .hello = true,
+				 .deadline = true,
+				 .timeout_phase = "collect" };
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f.console_hang = true;
+	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
+	/* QEMU killed, paused or lost by the host: infra-error, never crashed or hung. */
+	f = (struct cell_facts){ .hello = true,
+				 .stopped_early = true,
+				 .host_fault = "destroyed from outside" };
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f = (struct cell_facts){ .host_fault = "failed" };
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f = (struct cell_facts){ .hello = true,
+				 .run_timeout = true,
+				 .timeout_phase = "workload",
+				 .host_fault = "paused on I/O error" };
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	/* A kernel crash on the console stays a crash. */
+	f.console_crash = true;
+	f.console_title = "BUG: unable to handle page fault";
+	ck_assert_int_eq(decide(&f), OUTCOME_CRASHED);
 	f = (struct cell_facts){ .hello = true, .stopped_early = true };
 	ck_assert_int_eq(decide(&f), OUTCOME_CRASHED);
 	ck_assert_str_eq(outcome_name(OUTCOME_BOOT_FAILED), "boot-failed");

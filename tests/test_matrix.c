@@ -10,7 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "artifact/cache.h"
+#include "cell/cell.h"
 #include "matrix/matrix.h"
+#include "spec/hosts.h"
 #include "spec/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -227,6 +230,81 @@ START_TEST(bad_matrices)
 }
 END_TEST
 
+/* The cell: 123 bytes of socket path before; must fit 108 now. */
+START_TEST(long_cell_names_fit)
+{
+	const char *run = "20261203-143237-19a6";
+	const char *id =
+		"6.1-direct-writeback_overlay-raid-iscsi-ext4_mixed-reclaim-memcg_5";
+	const char *other =
+		"6.1-direct-writeback_overlay-raid-iscsi-ext4_mixed-reclaim-memcg_4";
+	char *n, *n2, *sock, *shrt;
+
+	setenv("WBLAB_RUNDIR", "/var/lib/wblab/run", 1);
+	n = cell_domain_name(run, id);
+	n2 = cell_domain_name(run, other);
+	sock = xasprintf("%s/%s-target/agent.sock", run_root(), n);
+	ck_assert_msg(strlen(sock) < 108, "%zu: %s", strlen(sock), sock);
+	/* Still this run's, still readable, and distinct per cell. */
+	ck_assert(!strncmp(n, "wblab-20261203-143237-19a6-6.1-direct", 37));
+	ck_assert_str_ne(n, n2);
+	/* A short id keeps its plain name. */
+	shrt = cell_domain_name(run, "debian-6.1_none_noop_1");
+	ck_assert_str_eq(shrt, "wblab-20261203-143237-19a6-debian-6.1_none_noop_1");
+	free(sock);
+	free(n);
+	free(n2);
+	free(shrt);
+	/* A deep run dir still gets a name that fits. */
+	setenv("WBLAB_RUNDIR",
+	       "/tmp/a/very/deep/run/directory/somewhere/below/the/tests/scratch/area",
+	       1);
+	n = cell_domain_name(run, id);
+	sock = xasprintf("%s/%s-target/agent.sock", run_root(), n);
+	ck_assert_msg(strlen(sock) < 108, "%zu: %s", strlen(sock), sock);
+	free(sock);
+	free(n);
+	unsetenv("WBLAB_RUNDIR");
+}
+END_TEST
+
+START_TEST(hosts_file)
+{
+	char *path = xasprintf("%s/h.yaml", tmpdir);
+	struct strbuf err = STRBUF_INIT;
+	struct hosts_spec h;
+
+	write_string_atomic(path, "hosts:\n"
+				  "  - name: local\n"
+				  "    uri: qemu:///system\n"
+				  "    cpus: 2\n"
+				  "    memory: 8G\n"
+				  "  - name: second\n"
+				  "    uri: qemu+tcp://127.0.0.1:16599/session\n"
+				  "    pool: /var/lib/wblab/pool-second\n");
+	ck_assert_msg(hosts_spec_load(path, &h, &err) == 0, "%s", err.buf);
+	ck_assert_int_eq(h.n, 2);
+	ck_assert_int_eq(h.hosts[0].cpus, 2);
+	ck_assert_uint_eq(h.hosts[0].memory, 8ULL << 30);
+	ck_assert_str_eq(h.hosts[1].pool_path, "/var/lib/wblab/pool-second");
+	hosts_spec_free(&h);
+	write_string_atomic(path, "hosts:\n"
+				  "  - name: a\n"
+				  "    uri: qemu:///system\n"
+				  "  - name: a\n"
+				  "    uri: qemu:///session\n"
+				  "    pool: relative\n");
+	ck_assert_int_ne(hosts_spec_load(path, &h, &err), 0);
+	ck_assert_msg(strstr(err.buf, "h.yaml:4: hosts[1]: host 'a' is listed twice"),
+		      "%s", err.buf);
+	ck_assert_msg(strstr(err.buf, "pool and run_dir must be absolute"), "%s",
+		      err.buf);
+	hosts_spec_free(&h);
+	strbuf_release(&err);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -241,6 +319,8 @@ int main(void)
 	tcase_add_test(tc, order_interleaves_and_reproduces);
 	tcase_add_test(tc, sizes_and_added_reps);
 	tcase_add_test(tc, bad_matrices);
+	tcase_add_test(tc, long_cell_names_fit);
+	tcase_add_test(tc, hosts_file);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -25,6 +25,7 @@
 #include "util/run.h"
 #include "virt/domxml.h"
 #include "virt/guest.h"
+#include "virt/owner.h"
 #include "virt/virt.h"
 
 #define SETUP_TIMEOUT 600 /* s: building the storage stack */
@@ -38,9 +39,43 @@
 #define MAIN_IP "10.77.0.1"
 #define TARGET_IP "10.77.0.2"
 
+/* sun_path of struct sockaddr_un, with its NUL. */
+#define SUN_PATH_MAX 108
+#define NAME_HASH_LEN 10
+
 char *cell_domain_name(const char *run_id, const char *cell_id)
 {
-	return xasprintf("wblab-%s-%s", run_id, cell_id);
+	/* The longest path under a name: <root>/<name>-target/agent.sock */
+	size_t fixed = strlen(run_root()) + strlen("/-target/agent.sock") + 1;
+	size_t budget = fixed < SUN_PATH_MAX ? SUN_PATH_MAX - fixed : 0;
+	char *name = xasprintf("wblab-%s-%s", run_id, cell_id);
+	char hex[HASH_HEX_LEN + 1];
+	struct hasher *h;
+	long keep;
+
+	if (strlen(name) <= budget)
+		return name;
+	free(name);
+	h = hasher_new();
+	hasher_add_str(h, "cell", cell_id);
+	hasher_finish(h, hex);
+	keep = (long)budget - (long)strlen(run_id) - 7 - 1 - NAME_HASH_LEN;
+	if (keep > 0)
+		return xasprintf("wblab-%s-%.*s-%.*s", run_id, (int)keep,
+				 cell_id, NAME_HASH_LEN, hex);
+	if ((long)budget >= (long)strlen(run_id) + 7 + NAME_HASH_LEN)
+		return xasprintf("wblab-%s-%.*s", run_id, NAME_HASH_LEN, hex);
+	/* run_root itself is too long for anything readable. */
+	return xasprintf("wblab-%.*s", NAME_HASH_LEN, hex);
+}
+
+int cell_default_deadline(const struct cell_spec *c)
+{
+	int boot = c->boot_timeout * (topology_has_target(c->topo) ? 2 : 1);
+	int setup = SETUP_TIMEOUT * (topology_has_target(c->topo) ? 2 : 1);
+
+	return boot + setup + c->workload_timeout + 60 + COLLECT_TIMEOUT +
+	       POWEROFF_GRACE + 60;
 }
 
 /* One guest of the cell: the main one, or the iSCSI target. */
@@ -54,6 +89,8 @@ struct vm {
 
 struct cell_ctx {
 	const struct cell_spec *c;
+	double deadline; /* monotonic: the cell's overall deadline */
+	struct owner owner;
 	struct vm main, target;
 	bool has_target;
 	virNetworkPtr net;
@@ -161,6 +198,8 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		.channel_sock = vm->g.sock_path,
 		.network = x->net_name,
 		.cmdline = cell_cmdline(c),
+		.owner = &x->owner,
+		.owner_cell = c->cell_id,
 	};
 	guest_set_console(&vm->g, vm->dc.console_sock, console);
 	add_disk(&vm->dc, overlay, "qcow2", "wblab-root", false);
@@ -243,6 +282,19 @@ static int net_start(struct cell_ctx *x, virConnectPtr conn, const char *dom)
 	return 0;
 }
 
+/*
+ * guest_loop() bounded by the cell's overall deadline too; 3 when that
+ * is what ended it.
+ */
+static int cell_loop(struct cell_ctx *x, double deadline,
+		     bool (*done)(void *), void *arg)
+{
+	int ret = guest_loop(deadline < x->deadline ? deadline : x->deadline,
+			     done, arg);
+
+	return ret == 1 && now_mono() >= x->deadline ? 3 : ret;
+}
+
 static bool agent_hello(void *arg)
 {
 	struct guest *g = arg;
@@ -284,9 +336,16 @@ static int start_target(struct cell_ctx *x, virConnectPtr conn)
 
 	if (guest_start(g, conn, x->target.xml.buf, &x->err))
 		return -1;
-	ret = guest_loop(g->t_create + x->c->boot_timeout, agent_hello, g);
+	ret = cell_loop(x, g->t_create + x->c->boot_timeout, agent_hello, g);
 	if (ret == 0 && g->hello)
-		ret = guest_loop(now_mono() + SETUP_TIMEOUT, target_serving, g);
+		ret = cell_loop(x, now_mono() + SETUP_TIMEOUT, target_serving,
+				g);
+	if (ret == 2 || ret == 3) {
+		strbuf_addf(&x->err, "target guest: %s",
+			    ret == 3 ? "the cell's overall deadline passed" :
+				       guest_host_fault(g));
+		return -1;
+	}
 	if (ret < 0) {
 		strbuf_addstr(
 			&x->err,
@@ -338,11 +397,14 @@ static void watch(struct cell_ctx *x)
 	const struct cell_spec *c = x->c;
 	int ret;
 
-	ret = guest_loop(g->t_create + c->boot_timeout, agent_hello, g);
+	ret = cell_loop(x, g->t_create + c->boot_timeout, agent_hello, g);
 	if (ret < 0)
 		goto interrupted;
+	if (ret == 2)
+		return; /* classify() takes the host fault from the guest */
 	if (!g->hello) {
 		f->boot_timeout = ret == 1;
+		f->deadline = ret == 3;
 		return;
 	}
 	while (!g->exited && !g->stopped) {
@@ -355,19 +417,22 @@ static void watch(struct cell_ctx *x)
 				    SETUP_TIMEOUT;
 
 		snprintf(pw.seen, sizeof(pw.seen), "%s", g->phase);
-		ret = guest_loop(now_mono() + limit, phase_changed_or_done,
-				 &pw);
+		ret = cell_loop(x, now_mono() + limit, phase_changed_or_done,
+				&pw);
 		if (ret < 0)
 			goto interrupted;
-		if (ret == 1) {
-			f->run_timeout = true;
+		if (ret == 2)
+			return;
+		if (ret == 1 || ret == 3) {
+			f->run_timeout = ret == 1;
+			f->deadline = ret == 3;
 			f->timeout_phase = g->phase[0] ? g->phase : "setup";
 			dump_blocked_tasks(g);
 			return;
 		}
 	}
 	if (g->exited && !g->stopped)
-		guest_loop(now_mono() + POWEROFF_GRACE, domain_stopped, g);
+		cell_loop(x, now_mono() + POWEROFF_GRACE, domain_stopped, g);
 	return;
 interrupted:
 	f->infra_error = true;
@@ -417,9 +482,20 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 		f->infra_detail = g->write_error;
 	}
 	cell_facts_console(f, con);
+	f->host_fault = guest_host_fault(g);
+	if (!f->host_fault && x->has_target && x->target.g.name)
+		f->host_fault = guest_host_fault(&x->target.g);
 	r->outcome = cell_outcome(f, &reason);
 	snprintf(r->reason, sizeof(r->reason), "%s", reason.buf);
 	strbuf_release(&reason);
+}
+
+static void write_empty(const char *dir, const char *name)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+
+	write_string_atomic(p, "");
+	free(p);
 }
 
 /* Keep a guest's console (never filtered) in the cell dir as name. */
@@ -478,10 +554,19 @@ int cell_run(virConnectPtr conn, const struct cell_spec *c,
 	x.main.role = PLAN_MAIN;
 	x.target.role = PLAN_TARGET;
 	x.has_target = topology_has_target(c->topo);
+	x.deadline = now_mono() +
+		     (c->deadline ? c->deadline : cell_default_deadline(c));
+	owner_self(&x.owner, c->run_id);
 
 	if (c->infra_error || !c->kernel) {
 		strbuf_addstr(&x.err,
 			      c->infra_error ? c->infra_error : "no kernel");
+		goto infra;
+	}
+	/* Before anything named name exists, so a reaper knows whose it is. */
+	if (owner_file_write(name, &x.owner, c->cell_id)) {
+		strbuf_addf(&x.err, "cannot write the owner file under %s: %s",
+			    run_root(), strerror(errno));
 		goto infra;
 	}
 	if (x.has_target) {
@@ -508,8 +593,7 @@ collect:
 	if (x.main.stage)
 		keep_console(&x.main, c->cell_dir, "console.log", &con);
 	else
-		write_string_atomic(xasprintf("%s/console.log", c->cell_dir),
-				    "");
+		write_empty(c->cell_dir, "console.log");
 	if (x.has_target && x.target.stage) {
 		guest_destroy(&x.target.g);
 		keep_console(&x.target, c->cell_dir, "console-target.log",
@@ -517,7 +601,10 @@ collect:
 		merge_target_topology(c->cell_dir);
 	}
 	if (x.net) {
-		virNetworkDestroy(x.net);
+		if (x.main.g.conn_lost || x.target.g.conn_lost)
+			virt_destroy_by_name(x.target.g.conn_uri, x.net_name);
+		else
+			virNetworkDestroy(x.net);
 		virNetworkFree(x.net);
 	}
 	classify(&x, r, &con);
@@ -538,6 +625,7 @@ collect:
 	vm_free(&x.main, c->keep);
 	if (x.has_target)
 		vm_free(&x.target, c->keep);
+	owner_file_remove(name);
 	strbuf_release(&x.err);
 	free(x.net_name);
 	free(name);

@@ -13,7 +13,13 @@ int cell_run(virConnectPtr conn, const struct cell_spec *c,
 	     struct cell_result *r);
 /* The guest kernel command line of a cell. */
 char *cell_cmdline(const struct cell_spec *c);
-/* Domain name of a cell: wblab-<run-id>-<cell-id>. */
+/*
+ * Domain name of a cell: wblab-<run-id>-<cell-id>, or, where that would
+ * not fit the channel socket path under run_root (108 bytes with
+ * "-target/agent.sock"), the cell id's start and a short hash of it.
+ */
 char *cell_domain_name(const char *run_id, const char *cell_id);
+/* The default overall deadline of a cell, seconds. */
+int cell_default_deadline(const struct cell_spec *c);
 
 #endif

@@ -33,6 +33,11 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 			    f->infra_detail ? f->infra_detail : "?");
 		return OUTCOME_INFRA_ERROR;
 	}
+	/* QEMU stopped or paused by the host, the connection lost: not the kernel. */
+	if (f->host_fault && !f->console_crash) {
+		strbuf_addf(r, "host: %s", f->host_fault);
+		return OUTCOME_INFRA_ERROR;
+	}
 	if (!f->hello) {
 		if (f->boot_timeout)
 			strbuf_addstr(
@@ -50,17 +55,28 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		strbuf_addf(r, "console: %s", title);
 		return OUTCOME_CRASHED;
 	}
-	if (f->run_timeout) {
-		strbuf_addf(r, "no exit from the agent before the %s timeout",
-			    f->timeout_phase && *f->timeout_phase ?
-				    f->timeout_phase :
-				    "run");
-		if (f->console_hang)
+	if (f->run_timeout || f->deadline) {
+		if (f->deadline)
+			strbuf_addf(r, "the cell's overall deadline passed in %s",
+				    f->timeout_phase && *f->timeout_phase ?
+					    f->timeout_phase :
+					    "the run");
+		else
+			strbuf_addf(r,
+				    "no exit from the agent before the %s timeout",
+				    f->timeout_phase && *f->timeout_phase ?
+					    f->timeout_phase :
+					    "run");
+		if (f->console_hang) {
 			strbuf_addf(r, "; console: %s", title);
-		/* A stuck setup step without kernel evidence is the lab's problem. */
-		if (eq(f->timeout_phase, "setup") && !f->console_hang)
-			return OUTCOME_INFRA_ERROR;
-		return OUTCOME_HUNG;
+			return OUTCOME_HUNG;
+		}
+		/*
+		 * A timer is not evidence: without the kernel's own hang
+		 * report a slow or stuck host looks the same.
+		 */
+		strbuf_addstr(r, "; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
+		return OUTCOME_INFRA_ERROR;
 	}
 	/*
 	 * Garbage on the channel from a guest whose console shows no crash

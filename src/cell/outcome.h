@@ -24,6 +24,9 @@ struct cell_facts {
 	const char *console_title;
 	bool console_crash; /* oops, panic, stack overflow, ... */
 	bool console_hang; /* hung task, soft lockup, RCU stall */
+	/* libvirt's word on a host fault (guest_host_fault()), or NULL. */
+	const char *host_fault;
+	bool deadline; /* the cell's overall deadline passed */
 };
 
 enum cell_outcome {

@@ -13,7 +13,7 @@
  * write a cell without depending on cell.c, which runs it.
  */
 
-/* Everything one cell needs, resolved by the caller (cmd/run.c). */
+/* Everything one cell needs, resolved by the caller (the matrix engine). */
 struct cell_spec {
 	const char *run_id;
 	const char *cell_id;
@@ -32,6 +32,12 @@ struct cell_spec {
 	bool keep; /* keep the staging dir (overlay, disks) */
 	const char *infra_error; /* set: the cell cannot start; record why */
 	const char *cmdline_extra;
+	/* Where it runs (recorded in cell.json). */
+	const char *host; /* hosts.yaml name, "local" without one */
+	const char *uri;
+	int slot;
+	int attempt; /* 1-based; > 1 after infra-error retries */
+	int deadline; /* s for the whole cell; 0 = the sum of its phase timers */
 };
 
 struct cell_result {

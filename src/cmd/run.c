@@ -2,33 +2,19 @@
 /*
  * wblab run --kernel K [--kernel K2 ...] --topology T --workload W [-n N]
  *           [--results DIR] [--memory MiB] [--timeout S] [--json] ...
- * Resolves the specs, makes sure image, kernels and initramfs are cached,
- * decides the acceleration, then runs the cells (reps interleaved across
- * kernels, so A/B cells share the host's conditions) and records them.
+ * A one-off matrix (kernels x topology x workload x n) run by the matrix
+ * engine (src/matrix/): the same order, slots, retries and records as
+ * `wblab matrix run`.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
 
-#include "artifact/cache.h"
-#include "artifact/image.h"
-#include "artifact/initramfs.h"
-#include "artifact/kbuild.h"
-#include "artifact/kernel.h"
-#include "cell/cell.h"
-#include "cell/results.h"
 #include "cmd/cmds.h"
+#include "matrix/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/parse-options.h"
-#include "virt/probe.h"
 #include "virt/virt.h"
 
 #define MAX_KERNELS 8
@@ -126,391 +112,46 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	return 0;
 }
 
-struct run_state {
-	struct run_args a;
-	char run_id[64];
-	char *run_dir;
-	char started[32];
-	struct kernel_spec kspec[MAX_KERNELS];
-	struct kernel_artifact kart[MAX_KERNELS];
-	char *initrd[MAX_KERNELS];
-	char *kerr[MAX_KERNELS];
-	struct topology_spec topo;
-	struct workload_spec wl;
-	struct image_spec ispec;
-	struct image_artifact image;
-	char *infra; /* run-wide infrastructure failure */
-	struct accel_verdict accel;
-	virConnectPtr conn;
-	json_object *cells;
-	struct strbuf host;
-	int nr_infra;
-};
-
-static void make_run_id(char *buf, size_t len)
+/* The options as a one-off matrix: kernels x 1 topology x 1 workload x n. */
+static void build_matrix(const struct run_args *a, struct matrix_spec *m)
 {
-	time_t t = time(NULL);
-	struct tm tm;
-	char ts[32];
-
-	gmtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s-%04x", ts, (unsigned int)(getpid() & 0xffff));
-}
-
-static int load_specs(struct run_state *s)
-{
-	int bad = 0;
-
-	for (int i = 0; i < s->a.nr_kernels; i++)
-		bad |= kernel_spec_find(s->a.kernels[i], &s->kspec[i]) != 0;
-	bad |= topology_spec_find(s->a.topology, &s->topo) != 0;
-	bad |= workload_spec_find(s->a.workload, &s->wl) != 0;
-	bad |= image_spec_find(s->a.image, &s->ispec) != 0;
-	if (!bad && s->wl.fio && !topology_mount_layer(&s->topo)) {
-		error("workload %s runs fio but topology %s has no mount (add an fs layer)",
-		      s->wl.name, s->topo.name);
-		bad = 1;
-	}
-	return bad ? -1 : 0;
-}
-
-/* Artifacts: failures here are the lab's, recorded as infra-error cells. */
-static void prepare_artifacts(struct run_state *s)
-{
-	struct strbuf err = STRBUF_INIT;
-	char *agent = agent_binary_path();
-
-	if (image_ensure(&s->ispec, &s->image, NULL))
-		s->infra = xasprintf("guest image %s could not be built",
-				     s->ispec.name);
-	for (int i = 0; i < s->a.nr_kernels; i++) {
-		if (kernel_ensure(&s->kspec[i], &s->kart[i])) {
-			s->kerr[i] = xasprintf(
-				"kernel %s could not be fetched or built",
-				s->kspec[i].name);
-			continue;
-		}
-		s->initrd[i] = initramfs_ensure(&s->kart[i], agent);
-		if (!s->initrd[i])
-			s->kerr[i] =
-				xasprintf("initramfs for %s could not be built",
-					  s->kspec[i].name);
-	}
-	s->conn = virt_connect(s->a.uri, &err);
-	if (!s->conn && !s->infra)
-		s->infra = strbuf_detach(&err, NULL);
-	strbuf_release(&err);
-	free(agent);
-}
-
-/*
- * Staging dirs of cells whose wblab died (crash, SIGKILL) hold overlays
- * and disks. One whose domain is gone and that is over an hour old is
- * nobody's: parallel runs' cells have live domains or fresh dirs.
- */
-static void remove_stale_staging(virConnectPtr conn)
-{
-	DIR *d = opendir(run_root());
-	struct dirent *de;
-	time_t now = time(NULL);
-
-	while (conn && d && (de = readdir(d))) {
-		char *path;
-		struct stat st;
-		virDomainPtr dom;
-
-		if (strncmp(de->d_name, "wblab-", 6))
-			continue;
-		path = xasprintf("%s/%s", run_root(), de->d_name);
-		dom = virDomainLookupByName(conn, de->d_name);
-		if (dom)
-			virDomainFree(dom);
-		else if (!stat(path, &st) && now - st.st_mtime > 3600 &&
-			 !rm_rf(path))
-			info("removed stale staging dir %s", path);
-		free(path);
-	}
-	if (d)
-		closedir(d);
-}
-
-static void decide_accel(struct run_state *s)
-{
-	int k = -1;
-
-	for (int i = 0; i < s->a.nr_kernels && k < 0; i++)
-		if (!s->kerr[i])
-			k = i;
-	if (!s->conn || k < 0) {
-		snprintf(s->accel.accel, sizeof(s->accel.accel), "%s",
-			 strcmp(s->a.accel, "kvm") ? "tcg" : "kvm");
-		return;
-	}
-	accel_decide(s->conn, s->a.uri, s->a.accel, &s->kart[k], s->initrd[k],
-		     &s->accel);
-	if (!strcmp(s->accel.accel, "tcg") && strcmp(s->a.accel, "tcg"))
-		warn("using TCG (software emulation), not KVM: %s%s",
-		     s->accel.reason,
-		     s->accel.cached ?
-			     " (cached verdict; wblab doctor --reprobe re-checks)" :
-			     "");
-}
-
-/* The host's CPU model and size, for reports' header (run.json host). */
-static void host_hw(json_object *host)
-{
-	char line[256], model[200] = "";
-	FILE *f = fopen("/proc/cpuinfo", "r");
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	long long pages = sysconf(_SC_PHYS_PAGES);
-	long long mib = pages * sysconf(_SC_PAGESIZE) / (1024 * 1024);
-
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "model name : %199[^\n]", model) == 1)
-			break;
-	if (f)
-		fclose(f);
-	json_object_object_add(host, "cpu", json_object_new_string(model));
-	json_object_object_add(host, "cpus", json_object_new_int(cpus));
-	json_object_object_add(host, "memory_mib", json_object_new_int64(mib));
-}
-
-static json_object *run_json(struct run_state *s, const char *finished)
-{
-	json_object *o = json_object_new_object();
-	json_object *spec = json_object_new_object();
-	json_object *host = json_object_new_object();
-	json_object *kernels = json_object_new_array();
-	struct utsname u;
-	unsigned long lv = 0, hv = 0;
-
-	uname(&u);
-	virGetVersion(&lv, NULL, NULL);
-	if (s->conn)
-		virConnectGetVersion(s->conn, &hv);
-	for (int i = 0; i < s->a.nr_kernels; i++)
-		json_object_array_add(kernels,
-				      json_object_new_string(s->a.kernels[i]));
-	json_object_object_add(spec, "kernels", kernels);
-	json_object_object_add(spec, "topology",
-			       json_object_new_string(s->a.topology));
-	json_object_object_add(spec, "workload",
-			       json_object_new_string(s->a.workload));
-	json_object_object_add(spec, "image",
-			       json_object_new_string(s->a.image));
-	json_object_object_add(spec, "reps", json_object_new_int(s->a.reps));
-	json_object_object_add(spec, "memory_mib",
-			       json_object_new_int(s->a.memory));
-	json_object_object_add(spec, "vcpus", json_object_new_int(s->a.vcpus));
-	json_object_object_add(spec, "timeout_s",
-			       json_object_new_int(s->a.timeout));
-	json_object_object_add(host, "hostname",
-			       json_object_new_string(u.nodename));
-	json_object_object_add(host, "kernel",
-			       json_object_new_string(u.release));
-	json_object_object_add(host, "libvirt_uri",
-			       json_object_new_string(s->a.uri));
-	json_object_object_add(host, "libvirt_version",
-			       json_object_new_int64(lv));
-	json_object_object_add(host, "qemu_version", json_object_new_int64(hv));
-	json_object_object_add(host, "accel",
-			       json_object_new_string(s->accel.accel));
-	json_object_object_add(host, "accel_reason",
-			       json_object_new_string(s->accel.reason));
-	json_object_object_add(
-		host, "image",
-		json_object_new_string(s->image.path ? s->image.path : ""));
-	host_hw(host);
-	json_object_object_add(o, "run", json_object_new_string(s->run_id));
-	json_object_object_add(o, "started",
-			       json_object_new_string(s->started));
-	json_object_object_add(o, "finished",
-			       json_object_new_string(finished ? finished :
-								 ""));
-	json_object_object_add(o, "spec", spec);
-	json_object_object_add(o, "host", host);
-	json_object_object_add(o, "cells", json_object_get(s->cells));
-	return o;
-}
-
-static void save_run(struct run_state *s, const char *finished)
-{
-	json_object *o = run_json(s, finished);
-	char *path = xasprintf("%s/run.json", s->run_dir);
-
-	if (json_write_atomic(path, o))
-		error("cannot write %s: %s", path, strerror(errno));
-	free(path);
-	json_object_put(o);
-}
-
-static void run_cells(struct run_state *s, sqlite3 *db)
-{
-	for (int rep = 1; rep <= s->a.reps; rep++) {
-		for (int k = 0; k < s->a.nr_kernels; k++) {
-			char *id = xasprintf("%s_%s_%s_%d", s->kspec[k].name,
-					     s->topo.name, s->wl.name, rep);
-			char *dir = xasprintf("%s/cells/%s", s->run_dir, id);
-			unsigned int mem = s->a.memory	? s->a.memory :
-					   s->wl.memory ? s->wl.memory :
-							  1024;
-			struct cell_spec c = {
-				.run_id = s->run_id,
-				.cell_id = id,
-				.cell_dir = dir,
-				.kernel = s->kerr[k] ? NULL : &s->kart[k],
-				.topo = &s->topo,
-				.wl = &s->wl,
-				.rep = rep,
-				.image = s->image.path,
-				.initrd = s->initrd[k],
-				.accel = s->accel.accel,
-				.memory_mib = mem,
-				.vcpus = s->a.vcpus,
-				.boot_timeout = s->a.boot_timeout,
-				.workload_timeout = s->a.timeout ?
-							    s->a.timeout :
-							    s->wl.timeout,
-				.keep = s->a.keep,
-				.cmdline_extra = s->a.cmdline_extra,
-				.infra_error = s->infra ? s->infra : s->kerr[k],
-			};
-			struct cell_result r;
-			json_object *cj = json_object_new_object();
-			char started[32];
-
-			if (virt_interrupted())
-				c.infra_error =
-					"interrupted before the cell started";
-			now_iso8601(started, sizeof(started));
-			info("cell %s: starting (%s, %u MiB)", id, c.accel,
-			     mem);
-			/* No cell.json (results disk full): recorded nowhere. */
-			if (cell_run(s->conn, &c, &r)) {
-				error("cell %s: %s, but its cell.json could not be written; not recorded",
-				      id, outcome_name(r.outcome));
-				s->nr_infra++;
-				json_object_put(cj);
-				free(id);
-				free(dir);
-				continue;
-			}
-			info("cell %s: %s (%s) in %.1f s", id,
-			     outcome_name(r.outcome), r.reason, r.total_s);
-			s->nr_infra += r.outcome == OUTCOME_INFRA_ERROR;
-			json_object_object_add(cj, "id",
-					       json_object_new_string(id));
-			json_object_object_add(
-				cj, "kernel",
-				json_object_new_string(s->kspec[k].name));
-			json_object_object_add(cj, "rep",
-					       json_object_new_int(rep));
-			json_object_object_add(
-				cj, "outcome",
-				json_object_new_string(
-					outcome_name(r.outcome)));
-			json_object_object_add(
-				cj, "dir",
-				json_object_new_string(dir +
-						       strlen(s->run_dir) + 1));
-			json_object_array_add(s->cells, cj);
-			save_run(s, NULL);
-			if (db)
-				results_db_cell(db, s->run_id, id,
-						s->kspec[k].name,
-						c.kernel ? c.kernel->hash : "",
-						s->topo.name, s->wl.name, rep,
-						outcome_name(r.outcome),
-						started, r.total_s, r.boot_s);
-			free(id);
-			free(dir);
-		}
-	}
-}
-
-static void free_state(struct run_state *s)
-{
-	for (int i = 0; i < s->a.nr_kernels; i++) {
-		kernel_spec_free(&s->kspec[i]);
-		kernel_artifact_free(&s->kart[i]);
-		free(s->initrd[i]);
-		free(s->kerr[i]);
-	}
-	topology_spec_free(&s->topo);
-	workload_spec_free(&s->wl);
-	image_spec_free(&s->ispec);
-	image_artifact_free(&s->image);
-	json_object_put(s->cells);
-	if (s->conn)
-		virConnectClose(s->conn);
-	free(s->infra);
-	free(s->run_dir);
-	strbuf_release(&s->host);
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup("run");
+	for (int i = 0; i < a->nr_kernels; i++)
+		spec_strlist_add(&m->kernels, a->kernels[i]);
+	spec_strlist_add(&m->topologies, a->topology);
+	spec_strlist_add(&m->workloads, a->workload);
+	m->reps = a->reps;
+	m->image = xstrdup(a->image);
+	matrix_spec_add_size(m, a->memory, a->vcpus);
 }
 
 int cmd_run(int argc, char **argv)
 {
-	struct run_state *s = xzalloc(sizeof(*s));
-	char finished[32];
-	sqlite3 *db;
+	struct run_args a;
+	struct matrix_spec m;
+	struct matrix_opts o = MATRIX_OPTS_INIT;
+	struct matrix_run r = { 0 };
 	int ret;
 
-	ret = parse_args(argc, argv, &s->a);
+	ret = parse_args(argc, argv, &a);
 	if (ret)
-		goto out_free;
-	if (load_specs(s)) {
-		ret = 2;
-		goto out;
-	}
-	virt_install_signal_handlers();
-	now_iso8601(s->started, sizeof(s->started));
-	make_run_id(s->run_id, sizeof(s->run_id));
-	s->run_dir = xasprintf("%s/%s", s->a.results, s->run_id);
-	if (mkdir_p(s->run_dir, 0755) < 0) {
-		error("cannot create %s: %s", s->run_dir, strerror(errno));
-		ret = 1;
-		goto out;
-	}
-	s->cells = json_object_new_array();
-	prepare_artifacts(s);
-	remove_stale_staging(s->conn);
-	decide_accel(s);
-	info("run %s: %d kernel(s) x %s x %s x %d rep(s), results in %s",
-	     s->run_id, s->a.nr_kernels, s->topo.name, s->wl.name, s->a.reps,
-	     s->run_dir);
-	db = results_db_open(s->a.results);
-	save_run(s, NULL);
-	run_cells(s, db);
-	now_iso8601(finished, sizeof(finished));
-	save_run(s, finished);
-	if (db) {
-		results_db_run(db, s->run_id, s->started, finished,
-			       s->accel.accel, "localhost");
-		results_db_close(db);
-	}
-	if (s->conn) {
-		/* Nothing of this run may outlive it. */
-		char *prefix = xasprintf("wblab-%s-", s->run_id);
-
-		if (virt_destroy_prefix(s->conn, prefix))
-			warn("destroyed domains of run %s left running",
-			     s->run_id);
-		free(prefix);
-	}
-	if (s->a.json) {
-		json_object *o = run_json(s, finished);
-
-		puts(json_object_to_json_string_ext(
-			o, JSON_C_TO_STRING_PRETTY |
-				   JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	}
-	ret = s->nr_infra || virt_interrupted() ? 1 : 0;
-out:
-	free_state(s);
-out_free:
-	strvec_clear(&s->a.kernel_names);
-	free(s);
+		goto out_args;
+	build_matrix(&a, &m);
+	o.results = a.results;
+	o.uri = a.uri;
+	o.accel = a.accel;
+	o.boot_timeout = a.boot_timeout;
+	o.timeout = a.timeout;
+	o.keep = a.keep;
+	o.cmdline_extra = a.cmdline_extra;
+	o.command = "run";
+	ret = matrix_run(&m, &o, &r);
+	if (ret != 2 && a.json && r.run_dir)
+		matrix_print_run_json(r.run_dir);
+	matrix_run_free(&r);
+	matrix_spec_free(&m);
+out_args:
+	strvec_clear(&a.kernel_names);
 	return ret;
 }

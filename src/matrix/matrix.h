@@ -77,6 +77,7 @@ struct matrix_opts {
 	int timeout; /* workload s, 0 = the workload's */
 	bool keep; /* keep staging dirs */
 	const char *cmdline_extra;
+	int deadline; /* s per cell, 0 = the sum of its phase timers */
 	int max_retries; /* infra-error retries per cell, default 2 */
 	enum matrix_progress progress;
 	const char *command; /* recorded in run.json: "run", "matrix", ... */
@@ -128,5 +129,7 @@ int matrix_resume(const char *run_dir, const struct matrix_opts *o,
 int matrix_add_reps(const char *run_dir, int extra, const struct matrix_opts *o,
 		    struct matrix_run *r);
 void matrix_run_free(struct matrix_run *r);
+/* Print DIR/<run>/run.json to stdout (--json). */
+int matrix_print_run_json(const char *run_dir);
 
 #endif

@@ -96,6 +96,26 @@ static void write_disk(struct xw *x, const struct domain_disk *d, int i)
 	el_end(x);
 }
 
+static void write_owner(struct xw *x, const struct owner *o, const char *cell)
+{
+	char pid[16], start[24];
+
+	snprintf(pid, sizeof(pid), "%d", (int)o->pid);
+	snprintf(start, sizeof(start), "%llu", o->start);
+	el_start(x, "metadata");
+	if (xmlTextWriterStartElementNS(x->w, X("wblab"), X("owner"),
+					X(OWNER_XMLNS)) < 0)
+		x->err = 1;
+	attr(x, "run", o->run_id);
+	attr(x, "cell", cell ? cell : "");
+	attr(x, "pid", pid);
+	attr(x, "start", start);
+	attr(x, "boot", o->boot_id);
+	attr(x, "host", o->host);
+	el_end(x);
+	el_end(x);
+}
+
 int domain_xml(const struct domain_config *c, struct strbuf *out)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
@@ -113,6 +133,8 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	xmlTextWriterWriteString(x.w, X(mem));
 	el_end(&x);
 	el_text(&x, "vcpu", cpus);
+	if (c->owner)
+		write_owner(&x, c->owner, c->owner_cell);
 	el_start(&x, "os");
 	el_start(&x, "type");
 	attr(&x, "arch", "x86_64");

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 
 #include "util/strbuf.h"
+#include "virt/owner.h"
 
 #define DOMAIN_MAX_DISKS 20
 
@@ -32,6 +33,9 @@ struct domain_config {
 	int nr_disks;
 	const char *network; /* libvirt network to join, or NULL */
 	const char *mac;
+	/* Who runs it, in <metadata>, so a later wblab can reap it. */
+	const struct owner *owner;
+	const char *owner_cell;
 };
 
 /* Write the domain XML with libxml2's writer: every value is escaped. */

@@ -43,19 +43,29 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	 * when QEMU reports the shutdown, and libvirt takes the domain down
 	 * (on_poweroff=destroy) without us waiting ~2 s for QEMU to exit.
 	 */
-	if ((event != VIR_DOMAIN_EVENT_STOPPED &&
-	     event != VIR_DOMAIN_EVENT_SHUTDOWN) ||
-	    !name)
+	if (!name)
 		return 0;
 	for (int i = 0; i < MAX_GUESTS; i++) {
-		if (live[i] && !strcmp(live[i]->name, name) &&
-		    !live[i]->stopped) {
-			live[i]->stopped = true;
-			live[i]->powered_off = event ==
-					       VIR_DOMAIN_EVENT_SHUTDOWN;
-			live[i]->stop_detail = detail;
-			live[i]->t_stop = now_mono();
-		}
+		struct guest *g = live[i];
+
+		if (!g || strcmp(g->name, name) || g->stopped)
+			continue;
+		/* QEMU pauses a guest whose disk write failed (ENOSPC). */
+		if (event == VIR_DOMAIN_EVENT_SUSPENDED &&
+		    detail == VIR_DOMAIN_EVENT_SUSPENDED_IOERROR)
+			g->paused_ioerror = true;
+		if (event != VIR_DOMAIN_EVENT_STOPPED &&
+		    event != VIR_DOMAIN_EVENT_SHUTDOWN)
+			continue;
+		g->stopped = true;
+		g->powered_off = event == VIR_DOMAIN_EVENT_SHUTDOWN;
+		g->stop_detail = detail;
+		g->t_stop = now_mono();
+		/* We had not destroyed it: someone on the host did, or QEMU died. */
+		g->stopped_by_host =
+			event == VIR_DOMAIN_EVENT_STOPPED &&
+			(detail == VIR_DOMAIN_EVENT_STOPPED_DESTROYED ||
+			 detail == VIR_DOMAIN_EVENT_STOPPED_FAILED);
 	}
 	return 0;
 }
@@ -66,6 +76,34 @@ static void on_frame(void *arg, char type, const char *name, const char *data,
 		     size_t len);
 static void skip_frame(void *arg, char type, const char *name, size_t len,
 		       const char *why);
+
+static void close_cb(virConnectPtr conn, int reason, void *opaque)
+{
+	for (int i = 0; i < MAX_GUESTS; i++)
+		if (live[i] && live[i]->conn == conn)
+			live[i]->conn_lost = true;
+}
+
+const char *guest_host_fault(const struct guest *g)
+{
+	if (g->conn_lost)
+		return "the libvirt connection was lost (libvirtd restarted or the host went away)";
+	if (g->paused_ioerror)
+		return "QEMU paused the guest on a host I/O error (host disk full?)";
+	if (g->stopped_by_host && g->stop_detail == VIR_DOMAIN_EVENT_STOPPED_FAILED)
+		return "QEMU failed or was killed on the host (libvirt stop reason: failed)";
+	if (g->stopped_by_host)
+		return "the domain was destroyed from outside wblab (libvirt stop reason: destroyed)";
+	return NULL;
+}
+
+static bool any_host_fault(void)
+{
+	for (int i = 0; i < MAX_GUESTS; i++)
+		if (live[i] && guest_host_fault(live[i]))
+			return true;
+	return false;
+}
 
 void guest_init(struct guest *g, const char *name, const char *sock_path,
 		const char *out_dir)
@@ -452,10 +490,13 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 			return -1;
 		}
 		registered = conn;
+		virConnectRegisterCloseCallback(conn, close_cb, NULL, NULL);
 	}
 	if (loop_timer < 0)
 		loop_timer = virEventAddTimeout(-1, loop_timer_cb, NULL, NULL);
 	g->conn = conn;
+	free(g->conn_uri);
+	g->conn_uri = virConnectGetURI(conn);
 	track(g, true);
 	g->t_create = now_mono();
 	g->dom = virDomainCreateXML(
@@ -482,7 +523,9 @@ void guest_destroy(struct guest *g)
 {
 	if (!g->dom)
 		return;
-	if (!g->powered_off && virDomainIsActive(g->dom) == 1)
+	if (g->conn_lost)
+		virt_destroy_by_name(g->conn_uri, g->name);
+	else if (!g->powered_off && virDomainIsActive(g->dom) == 1)
 		virDomainDestroy(g->dom);
 	if (!g->stopped) {
 		g->stopped = true;
@@ -518,6 +561,7 @@ void guest_release(struct guest *g)
 	free(g->name);
 	free(g->sock_path);
 	free(g->out_dir);
+	free(g->conn_uri);
 	memset(g, 0, sizeof(*g));
 	g->fd = -1;
 	g->watch = -1;
@@ -532,6 +576,8 @@ int guest_loop(double deadline, bool (*done)(void *), void *arg)
 			return 0;
 		if (virt_interrupted())
 			return -1;
+		if (any_host_fault())
+			return 2;
 		if (left <= 0)
 			return 1;
 		virEventUpdateTimeout(loop_timer, (int)(left * 1000) + 1);

@@ -28,6 +28,7 @@ struct guest {
 	const char *plan; /* sent when the agent says hello */
 	size_t plan_len;
 	virConnectPtr conn;
+	char *conn_uri; /* to reconnect and clean up if conn is lost */
 	virDomainPtr dom;
 	int fd, watch;
 	/* The serial console: a unix socket read into a capped capture. */
@@ -54,6 +55,13 @@ struct guest {
 	double t_create, t_running, t_hello, t_exit, t_stop;
 	double t_setup, t_workload, t_collect; /* phase starts */
 	int stop_detail; /* virDomainEventStoppedDetailType */
+	/*
+	 * Host faults, each a reason for infra-error: QEMU stopped by
+	 * someone else (virsh destroy, host OOM: libvirt says destroyed or
+	 * failed), paused on an I/O error (host disk full), or the libvirt
+	 * connection lost (libvirtd restarted).
+	 */
+	bool stopped_by_host, paused_ioerror, conn_lost;
 };
 
 void guest_init(struct guest *g, const char *name, const char *sock_path,
@@ -72,10 +80,12 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 /* Destroy if still running (idempotent). */
 void guest_destroy(struct guest *g);
 void guest_release(struct guest *g);
+/* The host fault of g as one phrase, or NULL if none. */
+const char *guest_host_fault(const struct guest *g);
 /*
  * Run the event loop until done(arg) is true, the deadline (monotonic
- * seconds) passes, or SIGINT/SIGTERM. Returns 0 done, 1 deadline, -1
- * interrupted.
+ * seconds) passes, SIGINT/SIGTERM, or a host fault on a guest of this
+ * process. Returns 0 done, 1 deadline, -1 interrupted, 2 host fault.
  */
 int guest_loop(double deadline, bool (*done)(void *), void *arg);
 

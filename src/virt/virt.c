@@ -89,6 +89,32 @@ int virt_destroy_prefix(virConnectPtr conn, const char *prefix)
 	return killed;
 }
 
+int virt_destroy_by_name(const char *uri, const char *name)
+{
+	virConnectPtr c = NULL;
+	double end = now_mono() + 60;
+	virDomainPtr d;
+	virNetworkPtr n;
+
+	while (uri && !(c = virConnectOpen(uri)) && now_mono() < end)
+		sleep(1);
+	if (!c)
+		return -1;
+	d = virDomainLookupByName(c, name);
+	if (d) {
+		if (virDomainIsActive(d) == 1)
+			virDomainDestroy(d);
+		virDomainFree(d);
+	}
+	n = virNetworkLookupByName(c, name);
+	if (n) {
+		virNetworkDestroy(n);
+		virNetworkFree(n);
+	}
+	virConnectClose(c);
+	return 0;
+}
+
 static void on_signal(int sig)
 {
 	int saved = errno;

@@ -19,6 +19,13 @@ const char *virt_last_error(void);
 /* Destroy every domain named wblab-<prefix>*; returns how many. */
 int virt_destroy_prefix(virConnectPtr conn, const char *prefix);
 
+/*
+ * After a lost connection: reconnect to uri (waiting up to 60 s for a
+ * restarting libvirtd) and destroy the domain or network named name, if it
+ * is there. 0 if it is gone.
+ */
+int virt_destroy_by_name(const char *uri, const char *name);
+
 /* SIGINT/SIGTERM: set a flag and wake the event loop; see guest_run(). */
 void virt_install_signal_handlers(void);
 bool virt_interrupted(void);

@@ -1,0 +1,1238 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The matrix engine: resolve the specs a matrix names, make sure image,
+ * kernels and initramfs are cached, then run the cells in their shuffled
+ * order in parallel slots on the hosts, each cell in its own worker
+ * process (wblab cell-run), and record them in the results layout.
+ *
+ * Slots: a cell starts on a host only while the guest memory of what runs
+ * there (plus QEMU's own) fits the host's memory and the vCPUs fit its
+ * CPUs: guest memory is never overcommitted, so memory pressure is the
+ * workload's, not the host's. --jobs caps the total.
+ *
+ * Faults: a cell that ends infra-error is retried (bounded, on another
+ * host when there is one) and never counts as a result. A host whose
+ * libvirt connection is gone is dropped and its cells move to the others.
+ * Workers die with the engine (PR_SET_PDEATHSIG) and destroy their
+ * domains, so a kill -9 leaves a resumable run and no domains.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "artifact/cache.h"
+#include "artifact/image.h"
+#include "artifact/initramfs.h"
+#include "artifact/kbuild.h"
+#include "artifact/kernel.h"
+#include "cell/cell.h"
+#include "cell/job.h"
+#include "cell/results.h"
+#include "matrix/engine.h"
+#include "matrix/matrix.h"
+#include "matrix/progress.h"
+#include "spec/hosts.h"
+#include "spec/specs.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "virt/owner.h"
+#include "virt/probe.h"
+#include "virt/virt.h"
+
+/* QEMU's own memory next to the guest's (TCG translation cache, devices). */
+#define QEMU_OVERHEAD_MIB 256
+/* Host memory left to the host and the other users of this machine. */
+#define HOST_RESERVE_MIB 2048
+/* Below this free space in the results dir no new cell starts. */
+#define RESULTS_MIN_FREE (64LL << 20)
+/* A worker past its cell's deadline by this much is killed. */
+#define WORKER_GRACE 120
+
+static int sigchld_pipe[2] = { -1, -1 };
+
+static void on_sigchld(int sig)
+{
+	int saved = errno;
+
+	if (sigchld_pipe[1] >= 0 && write(sigchld_pipe[1], "c", 1) < 0) {
+		/* the 1 s tick reaps it anyway */
+	}
+	errno = saved;
+}
+
+static void install_sigchld(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld,
+				.sa_flags = SA_NOCLDSTOP };
+
+	if (sigchld_pipe[0] < 0 &&
+	    pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+		die("pipe: %s", strerror(errno));
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGCHLD, &sa, NULL);
+}
+
+void engine_make_run_id(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char ts[32];
+
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, len, "%s-%04x", ts, (unsigned int)(getpid() & 0xffff));
+}
+
+static int name_index(const struct spec_strlist *l, const char *name)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return (int)i;
+	return -1;
+}
+
+/* Specs: every name must load, or nothing starts (exit 2). */
+static int load_specs(struct engine *e)
+{
+	const struct matrix_spec *m = &e->m;
+	int bad = 0;
+
+	e->k = xzalloc(m->kernels.n * sizeof(*e->k));
+	e->topo = xzalloc(m->topologies.n * sizeof(*e->topo));
+	e->wl = xzalloc(m->workloads.n * sizeof(*e->wl));
+	for (size_t i = 0; i < m->kernels.n; i++)
+		bad |= kernel_spec_find(m->kernels.v[i], &e->k[i].spec) != 0;
+	for (size_t i = 0; i < m->topologies.n; i++)
+		bad |= topology_spec_find(m->topologies.v[i], &e->topo[i]) != 0;
+	for (size_t i = 0; i < m->workloads.n; i++)
+		bad |= workload_spec_find(m->workloads.v[i], &e->wl[i]) != 0;
+	bad |= image_spec_find(m->image, &e->ispec) != 0;
+	for (size_t t = 0; !bad && t < m->topologies.n; t++)
+		for (size_t w = 0; w < m->workloads.n; w++)
+			if (e->wl[w].fio &&
+			    !topology_mount_layer(&e->topo[t])) {
+				error("workload %s runs fio but topology %s has no mount (add an fs layer)",
+				      e->wl[w].name, e->topo[t].name);
+				bad = 1;
+			}
+	return bad ? -1 : 0;
+}
+
+/* Artifacts: failures here are the lab's, recorded as infra-error cells. */
+static void prepare_artifacts(struct engine *e)
+{
+	char *agent = agent_binary_path();
+
+	if (image_ensure(&e->ispec, &e->image, NULL))
+		e->infra = xasprintf("guest image %s could not be built",
+				     e->ispec.name);
+	for (size_t i = 0; i < e->m.kernels.n; i++) {
+		struct engine_kernel *k = &e->k[i];
+
+		if (kernel_ensure(&k->spec, &k->art)) {
+			k->err = xasprintf(
+				"kernel %s could not be fetched or built",
+				k->spec.name);
+			continue;
+		}
+		k->ok = true;
+		k->initrd = initramfs_ensure(&k->art, agent);
+		if (!k->initrd) {
+			k->ok = false;
+			k->err =
+				xasprintf("initramfs for %s could not be built",
+					  k->spec.name);
+		}
+	}
+	free(agent);
+}
+
+static const struct engine_kernel *first_kernel(const struct engine *e)
+{
+	for (size_t i = 0; i < e->m.kernels.n; i++)
+		if (e->k[i].ok)
+			return &e->k[i];
+	return NULL;
+}
+
+/* Connect, reap what dead wblabs left, learn the capacity, decide accel. */
+static void host_up(struct engine *e, struct engine_host *h)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct engine_kernel *k = first_kernel(e);
+	virNodeInfo ni;
+	unsigned long long free_b;
+	long long total_mib = 0, cap;
+
+	h->conn = virt_connect(h->spec->uri, &err);
+	if (!h->conn) {
+		h->down_reason = strbuf_detach(&err, NULL);
+		warn("host %s: %s", h->spec->name, h->down_reason);
+		return;
+	}
+	strbuf_release(&err);
+	if (h->spec->run_dir)
+		setenv("WBLAB_RUNDIR", h->spec->run_dir, 1);
+	owner_reap(h->conn);
+	unsetenv("WBLAB_RUNDIR");
+	if (virNodeGetInfo(h->conn, &ni) == 0) {
+		h->cpus = (int)ni.cpus;
+		total_mib = (long long)(ni.memory >> 10);
+	}
+	if (h->spec->cpus)
+		h->cpus = (int)h->spec->cpus;
+	if (h->cpus < 1)
+		h->cpus = 1;
+	free_b = virNodeGetFreeMemory(h->conn);
+	cap = (long long)(free_b >> 20) - HOST_RESERVE_MIB;
+	if (total_mib && cap > total_mib * 3 / 4)
+		cap = total_mib * 3 / 4;
+	h->mem_mib = h->spec->memory ? (long long)(h->spec->memory >> 20) :
+				       (cap > 512 ? cap : 512);
+	if (k)
+		accel_decide(h->conn, h->spec->uri, e->o.accel, &k->art,
+			     k->initrd, &h->accel);
+	else
+		snprintf(h->accel.accel, sizeof(h->accel.accel), "%s",
+			 strcmp(e->o.accel, "kvm") ? "tcg" : "kvm");
+	if (!strcmp(h->accel.accel, "tcg") && strcmp(e->o.accel, "tcg"))
+		warn("host %s: using TCG (software emulation), not KVM: %s%s",
+		     h->spec->name, h->accel.reason,
+		     h->accel.cached ?
+			     " (cached verdict; wblab doctor --reprobe re-checks)" :
+			     "");
+	h->slots = xzalloc((size_t)h->cpus * sizeof(*h->slots));
+	h->up = true;
+	if (h->spec->pool_path && engine_upload(e, h))
+		host_down(e, h, "cannot upload the artifacts to its pool");
+}
+
+void host_down(struct engine *e, struct engine_host *h, const char *why)
+{
+	if (!h->up)
+		return;
+	h->up = false;
+	free(h->down_reason);
+	h->down_reason = xstrdup(why);
+	progress_note(&e->prog,
+		      "host %s is gone (%s): its cells move to the other hosts",
+		      h->spec->name, why);
+}
+
+static void hosts_up(struct engine *e)
+{
+	e->nh = e->hs.n;
+	e->hosts = xzalloc(e->nh * sizeof(*e->hosts));
+	for (size_t i = 0; i < e->nh; i++) {
+		e->hosts[i].spec = &e->hs.hosts[i];
+		e->hosts[i].index = (int)i;
+		if (!e->hs.hosts[i].disabled)
+			host_up(e, &e->hosts[i]);
+	}
+}
+
+static void host_json(const struct engine *e, json_object *host)
+{
+	const struct engine_host *h0 = &e->hosts[0];
+	struct utsname u;
+	unsigned long lv = 0, hv = 0;
+	char line[256], model[200] = "";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	uname(&u);
+	virGetVersion(&lv, NULL, NULL);
+	if (h0->conn)
+		virConnectGetVersion(h0->conn, &hv);
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "model name : %199[^\n]", model) == 1)
+			break;
+	if (f)
+		fclose(f);
+	json_object_object_add(host, "hostname",
+			       json_object_new_string(u.nodename));
+	json_object_object_add(host, "kernel",
+			       json_object_new_string(u.release));
+	json_object_object_add(host, "libvirt_uri",
+			       json_object_new_string(h0->spec->uri));
+	json_object_object_add(host, "libvirt_version",
+			       json_object_new_int64(lv));
+	json_object_object_add(host, "qemu_version", json_object_new_int64(hv));
+	json_object_object_add(host, "accel",
+			       json_object_new_string(h0->accel.accel));
+	json_object_object_add(host, "accel_reason",
+			       json_object_new_string(h0->accel.reason));
+	json_object_object_add(
+		host, "image",
+		json_object_new_string(e->image.path ? e->image.path : ""));
+	/* The host's CPU model and size, for reports' header. */
+	json_object_object_add(host, "cpu", json_object_new_string(model));
+	json_object_object_add(
+		host, "cpus",
+		json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
+	json_object_object_add(
+		host, "memory_mib",
+		json_object_new_int64((long long)sysconf(_SC_PHYS_PAGES) *
+					      sysconf(_SC_PAGESIZE) >>
+				      20));
+}
+
+static json_object *hosts_json(const struct engine *e)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < e->nh; i++) {
+		const struct engine_host *h = &e->hosts[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "name",
+				       json_object_new_string(h->spec->name));
+		json_object_object_add(o, "uri",
+				       json_object_new_string(h->spec->uri));
+		json_object_object_add(o, "cpus", json_object_new_int(h->cpus));
+		json_object_object_add(o, "memory_mib",
+				       json_object_new_int64(h->mem_mib));
+		json_object_object_add(o, "accel",
+				       json_object_new_string(h->accel.accel));
+		json_object_object_add(o, "up", json_object_new_boolean(h->up));
+		if (h->down_reason)
+			json_object_object_add(
+				o, "down_reason",
+				json_object_new_string(h->down_reason));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static json_object *cells_json(const struct engine *e)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < e->r->n; i++) {
+		const struct matrix_cell_result *c = &e->r->cells[i];
+		json_object *o;
+
+		if (!c->ran)
+			continue;
+		o = json_object_new_object();
+		json_object_object_add(o, "id",
+				       json_object_new_string(c->cell.id));
+		json_object_object_add(o, "kernel",
+				       json_object_new_string(c->cell.kernel));
+		json_object_object_add(
+			o, "topology",
+			json_object_new_string(c->cell.topology));
+		json_object_object_add(
+			o, "workload",
+			json_object_new_string(c->cell.workload));
+		json_object_object_add(o, "rep",
+				       json_object_new_int(c->cell.rep));
+		json_object_object_add(
+			o, "outcome",
+			json_object_new_string(outcome_name(c->outcome)));
+		json_object_object_add(
+			o, "dir",
+			json_object_new_string(c->dir + strlen(e->r->run_dir) +
+					       1));
+		json_object_object_add(
+			o, "host",
+			json_object_new_string(c->host ? c->host : ""));
+		json_object_object_add(o, "slot", json_object_new_int(c->slot));
+		json_object_object_add(o, "attempts",
+				       json_object_new_int(c->attempts));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+json_object *engine_run_json(struct engine *e, const char *finished)
+{
+	json_object *o = json_object_new_object();
+	json_object *host = json_object_new_object();
+
+	host_json(e, host);
+	json_object_object_add(o, "run", json_object_new_string(e->r->run_id));
+	json_object_object_add(o, "command",
+			       json_object_new_string(e->o.command));
+	json_object_object_add(o, "started",
+			       json_object_new_string(e->started));
+	json_object_object_add(o, "finished",
+			       json_object_new_string(finished ? finished :
+								 ""));
+	json_object_object_add(o, "spec", engine_spec_json(e));
+	json_object_object_add(o, "plan", engine_plan_json(e));
+	json_object_object_add(o, "host", host);
+	json_object_object_add(o, "hosts", hosts_json(e));
+	json_object_object_add(o, "jobs", json_object_new_int(e->o.jobs));
+	json_object_object_add(o, "cells", cells_json(e));
+	return o;
+}
+
+/* Returns -1 (and says so once) when the results disk takes no more. */
+int engine_save_run(struct engine *e, const char *finished)
+{
+	json_object *o = engine_run_json(e, finished);
+	char *path = xasprintf("%s/run.json", e->r->run_dir);
+	int ret = json_write_atomic(path, o);
+
+	if (ret)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	json_object_put(o);
+	return ret;
+}
+
+static long long cell_memory(const struct engine *e, size_t ci)
+{
+	const struct matrix_cell *c = &e->r->cells[ci].cell;
+	const struct workload_spec *w =
+		&e->wl[name_index(&e->m.workloads, c->workload)];
+
+	return c->memory ? c->memory : w->memory ? w->memory : 1024;
+}
+
+/* Host memory the cell takes: its guests and their QEMUs. */
+static long long cell_footprint(const struct engine *e, size_t ci)
+{
+	const struct topology_spec *t = &e->topo[name_index(
+		&e->m.topologies, e->r->cells[ci].cell.topology)];
+	long long mib = cell_memory(e, ci) + QEMU_OVERHEAD_MIB;
+
+	if (topology_has_target(t))
+		mib += (t->target_memory ? t->target_memory : 512) +
+		       QEMU_OVERHEAD_MIB;
+	return mib;
+}
+
+static int free_slot(const struct engine_host *h)
+{
+	for (int s = 0; s < h->cpus; s++)
+		if (!h->slots[s])
+			return s;
+	return -1;
+}
+
+/* Could this host take the cell now? */
+static bool host_fits(const struct engine *e, const struct engine_host *h,
+		      size_t ci)
+{
+	long long mib = cell_footprint(e, ci);
+	int vcpus = (int)e->r->cells[ci].cell.vcpus;
+
+	if (!h->up || free_slot(h) < 0)
+		return false;
+	/* A cell bigger than the host runs alone, never beside another. */
+	if (!h->running)
+		return true;
+	return h->used_cpus + vcpus <= h->cpus &&
+	       h->used_mib + mib <= h->mem_mib;
+}
+
+/* Is there a host this cell could ever run on? */
+static bool any_host_up(const struct engine *e)
+{
+	for (size_t i = 0; i < e->nh; i++)
+		if (e->hosts[i].up)
+			return true;
+	return false;
+}
+
+static struct engine_host *pick_host(struct engine *e, size_t ci)
+{
+	struct engine_host *best = NULL;
+	int avoid = e->st[ci].last_host;
+
+	for (size_t i = 0; i < e->nh; i++) {
+		struct engine_host *h = &e->hosts[i];
+
+		if (!host_fits(e, h, ci))
+			continue;
+		/* A retry goes elsewhere when it can. */
+		if ((int)i == avoid && best == NULL) {
+			best = h;
+			continue;
+		}
+		if (!best || (int)(best - e->hosts) == avoid ||
+		    h->running < best->running)
+			best = h;
+	}
+	return best;
+}
+
+static char *self_exe(void)
+{
+	char buf[4096];
+	ssize_t n = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return xasprintf("%s/wblab", wblab_home());
+	buf[n] = '\0';
+	return xstrdup(buf);
+}
+
+static void fill_job(struct engine *e, size_t ci, struct engine_host *h,
+		     int slot, struct cell_job *j)
+{
+	struct matrix_cell_result *cr = &e->r->cells[ci];
+	const struct matrix_cell *c = &cr->cell;
+	int ki = name_index(&e->m.kernels, c->kernel);
+	const struct engine_kernel *k = &e->k[ki];
+	const struct workload_spec *w =
+		&e->wl[name_index(&e->m.workloads, c->workload)];
+
+	memset(j, 0, sizeof(*j));
+	j->run_id = e->r->run_id;
+	j->cell_id = c->id;
+	j->cell_dir = cr->dir;
+	j->kernel = c->kernel;
+	j->kernel_dir = k->ok ? k->art.dir : "";
+	j->topology = c->topology;
+	j->workload = c->workload;
+	j->rep = c->rep;
+	j->memory_mib = (int)cell_memory(e, ci);
+	j->vcpus = (int)c->vcpus;
+	j->image = h->image ? h->image : e->image.path;
+	j->initrd = h->vols ? h->vols[ki].initrd : k->initrd;
+	j->bzimage = h->vols ? h->vols[ki].bzimage : NULL;
+	j->modules_img = h->vols ? h->vols[ki].modules : NULL;
+	j->accel = h->accel.accel;
+	j->uri = h->spec->uri;
+	j->host = h->spec->name;
+	j->run_dir = h->spec->run_dir;
+	j->slot = slot;
+	j->attempt = e->st[ci].attempt;
+	j->boot_timeout = e->o.boot_timeout;
+	j->workload_timeout = e->o.timeout ? e->o.timeout : (int)w->timeout;
+	j->deadline = e->o.deadline;
+	j->keep = e->o.keep;
+	j->cmdline_extra = (char *)e->o.cmdline_extra;
+	j->infra_error = e->infra ? e->infra : k->err;
+}
+
+static pid_t spawn_worker(struct engine *e, const char *job, const char *log)
+{
+	pid_t parent = getpid(), pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		int in = open("/dev/null", O_RDONLY);
+
+		/* The worker stops (and destroys its domains) when we die. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(1);
+		if (in >= 0)
+			dup2(in, 0);
+		if (fd >= 0) {
+			dup2(fd, 1);
+			dup2(fd, 2);
+		}
+		signal(SIGCHLD, SIG_DFL);
+		execl(e->exe, "wblab", "cell-run", job, (char *)NULL);
+		dprintf(2, "cannot run %s: %s\n", e->exe, strerror(errno));
+		_exit(127);
+	}
+	return pid;
+}
+
+static int start_cell(struct engine *e, size_t ci, struct engine_host *h)
+{
+	struct matrix_cell_result *cr = &e->r->cells[ci];
+	struct engine_state *st = &e->st[ci];
+	int slot = free_slot(h);
+	struct cell_job j;
+	char *job, *log;
+
+	fill_job(e, ci, h, slot, &j);
+	job = xasprintf("%s/jobs/%s.json", e->r->run_dir, cr->cell.id);
+	log = xasprintf("%s/logs/%s.%d.log", e->r->run_dir, cr->cell.id,
+			st->attempt);
+	if (cell_job_write(job, &j)) {
+		error("cannot write %s: %s", job, strerror(errno));
+		free(job);
+		free(log);
+		return -1;
+	}
+	st->pid = spawn_worker(e, job, log);
+	free(job);
+	free(log);
+	if (st->pid < 0)
+		return error("fork: %s", strerror(errno));
+	st->state = CELL_RUNNING;
+	st->host = h->index;
+	st->slot = slot;
+	st->t_start = now_mono();
+	st->term_sent = st->kill_sent = false;
+	h->slots[slot] = true;
+	h->running++;
+	h->used_cpus += (int)cr->cell.vcpus;
+	st->mib = cell_footprint(e, ci);
+	h->used_mib += st->mib;
+	e->nr_running++;
+	progress_start(&e->prog, h->spec->name, slot, cr->cell.id, st->attempt);
+	return 0;
+}
+
+static bool results_disk_ok(struct engine *e)
+{
+	int64_t free_b = fs_free_bytes(e->r->run_dir);
+
+	if (free_b >= RESULTS_MIN_FREE)
+		return true;
+	if (!e->r->stopped)
+		error("the results disk is full: %s has %lld KiB free; no new cell starts; finished cells are intact, resume with: wblab matrix run --resume %s",
+		      e->r->run_dir, (long long)(free_b >> 10), e->r->run_dir);
+	e->r->stopped = true;
+	return false;
+}
+
+/* Start what fits, in plan order. */
+static void schedule(struct engine *e)
+{
+	for (size_t ci = 0; ci < e->r->n; ci++) {
+		struct engine_host *h;
+
+		if (virt_interrupted() || e->r->stopped)
+			return;
+		if (e->o.jobs && e->nr_running >= e->o.jobs)
+			return;
+		if (e->st[ci].state != CELL_PENDING)
+			continue;
+		if (!any_host_up(e)) {
+			error("no host is left to run cells on; resume with: wblab matrix run --resume %s",
+			      e->r->run_dir);
+			e->r->stopped = true;
+			return;
+		}
+		h = pick_host(e, ci);
+		if (!h)
+			return; /* keep the order: wait for a slot */
+		if (!results_disk_ok(e))
+			return;
+		if (start_cell(e, ci, h))
+			e->r->stopped = true;
+	}
+}
+
+/* Read what the worker recorded; fills outcome. -1 if no cell.json. */
+static int read_cell_json(struct matrix_cell_result *cr, json_object **out)
+{
+	char *path = xasprintf("%s/cell.json", cr->dir);
+	json_object *o = json_object_from_file(path);
+	const char *name;
+
+	free(path);
+	*out = NULL;
+	if (!o)
+		return -1;
+	name = json_object_get_string(json_path(o, "outcome"));
+	for (int k = OUTCOME_OK; k <= OUTCOME_INFRA_ERROR; k++)
+		if (name && !strcmp(name, outcome_name(k))) {
+			cr->outcome = k;
+			*out = o;
+			return 0;
+		}
+	json_object_put(o);
+	return -1;
+}
+
+/*
+ * The worker left no cell.json (killed, crashed, or the disk is full):
+ * record the cell from here, through the same outcome decision.
+ */
+static void record_lost_worker(struct engine *e, size_t ci, const char *why)
+{
+	struct matrix_cell_result *cr = &e->r->cells[ci];
+	struct engine_host *h = &e->hosts[e->st[ci].host];
+	struct cell_spec c = {
+		.run_id = e->r->run_id,
+		.cell_id = cr->cell.id,
+		.cell_dir = cr->dir,
+		.topo = &e->topo[name_index(&e->m.topologies,
+					    cr->cell.topology)],
+		.wl = &e->wl[name_index(&e->m.workloads, cr->cell.workload)],
+		.rep = cr->cell.rep,
+		.accel = h->accel.accel,
+		.memory_mib = (unsigned int)cell_memory(e, ci),
+		.vcpus = (unsigned int)cr->cell.vcpus,
+		.infra_error = why,
+		.host = h->spec->name,
+		.uri = h->spec->uri,
+		.slot = e->st[ci].slot,
+		.attempt = e->st[ci].attempt,
+	};
+	struct cell_result r;
+
+	cell_run(NULL, &c, &r);
+}
+
+/* Destroy whatever a dead worker may have left of its cell on the host. */
+static void clean_after_worker(struct engine *e, size_t ci)
+{
+	struct engine_host *h = &e->hosts[e->st[ci].host];
+	char *name = cell_domain_name(e->r->run_id, e->r->cells[ci].cell.id);
+	char *tgt = xasprintf("%s-target", name);
+	char *net = xasprintf("%s-net", name);
+
+	if (h->conn && virConnectIsAlive(h->conn) == 1) {
+		virt_destroy_by_name(h->spec->uri, name);
+		virt_destroy_by_name(h->spec->uri, tgt);
+		virt_destroy_by_name(h->spec->uri, net);
+	}
+	free(name);
+	free(tgt);
+	free(net);
+}
+
+/* Retried attempts live in DIR/<run>/attempts/, out of the cells' way. */
+static void set_aside(struct engine *e, size_t ci)
+{
+	struct matrix_cell_result *cr = &e->r->cells[ci];
+	char *dir = xasprintf("%s/attempts", e->r->run_dir);
+	char *dst = xasprintf("%s/%s.%d", dir, cr->cell.id, e->st[ci].attempt);
+
+	mkdir_p(dir, 0755);
+	rm_rf(dst);
+	if (rename(cr->dir, dst) < 0 && errno != ENOENT)
+		rm_rf(cr->dir);
+	free(dir);
+	free(dst);
+}
+
+static void db_cell(struct engine *e, size_t ci, json_object *cj)
+{
+	struct matrix_cell_result *cr = &e->r->cells[ci];
+	const char *started, *hash;
+
+	if (!e->db || !cj)
+		return;
+	started = json_object_get_string(json_path(cj, "timings.started"));
+	hash = json_object_get_string(json_path(cj, "kernel.hash"));
+	results_db_cell(
+		e->db, e->r->run_id, cr->cell.id, cr->cell.kernel,
+		hash ? hash : "", cr->cell.topology, cr->cell.workload,
+		cr->cell.rep, outcome_name(cr->outcome), started ? started : "",
+		json_object_get_double(json_path(cj, "timings.total_s")),
+		json_object_get_double(json_path(cj, "timings.boot_s")));
+}
+
+/* Is the host still there? A dead connection is tried once more. */
+static void check_host(struct engine *e, struct engine_host *h)
+{
+	struct strbuf err = STRBUF_INIT;
+	virConnectPtr c;
+
+	if (!h->up || (h->conn && virConnectIsAlive(h->conn) == 1))
+		return;
+	c = virt_connect(h->spec->uri, &err);
+	if (c) {
+		if (h->conn)
+			virConnectClose(h->conn);
+		h->conn = c;
+	} else {
+		host_down(e, h, err.buf);
+	}
+	strbuf_release(&err);
+}
+
+static bool retryable(const struct engine *e, size_t ci, json_object *cj)
+{
+	const char *reason =
+		json_object_get_string(json_path(cj, "outcome_reason"));
+
+	if (virt_interrupted() || e->st[ci].attempt > e->o.max_retries)
+		return false;
+	/* What no retry can fix: a missing kernel, the image, the disk. */
+	if (e->infra ||
+	    e->k[name_index(&e->m.kernels, e->r->cells[ci].cell.kernel)].err)
+		return false;
+	return !reason || !strstr(reason, "interrupted");
+}
+
+static void finish_cell(struct engine *e, size_t ci, int status)
+{
+	struct matrix_cell_result *cr = &e->r->cells[ci];
+	struct engine_state *st = &e->st[ci];
+	struct engine_host *h = &e->hosts[st->host];
+	double secs = now_mono() - st->t_start;
+	json_object *cj = NULL;
+	bool retry = false;
+	const char *reason;
+
+	h->slots[st->slot] = false;
+	h->running--;
+	h->used_cpus -= (int)cr->cell.vcpus;
+	h->used_mib -= st->mib;
+	e->nr_running--;
+	st->pid = 0;
+	if (!WIFEXITED(status) || WEXITSTATUS(status))
+		clean_after_worker(e, ci);
+	if (read_cell_json(cr, &cj)) {
+		char *why =
+			WIFSIGNALED(status) ?
+				xasprintf(
+					"the cell's worker was killed by signal %d%s",
+					WTERMSIG(status),
+					st->kill_sent ? " after its deadline" :
+							"") :
+				xasprintf(
+					"the cell's worker exited %d without a cell.json",
+					WEXITSTATUS(status));
+
+		record_lost_worker(e, ci, why);
+		free(why);
+		if (read_cell_json(cr, &cj)) {
+			/* Not even that could be written: the disk. */
+			cr->outcome = OUTCOME_INFRA_ERROR;
+			results_disk_ok(e);
+		}
+	}
+	reason = cj ? json_object_get_string(json_path(cj, "outcome_reason")) :
+		      "no cell.json could be written";
+	if (cr->outcome == OUTCOME_INFRA_ERROR) {
+		check_host(e, h);
+		retry = cj && retryable(e, ci, cj) && !e->r->stopped;
+	}
+	progress_end(&e->prog, h->spec->name, st->slot, cr->cell.id,
+		     outcome_name(cr->outcome), reason ? reason : "", secs,
+		     retry);
+	if (retry) {
+		set_aside(e, ci);
+		st->attempt++;
+		st->last_host = h->index;
+		st->state = CELL_PENDING;
+		json_object_put(cj);
+		return;
+	}
+	st->state = CELL_DONE;
+	cr->ran = cj != NULL;
+	cr->have_result = cr->outcome != OUTCOME_INFRA_ERROR;
+	free(cr->host);
+	cr->host = xstrdup(h->spec->name);
+	cr->slot = st->slot;
+	cr->attempts = st->attempt;
+	/* An interrupted cell is not done: resume runs it. */
+	if (cr->outcome == OUTCOME_INFRA_ERROR && virt_interrupted())
+		st->state = CELL_PENDING;
+	db_cell(e, ci, cj);
+	json_object_put(cj);
+	if (engine_save_run(e, NULL))
+		results_disk_ok(e);
+}
+
+static void reap(struct engine *e)
+{
+	char buf[64];
+
+	while (read(sigchld_pipe[0], buf, sizeof(buf)) > 0)
+		;
+	for (size_t ci = 0; ci < e->r->n; ci++) {
+		struct engine_state *st = &e->st[ci];
+		int status;
+
+		if (st->state != CELL_RUNNING || st->pid <= 0)
+			continue;
+		if (waitpid(st->pid, &status, WNOHANG) == st->pid)
+			finish_cell(e, ci, status);
+	}
+}
+
+/* Backstop: a worker that outlives its cell's deadline is stopped. */
+static void police(struct engine *e)
+{
+	double now = now_mono();
+
+	for (size_t ci = 0; ci < e->r->n; ci++) {
+		struct engine_state *st = &e->st[ci];
+		double limit = e->o.deadline ? e->o.deadline : 3 * 3600;
+
+		if (st->state != CELL_RUNNING || st->pid <= 0)
+			continue;
+		if (virt_interrupted() && !st->term_sent) {
+			kill(st->pid, SIGTERM);
+			st->term_sent = true;
+			st->t_term = now;
+		}
+		if (!st->term_sent &&
+		    now - st->t_start > limit + WORKER_GRACE) {
+			kill(st->pid, SIGTERM);
+			st->term_sent = true;
+			st->t_term = now;
+		} else if (st->term_sent && !st->kill_sent &&
+			   now - st->t_term > 60) {
+			kill(st->pid, SIGKILL);
+			st->kill_sent = true;
+		}
+	}
+}
+
+static void loop(struct engine *e)
+{
+	struct pollfd pfd = { .fd = sigchld_pipe[0], .events = POLLIN };
+
+	for (;;) {
+		schedule(e);
+		if (!e->nr_running)
+			break;
+		progress_tick(&e->prog);
+		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
+			break;
+		reap(e);
+		police(e);
+	}
+}
+
+static int open_lock(struct engine *e, bool wait)
+{
+	char *path = xasprintf("%s/lock", e->r->run_dir);
+	double end = now_mono() + 90;
+	bool said = false;
+
+	/* No O_CLOEXEC: workers hold it too, until the last one is gone. */
+	e->lock_fd = open(path, O_RDWR | O_CREAT, 0644);
+	free(path);
+	if (e->lock_fd < 0)
+		return error("cannot open the run lock in %s: %s",
+			     e->r->run_dir, strerror(errno));
+	while (flock(e->lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (!wait || now_mono() > end)
+			return error(
+				"run %s is being run by another wblab (its lock is held)",
+				e->r->run_dir);
+		if (!said)
+			info("waiting for the previous owner's cells of %s to stop",
+			     e->r->run_dir);
+		said = true;
+		usleep(200000);
+	}
+	return 0;
+}
+
+static void init_results(struct engine *e)
+{
+	struct matrix_run *r = e->r;
+
+	r->n = e->plan.n;
+	r->cells = xzalloc(r->n * sizeof(*r->cells));
+	e->st = xzalloc(r->n * sizeof(*e->st));
+	for (size_t i = 0; i < r->n; i++) {
+		struct matrix_cell *src = &e->plan.cells[i],
+				   *dst = &r->cells[i].cell;
+
+		*dst = *src;
+		dst->id = xstrdup(src->id);
+		dst->kernel = xstrdup(src->kernel);
+		dst->topology = xstrdup(src->topology);
+		dst->workload = xstrdup(src->workload);
+		r->cells[i].dir = xasprintf("%s/cells/%s", r->run_dir, src->id);
+		r->cells[i].outcome = OUTCOME_INFRA_ERROR;
+		e->st[i].attempt = 1;
+		e->st[i].last_host = -1;
+	}
+}
+
+/* Cells with a kernel result in an earlier invocation are kept. */
+static size_t adopt_finished(struct engine *e)
+{
+	size_t kept = 0;
+
+	for (size_t ci = 0; ci < e->r->n; ci++) {
+		struct matrix_cell_result *cr = &e->r->cells[ci];
+		json_object *cj;
+
+		if (read_cell_json(cr, &cj)) {
+			rm_rf(cr->dir); /* a worker's half-written cell */
+			continue;
+		}
+		if (cr->outcome == OUTCOME_INFRA_ERROR) {
+			e->st[ci].attempt =
+				json_object_get_int(json_path(cj, "attempt"));
+			if (e->st[ci].attempt < 1)
+				e->st[ci].attempt = 1;
+			set_aside(e, ci);
+			/* A fresh budget of retries for this invocation. */
+			e->st[ci].attempt = 1;
+			json_object_put(cj);
+			continue;
+		}
+		cr->ran = cr->have_result = true;
+		cr->host =
+			xstrdup(json_object_get_string(json_path(cj, "host")));
+		cr->slot = json_object_get_int(json_path(cj, "slot"));
+		cr->attempts = json_object_get_int(json_path(cj, "attempt"));
+		e->st[ci].state = CELL_DONE;
+		kept++;
+		json_object_put(cj);
+	}
+	return kept;
+}
+
+static void finish_run(struct engine *e)
+{
+	char finished[32];
+	struct strbuf names = STRBUF_INIT;
+	bool complete = true;
+
+	for (size_t ci = 0; ci < e->r->n; ci++) {
+		struct matrix_cell_result *cr = &e->r->cells[ci];
+
+		complete &= e->st[ci].state == CELL_DONE;
+		if (e->st[ci].state == CELL_DONE && cr->have_result)
+			e->r->nr_results++;
+		else
+			e->r->nr_infra++;
+	}
+	e->r->interrupted = virt_interrupted();
+	now_iso8601(finished, sizeof(finished));
+	/* finished stays empty while cells are left: the run is resumable. */
+	engine_save_run(e, complete ? finished : NULL);
+	for (size_t i = 0; i < e->nh; i++)
+		strbuf_addf(&names, "%s%s", i ? "," : "",
+			    e->hosts[i].spec->name);
+	if (e->db)
+		results_db_run(e->db, e->r->run_id, e->started,
+			       complete ? finished : "",
+			       e->hosts[0].accel.accel, names.buf);
+	strbuf_release(&names);
+	for (size_t i = 0; i < e->nh; i++) {
+		struct engine_host *h = &e->hosts[i];
+		char *prefix = xasprintf("wblab-%s-", e->r->run_id);
+
+		/* Nothing of this run may outlive it. */
+		if (h->conn && virConnectIsAlive(h->conn) == 1 &&
+		    virt_destroy_prefix(h->conn, prefix))
+			warn("destroyed domains of run %s left running on %s",
+			     e->r->run_id, h->spec->name);
+		free(prefix);
+	}
+	progress_finish(&e->prog);
+	if (e->r->interrupted || e->r->stopped)
+		info("run %s is resumable: wblab matrix run --resume %s",
+		     e->r->run_id, e->r->run_dir);
+}
+
+static void engine_free(struct engine *e)
+{
+	for (size_t i = 0; e->k && i < e->m.kernels.n; i++) {
+		kernel_spec_free(&e->k[i].spec);
+		kernel_artifact_free(&e->k[i].art);
+		free(e->k[i].initrd);
+		free(e->k[i].err);
+	}
+	free(e->k);
+	for (size_t i = 0; e->topo && i < e->m.topologies.n; i++)
+		topology_spec_free(&e->topo[i]);
+	free(e->topo);
+	for (size_t i = 0; e->wl && i < e->m.workloads.n; i++)
+		workload_spec_free(&e->wl[i]);
+	free(e->wl);
+	image_spec_free(&e->ispec);
+	image_artifact_free(&e->image);
+	for (size_t i = 0; i < e->nh; i++)
+		engine_host_free(e, &e->hosts[i]);
+	free(e->hosts);
+	hosts_spec_free(&e->hs);
+	matrix_plan_free(&e->plan);
+	matrix_spec_free(&e->m);
+	progress_free(&e->prog);
+	free(e->st);
+	free(e->infra);
+	free(e->exe);
+	json_object_put(e->record);
+	free(e->results_owned);
+	if (e->db)
+		results_db_close(e->db);
+	if (e->lock_fd > 0)
+		close(e->lock_fd);
+}
+
+static int load_hosts(struct engine *e)
+{
+	if (!e->o.hosts) {
+		hosts_spec_single(&e->hs,
+				  e->o.uri ? e->o.uri : virt_default_uri());
+		return 0;
+	}
+	return hosts_spec_load(e->o.hosts, &e->hs, NULL) ? -1 : 0;
+}
+
+/* The common part of run, resume and add-reps, once the plan is known. */
+static int engine_go(struct engine *e, size_t kept)
+{
+	int ret;
+
+	virt_install_signal_handlers();
+	install_sigchld();
+	e->exe = self_exe();
+	mkdir_p(e->r->run_dir, 0755);
+	if (open_lock(e, kept > 0 || e->resuming))
+		return 1;
+	{
+		char *jobs = xasprintf("%s/jobs", e->r->run_dir);
+		char *logs = xasprintf("%s/logs", e->r->run_dir);
+
+		mkdir_p(jobs, 0755);
+		mkdir_p(logs, 0755);
+		free(jobs);
+		free(logs);
+	}
+	if (!e->resuming)
+		now_iso8601(e->started, sizeof(e->started));
+	prepare_artifacts(e);
+	progress_init(&e->prog, e->o.progress, e->r->n, 0);
+	hosts_up(e);
+	kept = e->resuming ? adopt_finished(e) : 0;
+	e->prog.done = e->prog.results = kept;
+	for (size_t i = 0; i < e->nh; i++)
+		for (int s = 0; e->hosts[i].up && s < e->hosts[i].cpus; s++)
+			progress_add_slot(&e->prog, e->hosts[i].spec->name, s);
+	e->db = results_db_open(e->o.results);
+	if (engine_save_run(e, NULL)) {
+		error("the results directory takes no writes; nothing started");
+		e->r->stopped = true;
+	}
+	progress_note(
+		&e->prog,
+		"run %s: %zu cells (%zu kept), seed %llu, %zu host(s), results in %s",
+		e->r->run_id, e->r->n, kept, (unsigned long long)e->r->seed,
+		e->nh, e->r->run_dir);
+	if (!e->r->stopped)
+		loop(e);
+	finish_run(e);
+	ret = e->r->nr_infra || e->r->interrupted || e->r->stopped ? 1 : 0;
+	return ret;
+}
+
+static void engine_init(struct engine *e, const struct matrix_opts *o,
+			struct matrix_run *r)
+{
+	memset(e, 0, sizeof(*e));
+	memset(r, 0, sizeof(*r));
+	e->o = *o;
+	if (!e->o.results)
+		e->o.results = "results";
+	if (!e->o.accel)
+		e->o.accel = "auto";
+	if (!e->o.command)
+		e->o.command = "matrix";
+	if (e->o.boot_timeout <= 0)
+		e->o.boot_timeout = 120;
+	if (e->o.max_retries < 0)
+		e->o.max_retries = 0;
+	e->r = r;
+	e->lock_fd = -1;
+}
+
+int matrix_run(const struct matrix_spec *m, const struct matrix_opts *o,
+	       struct matrix_run *r)
+{
+	struct engine e;
+	int ret;
+
+	engine_init(&e, o, r);
+	engine_copy_spec(&e.m, m);
+	if (load_specs(&e) || load_hosts(&e)) {
+		engine_free(&e);
+		return 2;
+	}
+	r->seed = o->has_seed ? o->seed : matrix_random_seed();
+	matrix_expand(&e.m, r->seed, 1, (int)e.m.reps, &e.plan);
+	engine_make_run_id(r->run_id, sizeof(r->run_id));
+	r->run_dir = xasprintf("%s/%s", e.o.results, r->run_id);
+	if (mkdir_p(r->run_dir, 0755) < 0) {
+		error("cannot create %s: %s", r->run_dir, strerror(errno));
+		engine_free(&e);
+		return 1;
+	}
+	init_results(&e);
+	ret = engine_go(&e, 0);
+	engine_free(&e);
+	return ret;
+}
+
+/* Resume and add-reps: the run's own record says what it is. */
+static int reopen(struct engine *e, const char *run_dir, int extra)
+{
+	struct matrix_run *r = e->r;
+	int ret;
+
+	if (engine_load_run(e, run_dir))
+		return 2;
+	if (load_specs(e) || load_hosts(e))
+		return 2;
+	if (extra > 0) {
+		struct matrix_plan more;
+		int from = (int)e->m.reps + 1;
+
+		/* New reps get their own shuffle, from the run's seed. */
+		matrix_expand(&e->m, r->seed ^ (0x9e3779b97f4a7c15ULL * from),
+			      from, from + extra - 1, &more);
+		engine_plan_append(&e->plan, &more);
+		e->m.reps += extra;
+	}
+	init_results(e);
+	e->resuming = true;
+	ret = engine_go(e, 0);
+	return ret;
+}
+
+int matrix_resume(const char *run_dir, const struct matrix_opts *o,
+		  struct matrix_run *r)
+{
+	struct engine e;
+	int ret;
+
+	engine_init(&e, o, r);
+	ret = reopen(&e, run_dir, 0);
+	engine_free(&e);
+	return ret;
+}
+
+int matrix_add_reps(const char *run_dir, int extra, const struct matrix_opts *o,
+		    struct matrix_run *r)
+{
+	struct engine e;
+	int ret;
+
+	if (extra < 1 || extra > 1000)
+		return error("add-reps: %d repetitions is not in [1, 1000]",
+			     extra) ?
+			       2 :
+			       2;
+	engine_init(&e, o, r);
+	ret = reopen(&e, run_dir, extra);
+	engine_free(&e);
+	return ret;
+}
+
+void matrix_run_free(struct matrix_run *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		struct matrix_cell_result *c = &r->cells[i];
+
+		free(c->cell.id);
+		free(c->cell.kernel);
+		free(c->cell.topology);
+		free(c->cell.workload);
+		free(c->dir);
+		free(c->host);
+	}
+	free(r->cells);
+	free(r->run_dir);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_MATRIX_ENGINE_H
+#define WBLAB_MATRIX_ENGINE_H
+
+/* The engine's insides, shared by engine.c, record.c and upload.c. */
+#include <json-c/json.h>
+#include <libvirt/libvirt.h>
+#include <sqlite3.h>
+#include <sys/types.h>
+
+#include "artifact/image.h"
+#include "artifact/kernel.h"
+#include "matrix/matrix.h"
+#include "matrix/progress.h"
+#include "spec/hosts.h"
+#include "spec/specs.h"
+#include "virt/probe.h"
+
+struct engine_kernel {
+	struct kernel_spec spec;
+	struct kernel_artifact art;
+	char *initrd;
+	char *err; /* why its cells cannot run */
+	bool ok;
+};
+
+/* Artifacts as volumes in a host's wblab pool. */
+struct engine_vols {
+	char *bzimage, *initrd, *modules;
+};
+
+struct engine_host {
+	const struct host_spec *spec;
+	int index;
+	virConnectPtr conn;
+	bool up;
+	char *down_reason;
+	int cpus, used_cpus, running;
+	long long mem_mib, used_mib;
+	bool *slots; /* [cpus]: busy */
+	struct accel_verdict accel;
+	struct engine_vols *vols; /* [kernels], NULL: local paths */
+	char *image; /* volume path of the root image, NULL: local */
+};
+
+enum cell_state { CELL_PENDING, CELL_RUNNING, CELL_DONE };
+
+struct engine_state {
+	enum cell_state state;
+	pid_t pid;
+	int host, slot, attempt, last_host;
+	long long mib;
+	double t_start, t_term;
+	bool term_sent, kill_sent;
+};
+
+struct engine {
+	struct matrix_opts o;
+	struct matrix_spec m;
+	struct matrix_plan plan;
+	struct matrix_run *r;
+	struct engine_kernel *k; /* [m.kernels.n] */
+	struct topology_spec *topo; /* [m.topologies.n] */
+	struct workload_spec *wl; /* [m.workloads.n] */
+	struct image_spec ispec;
+	struct image_artifact image;
+	char *infra; /* run-wide infrastructure failure */
+	struct hosts_spec hs;
+	struct engine_host *hosts;
+	size_t nh;
+	struct engine_state *st; /* [r->n] */
+	int nr_running;
+	struct progress prog;
+	char started[32];
+	sqlite3 *db;
+	int lock_fd;
+	char *exe;
+	bool resuming;
+	json_object *record; /* run.json read back (resume) */
+	char *results_owned;
+};
+
+void engine_make_run_id(char *buf, size_t len);
+json_object *engine_run_json(struct engine *e, const char *finished);
+int engine_save_run(struct engine *e, const char *finished);
+void host_down(struct engine *e, struct engine_host *h, const char *why);
+
+/* record.c: the run's record in run.json, and reading it back. */
+void engine_copy_spec(struct matrix_spec *dst, const struct matrix_spec *src);
+json_object *engine_spec_json(const struct engine *e);
+json_object *engine_plan_json(const struct engine *e);
+/* Fill e->m, e->plan, run id, dir, seed and started from run_dir/run.json. */
+int engine_load_run(struct engine *e, const char *run_dir);
+void engine_plan_append(struct matrix_plan *p, struct matrix_plan *more);
+
+/* upload.c: artifacts into a host's wblab pool (virStorageVolUpload). */
+int engine_upload(struct engine *e, struct engine_host *h);
+void engine_host_free(struct engine *e, struct engine_host *h);
+
+#endif

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The run's record: run.json carries the matrix, the seed, the options
+ * that shape results and the whole plan in order, so --resume and
+ * add-reps continue exactly the run that was started.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "matrix/engine.h"
+#include "util/json.h"
+#include "util/log.h"
+
+static void copy_list(struct spec_strlist *dst, const struct spec_strlist *src)
+{
+	for (size_t i = 0; i < src->n; i++)
+		spec_strlist_add(dst, src->v[i]);
+}
+
+static char *dup0(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void engine_copy_spec(struct matrix_spec *d, const struct matrix_spec *s)
+{
+	memset(d, 0, sizeof(*d));
+	d->name = dup0(s->name ? s->name : "run");
+	d->path = dup0(s->path);
+	d->description = dup0(s->description);
+	copy_list(&d->kernels, &s->kernels);
+	copy_list(&d->topologies, &s->topologies);
+	copy_list(&d->workloads, &s->workloads);
+	d->reps = s->reps > 0 ? s->reps : 1;
+	d->image = xstrdup(s->image ? s->image : "debian-12");
+	for (size_t i = 0; i < s->nr_sizes; i++)
+		matrix_spec_add_size(d, s->sizes[i].memory, s->sizes[i].vcpus);
+	if (!d->nr_sizes)
+		matrix_spec_add_size(d, 0, 0);
+	d->thresholds =
+		xzalloc((s->nr_thresholds + 1) * sizeof(*d->thresholds));
+	for (size_t i = 0; i < s->nr_thresholds; i++) {
+		d->thresholds[i].metric = xstrdup(s->thresholds[i].metric);
+		d->thresholds[i].change_pct = s->thresholds[i].change_pct;
+		d->thresholds[i].bad = xstrdup(s->thresholds[i].bad);
+	}
+	d->nr_thresholds = s->nr_thresholds;
+}
+
+static json_object *JS(const char *s)
+{
+	return json_object_new_string(s ? s : "");
+}
+
+static json_object *list_json(const struct spec_strlist *l)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_object_array_add(a, JS(l->v[i]));
+	return a;
+}
+
+json_object *engine_spec_json(const struct engine *e)
+{
+	const struct matrix_spec *m = &e->m;
+	json_object *o = json_object_new_object();
+	json_object *sizes = json_object_new_array();
+	json_object *th = json_object_new_object();
+
+	json_object_object_add(o, "matrix", JS(m->name));
+	if (m->path)
+		json_object_object_add(o, "matrix_file", JS(m->path));
+	json_object_object_add(o, "kernels", list_json(&m->kernels));
+	/* One topology and workload: the fields `wblab run` always had. */
+	json_object_object_add(o, "topology", JS(m->topologies.v[0]));
+	json_object_object_add(o, "workload", JS(m->workloads.v[0]));
+	json_object_object_add(o, "topologies", list_json(&m->topologies));
+	json_object_object_add(o, "workloads", list_json(&m->workloads));
+	json_object_object_add(o, "image", JS(m->image));
+	json_object_object_add(o, "reps", json_object_new_int64(m->reps));
+	json_object_object_add(o, "memory_mib",
+			       json_object_new_int64(m->sizes[0].memory));
+	json_object_object_add(o, "vcpus",
+			       json_object_new_int64(m->sizes[0].vcpus ?
+							     m->sizes[0].vcpus :
+							     2));
+	for (size_t i = 0; i < m->nr_sizes; i++) {
+		json_object *z = json_object_new_object();
+
+		json_object_object_add(
+			z, "memory_mib",
+			json_object_new_int64(m->sizes[i].memory));
+		json_object_object_add(
+			z, "vcpus", json_object_new_int64(m->sizes[i].vcpus));
+		json_object_array_add(sizes, z);
+	}
+	json_object_object_add(o, "sizes", sizes);
+	for (size_t i = 0; i < m->nr_thresholds; i++) {
+		json_object *t = json_object_new_object();
+
+		json_object_object_add(
+			t, "change_pct",
+			json_object_new_double(m->thresholds[i].change_pct));
+		json_object_object_add(t, "bad", JS(m->thresholds[i].bad));
+		json_object_object_add(th, m->thresholds[i].metric, t);
+	}
+	json_object_object_add(o, "thresholds", th);
+	json_object_object_add(o, "timeout_s",
+			       json_object_new_int(e->o.timeout));
+	json_object_object_add(o, "boot_timeout_s",
+			       json_object_new_int(e->o.boot_timeout));
+	json_object_object_add(o, "deadline_s",
+			       json_object_new_int(e->o.deadline));
+	json_object_object_add(o, "accel_wanted", JS(e->o.accel));
+	json_object_object_add(o, "cmdline_extra", JS(e->o.cmdline_extra));
+	json_object_object_add(o, "keep", json_object_new_boolean(e->o.keep));
+	json_object_object_add(o, "max_retries",
+			       json_object_new_int(e->o.max_retries));
+	/* As a string: JSON numbers lose 64-bit integers in many readers. */
+	{
+		char seed[32];
+
+		snprintf(seed, sizeof(seed), "%llu",
+			 (unsigned long long)e->r->seed);
+		json_object_object_add(o, "seed", JS(seed));
+	}
+	return o;
+}
+
+json_object *engine_plan_json(const struct engine *e)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < e->plan.n; i++) {
+		const struct matrix_cell *c = &e->plan.cells[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "id", JS(c->id));
+		json_object_object_add(o, "kernel", JS(c->kernel));
+		json_object_object_add(o, "topology", JS(c->topology));
+		json_object_object_add(o, "workload", JS(c->workload));
+		json_object_object_add(o, "rep", json_object_new_int(c->rep));
+		json_object_object_add(o, "memory_mib",
+				       json_object_new_int64(c->memory));
+		json_object_object_add(o, "vcpus",
+				       json_object_new_int64(c->vcpus));
+		json_object_object_add(o, "block",
+				       json_object_new_int(c->block));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static const char *jstr(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return v && json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) :
+		       NULL;
+}
+
+static void list_from(struct spec_strlist *l, json_object *a)
+{
+	size_t n = a && json_object_is_type(a, json_type_array) ?
+			   json_object_array_length(a) :
+			   0;
+
+	for (size_t i = 0; i < n; i++)
+		spec_strlist_add(l, json_object_get_string(
+					    json_object_array_get_idx(a, i)));
+}
+
+static void spec_from(struct engine *e, json_object *spec)
+{
+	struct matrix_spec *m = &e->m;
+	json_object *sizes = json_path(spec, "sizes"), *th;
+	size_t n = sizes ? json_object_array_length(sizes) : 0;
+
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(jstr(spec, "matrix") ? jstr(spec, "matrix") : "run");
+	list_from(&m->kernels, json_path(spec, "kernels"));
+	list_from(&m->topologies, json_path(spec, "topologies"));
+	list_from(&m->workloads, json_path(spec, "workloads"));
+	m->reps = json_object_get_int64(json_path(spec, "reps"));
+	m->image = xstrdup(jstr(spec, "image") ? jstr(spec, "image") :
+						 "debian-12");
+	for (size_t i = 0; i < n; i++) {
+		json_object *z = json_object_array_get_idx(sizes, i);
+
+		matrix_spec_add_size(
+			m, json_object_get_int64(json_path(z, "memory_mib")),
+			json_object_get_int64(json_path(z, "vcpus")));
+	}
+	if (!m->nr_sizes)
+		matrix_spec_add_size(m, 0, 0);
+	th = json_path(spec, "thresholds");
+	if (th && json_object_is_type(th, json_type_object)) {
+		json_object_object_foreach(th, key, val)
+		{
+			m->thresholds = xrealloc(m->thresholds,
+						 (m->nr_thresholds +
+						  1) * sizeof(*m->thresholds));
+			m->thresholds[m->nr_thresholds].metric = xstrdup(key);
+			m->thresholds[m->nr_thresholds].change_pct =
+				json_object_get_double(
+					json_path(val, "change_pct"));
+			m->thresholds[m->nr_thresholds].bad = xstrdup(
+				jstr(val, "bad") ? jstr(val, "bad") : "any");
+			m->nr_thresholds++;
+		}
+	}
+	/* Options that shape results stay those the run started with. */
+	e->o.timeout = json_object_get_int(json_path(spec, "timeout_s"));
+	if (json_path(spec, "boot_timeout_s"))
+		e->o.boot_timeout =
+			json_object_get_int(json_path(spec, "boot_timeout_s"));
+	e->o.deadline = json_object_get_int(json_path(spec, "deadline_s"));
+	if (jstr(spec, "accel_wanted"))
+		e->o.accel = jstr(spec, "accel_wanted");
+	if (jstr(spec, "cmdline_extra") && *jstr(spec, "cmdline_extra"))
+		e->o.cmdline_extra = jstr(spec, "cmdline_extra");
+	e->r->seed = strtoull(jstr(spec, "seed") ? jstr(spec, "seed") : "0",
+			      NULL, 10);
+}
+
+static void plan_from(struct matrix_plan *p, json_object *a)
+{
+	size_t n = a && json_object_is_type(a, json_type_array) ?
+			   json_object_array_length(a) :
+			   0;
+
+	memset(p, 0, sizeof(*p));
+	p->cells = xzalloc((n + 1) * sizeof(*p->cells));
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct matrix_cell *c = &p->cells[p->n];
+
+		if (!jstr(o, "id") || !jstr(o, "kernel") ||
+		    !jstr(o, "topology") || !jstr(o, "workload"))
+			continue;
+		c->id = xstrdup(jstr(o, "id"));
+		c->kernel = xstrdup(jstr(o, "kernel"));
+		c->topology = xstrdup(jstr(o, "topology"));
+		c->workload = xstrdup(jstr(o, "workload"));
+		c->rep = json_object_get_int(json_path(o, "rep"));
+		c->memory = json_object_get_int64(json_path(o, "memory_mib"));
+		c->vcpus = json_object_get_int64(json_path(o, "vcpus"));
+		c->block = json_object_get_int(json_path(o, "block"));
+		p->n++;
+	}
+}
+
+int engine_load_run(struct engine *e, const char *run_dir)
+{
+	char *path = xasprintf("%s/run.json", run_dir);
+	json_object *o = json_object_from_file(path);
+	const char *id = o ? jstr(o, "run") : NULL;
+	json_object *spec = o ? json_path(o, "spec") : NULL;
+	size_t len = strlen(run_dir);
+
+	if (!o || !id || !spec || !json_path(o, "plan") ||
+	    !json_path(spec, "topologies")) {
+		error("%s: not a matrix run's record (%s)", path,
+		      o ? "no run, spec or plan" : json_util_get_last_err());
+		json_object_put(o);
+		free(path);
+		return -1;
+	}
+	snprintf(e->r->run_id, sizeof(e->r->run_id), "%s", id);
+	while (len > 1 && run_dir[len - 1] == '/')
+		len--;
+	e->r->run_dir = xstrndup(run_dir, len);
+	snprintf(e->started, sizeof(e->started), "%s",
+		 jstr(o, "started") ? jstr(o, "started") : "");
+	if (jstr(o, "command"))
+		e->o.command = "matrix";
+	spec_from(e, spec);
+	plan_from(&e->plan, json_path(o, "plan"));
+	e->plan.seed = e->r->seed;
+	/* The results dir is the run dir's parent (wblab.db lives there). */
+	{
+		char *slash = strrchr(e->r->run_dir, '/');
+
+		e->results_owned =
+			slash ? xstrndup(e->r->run_dir, slash - e->r->run_dir) :
+				xstrdup(".");
+		e->o.results = e->results_owned;
+	}
+	/*
+	 * The strings e->o points at live in o: keep it for the engine's
+	 * lifetime.
+	 */
+	e->record = o;
+	free(path);
+	return 0;
+}
+
+void engine_plan_append(struct matrix_plan *p, struct matrix_plan *more)
+{
+	int blocks = 0;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (p->cells[i].block >= blocks)
+			blocks = p->cells[i].block + 1;
+	p->cells = xrealloc(p->cells, (p->n + more->n) * sizeof(*p->cells));
+	for (size_t i = 0; i < more->n; i++) {
+		p->cells[p->n + i] = more->cells[i];
+		p->cells[p->n + i].block += blocks;
+	}
+	p->n += more->n;
+	free(more->cells);
+	memset(more, 0, sizeof(*more));
+}
+
+int matrix_print_run_json(const char *run_dir)
+{
+	char *path = xasprintf("%s/run.json", run_dir);
+	json_object *o = json_object_from_file(path);
+
+	if (!o) {
+		error("cannot read %s", path);
+		free(path);
+		return -1;
+	}
+	free(path);
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	return 0;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_SPEC_HOSTS_H
+#define WBLAB_SPEC_HOSTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "util/strbuf.h"
+
+/*
+ * lab/hosts.yaml: the libvirt endpoints a matrix may use and what each may
+ * hold. libvirt is the distributed engine: wblab schedules onto these URIs
+ * and runs no daemon of its own.
+ */
+struct host_spec {
+	char *name;
+	char *uri; /* qemu:///system, qemu+ssh://h/system, qemu+tcp://... */
+	long long cpus; /* vCPUs it may run at once; 0 = its CPU count */
+	uint64_t memory; /* guest memory it may hold, bytes; 0 = derived */
+	/*
+	 * Images, kernels and initramfs reach the host as volumes of a
+	 * wblab storage pool there (virStorageVolUpload), at pool_path.
+	 * Without a pool the host reads the local cache paths (the local
+	 * host, or one that shares /var/lib/wblab).
+	 */
+	char *pool_path;
+	char *run_dir; /* staging dir the host's QEMU can write; default run_root() */
+	bool disabled;
+	int line;
+};
+
+struct hosts_spec {
+	char *path;
+	struct host_spec *hosts;
+	size_t n;
+};
+
+/* Load path; errors are "file:line: field: message" into err (or stderr). */
+int hosts_spec_load(const char *path, struct hosts_spec *out,
+		    struct strbuf *err);
+/* One host named "local" at uri (no hosts file). */
+void hosts_spec_single(struct hosts_spec *out, const char *uri);
+void hosts_spec_free(struct hosts_spec *h);
+
+#endif

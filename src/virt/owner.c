@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Owners of what a cell creates, and the reaper that removes what a dead
+ * wblab (SIGKILL, OOM, a lost machine) left behind: running domains (a
+ * target guest would otherwise serve iSCSI for a day), networks and
+ * staging dirs full of disk images.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "artifact/cache.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+#include "virt/owner.h"
+
+/* Legacy objects (no owner recorded) older than this are nobody's. */
+#define LEGACY_AGE (6 * 3600)
+
+static unsigned long long proc_start(pid_t pid)
+{
+	char path[64], buf[1024];
+	unsigned long long start = 0;
+	FILE *f;
+	char *p;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return 0;
+	}
+	fclose(f);
+	/* comm may hold spaces and parens: fields start after the last ')'. */
+	p = strrchr(buf, ')');
+	if (!p)
+		return 0;
+	/* state is field 3; starttime is field 22. */
+	if (sscanf(p + 2,
+		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &start) != 1)
+		return 0;
+	return start;
+}
+
+static void boot_id(char *buf, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	buf[0] = '\0';
+	if (strbuf_read_file(&sb, "/proc/sys/kernel/random/boot_id") == 0)
+		snprintf(buf, len, "%.*s", (int)strcspn(sb.buf, "\n"), sb.buf);
+	strbuf_release(&sb);
+}
+
+void owner_self(struct owner *o, const char *run_id)
+{
+	memset(o, 0, sizeof(*o));
+	o->pid = getpid();
+	o->start = proc_start(o->pid);
+	boot_id(o->boot_id, sizeof(o->boot_id));
+	if (gethostname(o->host, sizeof(o->host) - 1) < 0)
+		snprintf(o->host, sizeof(o->host), "?");
+	snprintf(o->run_id, sizeof(o->run_id), "%s", run_id ? run_id : "");
+}
+
+bool owner_alive(const struct owner *o)
+{
+	struct owner me;
+
+	owner_self(&me, NULL);
+	if (strcmp(me.host, o->host) || strcmp(me.boot_id, o->boot_id))
+		return true; /* not ours to judge */
+	if (o->pid <= 0)
+		return false;
+	if (kill(o->pid, 0) < 0 && errno == ESRCH)
+		return false;
+	return proc_start(o->pid) == o->start;
+}
+
+static char *owner_path(const char *name)
+{
+	return xasprintf("%s/%s.owner", run_root(), name);
+}
+
+int owner_file_write(const char *name, const struct owner *o,
+		     const char *cell_id)
+{
+	char *path = owner_path(name);
+	char *text = xasprintf(
+		"pid=%d\nstart=%llu\nboot=%s\nhost=%s\nrun=%s\ncell=%s\n",
+		(int)o->pid, o->start, o->boot_id, o->host, o->run_id,
+		cell_id ? cell_id : "");
+	int ret;
+
+	mkdir_p(run_root(), 0755);
+	ret = write_string_atomic(path, text);
+	free(text);
+	free(path);
+	return ret;
+}
+
+void owner_file_remove(const char *name)
+{
+	char *path = owner_path(name);
+
+	unlink(path);
+	free(path);
+}
+
+static void set_field(struct owner *o, const char *k, const char *v)
+{
+	if (!strcmp(k, "pid"))
+		o->pid = (pid_t)atoi(v);
+	else if (!strcmp(k, "start"))
+		o->start = strtoull(v, NULL, 10);
+	else if (!strcmp(k, "boot"))
+		snprintf(o->boot_id, sizeof(o->boot_id), "%s", v);
+	else if (!strcmp(k, "host"))
+		snprintf(o->host, sizeof(o->host), "%s", v);
+	else if (!strcmp(k, "run"))
+		snprintf(o->run_id, sizeof(o->run_id), "%s", v);
+}
+
+int owner_file_read(const char *path, struct owner *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *line, *save = NULL;
+
+	memset(o, 0, sizeof(*o));
+	if (strbuf_read_file(&sb, path) < 0) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	for (line = strtok_r(sb.buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		char *eq = strchr(line, '=');
+
+		if (eq) {
+			*eq = '\0';
+			set_field(o, line, eq + 1);
+		}
+	}
+	strbuf_release(&sb);
+	return o->pid > 0 ? 0 : -1;
+}
+
+/* The owner recorded in a domain's <metadata>; -1 if none. */
+static int domain_owner(virDomainPtr dom, struct owner *o)
+{
+	char *xml = virDomainGetMetadata(dom, VIR_DOMAIN_METADATA_ELEMENT,
+					 OWNER_XMLNS, 0);
+	static const char *const keys[] = { "pid", "start", "boot", "host",
+					    "run" };
+	xmlDocPtr doc;
+	xmlNodePtr root;
+
+	memset(o, 0, sizeof(*o));
+	if (!xml)
+		return -1;
+	doc = xmlReadMemory(xml, strlen(xml), "owner.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_NOERROR |
+				    XML_PARSE_NOWARNING);
+	free(xml);
+	root = doc ? xmlDocGetRootElement(doc) : NULL;
+	for (size_t i = 0; root && i < ARRAY_SIZE(keys); i++) {
+		xmlChar *v = xmlGetProp(root, (const xmlChar *)keys[i]);
+
+		if (v)
+			set_field(o, keys[i], (const char *)v);
+		xmlFree(v);
+	}
+	xmlFreeDoc(doc);
+	return o->pid > 0 ? 0 : -1;
+}
+
+/* "wblab-X-target" and "wblab-X-net" belong to cell domain "wblab-X". */
+static char *base_name(const char *name)
+{
+	size_t len = strlen(name);
+
+	if (len > 7 && !strcmp(name + len - 7, "-target"))
+		len -= 7;
+	else if (len > 4 && !strcmp(name + len - 4, "-net"))
+		len -= 4;
+	return xstrndup(name, len);
+}
+
+/* 1 dead, 0 alive, -1 unknown (no owner file). */
+static int base_owner_dead(const char *base)
+{
+	char *path = owner_path(base);
+	struct owner o;
+	int ret = owner_file_read(path, &o) ? -1 : !owner_alive(&o);
+
+	free(path);
+	return ret;
+}
+
+/* "wblab-YYYYMMDD-HHMMSS-..." older than LEGACY_AGE? */
+static bool legacy_old(const char *name)
+{
+	struct tm tm = { 0 };
+	const char *p = name + 6;
+
+	if (strncmp(name, "wblab-", 6) || !strptime(p, "%Y%m%d-%H%M%S", &tm))
+		return false;
+	return time(NULL) - timegm(&tm) > LEGACY_AGE;
+}
+
+static void remove_staging(const char *base)
+{
+	char *p = xasprintf("%s/%s", run_root(), base);
+	char *t = xasprintf("%s/%s-target", run_root(), base);
+
+	rm_rf(p);
+	rm_rf(t);
+	owner_file_remove(base);
+	free(p);
+	free(t);
+}
+
+static int reap_domains(virConnectPtr conn)
+{
+	virDomainPtr *doms = NULL;
+	int n = virConnectListAllDomains(conn, &doms, 0), reaped = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = virDomainGetName(doms[i]);
+		struct owner o;
+
+		if (name && !strncmp(name, "wblab-", 6) &&
+		    domain_owner(doms[i], &o) == 0 && !owner_alive(&o)) {
+			char *base = base_name(name);
+
+			if (virDomainIsActive(doms[i]) == 1)
+				virDomainDestroy(doms[i]);
+			else
+				virDomainUndefine(doms[i]);
+			info("destroyed domain %s (its wblab, pid %d of run %s, is gone)",
+			     name, (int)o.pid, o.run_id);
+			/* The target guest and network go when the cell does. */
+			reaped++;
+			free(base);
+		}
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+	return reaped;
+}
+
+static bool domain_exists(virConnectPtr conn, const char *name)
+{
+	virDomainPtr d = virDomainLookupByName(conn, name);
+
+	if (d)
+		virDomainFree(d);
+	return d != NULL;
+}
+
+static int reap_networks(virConnectPtr conn)
+{
+	virNetworkPtr *nets = NULL;
+	int n = virConnectListAllNetworks(conn, &nets, 0), reaped = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = virNetworkGetName(nets[i]);
+		char *base = name ? base_name(name) : NULL;
+		char *tgt = base ? xasprintf("%s-target", base) : NULL;
+		int dead = base ? base_owner_dead(base) : 0;
+
+		if (name && !strncmp(name, "wblab-", 6) &&
+		    !domain_exists(conn, base) && !domain_exists(conn, tgt) &&
+		    (dead == 1 || (dead < 0 && legacy_old(name)))) {
+			virNetworkDestroy(nets[i]);
+			info("destroyed network %s (no owner left)", name);
+			reaped++;
+		}
+		free(base);
+		free(tgt);
+		virNetworkFree(nets[i]);
+	}
+	free(nets);
+	return reaped;
+}
+
+/* Staging dirs and owner files of owners that are gone. */
+static int reap_staging(virConnectPtr conn)
+{
+	DIR *d = opendir(run_root());
+	struct dirent *de;
+	int reaped = 0;
+
+	while (d && (de = readdir(d))) {
+		char *base, *path, *tgt;
+		struct stat st;
+		int dead;
+		size_t len = strlen(de->d_name);
+
+		if (strncmp(de->d_name, "wblab-", 6))
+			continue;
+		base = len > 6 && !strcmp(de->d_name + len - 6, ".owner") ?
+			       xstrndup(de->d_name, len - 6) :
+			       base_name(de->d_name);
+		path = xasprintf("%s/%s", run_root(), de->d_name);
+		tgt = xasprintf("%s-target", base);
+		dead = base_owner_dead(base);
+		if (!domain_exists(conn, base) && !domain_exists(conn, tgt) &&
+		    (dead == 1 ||
+		     /* Legacy: no owner, domain gone, over an hour old. */
+		     (dead < 0 && !stat(path, &st) &&
+		      time(NULL) - st.st_mtime > 3600))) {
+			remove_staging(base);
+			rm_rf(path);
+			info("removed stale staging %s", path);
+			reaped++;
+		}
+		free(base);
+		free(path);
+		free(tgt);
+	}
+	if (d)
+		closedir(d);
+	return reaped;
+}
+
+int owner_reap(virConnectPtr conn)
+{
+	int n;
+
+	if (!conn)
+		return 0;
+	n = reap_domains(conn);
+	n += reap_networks(conn);
+	n += reap_staging(conn);
+	return n;
+}
