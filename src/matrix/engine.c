@@ -588,6 +588,10 @@ static int start_cell(struct engine *e, size_t ci, struct engine_host *h)
 	return 0;
 }
 
+static int read_cell_json(struct matrix_cell_result *cr, json_object **out);
+static void record_lost_worker(struct engine *e, size_t ci, const char *why);
+static void db_cell(struct engine *e, size_t ci, json_object *cj);
+
 static bool results_disk_ok(struct engine *e)
 {
 	int64_t free_b = fs_free_bytes(e->r->run_dir);
@@ -599,6 +603,43 @@ static bool results_disk_ok(struct engine *e)
 		      e->r->run_dir, (long long)(free_b >> 10), e->r->run_dir);
 	e->r->stopped = true;
 	return false;
+}
+
+/*
+ * No host left (or none reachable from the start): every cell not yet
+ * run is recorded infra-error with the hosts' reasons, and the run stops,
+ * resumable.
+ */
+static void no_host(struct engine *e)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	strbuf_addstr(&why, "no host to run on:");
+	for (size_t i = 0; i < e->nh; i++)
+		strbuf_addf(&why, " %s: %s;", e->hosts[i].spec->name,
+			    e->hosts[i].down_reason ? e->hosts[i].down_reason :
+						      "disabled");
+	error("%s resume with: wblab matrix run --resume %s", why.buf,
+	      e->r->run_dir);
+	for (size_t ci = 0; ci < e->r->n; ci++) {
+		struct matrix_cell_result *cr = &e->r->cells[ci];
+		json_object *cj;
+
+		if (e->st[ci].state != CELL_PENDING)
+			continue;
+		e->st[ci].host = 0;
+		record_lost_worker(e, ci, why.buf);
+		if (read_cell_json(cr, &cj) == 0) {
+			cr->ran = true;
+			cr->host = xstrdup(e->hosts[0].spec->name);
+			cr->attempts = e->st[ci].attempt;
+			db_cell(e, ci, cj);
+			json_object_put(cj);
+		}
+	}
+	engine_save_run(e, NULL);
+	e->r->stopped = true;
+	strbuf_release(&why);
 }
 
 /* Start what fits, in plan order. */
@@ -614,9 +655,7 @@ static void schedule(struct engine *e)
 		if (e->st[ci].state != CELL_PENDING)
 			continue;
 		if (!any_host_up(e)) {
-			error("no host is left to run cells on; resume with: wblab matrix run --resume %s",
-			      e->r->run_dir);
-			e->r->stopped = true;
+			no_host(e);
 			return;
 		}
 		h = pick_host(e, ci);
