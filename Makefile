@@ -68,9 +68,14 @@ check-asan:
 	ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 		tests/run-unit.sh $(TEST_SRC:tests/%.c=build-asan/tests/%)
 
+# The matrix engine's reliability suite: ~15 no-op cells, 2 at most at once.
+check-matrix: all
+	tests/e2e-matrix.sh
+
 # Suites that build kernels from source (tens of minutes).
 check-slow: deps services all $(TEST_BIN)
 	tests/e2e-slow.sh
+	tests/e2e-matrix.sh
 
 # The main job: a with/without-patch comparison on built-in defaults.
 demo: deps services all
@@ -86,4 +91,4 @@ format:
 clean:
 	rm -rf $(B) build-asan build-fuzz wblab
 
-.PHONY: all deps services check check-unit check-asan test-bins check-slow demo include-check format clean
+.PHONY: all deps services check check-unit check-asan test-bins check-slow check-matrix demo include-check format clean

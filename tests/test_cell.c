@@ -73,6 +73,8 @@ START_TEST(outcome_table)
 	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
 	f.console_hang = true;
 	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
+	f = (struct cell_facts){ .deadline = true };
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
 	/* QEMU killed, paused or lost by the host: infra-error, never crashed or hung. */
 	f = (struct cell_facts){ .hello = true,
 				 .stopped_early = true,

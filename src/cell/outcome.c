@@ -38,6 +38,16 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		strbuf_addf(r, "host: %s", f->host_fault);
 		return OUTCOME_INFRA_ERROR;
 	}
+	/* The overall deadline, even before the hello: evidence or the host. */
+	if (f->deadline && !f->hello && !f->console_crash) {
+		strbuf_addstr(r, "the cell's overall deadline passed before the agent reported in");
+		if (f->console_hang) {
+			strbuf_addf(r, "; console: %s", title);
+			return OUTCOME_HUNG;
+		}
+		strbuf_addstr(r, "; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
+		return OUTCOME_INFRA_ERROR;
+	}
 	if (!f->hello) {
 		if (f->boot_timeout)
 			strbuf_addstr(

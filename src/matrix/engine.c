@@ -51,12 +51,6 @@
 #include "virt/probe.h"
 #include "virt/virt.h"
 
-/* QEMU's own memory next to the guest's (TCG translation cache, devices). */
-#define QEMU_OVERHEAD_MIB 256
-/* Host memory left to the host and the other users of this machine. */
-#define HOST_RESERVE_MIB 2048
-/* Below this free space in the results dir no new cell starts. */
-#define RESULTS_MIN_FREE (64LL << 20)
 /* A worker past its cell's deadline by this much is killed. */
 #define WORKER_GRACE 120
 
@@ -93,14 +87,6 @@ void engine_make_run_id(char *buf, size_t len)
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
 	snprintf(buf, len, "%s-%04x", ts, (unsigned int)(getpid() & 0xffff));
-}
-
-static int name_index(const struct spec_strlist *l, const char *name)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], name))
-			return (int)i;
-	return -1;
 }
 
 /* Specs: every name must load, or nothing starts (exit 2). */
@@ -159,203 +145,6 @@ static void prepare_artifacts(struct engine *e)
 	free(agent);
 }
 
-static const struct engine_kernel *first_kernel(const struct engine *e)
-{
-	for (size_t i = 0; i < e->m.kernels.n; i++)
-		if (e->k[i].ok)
-			return &e->k[i];
-	return NULL;
-}
-
-/* Connect, reap what dead wblabs left, learn the capacity, decide accel. */
-static void host_up(struct engine *e, struct engine_host *h)
-{
-	struct strbuf err = STRBUF_INIT;
-	const struct engine_kernel *k = first_kernel(e);
-	virNodeInfo ni;
-	unsigned long long free_b;
-	long long total_mib = 0, cap;
-
-	h->conn = virt_connect(h->spec->uri, &err);
-	if (!h->conn) {
-		h->down_reason = strbuf_detach(&err, NULL);
-		warn("host %s: %s", h->spec->name, h->down_reason);
-		return;
-	}
-	strbuf_release(&err);
-	if (h->spec->run_dir)
-		setenv("WBLAB_RUNDIR", h->spec->run_dir, 1);
-	owner_reap(h->conn);
-	unsetenv("WBLAB_RUNDIR");
-	if (virNodeGetInfo(h->conn, &ni) == 0) {
-		h->cpus = (int)ni.cpus;
-		total_mib = (long long)(ni.memory >> 10);
-	}
-	if (h->spec->cpus)
-		h->cpus = (int)h->spec->cpus;
-	if (h->cpus < 1)
-		h->cpus = 1;
-	free_b = virNodeGetFreeMemory(h->conn);
-	cap = (long long)(free_b >> 20) - HOST_RESERVE_MIB;
-	if (total_mib && cap > total_mib * 3 / 4)
-		cap = total_mib * 3 / 4;
-	h->mem_mib = h->spec->memory ? (long long)(h->spec->memory >> 20) :
-				       (cap > 512 ? cap : 512);
-	if (k)
-		accel_decide(h->conn, h->spec->uri, e->o.accel, &k->art,
-			     k->initrd, &h->accel);
-	else
-		snprintf(h->accel.accel, sizeof(h->accel.accel), "%s",
-			 strcmp(e->o.accel, "kvm") ? "tcg" : "kvm");
-	if (!strcmp(h->accel.accel, "tcg") && strcmp(e->o.accel, "tcg"))
-		warn("host %s: using TCG (software emulation), not KVM: %s%s",
-		     h->spec->name, h->accel.reason,
-		     h->accel.cached ?
-			     " (cached verdict; wblab doctor --reprobe re-checks)" :
-			     "");
-	h->slots = xzalloc((size_t)h->cpus * sizeof(*h->slots));
-	h->up = true;
-	if (h->spec->pool_path && engine_upload(e, h))
-		host_down(e, h, "cannot upload the artifacts to its pool");
-}
-
-void host_down(struct engine *e, struct engine_host *h, const char *why)
-{
-	if (!h->up)
-		return;
-	h->up = false;
-	free(h->down_reason);
-	h->down_reason = xstrdup(why);
-	progress_note(&e->prog,
-		      "host %s is gone (%s): its cells move to the other hosts",
-		      h->spec->name, why);
-}
-
-static void hosts_up(struct engine *e)
-{
-	e->nh = e->hs.n;
-	e->hosts = xzalloc(e->nh * sizeof(*e->hosts));
-	for (size_t i = 0; i < e->nh; i++) {
-		e->hosts[i].spec = &e->hs.hosts[i];
-		e->hosts[i].index = (int)i;
-		if (!e->hs.hosts[i].disabled)
-			host_up(e, &e->hosts[i]);
-	}
-}
-
-static void host_json(const struct engine *e, json_object *host)
-{
-	const struct engine_host *h0 = &e->hosts[0];
-	struct utsname u;
-	unsigned long lv = 0, hv = 0;
-	char line[256], model[200] = "";
-	FILE *f = fopen("/proc/cpuinfo", "r");
-
-	uname(&u);
-	virGetVersion(&lv, NULL, NULL);
-	if (h0->conn)
-		virConnectGetVersion(h0->conn, &hv);
-	while (f && fgets(line, sizeof(line), f))
-		if (sscanf(line, "model name : %199[^\n]", model) == 1)
-			break;
-	if (f)
-		fclose(f);
-	json_object_object_add(host, "hostname",
-			       json_object_new_string(u.nodename));
-	json_object_object_add(host, "kernel",
-			       json_object_new_string(u.release));
-	json_object_object_add(host, "libvirt_uri",
-			       json_object_new_string(h0->spec->uri));
-	json_object_object_add(host, "libvirt_version",
-			       json_object_new_int64(lv));
-	json_object_object_add(host, "qemu_version", json_object_new_int64(hv));
-	json_object_object_add(host, "accel",
-			       json_object_new_string(h0->accel.accel));
-	json_object_object_add(host, "accel_reason",
-			       json_object_new_string(h0->accel.reason));
-	json_object_object_add(
-		host, "image",
-		json_object_new_string(e->image.path ? e->image.path : ""));
-	/* The host's CPU model and size, for reports' header. */
-	json_object_object_add(host, "cpu", json_object_new_string(model));
-	json_object_object_add(
-		host, "cpus",
-		json_object_new_int(sysconf(_SC_NPROCESSORS_ONLN)));
-	json_object_object_add(
-		host, "memory_mib",
-		json_object_new_int64((long long)sysconf(_SC_PHYS_PAGES) *
-					      sysconf(_SC_PAGESIZE) >>
-				      20));
-}
-
-static json_object *hosts_json(const struct engine *e)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < e->nh; i++) {
-		const struct engine_host *h = &e->hosts[i];
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(o, "name",
-				       json_object_new_string(h->spec->name));
-		json_object_object_add(o, "uri",
-				       json_object_new_string(h->spec->uri));
-		json_object_object_add(o, "cpus", json_object_new_int(h->cpus));
-		json_object_object_add(o, "memory_mib",
-				       json_object_new_int64(h->mem_mib));
-		json_object_object_add(o, "accel",
-				       json_object_new_string(h->accel.accel));
-		json_object_object_add(o, "up", json_object_new_boolean(h->up));
-		if (h->down_reason)
-			json_object_object_add(
-				o, "down_reason",
-				json_object_new_string(h->down_reason));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
-static json_object *cells_json(const struct engine *e)
-{
-	json_object *a = json_object_new_array();
-
-	for (size_t i = 0; i < e->r->n; i++) {
-		const struct matrix_cell_result *c = &e->r->cells[i];
-		json_object *o;
-
-		if (!c->ran)
-			continue;
-		o = json_object_new_object();
-		json_object_object_add(o, "id",
-				       json_object_new_string(c->cell.id));
-		json_object_object_add(o, "kernel",
-				       json_object_new_string(c->cell.kernel));
-		json_object_object_add(
-			o, "topology",
-			json_object_new_string(c->cell.topology));
-		json_object_object_add(
-			o, "workload",
-			json_object_new_string(c->cell.workload));
-		json_object_object_add(o, "rep",
-				       json_object_new_int(c->cell.rep));
-		json_object_object_add(
-			o, "outcome",
-			json_object_new_string(outcome_name(c->outcome)));
-		json_object_object_add(
-			o, "dir",
-			json_object_new_string(c->dir + strlen(e->r->run_dir) +
-					       1));
-		json_object_object_add(
-			o, "host",
-			json_object_new_string(c->host ? c->host : ""));
-		json_object_object_add(o, "slot", json_object_new_int(c->slot));
-		json_object_object_add(o, "attempts",
-				       json_object_new_int(c->attempts));
-		json_object_array_add(a, o);
-	}
-	return a;
-}
-
 json_object *engine_run_json(struct engine *e, const char *finished)
 {
 	json_object *o = json_object_new_object();
@@ -391,83 +180,6 @@ int engine_save_run(struct engine *e, const char *finished)
 	free(path);
 	json_object_put(o);
 	return ret;
-}
-
-static long long cell_memory(const struct engine *e, size_t ci)
-{
-	const struct matrix_cell *c = &e->r->cells[ci].cell;
-	const struct workload_spec *w =
-		&e->wl[name_index(&e->m.workloads, c->workload)];
-
-	return c->memory ? c->memory : w->memory ? w->memory : 1024;
-}
-
-/* Host memory the cell takes: its guests and their QEMUs. */
-static long long cell_footprint(const struct engine *e, size_t ci)
-{
-	const struct topology_spec *t = &e->topo[name_index(
-		&e->m.topologies, e->r->cells[ci].cell.topology)];
-	long long mib = cell_memory(e, ci) + QEMU_OVERHEAD_MIB;
-
-	if (topology_has_target(t))
-		mib += (t->target_memory ? t->target_memory : 512) +
-		       QEMU_OVERHEAD_MIB;
-	return mib;
-}
-
-static int free_slot(const struct engine_host *h)
-{
-	for (int s = 0; s < h->cpus; s++)
-		if (!h->slots[s])
-			return s;
-	return -1;
-}
-
-/* Could this host take the cell now? */
-static bool host_fits(const struct engine *e, const struct engine_host *h,
-		      size_t ci)
-{
-	long long mib = cell_footprint(e, ci);
-	int vcpus = (int)e->r->cells[ci].cell.vcpus;
-
-	if (!h->up || free_slot(h) < 0)
-		return false;
-	/* A cell bigger than the host runs alone, never beside another. */
-	if (!h->running)
-		return true;
-	return h->used_cpus + vcpus <= h->cpus &&
-	       h->used_mib + mib <= h->mem_mib;
-}
-
-/* Is there a host this cell could ever run on? */
-static bool any_host_up(const struct engine *e)
-{
-	for (size_t i = 0; i < e->nh; i++)
-		if (e->hosts[i].up)
-			return true;
-	return false;
-}
-
-static struct engine_host *pick_host(struct engine *e, size_t ci)
-{
-	struct engine_host *best = NULL;
-	int avoid = e->st[ci].last_host;
-
-	for (size_t i = 0; i < e->nh; i++) {
-		struct engine_host *h = &e->hosts[i];
-
-		if (!host_fits(e, h, ci))
-			continue;
-		/* A retry goes elsewhere when it can. */
-		if ((int)i == avoid && best == NULL) {
-			best = h;
-			continue;
-		}
-		if (!best || (int)(best - e->hosts) == avoid ||
-		    h->running < best->running)
-			best = h;
-	}
-	return best;
 }
 
 static char *self_exe(void)
@@ -588,23 +300,6 @@ static int start_cell(struct engine *e, size_t ci, struct engine_host *h)
 	return 0;
 }
 
-static int read_cell_json(struct matrix_cell_result *cr, json_object **out);
-static void record_lost_worker(struct engine *e, size_t ci, const char *why);
-static void db_cell(struct engine *e, size_t ci, json_object *cj);
-
-static bool results_disk_ok(struct engine *e)
-{
-	int64_t free_b = fs_free_bytes(e->r->run_dir);
-
-	if (free_b >= RESULTS_MIN_FREE)
-		return true;
-	if (!e->r->stopped)
-		error("the results disk is full: %s has %lld KiB free; no new cell starts; finished cells are intact, resume with: wblab matrix run --resume %s",
-		      e->r->run_dir, (long long)(free_b >> 10), e->r->run_dir);
-	e->r->stopped = true;
-	return false;
-}
-
 /*
  * No host left (or none reachable from the start): every cell not yet
  * run is recorded infra-error with the hosts' reasons, and the run stops,
@@ -666,127 +361,6 @@ static void schedule(struct engine *e)
 		if (start_cell(e, ci, h))
 			e->r->stopped = true;
 	}
-}
-
-/* Read what the worker recorded; fills outcome. -1 if no cell.json. */
-static int read_cell_json(struct matrix_cell_result *cr, json_object **out)
-{
-	char *path = xasprintf("%s/cell.json", cr->dir);
-	json_object *o = json_object_from_file(path);
-	const char *name;
-
-	free(path);
-	*out = NULL;
-	if (!o)
-		return -1;
-	name = json_object_get_string(json_path(o, "outcome"));
-	for (int k = OUTCOME_OK; k <= OUTCOME_INFRA_ERROR; k++)
-		if (name && !strcmp(name, outcome_name(k))) {
-			cr->outcome = k;
-			*out = o;
-			return 0;
-		}
-	json_object_put(o);
-	return -1;
-}
-
-/*
- * The worker left no cell.json (killed, crashed, or the disk is full):
- * record the cell from here, through the same outcome decision.
- */
-static void record_lost_worker(struct engine *e, size_t ci, const char *why)
-{
-	struct matrix_cell_result *cr = &e->r->cells[ci];
-	struct engine_host *h = &e->hosts[e->st[ci].host];
-	struct cell_spec c = {
-		.run_id = e->r->run_id,
-		.cell_id = cr->cell.id,
-		.cell_dir = cr->dir,
-		.topo = &e->topo[name_index(&e->m.topologies,
-					    cr->cell.topology)],
-		.wl = &e->wl[name_index(&e->m.workloads, cr->cell.workload)],
-		.rep = cr->cell.rep,
-		.accel = h->accel.accel,
-		.memory_mib = (unsigned int)cell_memory(e, ci),
-		.vcpus = (unsigned int)cr->cell.vcpus,
-		.infra_error = why,
-		.host = h->spec->name,
-		.uri = h->spec->uri,
-		.slot = e->st[ci].slot,
-		.attempt = e->st[ci].attempt,
-	};
-	struct cell_result r;
-
-	cell_run(NULL, &c, &r);
-}
-
-/* Destroy whatever a dead worker may have left of its cell on the host. */
-static void clean_after_worker(struct engine *e, size_t ci)
-{
-	struct engine_host *h = &e->hosts[e->st[ci].host];
-	char *name = cell_domain_name(e->r->run_id, e->r->cells[ci].cell.id);
-	char *tgt = xasprintf("%s-target", name);
-	char *net = xasprintf("%s-net", name);
-
-	if (h->conn && virConnectIsAlive(h->conn) == 1) {
-		virt_destroy_by_name(h->spec->uri, name);
-		virt_destroy_by_name(h->spec->uri, tgt);
-		virt_destroy_by_name(h->spec->uri, net);
-	}
-	free(name);
-	free(tgt);
-	free(net);
-}
-
-/* Retried attempts live in DIR/<run>/attempts/, out of the cells' way. */
-static void set_aside(struct engine *e, size_t ci)
-{
-	struct matrix_cell_result *cr = &e->r->cells[ci];
-	char *dir = xasprintf("%s/attempts", e->r->run_dir);
-	char *dst = xasprintf("%s/%s.%d", dir, cr->cell.id, e->st[ci].attempt);
-
-	mkdir_p(dir, 0755);
-	rm_rf(dst);
-	if (rename(cr->dir, dst) < 0 && errno != ENOENT)
-		rm_rf(cr->dir);
-	free(dir);
-	free(dst);
-}
-
-static void db_cell(struct engine *e, size_t ci, json_object *cj)
-{
-	struct matrix_cell_result *cr = &e->r->cells[ci];
-	const char *started, *hash;
-
-	if (!e->db || !cj)
-		return;
-	started = json_object_get_string(json_path(cj, "timings.started"));
-	hash = json_object_get_string(json_path(cj, "kernel.hash"));
-	results_db_cell(
-		e->db, e->r->run_id, cr->cell.id, cr->cell.kernel,
-		hash ? hash : "", cr->cell.topology, cr->cell.workload,
-		cr->cell.rep, outcome_name(cr->outcome), started ? started : "",
-		json_object_get_double(json_path(cj, "timings.total_s")),
-		json_object_get_double(json_path(cj, "timings.boot_s")));
-}
-
-/* Is the host still there? A dead connection is tried once more. */
-static void check_host(struct engine *e, struct engine_host *h)
-{
-	struct strbuf err = STRBUF_INIT;
-	virConnectPtr c;
-
-	if (!h->up || (h->conn && virConnectIsAlive(h->conn) == 1))
-		return;
-	c = virt_connect(h->spec->uri, &err);
-	if (c) {
-		if (h->conn)
-			virConnectClose(h->conn);
-		h->conn = c;
-	} else {
-		host_down(e, h, err.buf);
-	}
-	strbuf_release(&err);
 }
 
 static bool retryable(const struct engine *e, size_t ci, json_object *cj)
@@ -985,42 +559,6 @@ static void init_results(struct engine *e)
 	}
 }
 
-/* Cells with a kernel result in an earlier invocation are kept. */
-static size_t adopt_finished(struct engine *e)
-{
-	size_t kept = 0;
-
-	for (size_t ci = 0; ci < e->r->n; ci++) {
-		struct matrix_cell_result *cr = &e->r->cells[ci];
-		json_object *cj;
-
-		if (read_cell_json(cr, &cj)) {
-			rm_rf(cr->dir); /* a worker's half-written cell */
-			continue;
-		}
-		if (cr->outcome == OUTCOME_INFRA_ERROR) {
-			e->st[ci].attempt =
-				json_object_get_int(json_path(cj, "attempt"));
-			if (e->st[ci].attempt < 1)
-				e->st[ci].attempt = 1;
-			set_aside(e, ci);
-			/* A fresh budget of retries for this invocation. */
-			e->st[ci].attempt = 1;
-			json_object_put(cj);
-			continue;
-		}
-		cr->ran = cr->have_result = true;
-		cr->host =
-			xstrdup(json_object_get_string(json_path(cj, "host")));
-		cr->slot = json_object_get_int(json_path(cj, "slot"));
-		cr->attempts = json_object_get_int(json_path(cj, "attempt"));
-		e->st[ci].state = CELL_DONE;
-		kept++;
-		json_object_put(cj);
-	}
-	return kept;
-}
-
 static void finish_run(struct engine *e)
 {
 	char finished[32];
@@ -1098,16 +636,6 @@ static void engine_free(struct engine *e)
 		results_db_close(e->db);
 	if (e->lock_fd > 0)
 		close(e->lock_fd);
-}
-
-static int load_hosts(struct engine *e)
-{
-	if (!e->o.hosts) {
-		hosts_spec_single(&e->hs,
-				  e->o.uri ? e->o.uri : virt_default_uri());
-		return 0;
-	}
-	return hosts_spec_load(e->o.hosts, &e->hs, NULL) ? -1 : 0;
 }
 
 /* The common part of run, resume and add-reps, once the plan is known. */

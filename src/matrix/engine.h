@@ -6,6 +6,8 @@
 #include <json-c/json.h>
 #include <libvirt/libvirt.h>
 #include <sqlite3.h>
+#include <stdbool.h>
+#include <stddef.h>
 #include <sys/types.h>
 
 #include "artifact/image.h"
@@ -16,6 +18,12 @@
 #include "spec/specs.h"
 #include "virt/probe.h"
 
+/* QEMU's own memory next to the guest's (TCG translation cache, devices). */
+#define QEMU_OVERHEAD_MIB 256
+/* Host memory left to the host and the other users of this machine. */
+#define HOST_RESERVE_MIB 2048
+/* Below this free space in the results dir no new cell starts. */
+#define RESULTS_MIN_FREE (64LL << 20)
 struct engine_kernel {
 	struct kernel_spec spec;
 	struct kernel_artifact art;
@@ -84,6 +92,32 @@ void engine_make_run_id(char *buf, size_t len);
 json_object *engine_run_json(struct engine *e, const char *finished);
 int engine_save_run(struct engine *e, const char *finished);
 void host_down(struct engine *e, struct engine_host *h, const char *why);
+
+/* hosts.c */
+void host_up(struct engine *e, struct engine_host *h);
+void hosts_up(struct engine *e);
+void host_json(const struct engine *e, json_object *host);
+json_object *hosts_json(const struct engine *e);
+int free_slot(const struct engine_host *h);
+bool host_fits(const struct engine *e, const struct engine_host *h, size_t ci);
+bool any_host_up(const struct engine *e);
+struct engine_host *pick_host(struct engine *e, size_t ci);
+void check_host(struct engine *e, struct engine_host *h);
+int load_hosts(struct engine *e);
+
+/* cells.c */
+int read_cell_json(struct matrix_cell_result *cr, json_object **out);
+bool results_disk_ok(struct engine *e);
+void record_lost_worker(struct engine *e, size_t ci, const char *why);
+void clean_after_worker(struct engine *e, size_t ci);
+void set_aside(struct engine *e, size_t ci);
+void db_cell(struct engine *e, size_t ci, json_object *cj);
+json_object *cells_json(const struct engine *e);
+size_t adopt_finished(struct engine *e);
+long long cell_memory(const struct engine *e, size_t ci);
+long long cell_footprint(const struct engine *e, size_t ci);
+int name_index(const struct spec_strlist *l, const char *name);
+const struct engine_kernel *first_kernel(const struct engine *e);
 
 /* record.c: the run's record in run.json, and reading it back. */
 void engine_copy_spec(struct matrix_spec *dst, const struct matrix_spec *src);
