@@ -451,6 +451,24 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 		plan_step(p, "cgroup", "", "", NULL);
 }
 
+/*
+ * MGLRU: a workload's lru_gen: writes the knob and checks it took (a
+ * kernel without CONFIG_LRU_GEN fails setup here, naming lru_gen); the
+ * collectors read it back into metrics.lru_gen after the pre: steps. On
+ * means the LRU_GEN_CORE bit (bit 0 of the mask) is set.
+ */
+static void lru_gen_steps(struct strbuf *p, const char *want)
+{
+	bool on;
+
+	if (!want)
+		return;
+	on = !strcmp(want, "on");
+	plan_step(p, "put", LRU_GEN, on ? "y" : "n", NULL);
+	RUN(p, "lru_gen", "grep", "-Eqx", on ? "0x[0-9a-f]*[13579bdf]" : "0x0+",
+	    LRU_GEN);
+}
+
 int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		 const struct plan_opts *o, struct strbuf *out)
 {
@@ -472,6 +490,7 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		 * measured window that starts at vmstat.before.
 		 */
 		snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
+		lru_gen_steps(out, w->lru_gen);
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
 		collectors_plan_arm(out);

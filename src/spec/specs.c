@@ -73,6 +73,8 @@ static const struct spec_field workload_fields[] = {
 	SPEC_SUBMAP("hog", false, hog_fields),
 	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max),
 	  .value = SPEC_V_WORD },
+	{ "lru_gen", SPEC_ENUM, F(struct workload_spec, lru_gen), false, 0, 0,
+	  (const char *const[]){ "on", "off", NULL } },
 	{ "pre", SPEC_STRLIST, F(struct workload_spec, pre) },
 	SPEC_END
 };
@@ -217,6 +219,7 @@ void workload_spec_free(struct workload_spec *s)
 	free(s->description);
 	free(s->fio);
 	free(s->memcg_max);
+	free(s->lru_gen);
 	spec_strlist_free(&s->pre);
 	memset(s, 0, sizeof(*s));
 }

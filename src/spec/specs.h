@@ -103,6 +103,7 @@ struct workload_spec {
 	uint64_t hog_size; /* memory hog: anonymous bytes to touch (0 = none) */
 	long long hog_hold; /* seconds the hog keeps its memory */
 	char *memcg_max; /* run the workload in a memcg with this memory.max */
+	char *lru_gen; /* "on"/"off": MGLRU set in setup; NULL: kernel default */
 	struct spec_strlist
 		pre; /* guest commands (argv, split on spaces) before fio */
 };
