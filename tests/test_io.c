@@ -13,9 +13,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cell/collectors.h"
 #include "collect/io.h"
 #include "collect/trace.h"
 #include "collect/windows.h"
+#include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
 #include "util/strbuf.h"
@@ -361,6 +363,59 @@ START_TEST(test_trace_linear)
 }
 END_TEST
 
+/*
+ * The same cell as if CPU 0's buffer had dropped 5 events (the real
+ * trace_stats.txt with that one line changed): no hist files, so the
+ * headline counts are null with a reason, and the analysis stops at CPU
+ * 0's last event, 51.296304 (awk: 366 lines after it, all on CPU 1).
+ */
+START_TEST(test_io_lossy)
+{
+	static const char *const files[] = { "trace.gz", "fsdev.txt", NULL };
+	char tmp[] = "/tmp/wblab-test-io.XXXXXX";
+	struct strbuf s = STRBUF_INIT;
+	json_object *m = json_object_new_object();
+	char *p, *dst;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	for (size_t i = 0; files[i]; i++) {
+		char *src = xasprintf("%s/tests/data/" DF "%s", home, files[i]);
+
+		dst = xasprintf("%s/%s", tmp, files[i]);
+		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
+		free(src);
+		free(dst);
+	}
+	slurp(DF "trace_stats.txt", &s);
+	p = strstr(s.buf, "cpu0/stats:dropped events: 0");
+	ck_assert_ptr_nonnull(p);
+	p[strlen("cpu0/stats:dropped events: ")] = '5';
+	dst = xasprintf("%s/trace_stats.txt", tmp);
+	write_string_atomic(dst, s.buf);
+	free(dst);
+	collectors_metrics(tmp, m);
+	ck_assert_int_eq(iat(m, "trace.lost_events"), 5);
+	ck_assert_int_eq(iat(m, "trace.cut_lines"), 366);
+	ck_assert(
+		json_object_object_get_ex(m, "vmscan_write_file_direct", NULL));
+	ck_assert_ptr_null(at(m, "vmscan_write_file_direct"));
+	ck_assert_ptr_nonnull(
+		strstr(json_object_get_string(
+			       at(m, "null_reasons.vmscan_write_file_direct")),
+		       "lost"));
+	ck_assert_ptr_null(at(m, "vmscan_write_file_direct_pages"));
+	/* Counts null, shapes from the analysed part. */
+	ck_assert_ptr_null(at(m, "io.writers.flusher.pages"));
+	ck_assert_ptr_null(at(m, "io.counts_source"));
+	ck_assert_ptr_nonnull(at(m, "io.writers.flusher.seq_pct"));
+	ck_assert_ptr_nonnull(at(m, "collector_errors.hist_block_bio_queue"));
+	ck_assert(!json_object_get_boolean(at(m, "writeback.complete")));
+	json_object_put(m);
+	rm_rf(tmp);
+	strbuf_release(&s);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("io");
@@ -373,6 +428,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_io_hist);
 	tcase_add_test(tc, test_io_hist_dropped);
 	tcase_add_test(tc, test_io_fsdev);
+	tcase_add_test(tc, test_io_lossy);
 	tcase_add_test(tc, test_trace_linear);
 	suite_add_tcase(s, tc);
 	return s;
