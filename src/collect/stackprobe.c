@@ -31,6 +31,9 @@ const struct stack_site stack_sites[] = {
 	{ "ext4_writepage", "ext4_writepage", STACK_LAYER_FS },
 	{ "blkdev_writepage", "blkdev_writepage", STACK_LAYER_FS },
 	{ "xfs_vm_writepages", "xfs_vm_writepages", STACK_LAYER_FS },
+	/* What reclaim can still write through on 6.12 (no ext4/blkdev). */
+	{ "swap_writepage", "swap_writepage", STACK_LAYER_FS },
+	{ "f2fs_write_data_page", "f2fs_write_data_page", STACK_LAYER_FS },
 	{ "submit_bio_noacct", "submit_bio_noacct", STACK_LAYER_STORAGE },
 	{ "raid1_make_request", "raid1_make_request", STACK_LAYER_STORAGE },
 	{ "raid5_make_request", "raid5_make_request", STACK_LAYER_STORAGE },
