@@ -3,12 +3,14 @@
 # host faults (virsh destroy, a paused guest, a guest that makes no
 # progress), SIGINT, a full results disk, long cell ids. Real guests
 # (debian-6.1, no-op workloads, 512 MiB / 1 vCPU so two fit this host),
-# never more than 2 at once. About 15 cells: run from `make check-matrix`
+# never more than 2 at once. A second libvirt endpoint (lab/second-endpoint.sh:
+# a session libvirtd of user wblab2 on 127.0.0.1:16599, never the system
+# daemon) stands in for a second host. About 20 cells: run from `make check-matrix`
 # (and `make check-slow`), not the default e2e suite.
 # Usage: tests/e2e-matrix.sh [SCENARIO...]   (default: all)
 . "$(dirname "$0")/lib.sh"
 
-all="parallel kill9 destroy pause deadline sigint diskfull"
+all="parallel kill9 destroy pause deadline sigint diskfull hosts restart hostgone"
 want=${*:-$all}
 echo "# wblab matrix end-to-end tests, results in $R"
 
@@ -248,6 +250,92 @@ if wants diskfull; then
 	else
 		fail "cannot mount a tmpfs for the disk-full test"
 	fi
+fi
+
+# Multi-host scenarios: the second endpoint is ours, started, restarted and
+# stopped here only.
+URI2=qemu+tcp://127.0.0.1:16599/session
+left2() { virsh -c $URI2 list --all --name 2>/dev/null | grep -q "^wblab-$1-"; }
+on_host() { jq -e --arg h "$2" '[.cells[] | select(.host == $h)] | length > 0' "$(run_dir "$1")/run.json" >/dev/null 2>&1 ||
+	virsh -c "$( [ "$2" = second ] && echo $URI2 || echo qemu:///system)" list --name 2>/dev/null | grep -q "^wblab-$(run_id "$1")-"; }
+second_running() { id=$(run_id "$1"); [ -n "$id" ] && virsh -c $URI2 list --name 2>/dev/null | grep "^wblab-$id-" | head -n 1 | grep .; }
+
+if wants hosts || wants restart || wants hostgone; then
+	lab/second-endpoint.sh start && lab/second-endpoint.sh hosts "$R/hosts.yaml" || fail "second endpoint did not start"
+fi
+
+# 8. Two endpoints: cells land on both; artifacts reach the second one as
+#    volumes of its wblab pool (virStorageVolUpload), not by copying.
+if wants hosts; then
+	matrix "$R/mh.yaml" 2
+	./wblab matrix run "$R/mh.yaml" --hosts "$R/hosts.yaml" --accel tcg --progress plain \
+		--results "$R/hs" --json >"$R/hs.json" 2>"$R/hs.log"
+	rc=$?
+	[ $rc -eq 0 ] && pass "two hosts: exit 0" || fail "two hosts: exit $rc (see $R/hs.log)"
+	jcheck "$R/hs.json" '[.cells[].host] | sort == ["local", "second"]' "two hosts: one cell on each endpoint"
+	jcheck "$R/hs.json" 'all(.cells[]; .outcome == "ok")' "two hosts: both cells ok"
+	check "second host: kernel, initramfs, modules and image are pool volumes" sh -c \
+		"virsh -c $URI2 vol-list wblab | grep -q -- '-bzImage' && virsh -c $URI2 vol-list wblab | grep -q 'img-.*root.img'"
+	grep -q "host second: uploaded" "$R/hs.log" && echo "# $(grep -c 'host second: uploaded' "$R/hs.log") volumes uploaded this run" ||
+		echo "# volumes were already in the pool"
+	c=$(jq -r '.cells[] | select(.host == "second") | .dir' "$R/hs.json")
+	jcheck "$(run_dir "$R/hs")/$c/cell.json" '.host_uri == "'$URI2'" and .kernel.guest_release == "6.1.0-57-amd64"' \
+		"the second host's cell booted the uploaded kernel"
+	check "two hosts: nothing left on the second endpoint" sh -c "! virsh -c $URI2 list --all --name | grep -q '^wblab-$(run_id "$R/hs")-'"
+fi
+
+# 9. libvirtd (the second endpoint's) restarted mid-cell: the cell ends
+#    infra-error (connection lost), is retried, and the run completes.
+if wants restart; then
+	matrix "$R/mr.yaml" 1
+	./wblab matrix run "$R/mr.yaml" --hosts "$R/hosts.yaml" --accel tcg --progress plain \
+		--results "$R/rs" >"$R/rs.log" 2>&1 &
+	pid=$!
+	# The only cell goes to whichever host is free; wait for it on second.
+	if wait_for 180 second_running "$R/rs"; then
+		sleep 3
+		lab/second-endpoint.sh restart
+		wait $pid
+		rc=$?
+		d=$(run_dir "$R/rs")
+		a=$(ls -d "$d"/attempts/*/ 2>/dev/null | head -n 1)
+		jcheck "$a/cell.json" '.outcome == "infra-error" and (.outcome_reason | test("connection was lost"))' \
+			"libvirtd restarted: the attempt is infra-error (connection lost)"
+		jcheck "$d/run.json" '.cells[0].outcome == "ok" and .cells[0].attempts == 2' "libvirtd restarted: retried and ok"
+		[ $rc -eq 0 ] && pass "libvirtd restarted: exit 0" || fail "exit $rc (see $R/rs.log)"
+		check "libvirtd restarted: nothing left on the second endpoint" sh -c "! virsh -c $URI2 list --all --name | grep -q '^wblab-$(basename "$d")-'"
+	else
+		wait $pid
+		echo "# restart: the cell ran on local; skipped (see $R/rs.log)"
+	fi
+fi
+
+# 10. A host that goes away (its daemon and its QEMUs die): its cells move
+#     to the other host; nothing is counted from it.
+if wants hostgone; then
+	matrix "$R/mg.yaml" 3
+	./wblab matrix run "$R/mg.yaml" --hosts "$R/hosts.yaml" --accel tcg --progress plain \
+		--results "$R/hg" >"$R/hg.log" 2>&1 &
+	pid=$!
+	if wait_for 180 second_running "$R/hg"; then
+		dom=$(second_running "$R/hg")
+		sleep 3
+		qpid=$(cat /run/wblab2/libvirt/qemu/run/"$dom".pid 2>/dev/null || true)
+		kill -9 "$(cat /run/wblab2/libvirtd.pid)"
+		[ -n "$qpid" ] && kill -9 "$qpid"
+		wait $pid
+		rc=$?
+		d=$(run_dir "$R/hg")
+		jcheck "$d/run.json" '(.hosts[] | select(.name == "second") | .up) == false' "host gone: marked down"
+		jcheck "$d/run.json" '(.cells | length) == 3 and all(.cells[]; .outcome == "ok" and .host == "local")' \
+			"host gone: all cells ended ok on the remaining host"
+		[ $rc -eq 0 ] && pass "host gone: exit 0" || fail "host gone: exit $rc (see $R/hg.log)"
+		grep -q "host second is gone" "$R/hg.log" && pass "host gone: said so" || fail "host gone: no message"
+	else
+		wait $pid
+		fail "host gone: no cell ran on the second endpoint (see $R/hg.log)"
+	fi
+	lab/second-endpoint.sh start
 fi
 
 finish

@@ -49,11 +49,13 @@ int cache_check_space(const char *dir, int64_t need)
 	return 0;
 }
 
+/* $WBLAB_QEMU_USER: the user a host's QEMU runs as (a session daemon's). */
 void chown_to_qemu(const char *path)
 {
-	struct passwd *pw = getpwnam("libvirt-qemu");
+	const char *env = getenv("WBLAB_QEMU_USER");
+	const char *user = env && *env ? env : "libvirt-qemu";
+	struct passwd *pw = getpwnam(user);
 
 	if (pw && chown(path, pw->pw_uid, pw->pw_gid) < 0 && errno != ENOENT)
-		warn("cannot chown %s to libvirt-qemu: %s", path,
-		     strerror(errno));
+		warn("cannot chown %s to %s: %s", path, user, strerror(errno));
 }

@@ -124,7 +124,9 @@ static void add_disk(struct domain_config *dc, const char *path,
 /*
  * Under TCG a vCPU thread can lose the host CPU for seconds; the soft
  * lockup, RCU stall and hung task watchdogs would report the emulator,
- * not the kernel. Their thresholds are raised there (and recorded).
+ * not the kernel. Their thresholds are raised there (and recorded), and
+ * the boot-time IO-APIC timer check is skipped: on a loaded host it
+ * panics ("IO-APIC + timer doesn't work") for the emulator's slowness.
  */
 char *cell_cmdline(const struct cell_spec *c)
 {
@@ -132,7 +134,7 @@ char *cell_cmdline(const struct cell_spec *c)
 		"console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s%s",
 		strcmp(c->accel, "kvm") ?
 			" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
-			" sysctl.kernel.hung_task_timeout_secs=600" :
+			" sysctl.kernel.hung_task_timeout_secs=600 no_timer_check" :
 			"",
 		c->cmdline_extra ? " " : "",
 		c->cmdline_extra ? c->cmdline_extra : "");
@@ -183,6 +185,9 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 			goto out;
 		}
 	}
+	/* A session daemon's QEMU cannot be given the files: they must be its. */
+	if (getenv("WBLAB_QEMU_USER"))
+		chown_to_qemu(overlay);
 	vm->dc = (struct domain_config){
 		.name = vm->g.name,
 		.type = !strcmp(c->accel, "kvm") ? "kvm" : "qemu",
@@ -213,6 +218,8 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 
 		if (!bad)
 			add_disk(&vm->dc, p, "raw", serial, false);
+		if (!bad && getenv("WBLAB_QEMU_USER"))
+			chown_to_qemu(p);
 		free(p);
 		free(serial);
 		if (bad)
@@ -286,8 +293,8 @@ static int net_start(struct cell_ctx *x, virConnectPtr conn, const char *dom)
  * guest_loop() bounded by the cell's overall deadline too; 3 when that
  * is what ended it.
  */
-static int cell_loop(struct cell_ctx *x, double deadline,
-		     bool (*done)(void *), void *arg)
+static int cell_loop(struct cell_ctx *x, double deadline, bool (*done)(void *),
+		     void *arg)
 {
 	int ret = guest_loop(deadline < x->deadline ? deadline : x->deadline,
 			     done, arg);
@@ -378,8 +385,8 @@ static int start_target(struct cell_ctx *x, virConnectPtr conn)
 static void dump_blocked_tasks(struct guest *g)
 {
 	static const unsigned int keys[][3] = {
-		{ 56, 99, 17 },	/* KEY_LEFTALT, KEY_SYSRQ, KEY_W */
-		{ 56, 99, 38 },	/* KEY_LEFTALT, KEY_SYSRQ, KEY_L */
+		{ 56, 99, 17 }, /* KEY_LEFTALT, KEY_SYSRQ, KEY_W */
+		{ 56, 99, 38 }, /* KEY_LEFTALT, KEY_SYSRQ, KEY_L */
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)

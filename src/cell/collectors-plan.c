@@ -49,9 +49,13 @@ static char *site_file(const struct stack_site *s, const char *file)
 }
 
 static const char *const stack_vmscan_events[] = {
-	"mm_vmscan_direct_reclaim_begin", "mm_vmscan_direct_reclaim_end",
-	"mm_vmscan_memcg_reclaim_begin", "mm_vmscan_memcg_reclaim_end",
-	"mm_vmscan_kswapd_wake", "mm_vmscan_kswapd_sleep", NULL
+	"mm_vmscan_direct_reclaim_begin",
+	"mm_vmscan_direct_reclaim_end",
+	"mm_vmscan_memcg_reclaim_begin",
+	"mm_vmscan_memcg_reclaim_end",
+	"mm_vmscan_kswapd_wake",
+	"mm_vmscan_kswapd_sleep",
+	NULL
 };
 
 /*
@@ -110,8 +114,7 @@ static void arm_stack_sites(struct strbuf *plan)
 		grep[n++] = stack_sites[i].symbol;
 	}
 	grep[n++] = "/proc/kallsyms";
-	plan_step_argv(plan, "capture", "stack_kallsyms.txt", "kallsyms",
-		       grep);
+	plan_step_argv(plan, "capture", "stack_kallsyms.txt", "kallsyms", grep);
 	free(grep);
 	strbuf_release(&cond);
 }
@@ -221,8 +224,7 @@ void collectors_plan_collect(struct strbuf *plan, const char *mount)
 		free(f);
 		free(name);
 	}
-	plan_step(plan, "get", "kprobe_events", TRACEFS "/kprobe_events",
-		  NULL);
+	plan_step(plan, "get", "kprobe_events", TRACEFS "/kprobe_events", NULL);
 	plan_step(plan, "get", "stack_probe_trace", STACK_INST "/trace", NULL);
 	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size",
 		  NULL);

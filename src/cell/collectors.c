@@ -209,7 +209,8 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 		if (!why && !read_file(dir, name, &sb))
 			h = stack_hist_summary(sb.buf, sb.len);
 		if (!why && !h)
-			why = xstrdup("the probe exists but no histogram came back");
+			why = xstrdup(
+				"the probe exists but no histogram came back");
 		if (!h) {
 			h = json_object_new_object();
 			json_object_object_add(h, "absent",
@@ -218,7 +219,8 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 			present++;
 		}
 		json_object_object_add(
-			h, "layer", json_object_new_string(stack_layer_name(s->layer)));
+			h, "layer",
+			json_object_new_string(stack_layer_name(s->layer)));
 		json_object_object_add(h, "symbol",
 				       json_object_new_string(s->symbol));
 		json_object_object_add(sites, s->name, h);
@@ -232,12 +234,13 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 	if (!read_gz(dir, "stack_probe_trace", &sb, &compress)) {
 		rw = stack_reclaim_write(sb.buf, sb.len);
 		json_object_object_add(
-			rw, "raw", json_object_new_string("stack_probe_trace.gz"));
+			rw, "raw",
+			json_object_new_string("stack_probe_trace.gz"));
 		json_object_object_add(st, "reclaim_write", rw);
 		if (json_at(rw, "max_bytes", NULL))
-			json_object_object_add(
-				st, "reclaim_write_max_bytes",
-				json_object_get(json_at(rw, "max_bytes", NULL)));
+			json_object_object_add(st, "reclaim_write_max_bytes",
+					       json_object_get(json_at(
+						       rw, "max_bytes", NULL)));
 	}
 	if (compress)
 		compress_file(dir, "stack_probe_trace");
@@ -652,18 +655,20 @@ static void metrics_oom(const char *dir, json_object *m, const char *alog)
 	o = oom_facts(w, wl, start);
 	json_object_object_add(
 		o, "window",
-		json_object_new_string(start >= 0 ? "workload" :
-						    "whole console (no workload markers)"));
+		json_object_new_string(
+			start >= 0 ? "workload" :
+				     "whole console (no workload markers)"));
 	if (alog && strstr(alog, "workload:fio"))
 		json_object_object_add(o, "fio_completed",
-				       json_object_new_boolean(fio_rc(alog) == 0));
+				       json_object_new_boolean(fio_rc(alog) ==
+							       0));
 	json_object_object_add(m, "oom", o);
 out:
 	strbuf_release(&sb);
 }
 
-static void metrics_lru_gen(const char *dir, json_object *m,
-			    json_object *errs, const char *alog)
+static void metrics_lru_gen(const char *dir, json_object *m, json_object *errs,
+			    const char *alog)
 {
 	struct strbuf sb = STRBUF_INIT;
 	json_object *o = json_object_new_object();

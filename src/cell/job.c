@@ -46,6 +46,7 @@ static const struct {
 	J(J_STR, uri, "uri"),
 	J(J_STR, host, "host"),
 	J(J_STR, run_dir, "run_dir"),
+	J(J_STR, qemu_user, "qemu_user"),
 	J(J_INT, slot, "slot"),
 	J(J_INT, attempt, "attempt"),
 	J(J_INT, boot_timeout, "boot_timeout_s"),
@@ -150,6 +151,8 @@ int cell_job_run(const struct cell_job *j)
 		return -1;
 	if (j->run_dir && *j->run_dir)
 		setenv("WBLAB_RUNDIR", j->run_dir, 1);
+	if (j->qemu_user && *j->qemu_user)
+		setenv("WBLAB_QEMU_USER", j->qemu_user, 1);
 	if (!infra && j->kernel_dir && *j->kernel_dir) {
 		have_kernel = kernel_artifact_load(j->kernel_dir, &ka) == 0;
 		if (!have_kernel)

@@ -21,7 +21,7 @@ struct cell_job {
 	int memory_mib, vcpus;
 	/* Paths as the host's QEMU sees them (pool volumes on remote hosts). */
 	char *image, *initrd, *bzimage, *modules_img;
-	char *accel, *uri, *host, *run_dir;
+	char *accel, *uri, *host, *run_dir, *qemu_user;
 	int slot, attempt;
 	int boot_timeout, workload_timeout, deadline;
 	bool keep;

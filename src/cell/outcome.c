@@ -40,12 +40,16 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 	}
 	/* The overall deadline, even before the hello: evidence or the host. */
 	if (f->deadline && !f->hello && !f->console_crash) {
-		strbuf_addstr(r, "the cell's overall deadline passed before the agent reported in");
+		strbuf_addstr(
+			r,
+			"the cell's overall deadline passed before the agent reported in");
 		if (f->console_hang) {
 			strbuf_addf(r, "; console: %s", title);
 			return OUTCOME_HUNG;
 		}
-		strbuf_addstr(r, "; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
+		strbuf_addstr(
+			r,
+			"; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
 		return OUTCOME_INFRA_ERROR;
 	}
 	if (!f->hello) {
@@ -67,16 +71,18 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 	}
 	if (f->run_timeout || f->deadline) {
 		if (f->deadline)
-			strbuf_addf(r, "the cell's overall deadline passed in %s",
+			strbuf_addf(r,
+				    "the cell's overall deadline passed in %s",
 				    f->timeout_phase && *f->timeout_phase ?
 					    f->timeout_phase :
 					    "the run");
 		else
-			strbuf_addf(r,
-				    "no exit from the agent before the %s timeout",
-				    f->timeout_phase && *f->timeout_phase ?
-					    f->timeout_phase :
-					    "run");
+			strbuf_addf(
+				r,
+				"no exit from the agent before the %s timeout",
+				f->timeout_phase && *f->timeout_phase ?
+					f->timeout_phase :
+					"run");
 		if (f->console_hang) {
 			strbuf_addf(r, "; console: %s", title);
 			return OUTCOME_HUNG;
@@ -85,7 +91,9 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		 * A timer is not evidence: without the kernel's own hang
 		 * report a slow or stuck host looks the same.
 		 */
-		strbuf_addstr(r, "; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
+		strbuf_addstr(
+			r,
+			"; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
 		return OUTCOME_INFRA_ERROR;
 	}
 	/*

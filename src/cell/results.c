@@ -252,8 +252,8 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(o, "host", JS(c->host ? c->host : "local"));
 	json_object_object_add(o, "host_uri", JS(c->uri));
 	json_object_object_add(o, "slot", json_object_new_int(c->slot));
-	json_object_object_add(o, "attempt",
-			       json_object_new_int(c->attempt ? c->attempt : 1));
+	json_object_object_add(
+		o, "attempt", json_object_new_int(c->attempt ? c->attempt : 1));
 	json_object_object_add(o, "outcome", JS(outcome_name(r->outcome)));
 	json_object_object_add(o, "outcome_reason", JS(r->reason));
 	json_object_object_add(o, "agent", agent_json(g));

@@ -35,7 +35,6 @@ const struct engine_kernel *first_kernel(const struct engine *e)
 	return NULL;
 }
 
-
 /* Read what the worker recorded; fills outcome. -1 if no cell.json. */
 int read_cell_json(struct matrix_cell_result *cr, json_object **out)
 {

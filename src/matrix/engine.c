@@ -190,6 +190,9 @@ static char *self_exe(void)
 	if (n <= 0)
 		return xasprintf("%s/wblab", wblab_home());
 	buf[n] = '\0';
+	/* Rebuilt while running: run the new binary at the same path. */
+	if (n > 10 && !strcmp(buf + n - 10, " (deleted)"))
+		buf[n - 10] = '\0';
 	return xstrdup(buf);
 }
 
@@ -222,6 +225,7 @@ static void fill_job(struct engine *e, size_t ci, struct engine_host *h,
 	j->uri = h->spec->uri;
 	j->host = h->spec->name;
 	j->run_dir = h->spec->run_dir;
+	j->qemu_user = h->spec->qemu_user;
 	j->slot = slot;
 	j->attempt = e->st[ci].attempt;
 	j->boot_timeout = e->o.boot_timeout;
@@ -559,6 +563,31 @@ static void init_results(struct engine *e)
 	}
 }
 
+static int count_prefix(virConnectPtr conn, const char *prefix)
+{
+	virDomainPtr *doms = NULL;
+	int n = virConnectListAllDomains(conn, &doms,
+					 VIR_CONNECT_LIST_DOMAINS_ACTIVE),
+	    found = 0;
+
+	for (int i = 0; i < n; i++) {
+		const char *name = virDomainGetName(doms[i]);
+
+		found += name && !strncmp(name, prefix, strlen(prefix));
+		virDomainFree(doms[i]);
+	}
+	free(doms);
+	return found;
+}
+
+static void wait_prefix_gone(virConnectPtr conn, const char *prefix, int secs)
+{
+	double end = now_mono() + secs;
+
+	while (count_prefix(conn, prefix) > 0 && now_mono() < end)
+		usleep(50000);
+}
+
 static void finish_run(struct engine *e)
 {
 	char finished[32];
@@ -590,7 +619,13 @@ static void finish_run(struct engine *e)
 		struct engine_host *h = &e->hosts[i];
 		char *prefix = xasprintf("wblab-%s-", e->r->run_id);
 
-		/* Nothing of this run may outlive it. */
+		/*
+		 * Nothing of this run may outlive it. A guest that powered
+		 * itself off is torn down by libvirt a moment after its
+		 * worker is done: give that a bounded moment first.
+		 */
+		if (h->conn && virConnectIsAlive(h->conn) == 1)
+			wait_prefix_gone(h->conn, prefix, 15);
 		if (h->conn && virConnectIsAlive(h->conn) == 1 &&
 		    virt_destroy_prefix(h->conn, prefix))
 			warn("destroyed domains of run %s left running on %s",

@@ -56,45 +56,75 @@ fail:
 	return NULL;
 }
 
+/* Sparse upload: holes (most of a raw root image) are skipped, not sent. */
+struct src {
+	int fd;
+	off_t size;
+};
+
+static int src_read(virStreamPtr st, char *data, size_t n, void *opaque)
+{
+	struct src *s = opaque;
+
+	return (int)read(s->fd, data, n);
+}
+
+static int src_hole(virStreamPtr st, int *in_data, long long *len, void *opaque)
+{
+	struct src *s = opaque;
+	off_t cur = lseek(s->fd, 0, SEEK_CUR), data, hole;
+
+	if (cur < 0)
+		return -1;
+	data = lseek(s->fd, cur, SEEK_DATA);
+	if (data < 0 && errno == ENXIO)
+		data = s->size; /* a hole up to the end */
+	else if (data < 0)
+		return -1;
+	if (data > cur) {
+		*in_data = 0;
+		*len = data - cur;
+	} else {
+		hole = lseek(s->fd, cur, SEEK_HOLE);
+		if (hole < 0)
+			return -1;
+		*in_data = 1;
+		*len = hole - cur;
+	}
+	return lseek(s->fd, cur, SEEK_SET) < 0 ? -1 : 0;
+}
+
+static int src_skip(virStreamPtr st, long long len, void *opaque)
+{
+	struct src *s = opaque;
+
+	return lseek(s->fd, len, SEEK_CUR) < 0 ? -1 : 0;
+}
+
 static int send_file(virConnectPtr c, virStorageVolPtr vol, const char *local,
 		     unsigned long long size)
 {
 	virStreamPtr st = virStreamNew(c, 0);
-	int fd = open(local, O_RDONLY | O_CLOEXEC);
-	char *buf = xmalloc(1 << 20);
-	unsigned long long sent = 0;
+	struct src s = { open(local, O_RDONLY | O_CLOEXEC), (off_t)size };
 	int ret = -1;
 
-	if (fd < 0 || !st || virStorageVolUpload(vol, st, 0, size, 0) < 0)
+	if (s.fd < 0 || !st ||
+	    virStorageVolUpload(vol, st, 0, size,
+				VIR_STORAGE_VOL_UPLOAD_SPARSE_STREAM) < 0)
 		goto out;
-	while (sent < size) {
-		ssize_t n = read(fd, buf, 1 << 20);
-
-		if (n <= 0)
-			break;
-		for (ssize_t off = 0; off < n;) {
-			int w = virStreamSend(st, buf + off, n - off);
-
-			if (w < 0)
-				goto abort;
-			off += w;
-		}
-		sent += n;
-	}
-	if (sent == size && virStreamFinish(st) == 0)
+	if (virStreamSparseSendAll(st, src_read, src_hole, src_skip, &s) == 0 &&
+	    virStreamFinish(st) == 0)
 		ret = 0;
 	else
-abort:
 		virStreamAbort(st);
 out:
 	if (ret)
 		error("upload of %s failed: %s", local,
-		      fd < 0 ? strerror(errno) : virt_last_error());
-	if (fd >= 0)
-		close(fd);
+		      s.fd < 0 ? strerror(errno) : virt_last_error());
+	if (s.fd >= 0)
+		close(s.fd);
 	if (st)
 		virStreamFree(st);
-	free(buf);
 	return ret;
 }
 

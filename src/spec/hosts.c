@@ -19,6 +19,7 @@ static const struct spec_field host_fields[] = {
 	{ "memory", SPEC_SIZE, H(memory), false, 128LL << 20, 1LL << 50 },
 	{ "pool", SPEC_STR, H(pool_path) },
 	{ "run_dir", SPEC_STR, H(run_dir) },
+	{ "qemu_user", SPEC_STR, H(qemu_user) },
 	{ "disabled", SPEC_BOOL, H(disabled) },
 	SPEC_END
 };
@@ -48,6 +49,7 @@ static int parse_hosts(struct spec_file *sf, yaml_node_t *v, const char *field,
 			free(h.uri);
 			free(h.pool_path);
 			free(h.run_dir);
+			free(h.qemu_user);
 			continue;
 		}
 		if (!spec_valid_name(h.name))
@@ -110,6 +112,7 @@ void hosts_spec_free(struct hosts_spec *h)
 		free(h->hosts[i].uri);
 		free(h->hosts[i].pool_path);
 		free(h->hosts[i].run_dir);
+		free(h->hosts[i].qemu_user);
 	}
 	free(h->hosts);
 	free(h->path);

@@ -26,6 +26,7 @@ struct host_spec {
 	 */
 	char *pool_path;
 	char *run_dir; /* staging dir the host's QEMU can write; default run_root() */
+	char *qemu_user; /* who QEMU runs as there (a session daemon's user) */
 	bool disabled;
 	int line;
 };
