@@ -204,19 +204,19 @@ int kb_configure(struct kb *k)
 	char *objarg = xasprintf("O=%s", k->obj);
 	char *lvfrag = xasprintf("%s/localversion.config", k->bdir);
 	char *config = xasprintf("%s/.config", k->obj);
-	size_t nf = k->plan.fragments.n + 1;
-	const char **frags = xzalloc((nf + 1) * sizeof(*frags));
-	char **own = xzalloc((nf + 1) * sizeof(*own));
+	size_t nf = k->plan.fragments.n + 1; /* and localversion.config */
+	struct strvec frags = STRVEC_INIT, argv = STRVEC_INIT;
 	bool *strict = xzalloc(nf * sizeof(*strict));
-	const char **argv = xzalloc((nf + 8) * sizeof(*argv));
 	struct strbuf msg = STRBUF_INIT, wmsg = STRBUF_INIT;
 	int ret = -1, n;
 
 	for (size_t i = 0; i < k->plan.fragments.n; i++) {
-		own[i] = fragment_path(k, k->plan.fragments.v[i], &strict[i]);
-		if (!own[i])
+		char *path = fragment_path(k, k->plan.fragments.v[i], &strict[i]);
+
+		if (!path)
 			goto out;
-		frags[i] = own[i];
+		strvec_push(&frags, path);
+		free(path);
 	}
 	{
 		char *text = xasprintf(
@@ -230,7 +230,7 @@ int kb_configure(struct kb *k)
 			goto out;
 		}
 		free(text);
-		frags[nf - 1] = lvfrag;
+		strvec_push(&frags, lvfrag);
 		strict[nf - 1] = true;
 	}
 	if (cache_make_dir(k->obj))
@@ -243,7 +243,7 @@ int kb_configure(struct kb *k)
 			NULL
 		};
 
-		if (kb_run_logged(mk, NULL, k->env, k->log)) {
+		if (kb_run_logged(mk, NULL, k->env.v, k->log)) {
 			error("kernel %s: make %s failed, see %s", k->s->name,
 			      k->plan.config_base, k->log);
 			goto out;
@@ -253,17 +253,10 @@ int kb_configure(struct kb *k)
 		char *script = xasprintf("%s/scripts/kconfig/merge_config.sh",
 					 k->srctree);
 
-		n = 0;
-		argv[n++] = "sh";
-		argv[n++] = script;
-		argv[n++] = "-m";
-		argv[n++] = "-O";
-		argv[n++] = k->obj;
-		argv[n++] = config;
-		for (size_t i = 0; i < nf; i++)
-			argv[n++] = frags[i];
-		argv[n] = NULL;
-		if (kb_run_logged(argv, k->srctree, k->env, k->log)) {
+		strvec_pushl(&argv, "sh", script, "-m", "-O", k->obj, config,
+			     NULL);
+		strvec_pushv(&argv, frags.v);
+		if (kb_run_logged(argv.v, k->srctree, k->env.v, k->log)) {
 			error("kernel %s: merge_config.sh failed, see %s",
 			      k->s->name, k->log);
 			free(script);
@@ -275,13 +268,14 @@ int kb_configure(struct kb *k)
 		const char *mk[] = { "make", "-C",	     k->srctree,
 				     objarg, "olddefconfig", NULL };
 
-		if (kb_run_logged(mk, NULL, k->env, k->log)) {
+		if (kb_run_logged(mk, NULL, k->env.v, k->log)) {
 			error("kernel %s: make olddefconfig failed, see %s",
 			      k->s->name, k->log);
 			goto out;
 		}
 	}
-	n = kbuild_config_verify(config, frags, strict, nf, &msg, &wmsg);
+	n = kbuild_config_verify(config, frags.v, strict, (int)frags.nr, &msg,
+				 &wmsg);
 	if (wmsg.len) {
 		FILE *f = fopen(k->log, "a");
 
@@ -300,12 +294,9 @@ int kb_configure(struct kb *k)
 	}
 	ret = 0;
 out:
-	for (size_t i = 0; i < nf; i++)
-		free(own[i]);
-	free(own);
-	free(frags);
+	strvec_clear(&frags);
+	strvec_clear(&argv);
 	free(strict);
-	free(argv);
 	free(objarg);
 	free(lvfrag);
 	free(config);

@@ -150,8 +150,8 @@ int kb_prepare_tree(struct kb *k)
 	}
 	for (size_t i = 0; i < k->plan.patches.n; i++) {
 		struct strbuf msg = STRBUF_INIT;
-		const char *argv[16];
-		int r = kbuild_patch_check(newt, k->patch_paths[i], &msg);
+		struct strvec argv = STRVEC_INIT;
+		int r = kbuild_patch_check(newt, k->patch_paths[i], &msg), bad;
 
 		if (r) {
 			kb_patch_failed(k->s->name, k->patch_paths[i], msg.buf);
@@ -159,10 +159,12 @@ int kb_prepare_tree(struct kb *k)
 			goto out;
 		}
 		strbuf_release(&msg);
-		kb_patch_argv(argv, newt, k->patch_paths[i], false);
+		kb_patch_argv(&argv, newt, k->patch_paths[i], false);
 		info("kernel %s: applying %s", k->s->name,
 		     k->plan.patches.v[i]);
-		if (kb_run_logged(argv, NULL, NULL, k->log)) {
+		bad = kb_run_logged(argv.v, NULL, NULL, k->log);
+		strvec_clear(&argv);
+		if (bad) {
 			error("kernel %s: applying %s failed, see %s",
 			      k->s->name, k->patch_paths[i], k->log);
 			goto out;
@@ -258,7 +260,7 @@ int kb_install(struct kb *k, const char *hash, struct kernel_artifact *a)
 				     "modules_install",
 				     NULL };
 
-		if (kb_run_logged(mk, NULL, k->env, k->log)) {
+		if (kb_run_logged(mk, NULL, k->env.v, k->log)) {
 			error("kernel %s: make modules_install failed, see %s",
 			      k->s->name, k->log);
 			goto out;

@@ -22,6 +22,7 @@
 #include "artifact/kernel.h"
 #include "spec/specs.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 
 /* What a spec builds, with its bases' parts folded in. */
 struct kb_plan {
@@ -44,8 +45,7 @@ struct kb {
 	char *obj; /* build/<name>/linux/obj */
 	char *log;
 	char **patch_paths;
-	const char *env[12];
-	char *env_own[12];
+	struct strvec env; /* NAME=VALUE for every make (kb_env) */
 	char *base_obj; /* the base's O= tree to start from, or NULL */
 	char *base_hash;
 	char *commit; /* git sources: the commit built */
@@ -73,8 +73,8 @@ int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 
 
 /* kbuild-patch.c */
-int kb_patch_argv(const char **argv, const char *srcdir, const char *patch,
-		  bool dry);
+void kb_patch_argv(struct strvec *argv, const char *srcdir, const char *patch,
+		   bool dry);
 int kb_patch_failed(const char *name, const char *patch, const char *msg);
 int kb_check_patches(const char *name, const char *pristine, char **paths,
 		     size_t n);

@@ -131,7 +131,6 @@ void kb_env(struct kb *k)
 	struct stat st;
 	char stamp[64] = "Thu Jan  1 00:00:00 UTC 2015";
 	char *basedir = cache_path("build", "");
-	int n = 0;
 
 	/*
 	 * The release date of the source: the time its Makefile carries. A
@@ -147,46 +146,53 @@ void kb_env(struct kb *k)
 	free(mk);
 	if (strlen(basedir) > 1 && basedir[strlen(basedir) - 1] == '/')
 		basedir[strlen(basedir) - 1] = '\0';
-	k->env_own[n++] = xasprintf("KBUILD_BUILD_TIMESTAMP=%s", stamp);
-	k->env_own[n++] = xstrdup("KBUILD_BUILD_USER=wblab");
-	k->env_own[n++] = xstrdup("KBUILD_BUILD_HOST=wblab");
-	k->env_own[n++] = xstrdup("KBUILD_BUILD_VERSION=1");
-	k->env_own[n++] = xstrdup("LC_ALL=C");
+	strvec_pushf(&k->env, "KBUILD_BUILD_TIMESTAMP=%s", stamp);
+	strvec_pushl(&k->env, "KBUILD_BUILD_USER=wblab",
+		     "KBUILD_BUILD_HOST=wblab", "KBUILD_BUILD_VERSION=1",
+		     "LC_ALL=C", NULL);
 	/* In a git checkout, setlocalversion appends "+" unless this is set. */
 	if (k->commit)
-		k->env_own[n++] = xstrdup("LOCALVERSION=");
+		strvec_push(&k->env, "LOCALVERSION=");
 	if (ccache) {
 		const char *cd = getenv("CCACHE_DIR");
 
-		k->env_own[n++] = xasprintf("PATH=/usr/lib/ccache:%s",
-					    path ? path : "/usr/bin:/bin");
+		strvec_pushf(&k->env, "PATH=/usr/lib/ccache:%s",
+			     path ? path : "/usr/bin:/bin");
 		/*
 		 * Paths under the build root become relative in ccache's hash:
 		 * the tools/ build's absolute paths then hit across trees too.
 		 */
-		k->env_own[n++] = xasprintf("CCACHE_BASEDIR=%s", basedir);
-		k->env_own[n++] = cd && *cd ? xasprintf("CCACHE_DIR=%s", cd) :
-					      cache_path("ccache", "");
-		if (!(cd && *cd)) {
-			char *v = xasprintf("CCACHE_DIR=%s", k->env_own[n - 1]);
+		strvec_pushf(&k->env, "CCACHE_BASEDIR=%s", basedir);
+		if (cd && *cd) {
+			strvec_pushf(&k->env, "CCACHE_DIR=%s", cd);
+		} else {
+			char *dir = cache_path("ccache", "");
 
-			free(k->env_own[n - 1]);
-			k->env_own[n - 1] = v;
+			strvec_pushf(&k->env, "CCACHE_DIR=%s", dir);
+			free(dir);
 		}
 	} else {
-		k->env_own[n++] = xstrdup("CCACHE_DISABLE=1");
+		strvec_push(&k->env, "CCACHE_DISABLE=1");
 	}
-	for (int i = 0; i < n; i++)
-		k->env[i] = k->env_own[i];
-	k->env[n] = NULL;
 	free(basedir);
 }
 
+/* make -j: WBLAB_JOBS (1..1024) if set and sane, else the online CPUs. */
 static int jobs(void)
 {
 	const char *e = getenv("WBLAB_JOBS");
-	long n = e ? atol(e) : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
 
+	if (e && *e) {
+		char *end;
+		long v = strtol(e, &end, 10);
+
+		if (*end || v < 1 || v > 1024)
+			warn("WBLAB_JOBS='%s' is not a number 1..1024; using %ld",
+			     e, n > 0 ? n : 1);
+		else
+			n = v;
+	}
 	return n > 0 ? (int)n : 1;
 }
 
@@ -203,7 +209,7 @@ int kb_make_kernel(struct kb *k)
 	info("kernel %s: make %s bzImage modules (output in %s)", k->s->name,
 	     jarg, k->log);
 	progress_start(&pr, k->s->name, k->log);
-	ret = kb_run_logged(mk, NULL, k->env, k->log);
+	ret = kb_run_logged(mk, NULL, k->env.v, k->log);
 	steps = progress_stop(&pr);
 	{
 		char *t = kb_fmt_secs(now_mono() - t0);

@@ -49,27 +49,20 @@ static const char *const patch_opts[] = {
 	"-r",	 "-",
 };
 
-int kb_patch_argv(const char **argv, const char *srcdir, const char *patch,
-		  bool dry)
+void kb_patch_argv(struct strvec *argv, const char *srcdir, const char *patch,
+		   bool dry)
 {
-	int n = 0;
-
 	for (size_t i = 0; i < ARRAY_SIZE(patch_opts); i++)
-		argv[n++] = patch_opts[i];
+		strvec_push(argv, patch_opts[i]);
 	if (dry)
-		argv[n++] = "--dry-run";
-	argv[n++] = "-d";
-	argv[n++] = srcdir;
-	argv[n++] = "-i";
-	argv[n++] = patch;
-	argv[n] = NULL;
-	return n;
+		strvec_push(argv, "--dry-run");
+	strvec_pushl(argv, "-d", srcdir, "-i", patch, NULL);
 }
 
 int kbuild_patch_check(const char *srcdir, const char *patch,
 		       struct strbuf *msg)
 {
-	const char *argv[16];
+	struct strvec argv = STRVEC_INIT;
 	struct strbuf out = STRBUF_INIT;
 	char *save = NULL, *file = NULL;
 	int ret, failures = 0;
@@ -78,8 +71,9 @@ int kbuild_patch_check(const char *srcdir, const char *patch,
 		strbuf_addf(msg, "%s: no such patch\n", patch);
 		return -1;
 	}
-	kb_patch_argv(argv, srcdir, patch, true);
-	ret = run_capture(argv, &out, &out);
+	kb_patch_argv(&argv, srcdir, patch, true);
+	ret = run_capture(argv.v, &out, &out);
+	strvec_clear(&argv);
 	if (ret < 0) {
 		strbuf_addf(msg, "cannot run patch: %s\n", out.buf);
 		strbuf_release(&out);
@@ -181,14 +175,15 @@ int kb_check_patches(const char *name, const char *pristine, char **paths,
 			strbuf_release(&err);
 		}
 		if (!ret) {
-			const char *argv[16];
+			struct strvec argv = STRVEC_INIT;
 			struct strbuf err = STRBUF_INIT;
 
-			kb_patch_argv(argv, scratch, paths[i], false);
-			if (run_capture(argv, &err, &err))
+			kb_patch_argv(&argv, scratch, paths[i], false);
+			if (run_capture(argv.v, &err, &err))
 				ret = error("kernel %s: applying %s failed: %s",
 					    name, paths[i], err.buf);
 			strbuf_release(&err);
+			strvec_clear(&argv);
 		}
 	}
 	if (scratch)

@@ -219,7 +219,7 @@ static int apply_patches(struct kb *k)
 {
 	for (size_t i = 0; i < k->plan.patches.n; i++) {
 		struct strbuf msg = STRBUF_INIT;
-		const char *argv[16];
+		struct strvec argv = STRVEC_INIT;
 		int r = kbuild_patch_check(k->srctree, k->patch_paths[i], &msg);
 
 		if (r) {
@@ -228,10 +228,12 @@ static int apply_patches(struct kb *k)
 			return -1;
 		}
 		strbuf_release(&msg);
-		kb_patch_argv(argv, k->srctree, k->patch_paths[i], false);
+		kb_patch_argv(&argv, k->srctree, k->patch_paths[i], false);
 		info("kernel %s: applying %s", k->s->name,
 		     k->plan.patches.v[i]);
-		if (kb_run_logged(argv, NULL, NULL, k->log)) {
+		r = kb_run_logged(argv.v, NULL, NULL, k->log);
+		strvec_clear(&argv);
+		if (r) {
 			error("kernel %s: applying %s failed, see %s",
 			      k->s->name, k->patch_paths[i], k->log);
 			kb_fail(KBUILD_PATCH, k->patch_paths[i],

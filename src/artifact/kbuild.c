@@ -110,8 +110,7 @@ static void kb_free(struct kb *k)
 	for (size_t i = 0; k->patch_paths && k->patch_paths[i]; i++)
 		free(k->patch_paths[i]);
 	free(k->patch_paths);
-	for (size_t i = 0; i < ARRAY_SIZE(k->env_own); i++)
-		free(k->env_own[i]);
+	strvec_clear(&k->env);
 	free(k->base_obj);
 	free(k->base_hash);
 	free(k->commit);
@@ -120,7 +119,7 @@ static void kb_free(struct kb *k)
 int kernel_build(const struct kernel_spec *s, const char *hash,
 		 struct kernel_artifact *out)
 {
-	struct kb k = { .s = s };
+	struct kb k = { .s = s, .env = STRVEC_INIT };
 	char *lockp = NULL, *builddir = NULL;
 	int lock = -1, ret = -1;
 	double t0 = now_mono();
