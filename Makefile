@@ -18,7 +18,8 @@ B := build
 LIB_SRC := $(filter-out src/wblab.c, $(wildcard src/*/*.c)) 
 LIB_SRC := $(filter-out src/agent/%, $(LIB_SRC)) src/agent/proto.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
-AGENT_SRC := $(wildcard src/agent/*.c)
+# The agent links what it shares with the host from src/util: libc only.
+AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
@@ -29,7 +30,7 @@ wblab: $(B)/src/wblab.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The agent runs as PID 1 in the guest, from the initramfs: static, libc only.
-$(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h)
+$(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h) src/util/strvec.h src/util/log.h
 	@mkdir -p $(@D)
 	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
 		-Isrc -static -o $@ $(AGENT_SRC)

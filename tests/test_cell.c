@@ -118,12 +118,13 @@ START_TEST(plan_shipped_topologies)
 	for (size_t i = 0; i < names.n; i++) {
 		struct topology_spec t;
 		struct strbuf p = STRBUF_INIT;
+		struct plan_devs d = { 0 };
 		struct plan_opts o = { .role = PLAN_MAIN,
 				       .workload_timeout = 30,
 				       .target_ip = "10.0.0.2" };
 
 		ck_assert_int_eq(topology_spec_find(names.v[i], &t), 0);
-		plan_compile(&t, &w, &o, &p);
+		plan_compile(&t, &w, &o, &p, &d);
 		ck_assert_int_ge(step_index(p.buf, "phase\tsetup"), 0);
 		ck_assert_int_lt(step_index(p.buf, "phase\tsetup"),
 				 step_index(p.buf, "get\tvmstat.before"));
@@ -137,20 +138,18 @@ START_TEST(plan_shipped_topologies)
 			step_index(p.buf, "capture\ttopology.txt\tlsblk"), 0);
 		/* Every line splits into fields with a known verb. */
 		for (char *line = p.buf; *line;) {
-			char *nl = strchr(line, '\n'), *f[PROTO_MAX_FIELDS];
-			int n;
+			char *nl = strchr(line, '\n');
+			struct strvec f = STRVEC_INIT;
 
 			ck_assert_ptr_nonnull(nl);
 			*nl = '\0';
-			n = proto_split(line, f, PROTO_MAX_FIELDS - 1);
-			ck_assert_int_ge(n, 2);
-			ck_assert_msg(
-				strstr(" phase env run try capture bg wait put append get cgroup ",
-				       f[0]) != NULL,
-				"verb %s", f[0]);
+			ck_assert_int_ge(proto_split(line, &f), 2);
+			ck_assert_msg(proto_verb(f.v[0]) >= 0, "verb %s", f.v[0]);
+			strvec_clear(&f);
 			line = nl + 1;
 		}
 		strbuf_release(&p);
+		plan_devs_free(&d);
 		topology_spec_free(&t);
 	}
 	spec_strlist_free(&names);
@@ -167,9 +166,10 @@ START_TEST(plan_order_xfs_disk)
 				   .memcg_max = "256M" };
 	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
 	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
 
 	ck_assert_int_eq(topology_spec_find("xfs-disk", &t), 0);
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_lt(
 		step_index(p.buf, "mkfs.xfs\t-f\t@disk:wblab-disk0"),
 		step_index(p.buf,
@@ -183,8 +183,9 @@ START_TEST(plan_order_xfs_disk)
 	ck_assert_int_ge(step_index(p.buf,
 				    "try\tscratch\t120\tumount\t/mnt/scratch"),
 			 0);
-	ck_assert_str_eq(t.layers[1].dev, "/mnt/scratch");
+	ck_assert_str_eq(d.dev[1], "/mnt/scratch");
 	strbuf_release(&p);
+	plan_devs_free(&d);
 	topology_spec_free(&t);
 }
 END_TEST
@@ -198,9 +199,10 @@ START_TEST(plan_f2fs)
 			       .workload_timeout = 30,
 			       .target_ip = "10.0.0.2" };
 	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
 
 	ck_assert_int_eq(topology_spec_find("f2fs-disk", &t), 0);
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_ge(step_index(p.buf,
 				    "\tmkfs.f2fs\t-f\t-q\t@disk:wblab-disk0\n"),
 			 0);
@@ -209,10 +211,11 @@ START_TEST(plan_f2fs)
 		step_index(p.buf,
 			   "mount\t-t\tf2fs\t@disk:wblab-disk0\t/mnt/scratch"));
 	strbuf_release(&p);
+	plan_devs_free(&d);
 	topology_spec_free(&t);
 
 	ck_assert_int_eq(topology_spec_find("overlay-raid-iscsi-f2fs", &t), 0);
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_lt(step_index(p.buf, "mdadm\t--create\t/dev/md0"),
 			 step_index(p.buf, "mkfs.f2fs\t-f\t-q\t/dev/md0"));
 	ck_assert_int_lt(step_index(p.buf,
@@ -220,6 +223,7 @@ START_TEST(plan_f2fs)
 			 step_index(p.buf, "mount\t-t\toverlay"));
 	ck_assert_int_ge(step_index(p.buf, "env\tWBLAB_MOUNT\t/mnt/union"), 0);
 	strbuf_release(&p);
+	plan_devs_free(&d);
 	topology_spec_free(&t);
 }
 END_TEST
@@ -239,9 +243,10 @@ START_TEST(plan_swap_raid1_iscsi)
 			       .workload_timeout = 30,
 			       .target_ip = "10.0.0.2" };
 	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
 
 	ck_assert_int_eq(topology_spec_find("swap-raid1-iscsi", &t), 0);
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_lt(
 		step_index(p.buf,
 			   "iscsiadm\t-m\tnode\t-T\tiqn.2026-12.org.wblab:s1"),
@@ -272,30 +277,99 @@ START_TEST(plan_swap_raid1_iscsi)
 	/* No mount: no WBLAB_MOUNT, no findmnt. */
 	ck_assert_int_lt(step_index(p.buf, "env\tWBLAB_MOUNT"), 0);
 	ck_assert_int_lt(step_index(p.buf, "findmnt"), 0);
-	ck_assert_str_eq(topology_find(&t, "swap")->dev, "/dev/md0");
+	ck_assert_str_eq(d.dev[topology_find(&t, "swap") - t.layers], "/dev/md0");
 	strbuf_release(&p);
+	plan_devs_free(&d);
 	topology_spec_free(&t);
 
 	/* The target guest serves the LUNs and knows nothing of swap. */
 	o.role = PLAN_TARGET;
 	ck_assert_int_eq(topology_spec_find("swap-raid1-iscsi", &t), 0);
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_ge(
 		step_index(p.buf,
 			   "targetcli\t/backstores/block\tcreate\tname=tgt1"),
 		0);
 	ck_assert_int_lt(step_index(p.buf, "swap"), 0);
 	strbuf_release(&p);
+	plan_devs_free(&d);
 	topology_spec_free(&t);
 
 	/* A priority goes to swapon -p. */
 	ck_assert_int_eq(topology_spec_find("swap-disk", &t), 0);
 	t.layers[1].priority = 7;
 	o.role = PLAN_MAIN;
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_ge(
 		step_index(p.buf, "\tswapon\t-p\t7\t@disk:wblab-disk0\n"), 0);
 	strbuf_release(&p);
+	plan_devs_free(&d);
+	topology_spec_free(&t);
+}
+END_TEST
+
+/* A pre: command of 100 words reaches the plan whole, ${WBLAB_MOUNT} filled. */
+START_TEST(plan_pre_step_not_cut)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30 };
+	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
+	struct strbuf p = STRBUF_INIT, cmd = STRBUF_INIT, want = STRBUF_INIT;
+	struct plan_devs d = { 0 };
+
+	strbuf_addstr(&cmd, "touch");
+	strbuf_addstr(&want, "run\tpre\t30\ttouch");
+	for (int i = 0; i < 99; i++) {
+		strbuf_addf(&cmd, " ${WBLAB_MOUNT}/f%d", i);
+		strbuf_addf(&want, "\t/mnt/scratch/f%d", i);
+	}
+	strbuf_addch(&want, '\n');
+	spec_strlist_add(&w.pre, cmd.buf);
+	ck_assert_int_eq(topology_spec_find("xfs-disk", &t), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_msg(strstr(p.buf, want.buf), "no 100-word pre step in:\n%s",
+		      p.buf);
+	strbuf_release(&p);
+	strbuf_release(&cmd);
+	strbuf_release(&want);
+	plan_devs_free(&d);
+	spec_strlist_free(&w.pre);
+	topology_spec_free(&t);
+}
+END_TEST
+
+/*
+ * The planner writes nothing into the shared topology: the main guest's
+ * plan is the same whether or not the target's was compiled first, and
+ * each plan's devices are its own.
+ */
+START_TEST(plan_is_pure)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30 };
+	struct plan_opts om = { .role = PLAN_MAIN,
+				.workload_timeout = 30,
+				.target_ip = "10.0.0.2" };
+	struct plan_opts ot = { .role = PLAN_TARGET, .workload_timeout = 30 };
+	struct strbuf alone = STRBUF_INIT, tgt = STRBUF_INIT, after = STRBUF_INIT;
+	struct plan_devs da = { 0 }, dt = { 0 }, dm = { 0 };
+	const struct topology_spec *ct = &t;
+	size_t md;
+
+	ck_assert_int_eq(topology_spec_find("swap-raid1-iscsi", &t), 0);
+	plan_compile(ct, &w, &om, &alone, &da);
+	plan_compile(ct, &w, &ot, &tgt, &dt);
+	plan_compile(ct, &w, &om, &after, &dm);
+	ck_assert_str_eq(alone.buf, after.buf);
+	md = topology_find(&t, "raid") - t.layers;
+	ck_assert_str_eq(dm.dev[md], "/dev/md0");
+	ck_assert_ptr_null(dt.dev[md]); /* the target guest has no md */
+	strbuf_release(&alone);
+	strbuf_release(&tgt);
+	strbuf_release(&after);
+	plan_devs_free(&da);
+	plan_devs_free(&dt);
+	plan_devs_free(&dm);
 	topology_spec_free(&t);
 }
 END_TEST
@@ -322,6 +396,7 @@ START_TEST(results_writer_on_real_cell)
 			       .vcpus = 2 };
 	struct cell_result r = { .outcome = OUTCOME_OK,
 				 .reason = "workload completed" };
+	struct plan_devs devs = { 0 };
 	struct console_report con;
 	struct guest g;
 	json_object *o;
@@ -349,10 +424,15 @@ START_TEST(results_writer_on_real_cell)
 	g.t_hello = 105;
 	g.t_stop = 130;
 	console_report_init(&con);
+	/* The devices are whatever the caller hands over. */
+	devs.nr = t.nr_layers;
+	devs.dev = xzalloc(t.nr_layers * sizeof(*devs.dev));
+	devs.dev[1] = xstrdup("/mnt/handed");
 	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con,
 					    "2026-12-03T00:00:00Z",
-					    "console=ttyS0 wblab.test=1"),
+					    "console=ttyS0 wblab.test=1", &devs),
 			 0);
+	plan_devs_free(&devs);
 
 	path = xasprintf("%s/cell.json", dir);
 	o = json_object_from_file(path);
@@ -364,6 +444,10 @@ START_TEST(results_writer_on_real_cell)
 	/* results.c writes the command line it is handed, nothing else. */
 	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.cmdline")),
 			 "console=ttyS0 wblab.test=1");
+	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.layers.1.dev")),
+			 "/mnt/handed");
+	ck_assert(!json_object_object_get_ex(json_path(o, "topology.layers.0"),
+					     "dev", NULL));
 	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.mount")),
 			 "/mnt/scratch");
 	ck_assert_double_eq_tol(
@@ -422,6 +506,8 @@ int main(void)
 	tcase_add_test(tc, plan_order_xfs_disk);
 	tcase_add_test(tc, plan_f2fs);
 	tcase_add_test(tc, plan_swap_raid1_iscsi);
+	tcase_add_test(tc, plan_pre_step_not_cut);
+	tcase_add_test(tc, plan_is_pure);
 	tcase_add_test(tc, results_writer_on_real_cell);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -480,7 +480,8 @@ START_TEST(cell_json_guest_cannot_overwrite)
 				    "phase=y\nrc=0\n\ntail");
 	spec_strlist_add(&g.notes, "file x (5 bytes) refused: not asked");
 	console_report_init(&con);
-	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "now", "console=ttyS0"),
+	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "now", "console=ttyS0",
+					    NULL),
 			 0);
 	path = xasprintf("%s/cell.json", dir);
 	o = json_object_from_file(path);

@@ -7,6 +7,7 @@
 
 #include "agent/proto.h"
 #include "util/log.h"
+#include "util/strbuf.h"
 #include "virt/domxml.h"
 
 static char *xpath_str(xmlDocPtr doc, const char *expr)
@@ -134,9 +135,9 @@ START_TEST(proto_escape_roundtrip)
 	static const char *const in[] = { "a\tb",	 "line1\nline2",
 					  "back\\slash", "",
 					  "plain",	 "\\t not a tab" };
-	char line[512], *f[8];
-	size_t off = 0;
-	int n;
+	char line[512];
+	struct strvec f = STRVEC_INIT;
+	size_t off = 0, n;
 
 	for (size_t i = 0; i < ARRAY_SIZE(in); i++) {
 		if (i)
@@ -145,11 +146,58 @@ START_TEST(proto_escape_roundtrip)
 	}
 	line[off] = '\0';
 	ck_assert_ptr_null(strchr(line, '\n'));
-	n = proto_split(line, f, 7);
-	ck_assert_int_eq(n, (int)ARRAY_SIZE(in));
+	n = proto_split(line, &f);
+	ck_assert_int_eq(n, ARRAY_SIZE(in));
 	for (size_t i = 0; i < ARRAY_SIZE(in); i++)
-		ck_assert_str_eq(f[i], in[i]);
-	ck_assert_ptr_null(f[n]);
+		ck_assert_str_eq(f.v[i], in[i]);
+	ck_assert_ptr_null(f.v[n]);
+	strvec_clear(&f);
+	/* A backslash that ends a field stays; the TAB still separates. */
+	n = proto_split("a\\\tb", &f);
+	ck_assert_int_eq(n, 2);
+	ck_assert_str_eq(f.v[0], "a\\");
+	ck_assert_str_eq(f.v[1], "b");
+	strvec_clear(&f);
+}
+END_TEST
+
+/* A step has as many fields as its line: 500 are 500, none cut. */
+START_TEST(proto_split_every_field)
+{
+	struct strbuf line = STRBUF_INIT;
+	struct strvec f = STRVEC_INIT;
+
+	strbuf_addstr(&line, "run\tpre\t60");
+	for (int i = 0; i < 497; i++)
+		strbuf_addf(&line, "\tw%d", i);
+	ck_assert_int_eq(proto_split(line.buf, &f), 500);
+	ck_assert_str_eq(f.v[499], "w496");
+	ck_assert_ptr_null(f.v[500]);
+	strvec_clear(&f);
+	strbuf_release(&line);
+}
+END_TEST
+
+/* One name table per enum, and the look-ups invert it. */
+START_TEST(proto_names)
+{
+	unsigned int v;
+
+	for (int i = 0; i < NR_VERBS; i++)
+		ck_assert_int_eq(proto_verb(proto_verb_names[i]), i);
+	for (int i = 0; i < NR_PHASES; i++)
+		ck_assert_int_eq(proto_phase(proto_phase_names[i]), i);
+	for (int i = 0; i < NR_STATUSES; i++)
+		ck_assert_int_eq(proto_status(proto_status_names[i]), i);
+	ck_assert_int_eq(proto_verb("sample"), -1);
+	ck_assert_int_eq(proto_verb(NULL), -1);
+	ck_assert_int_eq(proto_phase("Setup"), -1);
+	ck_assert_int_eq(proto_uint("120", 86400, &v), 0);
+	ck_assert_uint_eq(v, 120);
+	ck_assert_int_eq(proto_uint("12x", 86400, &v), -1);
+	ck_assert_int_eq(proto_uint("", 86400, &v), -1);
+	ck_assert_int_eq(proto_uint("99999999999999999999", 86400, &v), -1);
+	ck_assert_int_eq(proto_uint("86401", 86400, &v), -1);
 }
 END_TEST
 
@@ -164,6 +212,8 @@ int main(void)
 	tcase_add_test(tc, network_xml_isolated);
 	tcase_add_test(tc, proto_headers);
 	tcase_add_test(tc, proto_escape_roundtrip);
+	tcase_add_test(tc, proto_split_every_field);
+	tcase_add_test(tc, proto_names);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -10,6 +10,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +35,8 @@ struct bg_job {
 };
 
 struct plan_state {
-	char phase[32];
-	int failed; /* 0, 1 setup, 2 workload */
+	int phase; /* enum proto_phase, -1 before the first */
+	int failed; /* enum proto_status: which phase failed, if one did */
 	char fail_label[128];
 	int fail_rc;
 	char fail_tail[TAIL_MAX];
@@ -307,23 +308,33 @@ static int find_iscsi_disk(const char *spec, char *dev, size_t len,
 	return -1;
 }
 
-static int valid_phase(const char *p)
+static const char *phase_name(const struct plan_state *st)
 {
-	return !strcmp(p, "setup") || !strcmp(p, "workload") ||
-	       !strcmp(p, "collect") || !strcmp(p, "teardown");
+	return st->phase >= 0 ? proto_phase_names[st->phase] : "";
 }
 
 /* Should a step run? After a setup failure only collect and teardown do. */
 static int skipping(struct plan_state *st)
 {
-	return st->failed == 1 &&
-	       (!strcmp(st->phase, "setup") || !strcmp(st->phase, "workload"));
+	return st->failed == STATUS_SETUP_FAILED &&
+	       (st->phase == PHASE_SETUP || st->phase == PHASE_WORKLOAD);
 }
 
-static void step_run(struct plan_state *st, char **f, int n, int fatal)
+/* A TIMEOUT field: whole seconds; a bad one is logged and means 60. */
+static int timeout_field(struct plan_state *st, const char *s)
+{
+	unsigned int v;
+
+	if (!proto_uint(s, 7 * 86400, &v))
+		return (int)v;
+	logf_(st, "bad timeout '%s', using 60 s", s);
+	return 60;
+}
+
+static void step_run(struct plan_state *st, char **f, int fatal)
 {
 	const char *label = f[1];
-	int timeout = atoi(f[2]);
+	int timeout = timeout_field(st, f[2]);
 	double t = mono();
 	char out[] = "/tmp/wblab-step.out";
 	int rc;
@@ -331,7 +342,7 @@ static void step_run(struct plan_state *st, char **f, int n, int fatal)
 
 	pid = spawn(st, f + 3, out, 0);
 	rc = pid < 0 ? 127 : wait_timeout(pid, timeout);
-	logf_(st, "%s %s:%s rc=%d %.2fs", fatal ? "run" : "try", st->phase,
+	logf_(st, "%s %s:%s rc=%d %.2fs", fatal ? "run" : "try", phase_name(st),
 	      label, rc, mono() - t);
 	if (!rc)
 		return;
@@ -346,17 +357,16 @@ static void step_run(struct plan_state *st, char **f, int n, int fatal)
 					"");
 		if (!fatal || st->failed)
 			return;
-		if (!strcmp(st->phase, "setup"))
-			st->failed = 1;
-		else if (!strcmp(st->phase, "workload"))
-			st->failed = 2;
+		if (st->phase == PHASE_SETUP)
+			st->failed = STATUS_SETUP_FAILED;
+		else if (st->phase == PHASE_WORKLOAD)
+			st->failed = STATUS_WORKLOAD_FAILED;
 		else
 			return;
 		snprintf(st->fail_label, sizeof(st->fail_label), "%s", label);
 		st->fail_rc = rc;
 		memcpy(st->fail_tail, tail, sizeof(tail));
 	}
-	(void)n;
 }
 
 static void step_capture(struct plan_state *st, char **f)
@@ -385,8 +395,9 @@ static void step_capture(struct plan_state *st, char **f)
 	logf_(st, "capture %s:%s rc=%d", f[1], f[2], rc);
 }
 
-static void step_put(struct plan_state *st, const char *path, const char *text)
+static void step_put(struct plan_state *st, char **f)
 {
+	const char *path = f[1], *text = f[2];
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
 	if (fd < 0 || write_all(fd, text, strlen(text)))
@@ -400,9 +411,9 @@ static void step_put(struct plan_state *st, const char *path, const char *text)
  * take one definition per write and O_TRUNC would drop the earlier ones.
  * The failure names the text, since several appends share one path.
  */
-static void step_append(struct plan_state *st, const char *path,
-			const char *text)
+static void step_append(struct plan_state *st, char **f)
 {
+	const char *path = f[1], *text = f[2];
 	int fd = open(path, O_WRONLY | O_APPEND);
 
 	if (fd < 0 || write_all(fd, text, strlen(text)))
@@ -412,8 +423,9 @@ static void step_append(struct plan_state *st, const char *path,
 		close(fd);
 }
 
-static void step_cgroup(struct plan_state *st, const char *cg, const char *max)
+static void step_cgroup(struct plan_state *st, char **f)
 {
+	const char *cg = f[1], *max = f[2];
 	char path[320];
 	int fd;
 
@@ -433,7 +445,7 @@ static void step_cgroup(struct plan_state *st, const char *cg, const char *max)
 		logf_(st, "cgroup %s memory.max=%s: %s", cg, max,
 		      strerror(errno));
 		if (!st->failed) {
-			st->failed = 1;
+			st->failed = STATUS_SETUP_FAILED;
 			snprintf(st->fail_label, sizeof(st->fail_label),
 				 "cgroup");
 			st->fail_rc = 1;
@@ -445,57 +457,106 @@ static void step_cgroup(struct plan_state *st, const char *cg, const char *max)
 		close(fd);
 }
 
+static void step_phase(struct plan_state *st, char **f)
+{
+	int ph = proto_phase(f[1]);
+
+	if (ph < 0) {
+		logf_(st, "bad phase '%s'", f[1]);
+		return;
+	}
+	stop_bg(st);
+	st->phase = ph;
+	logf_(st, "phase %s", f[1]);
+	send_frame('S', "phase", f[1], strlen(f[1]));
+}
+
+static void step_env(struct plan_state *st, char **f)
+{
+	setenv(f[1], f[2], 1);
+}
+
+static void step_run_fatal(struct plan_state *st, char **f)
+{
+	step_run(st, f, 1);
+}
+
+static void step_try(struct plan_state *st, char **f)
+{
+	step_run(st, f, 0);
+}
+
+static void step_get(struct plan_state *st, char **f)
+{
+	send_file(st, f[1], f[2]);
+}
+
+static void step_bg(struct plan_state *st, char **f)
+{
+	struct bg_job *j;
+	char out[128];
+
+	if (st->nr_bg == MAX_BG) {
+		logf_(st, "bg %s: more than %d background steps", f[1], MAX_BG);
+		return;
+	}
+	j = &st->bg[st->nr_bg++];
+	snprintf(j->label, sizeof(j->label), "%s", f[1]);
+	snprintf(out, sizeof(out), "/tmp/wblab-bg-%s.out", j->label);
+	j->pid = spawn(st, f + 2, out, 0);
+	logf_(st, "bg %s pid %d", j->label, (int)j->pid);
+}
+
+static void step_wait(struct plan_state *st, char **f)
+{
+	for (int i = 0; i < st->nr_bg; i++) {
+		if (strcmp(st->bg[i].label, f[1]))
+			continue;
+		logf_(st, "wait %s rc=%d", f[1],
+		      wait_timeout(st->bg[i].pid, timeout_field(st, f[2])));
+		st->bg[i] = st->bg[--st->nr_bg];
+		break;
+	}
+}
+
+/*
+ * The verbs (agent/proto.h): how many fields each takes, verb included
+ * (max 0: any number, an argv follows), and whether it still runs after
+ * a setup failure.
+ */
+static const struct verb_def {
+	int min, max;
+	bool always;
+	void (*fn)(struct plan_state *st, char **f);
+} verbs[NR_VERBS] = {
+	[VERB_ENV] = { 3, 3, true, step_env },
+	[VERB_PHASE] = { 2, 2, true, step_phase },
+	[VERB_RUN] = { 4, 0, false, step_run_fatal },
+	[VERB_TRY] = { 4, 0, false, step_try },
+	[VERB_CAPTURE] = { 4, 0, false, step_capture },
+	[VERB_BG] = { 3, 0, false, step_bg },
+	[VERB_WAIT] = { 3, 3, false, step_wait },
+	[VERB_PUT] = { 3, 3, false, step_put },
+	[VERB_APPEND] = { 3, 3, false, step_append },
+	[VERB_GET] = { 3, 3, false, step_get },
+	[VERB_CGROUP] = { 3, 3, false, step_cgroup },
+};
+
 static void step(struct plan_state *st, char **f, int n)
 {
-	const char *verb = f[0];
+	int v = proto_verb(f[0]);
+	const struct verb_def *d = v >= 0 ? &verbs[v] : NULL;
 
-	if (!strcmp(verb, "phase") && n == 2 && valid_phase(f[1])) {
-		stop_bg(st);
-		snprintf(st->phase, sizeof(st->phase), "%s", f[1]);
-		logf_(st, "phase %s", f[1]);
-		send_frame('S', "phase", f[1], strlen(f[1]));
+	if (!d || n < d->min || (d->max && n > d->max)) {
+		logf_(st, "bad plan step '%s' with %d fields", f[0], n);
 		return;
 	}
-	if (!strcmp(verb, "env") && n == 3) {
-		setenv(f[1], f[2], 1);
-		return;
-	}
-	if (skipping(st))
+	if (!d->always && skipping(st))
 		return;
 	/* Each step is announced on the console: after a hang it shows where. */
-	say("%s %s", verb, f[1]);
-	if ((!strcmp(verb, "run") || !strcmp(verb, "try")) && n >= 4)
-		step_run(st, f, n, verb[0] == 'r');
-	else if (!strcmp(verb, "capture") && n >= 4)
-		step_capture(st, f);
-	else if (!strcmp(verb, "put") && n == 3)
-		step_put(st, f[1], f[2]);
-	else if (!strcmp(verb, "append") && n == 3)
-		step_append(st, f[1], f[2]);
-	else if (!strcmp(verb, "get") && n == 3)
-		send_file(st, f[1], f[2]);
-	else if (!strcmp(verb, "cgroup") && n == 3)
-		step_cgroup(st, f[1], f[2]);
-	else if (!strcmp(verb, "bg") && n >= 3 && st->nr_bg < MAX_BG) {
-		struct bg_job *j = &st->bg[st->nr_bg++];
-		char out[128];
-
-		snprintf(j->label, sizeof(j->label), "%s", f[1]);
-		snprintf(out, sizeof(out), "/tmp/wblab-bg-%s.out", j->label);
-		j->pid = spawn(st, f + 2, out, 0);
-		logf_(st, "bg %s pid %d", j->label, (int)j->pid);
-	} else if (!strcmp(verb, "wait") && n == 3) {
-		for (int i = 0; i < st->nr_bg; i++) {
-			if (strcmp(st->bg[i].label, f[1]))
-				continue;
-			logf_(st, "wait %s rc=%d", f[1],
-			      wait_timeout(st->bg[i].pid, atoi(f[2])));
-			st->bg[i] = st->bg[--st->nr_bg];
-			break;
-		}
-	} else {
-		logf_(st, "bad plan step '%s' with %d fields", verb, n);
-	}
+	if (!d->always)
+		say("%s %s", f[0], f[1]);
+	d->fn(st, f);
 }
 
 static void send_outputs(struct plan_state *st)
@@ -517,9 +578,7 @@ static void send_outputs(struct plan_state *st)
 
 int plan_execute(char *plan, size_t len)
 {
-	static const char *const status[] = { "ok", "setup-failed",
-					      "workload-failed" };
-	struct plan_state st = { .t0 = mono() };
+	struct plan_state st = { .t0 = mono(), .phase = -1 };
 	char *line = plan, *end = plan + len;
 	char body[TAIL_MAX + 512];
 	int n;
@@ -530,26 +589,28 @@ int plan_execute(char *plan, size_t len)
 		st.log = stderr;
 	while (line < end) {
 		char *nl = memchr(line, '\n', end - line);
-		char *f[PROTO_MAX_FIELDS];
+		struct strvec f = STRVEC_INIT;
 
 		if (nl)
 			*nl = '\0';
 		if (*line)
-			step(&st, f,
-			     proto_split(line, f, PROTO_MAX_FIELDS - 1));
+			step(&st, (char **)f.v, (int)proto_split(line, &f));
+		strvec_clear(&f);
 		line = nl ? nl + 1 : end;
 	}
 	stop_bg(&st);
-	logf_(&st, "plan finished: %s", status[st.failed]);
+	logf_(&st, "plan finished: %s", proto_status_names[st.failed]);
 	if (st.log != stderr)
 		fclose(st.log);
 	st.log = NULL;
 	send_outputs(&st);
 	n = snprintf(body, sizeof(body), "phase=%s\nlabel=%s\nrc=%d\n\n%s",
-		     st.failed == 1 ? "setup" :
-		     st.failed == 2 ? "workload" :
-				      "",
+		     st.failed == STATUS_SETUP_FAILED ?
+			     proto_phase_names[PHASE_SETUP] :
+		     st.failed == STATUS_WORKLOAD_FAILED ?
+			     proto_phase_names[PHASE_WORKLOAD] :
+			     "",
 		     st.fail_label, st.fail_rc, st.fail_tail);
-	send_frame('X', status[st.failed], body, n);
+	send_frame('X', proto_status_names[st.failed], body, n);
 	return st.failed;
 }

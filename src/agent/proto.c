@@ -31,40 +31,95 @@ size_t proto_escape(char *dst, const char *src, size_t len)
 	return d - dst;
 }
 
-static void unescape(char *s)
-{
-	char *d = s;
+const char *const proto_verb_names[NR_VERBS] = {
+	[VERB_ENV] = "env",	    [VERB_PHASE] = "phase",
+	[VERB_RUN] = "run",	    [VERB_TRY] = "try",
+	[VERB_CAPTURE] = "capture", [VERB_BG] = "bg",
+	[VERB_WAIT] = "wait",	    [VERB_PUT] = "put",
+	[VERB_APPEND] = "append",   [VERB_GET] = "get",
+	[VERB_CGROUP] = "cgroup",
+};
 
-	for (; *s; s++) {
-		if (*s != '\\' || !s[1]) {
-			*d++ = *s;
-			continue;
-		}
-		s++;
-		*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
-	}
-	*d = '\0';
+const char *const proto_phase_names[NR_PHASES] = {
+	[PHASE_SETUP] = "setup",
+	[PHASE_WORKLOAD] = "workload",
+	[PHASE_COLLECT] = "collect",
+	[PHASE_TEARDOWN] = "teardown",
+};
+
+const char *const proto_status_names[NR_STATUSES] = {
+	[STATUS_OK] = "ok",
+	[STATUS_SETUP_FAILED] = "setup-failed",
+	[STATUS_WORKLOAD_FAILED] = "workload-failed",
+};
+
+static int lookup(const char *const *names, int n, const char *name)
+{
+	for (int i = 0; name && i < n; i++)
+		if (!strcmp(names[i], name))
+			return i;
+	return -1;
 }
 
-int proto_split(char *line, char **fields, int max)
+int proto_verb(const char *name)
 {
-	int n = 0;
-	char *p = line;
+	return lookup(proto_verb_names, NR_VERBS, name);
+}
 
-	while (n < max) {
-		char *tab = strchr(p, '\t');
+int proto_phase(const char *name)
+{
+	return lookup(proto_phase_names, NR_PHASES, name);
+}
 
-		fields[n++] = p;
-		if (!tab)
+int proto_status(const char *name)
+{
+	return lookup(proto_status_names, NR_STATUSES, name);
+}
+
+size_t proto_split(const char *line, struct strvec *fields)
+{
+	size_t len = strlen(line), n = 0;
+	char *buf = malloc(len + 1), *d;
+	const char *s = line;
+
+	if (!buf)
+		return 0;
+	for (;;) {
+		d = buf;
+		for (; *s && *s != '\t'; s++) {
+			if (*s == '\\' && s[1] && s[1] != '\t') {
+				s++;
+				*d++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s;
+			} else {
+				*d++ = *s;
+			}
+		}
+		*d = '\0';
+		strvec_push(fields, buf);
+		n++;
+		if (!*s)
 			break;
-		*tab = '\0';
-		p = tab + 1;
+		s++; /* the TAB */
 	}
-	for (int i = 0; i < n; i++)
-		unescape(fields[i]);
-	/* fields doubles as an execvp argv: it has room for max + 1. */
-	fields[n] = NULL;
+	free(buf);
 	return n;
+}
+
+int proto_uint(const char *s, unsigned int max, unsigned int *out)
+{
+	unsigned long long v = 0;
+
+	if (!s || !*s)
+		return -1;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -1;
+		v = v * 10 + (unsigned int)(*s - '0');
+		if (v > max)
+			return -1;
+	}
+	*out = (unsigned int)v;
+	return 0;
 }
 
 int proto_valid_name(const char *name)

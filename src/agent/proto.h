@@ -4,6 +4,8 @@
 
 #include <stddef.h>
 
+#include "util/strvec.h"
+
 /*
  * The host <-> guest agent protocol on the virtio-serial channel
  * "org.wblab.agent". Every message is a frame:
@@ -26,9 +28,13 @@
  *	bg	LABEL	ARGV...		start in the background (killed at phase end)
  *	wait	LABEL	TIMEOUT		wait for a background step
  *	put	PATH	CONTENT		write a guest file
+ *	append	PATH	CONTENT		append to a guest file (tracefs: one definition a write)
  *	get	NAME	PATH		send a guest file back as NAME
  *	cgroup	PATH	MEMORY_MAX	later run/bg steps start in this cgroup v2
- *	sample	NAME	INTERVAL_MS	start sampling meminfo/vmstat into NAME
+ *
+ * Sampling is not a verb: the collectors start "wblab-agent sample FILE
+ * INTERVAL_MS" as a bg step (agent/hog.c). A step has as many fields as
+ * its line holds; TIMEOUT is whole seconds, 0 for none.
  *
  * Guest output is untrusted on the host: names are checked, lengths capped.
  */
@@ -38,17 +44,59 @@
 #define PROTO_CHANNEL "org.wblab.agent"
 #define PROTO_MAX_NAME 64
 #define PROTO_MAX_FRAME (512u << 20)
-#define PROTO_MAX_FIELDS 128
 /* The agent sends at most this much of a file (and says so in agent.log). */
 #define PROTO_MAX_FILE (256u << 20)
+
+/* Plan verbs, cell phases and agent exit statuses: one name table each. */
+enum proto_verb {
+	VERB_ENV,
+	VERB_PHASE,
+	VERB_RUN,
+	VERB_TRY,
+	VERB_CAPTURE,
+	VERB_BG,
+	VERB_WAIT,
+	VERB_PUT,
+	VERB_APPEND,
+	VERB_GET,
+	VERB_CGROUP,
+	NR_VERBS
+};
+
+enum proto_phase {
+	PHASE_SETUP,
+	PHASE_WORKLOAD,
+	PHASE_COLLECT,
+	PHASE_TEARDOWN,
+	NR_PHASES
+};
+
+enum proto_status {
+	STATUS_OK,
+	STATUS_SETUP_FAILED,
+	STATUS_WORKLOAD_FAILED,
+	NR_STATUSES
+};
+
+extern const char *const proto_verb_names[NR_VERBS];
+extern const char *const proto_phase_names[NR_PHASES];
+extern const char *const proto_status_names[NR_STATUSES];
+
+/* The enum value of a name, or -1 for a name not in the table (or NULL). */
+int proto_verb(const char *name);
+int proto_phase(const char *name);
+int proto_status(const char *name);
 
 /* Escape one field into dst (size >= 2 * len + 1); returns bytes written. */
 size_t proto_escape(char *dst, const char *src, size_t len);
 /*
- * Split a plan line in place into at most max fields (unescaped), then a
- * NULL: fields needs max + 1 slots. Returns the count.
+ * Split a plan line (no newline) at its TABs and push each field,
+ * unescaped, onto fields: every field, however many. fields->v is then a
+ * NULL-terminated argv. Returns the number pushed.
  */
-int proto_split(char *line, char **fields, int max);
+size_t proto_split(const char *line, struct strvec *fields);
+/* A whole decimal number 0..max (a TIMEOUT field); 0 or -1. */
+int proto_uint(const char *s, unsigned int max, unsigned int *out);
 /* A result name is [A-Za-z0-9._-]{1,64}, not starting with '.'. */
 int proto_valid_name(const char *name);
 /*

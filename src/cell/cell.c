@@ -85,6 +85,7 @@ struct vm {
 	struct guest g;
 	struct domain_config dc;
 	struct strbuf plan, xml;
+	struct plan_devs devs; /* the layers' guest devices, from the planner */
 };
 
 struct cell_ctx {
@@ -225,7 +226,7 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		if (bad)
 			goto out;
 	}
-	plan_compile(c->topo, c->wl, &po, &vm->plan);
+	plan_compile(c->topo, c->wl, &po, &vm->plan, &vm->devs);
 	{
 		char *pp = xasprintf("%s/plan%s.txt", c->cell_dir,
 				     tgt ? "-target" : "");
@@ -261,6 +262,7 @@ static void vm_free(struct vm *vm, bool keep)
 	free((char *)vm->dc.cmdline);
 	strbuf_release(&vm->plan);
 	strbuf_release(&vm->xml);
+	plan_devs_free(&vm->devs);
 	if (vm->stage && !keep)
 		rm_rf(vm->stage);
 	free(vm->stage);
@@ -332,7 +334,8 @@ static bool target_serving(void *arg)
 {
 	struct guest *g = arg;
 
-	return !strcmp(g->phase, "workload") || g->exited || g->stopped;
+	return proto_phase(g->phase) == PHASE_WORKLOAD || g->exited ||
+	       g->stopped;
 }
 
 /* Boot the target guest and wait until its stack serves; 0 if it does. */
@@ -359,7 +362,8 @@ static int start_target(struct cell_ctx *x, virConnectPtr conn)
 			"interrupted (SIGINT/SIGTERM): domains destroyed");
 		return -1;
 	}
-	if (!strcmp(g->phase, "workload") && !g->exited && !g->stopped)
+	if (proto_phase(g->phase) == PHASE_WORKLOAD && !g->exited &&
+	    !g->stopped)
 		return 0;
 	strbuf_addf(
 		&x->err, "target guest did not serve: %s",
@@ -416,10 +420,10 @@ static void watch(struct cell_ctx *x)
 	}
 	while (!g->exited && !g->stopped) {
 		struct phase_watch pw = { .g = g };
-		int limit = !strcmp(g->phase, "workload") ?
+		int ph = proto_phase(g->phase);
+		int limit = ph == PHASE_WORKLOAD ?
 				    c->workload_timeout + WORKLOAD_GRACE :
-			    !strcmp(g->phase, "collect") ||
-					    !strcmp(g->phase, "teardown") ?
+			    ph == PHASE_COLLECT || ph == PHASE_TEARDOWN ?
 				    COLLECT_TIMEOUT :
 				    SETUP_TIMEOUT;
 
@@ -433,7 +437,9 @@ static void watch(struct cell_ctx *x)
 		if (ret == 1 || ret == 3) {
 			f->run_timeout = ret == 1;
 			f->deadline = ret == 3;
-			f->timeout_phase = g->phase[0] ? g->phase : "setup";
+			f->timeout_phase = g->phase[0] ?
+						   g->phase :
+						   proto_phase_names[PHASE_SETUP];
 			dump_blocked_tasks(g);
 			return;
 		}
@@ -625,7 +631,7 @@ collect:
 		char *cmdline = c->accel ? cell_cmdline(c) : NULL;
 
 		ret = results_write_cell(c, r, &x.main.g, &con, started,
-					 cmdline);
+					 cmdline, &x.main.devs);
 		free(cmdline);
 	}
 	console_report_free(&con);

@@ -34,12 +34,12 @@
 
 static void put(struct strbuf *plan, const char *path, const char *text)
 {
-	plan_step(plan, "put", path, text, NULL);
+	plan_step(plan, VERB_PUT, path, text, NULL);
 }
 
 static void append(struct strbuf *plan, const char *path, const char *text)
 {
-	plan_step(plan, "append", path, text, NULL);
+	plan_step(plan, VERB_APPEND, path, text, NULL);
 }
 
 static char *site_file(const struct stack_site *s, const char *file)
@@ -74,7 +74,7 @@ static void arm_stack_sites(struct strbuf *plan)
 	const char **grep = xzalloc((2 * nr_stack_sites + 4) * sizeof(*grep));
 	size_t n = 0;
 
-	plan_step_argv(plan, "try", "stack:instance", "30",
+	plan_step_argv(plan, VERB_TRY, "stack:instance", "30",
 		       (const char *const[]){ "mkdir", "-p", STACK_INST,
 					      NULL });
 	put(plan, STACK_INST "/tracing_on", "0");
@@ -114,7 +114,7 @@ static void arm_stack_sites(struct strbuf *plan)
 		grep[n++] = stack_sites[i].symbol;
 	}
 	grep[n++] = "/proc/kallsyms";
-	plan_step_argv(plan, "capture", "stack_kallsyms.txt", "kallsyms", grep);
+	plan_step_argv(plan, VERB_CAPTURE, "stack_kallsyms.txt", "kallsyms", grep);
 	free(grep);
 	strbuf_release(&cond);
 }
@@ -170,15 +170,15 @@ void collectors_plan_arm(struct strbuf *plan)
 	put(plan, STACK_SYSCTL, "1");
 	arm_stack_sites(plan);
 	/* Under MGLRU the direct-reclaim writeback patch has nothing to do. */
-	plan_step(plan, "get", "lru_gen.enabled", LRU_GEN, NULL);
-	plan_step(plan, "get", "pressure.memory.before",
+	plan_step(plan, VERB_GET, "lru_gen.enabled", LRU_GEN, NULL);
+	plan_step(plan, VERB_GET, "pressure.memory.before",
 		  "/proc/pressure/memory", NULL);
-	plan_step(plan, "get", "pressure.io.before", "/proc/pressure/io", NULL);
+	plan_step(plan, VERB_GET, "pressure.io.before", "/proc/pressure/io", NULL);
 }
 
 void collectors_plan_workload(struct strbuf *plan)
 {
-	plan_step_argv(plan, "bg", "sampler", NULL,
+	plan_step_argv(plan, VERB_BG, "sampler", NULL,
 		       (const char *const[]){ "/run/wblab-agent", "sample",
 					      "/tmp/wblab-out/timeseries.tsv",
 					      "1000", NULL });
@@ -210,7 +210,7 @@ void collectors_plan_workload_end(struct strbuf *plan)
 static void capture(struct strbuf *plan, const char *label,
 		    const char *const *argv)
 {
-	plan_step_argv(plan, "capture", "trace_stats.txt", label, argv);
+	plan_step_argv(plan, VERB_CAPTURE, "trace_stats.txt", label, argv);
 }
 
 void collectors_plan_collect(struct strbuf *plan, const char *mount)
@@ -220,24 +220,24 @@ void collectors_plan_collect(struct strbuf *plan, const char *mount)
 		char *f = site_file(&stack_sites[i], "hist");
 		char *name = xasprintf("stack_hist.%s", stack_sites[i].name);
 
-		plan_step(plan, "get", name, f, NULL);
+		plan_step(plan, VERB_GET, name, f, NULL);
 		free(f);
 		free(name);
 	}
-	plan_step(plan, "get", "kprobe_events", TRACEFS "/kprobe_events", NULL);
-	plan_step(plan, "get", "stack_probe_trace", STACK_INST "/trace", NULL);
-	plan_step(plan, "get", "stack_max_size", TRACEFS "/stack_max_size",
+	plan_step(plan, VERB_GET, "kprobe_events", TRACEFS "/kprobe_events", NULL);
+	plan_step(plan, VERB_GET, "stack_probe_trace", STACK_INST "/trace", NULL);
+	plan_step(plan, VERB_GET, "stack_max_size", TRACEFS "/stack_max_size",
 		  NULL);
-	plan_step(plan, "get", "stack_trace", TRACEFS "/stack_trace", NULL);
-	plan_step(plan, "get", "stack_trace_filter",
+	plan_step(plan, VERB_GET, "stack_trace", TRACEFS "/stack_trace", NULL);
+	plan_step(plan, VERB_GET, "stack_trace_filter",
 		  TRACEFS "/stack_trace_filter", NULL);
 	put(plan, TRACEFS "/tracing_on", "0");
-	plan_step(plan, "get", "pressure.memory.after", "/proc/pressure/memory",
+	plan_step(plan, VERB_GET, "pressure.memory.after", "/proc/pressure/memory",
 		  NULL);
-	plan_step(plan, "get", "pressure.io.after", "/proc/pressure/io", NULL);
-	plan_step(plan, "get", "memcg.events", MEMCG "/memory.events", NULL);
-	plan_step(plan, "get", "memcg.peak", MEMCG "/memory.peak", NULL);
-	plan_step(plan, "get", "memcg.stat", MEMCG "/memory.stat", NULL);
+	plan_step(plan, VERB_GET, "pressure.io.after", "/proc/pressure/io", NULL);
+	plan_step(plan, VERB_GET, "memcg.events", MEMCG "/memory.events", NULL);
+	plan_step(plan, VERB_GET, "memcg.peak", MEMCG "/memory.peak", NULL);
+	plan_step(plan, VERB_GET, "memcg.stat", MEMCG "/memory.stat", NULL);
 	capture(plan, "set_event",
 		(const char *const[]){ "cat", TRACEFS "/set_event", NULL });
 	capture(plan, "buffer_size_kb",
@@ -251,20 +251,20 @@ void collectors_plan_collect(struct strbuf *plan, const char *mount)
 		char *p = xasprintf(TRACEFS "/events/%s/hist",
 				    trace_hists[i].event);
 
-		plan_step(plan, "get", trace_hists[i].file, p, NULL);
+		plan_step(plan, VERB_GET, trace_hists[i].file, p, NULL);
 		free(p);
 	}
 	if (mount) {
-		plan_step_argv(plan, "capture", "fsdev.txt", "findmnt",
+		plan_step_argv(plan, VERB_CAPTURE, "fsdev.txt", "findmnt",
 			       (const char *const[]){ "findmnt", "-n", "-r",
 						      "-o",
 						      "MAJ:MIN,FSTYPE,TARGET",
 						      "-T", mount, NULL });
-		plan_step_argv(plan, "capture", "fsdev.txt", "mountinfo",
+		plan_step_argv(plan, VERB_CAPTURE, "fsdev.txt", "mountinfo",
 			       (const char *const[]){
 				       "cat", "/proc/self/mountinfo", NULL });
 	}
-	plan_step(plan, "get", "trace", TRACEFS "/trace", NULL);
+	plan_step(plan, VERB_GET, "trace", TRACEFS "/trace", NULL);
 	put(plan, TRACEFS "/events/enable", "0");
 	put(plan, TRACEFS "/trace", "");
 	put(plan, TRACEFS "/buffer_size_kb", "16");

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The planner: turns a topology and a workload into the ordered steps the
- * guest agent runs. Pure: no I/O, so it is unit-tested on the shipped specs.
+ * guest agent runs. Pure: no I/O, and it writes nothing it is handed (the
+ * specs are shared by every cell of a run); the guest device each layer
+ * ends up as lives in the plan_devs it returns. Unit-tested on the shipped
+ * specs.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,18 +16,27 @@
 #include "cell/plan.h"
 #include "cell/step.h"
 #include "util/log.h"
+#include "util/strvec.h"
 
 #define STEP_TIMEOUT "120"
 
-#define RUN(p, label, ...)                            \
-	plan_step_argv(p, "run", label, STEP_TIMEOUT, \
+#define RUN(p, label, ...)                               \
+	plan_step_argv(p, VERB_RUN, label, STEP_TIMEOUT, \
 		       (const char *const[]){ __VA_ARGS__, NULL })
-#define TRY(p, label, ...)                            \
-	plan_step_argv(p, "try", label, STEP_TIMEOUT, \
+#define TRY(p, label, ...)                               \
+	plan_step_argv(p, VERB_TRY, label, STEP_TIMEOUT, \
 		       (const char *const[]){ __VA_ARGS__, NULL })
-#define CAPTURE(p, label, ...)                              \
-	plan_step_argv(p, "capture", "topology.txt", label, \
+#define CAPTURE(p, label, ...)                                 \
+	plan_step_argv(p, VERB_CAPTURE, "topology.txt", label, \
 		       (const char *const[]){ __VA_ARGS__, NULL })
+
+/* One plan being compiled: what it reads, what it writes. */
+struct planner {
+	struct strbuf *p;
+	const struct topology_spec *t;
+	const struct plan_opts *o;
+	struct plan_devs *devs;
+};
 
 char *plan_mount_dir(const struct topo_layer *l)
 {
@@ -42,96 +54,101 @@ static bool in_role(const struct topo_layer *l, enum plan_role role)
 	return !strcmp(l->guest, role == PLAN_TARGET ? "target" : "main");
 }
 
-static const char *lower_dev(const struct topology_spec *t,
-			     const struct topo_layer *l, size_t i)
+/* The guest device of a layer so far, or NULL. */
+static const char *dev_of(const struct planner *pl, const struct topo_layer *l)
 {
-	return topology_find(t, l->on.v[i])->dev;
+	return pl->devs->dev[l - pl->t->layers];
 }
 
-static void setup_md(struct strbuf *p, const struct topology_spec *t,
-		     struct topo_layer *l, int nr)
+static const char *named_dev(const struct planner *pl, const char *name)
 {
-	struct strbuf argv = STRBUF_INIT;
-	const char **a = xzalloc((l->on.n + 16) * sizeof(*a));
-	char level[32], count[32], chunk[32] = "";
-	int n = 0;
+	return dev_of(pl, topology_find(pl->t, name));
+}
 
-	l->dev = xasprintf("/dev/md%d", nr);
-	snprintf(level, sizeof(level), "--level=%lld", l->level);
-	snprintf(count, sizeof(count), "--raid-devices=%zu", l->on.n);
-	TRY(p, "md:modprobe", "modprobe", "-a", "md_mod", "raid0", "raid1",
+static const char *lower_dev(const struct planner *pl,
+			     const struct topo_layer *l, size_t i)
+{
+	return named_dev(pl, l->on.v[i]);
+}
+
+/* Record the layer's device (taking dev); returns it. */
+static const char *set_dev(struct planner *pl, const struct topo_layer *l,
+			   char *dev)
+{
+	char **slot = &pl->devs->dev[l - pl->t->layers];
+
+	free(*slot);
+	*slot = dev;
+	return dev;
+}
+
+static void setup_md(struct planner *pl, const struct topo_layer *l, int nr)
+{
+	const char *dev = set_dev(pl, l, xasprintf("/dev/md%d", nr));
+	struct strvec a = STRVEC_INIT;
+
+	TRY(pl->p, "md:modprobe", "modprobe", "-a", "md_mod", "raid0", "raid1",
 	    "raid456", "raid10");
-	a[n++] = "mdadm";
-	a[n++] = "--create";
-	a[n++] = l->dev;
-	a[n++] = "--run";
-	a[n++] = "--metadata=1.2";
-	a[n++] = level;
-	a[n++] = count;
+	strvec_pushl(&a, "mdadm", "--create", dev, "--run", "--metadata=1.2",
+		     NULL);
+	strvec_pushf(&a, "--level=%lld", l->level);
+	strvec_pushf(&a, "--raid-devices=%zu", l->on.n);
 	/* No initial resync: it would compete with the workload's I/O. */
 	if (l->level)
-		a[n++] = "--assume-clean";
+		strvec_push(&a, "--assume-clean");
 	if (l->chunk && l->level != 1) {
 		uint64_t c = 0;
 
 		spec_parse_size(l->chunk, &c);
-		snprintf(chunk, sizeof(chunk), "--chunk=%lluK",
-			 (unsigned long long)(c >> 10));
-		a[n++] = chunk;
+		strvec_pushf(&a, "--chunk=%lluK",
+			     (unsigned long long)(c >> 10));
 	}
 	for (size_t i = 0; i < l->on.n; i++)
-		a[n++] = lower_dev(t, l, i);
-	a[n] = NULL;
-	plan_step_argv(p, "run", l->name, STEP_TIMEOUT, a);
-	free(a);
-	strbuf_release(&argv);
+		strvec_push(&a, lower_dev(pl, l, i));
+	plan_step_argv(pl->p, VERB_RUN, l->name, STEP_TIMEOUT, a.v);
+	strvec_clear(&a);
 }
 
-static void setup_fs(struct strbuf *p, const struct topology_spec *t,
-		     struct topo_layer *l)
+static void setup_fs(struct planner *pl, const struct topo_layer *l)
 {
-	const char *dev = lower_dev(t, l, 0);
-	const char **a = xzalloc((l->mkfs.n + 8) * sizeof(*a));
-	char *mkfs = xasprintf("mkfs.%s", l->fstype);
+	struct strbuf *p = pl->p;
+	const char *dev = lower_dev(pl, l, 0);
+	const char *mnt = set_dev(pl, l, plan_mount_dir(l));
 	char *label = xasprintf("%s:mkfs", l->name);
-	int n = 0;
+	struct strvec a = STRVEC_INIT;
 
-	l->dev = plan_mount_dir(l);
-	a[n++] = mkfs;
+	strvec_pushf(&a, "mkfs.%s", l->fstype);
 	/* Overwrite what is there, quietly: mkfs.ext4 -F, the others -f. */
-	a[n++] = !strcmp(l->fstype, "ext4") ? "-F" : "-f";
+	strvec_push(&a, !strcmp(l->fstype, "ext4") ? "-F" : "-f");
 	if (strcmp(l->fstype, "xfs"))
-		a[n++] = "-q";
+		strvec_push(&a, "-q");
 	for (size_t i = 0; i < l->mkfs.n; i++)
-		a[n++] = l->mkfs.v[i];
-	a[n++] = dev;
-	a[n] = NULL;
-	plan_step_argv(p, "run", label, "600", a);
+		strvec_push(&a, l->mkfs.v[i]);
+	strvec_push(&a, dev);
+	plan_step_argv(p, VERB_RUN, label, "600", a.v);
 	free(label);
 	label = xasprintf("%s:mount", l->name);
-	RUN(p, label, "mkdir", "-p", l->dev);
+	RUN(p, label, "mkdir", "-p", mnt);
 	if (l->mount_opts)
 		RUN(p, label, "mount", "-t", l->fstype, "-o", l->mount_opts,
-		    dev, l->dev);
+		    dev, mnt);
 	else
-		RUN(p, label, "mount", "-t", l->fstype, dev, l->dev);
+		RUN(p, label, "mount", "-t", l->fstype, dev, mnt);
 	free(label);
-	free(mkfs);
-	free(a);
+	strvec_clear(&a);
 }
 
 /*
  * Swap on a block device of the stack: anonymous reclaim then writes
  * through every layer below it (md, iSCSI, the target's disk).
  */
-static void setup_swap(struct strbuf *p, const struct topology_spec *t,
-		       struct topo_layer *l)
+static void setup_swap(struct planner *pl, const struct topo_layer *l)
 {
-	const char *dev = lower_dev(t, l, 0);
+	struct strbuf *p = pl->p;
+	const char *dev = set_dev(pl, l, xstrdup(lower_dev(pl, l, 0)));
 	char *label = xasprintf("%s:mkswap", l->name);
 	char prio[24];
 
-	l->dev = xstrdup(dev);
 	RUN(p, label, "mkswap", "-f", dev);
 	free(label);
 	label = xasprintf("%s:swapon", l->name);
@@ -144,32 +161,38 @@ static void setup_swap(struct strbuf *p, const struct topology_spec *t,
 	free(label);
 }
 
-static void setup_overlay(struct strbuf *p, const struct topology_spec *t,
-			  struct topo_layer *l)
+static void setup_overlay(struct planner *pl, const struct topo_layer *l)
 {
-	const char *lo = topology_find(t, l->lower)->dev;
-	const char *up = topology_find(t, l->upper)->dev;
+	struct strbuf *p = pl->p;
+	const char *lo = named_dev(pl, l->lower);
+	const char *up = named_dev(pl, l->upper);
 	char *lower = xasprintf("%s/ovl-lower", lo);
 	char *upper = xasprintf("%s/ovl-upper", up);
 	char *work = xasprintf("%s/ovl-work", up);
 	char *opts = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s", lower,
 			       upper, work);
+	const char *mnt = set_dev(pl, l, plan_mount_dir(l));
 
-	l->dev = plan_mount_dir(l);
 	TRY(p, "overlay:modprobe", "modprobe", "overlay");
-	RUN(p, l->name, "mkdir", "-p", lower, upper, work, l->dev);
-	RUN(p, l->name, "mount", "-t", "overlay", "overlay", "-o", opts,
-	    l->dev);
+	RUN(p, l->name, "mkdir", "-p", lower, upper, work, mnt);
+	RUN(p, l->name, "mount", "-t", "overlay", "overlay", "-o", opts, mnt);
 	free(lower);
 	free(upper);
 	free(work);
 	free(opts);
 }
 
-static void setup_target(struct strbuf *p, const struct topology_spec *t,
-			 struct topo_layer *l, bool first)
+/* The device an initiator names a target's LUN by. */
+static char *target_dev(const struct topo_layer *l)
 {
-	const char *dev = lower_dev(t, l, 0);
+	return xasprintf("%s:%lld", l->iqn, l->lun);
+}
+
+static void setup_target(struct planner *pl, const struct topo_layer *l,
+			 bool first)
+{
+	struct strbuf *p = pl->p;
+	const char *dev = lower_dev(pl, l, 0);
 	bool fileio = l->backstore && !strcmp(l->backstore, "fileio");
 	char *bs = xasprintf("/backstores/%s/%s", fileio ? "fileio" : "block",
 			     l->name);
@@ -180,7 +203,7 @@ static void setup_target(struct strbuf *p, const struct topology_spec *t,
 	char *luns = xasprintf("%s/luns", tpg);
 	char *lun = xasprintf("lun=%lld", l->lun);
 
-	l->dev = xasprintf("%s:%lld", l->iqn, l->lun);
+	set_dev(pl, l, target_dev(l));
 	if (first) {
 		TRY(p, "target:modprobe", "modprobe", "-a", "target_core_mod",
 		    "iscsi_target_mod", "target_core_iblock",
@@ -216,21 +239,22 @@ static void setup_target(struct strbuf *p, const struct topology_spec *t,
 	free(lun);
 }
 
-static void setup_initiator(struct strbuf *p, const struct topology_spec *t,
-			    struct topo_layer *l, const struct plan_opts *o,
+static void setup_initiator(struct planner *pl, const struct topo_layer *l,
 			    bool *iscsid_started)
 {
-	const struct topo_layer *tg = topology_find(t, l->on.v[0]);
+	struct strbuf *p = pl->p;
+	const struct plan_opts *o = pl->o;
+	const struct topo_layer *tg = topology_find(pl->t, l->on.v[0]);
 	const char *portal = strcmp(tg->guest, l->guest) && o->target_ip ?
 				     o->target_ip :
 				     "127.0.0.1";
 	char *name = xasprintf("InitiatorName=%s\n", initiator_iqn(o->role));
 
-	l->dev = xasprintf("@iscsi:%s:%lld", tg->iqn, tg->lun);
+	set_dev(pl, l, xasprintf("@iscsi:%s:%lld", tg->iqn, tg->lun));
 	if (!*iscsid_started) {
 		TRY(p, "iscsi:modprobe", "modprobe", "-a", "iscsi_tcp",
 		    "sd_mod");
-		plan_step(p, "put", "/etc/iscsi/initiatorname.iscsi", name,
+		plan_step(p, VERB_PUT, "/etc/iscsi/initiatorname.iscsi", name,
 			  NULL);
 		RUN(p, "iscsid", "iscsid");
 		*iscsid_started = true;
@@ -253,11 +277,44 @@ static void setup_network(struct strbuf *p, const char *ip)
 	free(cidr);
 }
 
-static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
-			 const struct plan_opts *o)
+static void setup_layer(struct planner *pl, const struct topo_layer *l, int *md,
+			bool *iscsid, bool *targets)
 {
-	/* dev fields are the planner's scratch space. */
-	struct topology_spec *t = (struct topology_spec *)tc;
+	if (!in_role(l, pl->o->role)) {
+		/* The other guest's targets are still reachable from here. */
+		if (l->type == LAYER_ISCSI_TARGET)
+			set_dev(pl, l, target_dev(l));
+		return;
+	}
+	switch (l->type) {
+	case LAYER_DISK:
+		set_dev(pl, l, xasprintf("@disk:wblab-disk%lld", l->index));
+		break;
+	case LAYER_MD:
+		setup_md(pl, l, (*md)++);
+		break;
+	case LAYER_FS:
+		setup_fs(pl, l);
+		break;
+	case LAYER_OVERLAY:
+		setup_overlay(pl, l);
+		break;
+	case LAYER_ISCSI_TARGET:
+		setup_target(pl, l, !*targets);
+		*targets = true;
+		break;
+	case LAYER_ISCSI_INITIATOR:
+		setup_initiator(pl, l, iscsid);
+		break;
+	case LAYER_SWAP:
+		setup_swap(pl, l);
+		break;
+	}
+}
+
+static void setup_layers(struct planner *pl)
+{
+	const struct topology_spec *t = pl->t;
 	bool *done = xzalloc(t->nr_layers * sizeof(*done));
 	bool iscsid = false, targets = false;
 	int md = 0;
@@ -267,7 +324,7 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 		size_t before = left;
 
 		for (size_t i = 0; i < t->nr_layers; i++) {
-			struct topo_layer *l = &t->layers[i];
+			const struct topo_layer *l = &t->layers[i];
 			bool ready = !done[i];
 
 			for (size_t k = 0; ready && k < l->on.n; k++)
@@ -277,43 +334,7 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 				continue;
 			done[i] = true;
 			left--;
-			free(l->dev);
-			l->dev = NULL;
-			if (l->type == LAYER_ISCSI_TARGET &&
-			    in_role(l, o->role)) {
-				/* lower_dev below needs the disk's dev. */
-			}
-			if (!in_role(l, o->role)) {
-				if (l->type == LAYER_ISCSI_TARGET)
-					l->dev = xasprintf("%s:%lld", l->iqn,
-							   l->lun);
-				continue;
-			}
-			switch (l->type) {
-			case LAYER_DISK:
-				l->dev = xasprintf("@disk:wblab-disk%lld",
-						   l->index);
-				break;
-			case LAYER_MD:
-				setup_md(p, t, l, md++);
-				break;
-			case LAYER_FS:
-				setup_fs(p, t, l);
-				break;
-			case LAYER_OVERLAY:
-				setup_overlay(p, t, l);
-				break;
-			case LAYER_ISCSI_TARGET:
-				setup_target(p, t, l, !targets);
-				targets = true;
-				break;
-			case LAYER_ISCSI_INITIATOR:
-				setup_initiator(p, t, l, o, &iscsid);
-				break;
-			case LAYER_SWAP:
-				setup_swap(p, t, l);
-				break;
-			}
+			setup_layer(pl, l, &md, &iscsid, &targets);
 		}
 		if (left == before)
 			break; /* a cycle: the loader rejects these */
@@ -322,25 +343,27 @@ static void setup_layers(struct strbuf *p, const struct topology_spec *tc,
 }
 
 /* Top-down: undo what setup did, ignoring failures. */
-static void teardown_layers(struct strbuf *p, const struct topology_spec *t,
-			    const struct plan_opts *o)
+static void teardown_layers(struct planner *pl)
 {
-	for (size_t i = t->nr_layers; i-- > 0;) {
-		const struct topo_layer *l = &t->layers[i];
+	struct strbuf *p = pl->p;
 
-		if (!in_role(l, o->role) || !l->dev)
+	for (size_t i = pl->t->nr_layers; i-- > 0;) {
+		const struct topo_layer *l = &pl->t->layers[i];
+		const char *dev = dev_of(pl, l);
+
+		if (!in_role(l, pl->o->role) || !dev)
 			continue;
 		switch (l->type) {
 		case LAYER_FS:
 		case LAYER_OVERLAY:
-			TRY(p, l->name, "umount", l->dev);
+			TRY(p, l->name, "umount", dev);
 			break;
 		case LAYER_MD:
-			TRY(p, l->name, "mdadm", "--stop", l->dev);
+			TRY(p, l->name, "mdadm", "--stop", dev);
 			break;
 		case LAYER_SWAP:
 			/* The workload has exited: little is left to read back. */
-			TRY(p, l->name, "swapoff", l->dev);
+			TRY(p, l->name, "swapoff", dev);
 			break;
 		case LAYER_ISCSI_INITIATOR:
 			TRY(p, l->name, "iscsiadm", "-m", "node",
@@ -388,31 +411,28 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 
 /*
  * A pre: command is split on spaces (no shell, no quoting) and
- * ${WBLAB_MOUNT} in it becomes the test mount.
+ * ${WBLAB_MOUNT} in it becomes the test mount. Every word is kept.
  */
 static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 		     const char *mount)
 {
+	static const char var[] = "${WBLAB_MOUNT}";
 	char *copy = xstrdup(cmd), *save, *tok;
-	char *argv[64];
-	int n = 0;
+	struct strvec argv = STRVEC_INIT;
 
-	for (tok = strtok_r(copy, " ", &save); tok && n < 63;
+	for (tok = strtok_r(copy, " ", &save); tok;
 	     tok = strtok_r(NULL, " ", &save)) {
-		char *at = strstr(tok, "${WBLAB_MOUNT}");
+		char *at = strstr(tok, var);
 
-		argv[n++] = at && mount ?
-				    xasprintf("%.*s%s%s", (int)(at - tok), tok,
-					      mount,
-					      at + strlen("${WBLAB_MOUNT}")) :
-				    xstrdup(tok);
+		if (at && mount)
+			strvec_pushf(&argv, "%.*s%s%s", (int)(at - tok), tok,
+				     mount, at + strlen(var));
+		else
+			strvec_push(&argv, tok);
 	}
-	argv[n] = NULL;
-	if (n)
-		plan_step_argv(p, "run", "pre", timeout,
-			       (const char *const *)argv);
-	while (n--)
-		free(argv[n]);
+	if (argv.nr)
+		plan_step_argv(p, VERB_RUN, "pre", timeout, argv.v);
+	strvec_clear(&argv);
 	free(copy);
 }
 
@@ -426,21 +446,21 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 		 (unsigned long long)(w->hog_size >> 20));
 	snprintf(hold, sizeof(hold), "%lld",
 		 w->hog_hold ? w->hog_hold : (long long)o->workload_timeout);
-	plan_step(p, "phase", "workload", NULL);
+	plan_phase(p, PHASE_WORKLOAD);
 	collectors_plan_workload(p);
 	if (w->memcg_max)
-		plan_step(p, "cgroup", "wblab", w->memcg_max, NULL);
+		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
 	if (w->hog_size && w->fio)
-		plan_step_argv(p, "bg", "hog", NULL,
+		plan_step_argv(p, VERB_BG, "hog", NULL,
 			       (const char *const[]){ "/run/wblab-agent", "hog",
 						      hog, hold, NULL });
 	else if (w->hog_size)
-		plan_step_argv(p, "run", "hog", timeout,
+		plan_step_argv(p, VERB_RUN, "hog", timeout,
 			       (const char *const[]){ "/run/wblab-agent", "hog",
 						      hog, hold, NULL });
 	if (w->fio) {
-		plan_step(p, "put", "/tmp/wblab-job.fio", w->fio, NULL);
-		plan_step_argv(p, "run", "fio", timeout,
+		plan_step(p, VERB_PUT, "/tmp/wblab-job.fio", w->fio, NULL);
+		plan_step_argv(p, VERB_RUN, "fio", timeout,
 			       (const char *const[]){
 				       "fio", "--output-format=json",
 				       "--output=/tmp/wblab-out/fio.json",
@@ -448,7 +468,16 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 	}
 	collectors_plan_workload_end(p);
 	if (w->memcg_max)
-		plan_step(p, "cgroup", "", "", NULL);
+		plan_step(p, VERB_CGROUP, "", "", NULL);
+}
+
+void plan_devs_free(struct plan_devs *d)
+{
+	for (size_t i = 0; d->dev && i < d->nr; i++)
+		free(d->dev[i]);
+	free(d->dev);
+	d->dev = NULL;
+	d->nr = 0;
 }
 
 /*
@@ -470,17 +499,21 @@ static void lru_gen_steps(struct strbuf *p, const char *want)
 }
 
 int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
-		 const struct plan_opts *o, struct strbuf *out)
+		 const struct plan_opts *o, struct strbuf *out,
+		 struct plan_devs *devs)
 {
 	const struct topo_layer *top = topology_mount_layer(t);
 	char *mount = o->role == PLAN_MAIN && top ? plan_mount_dir(top) : NULL;
+	struct planner pl = { .p = out, .t = t, .o = o, .devs = devs };
 
-	plan_step(out, "phase", "setup", NULL);
+	devs->nr = t->nr_layers;
+	devs->dev = xzalloc((t->nr_layers + 1) * sizeof(*devs->dev));
+	plan_phase(out, PHASE_SETUP);
 	if (mount)
-		plan_step(out, "env", "WBLAB_MOUNT", mount, NULL);
+		plan_step(out, VERB_ENV, "WBLAB_MOUNT", mount, NULL);
 	if (o->own_ip)
 		setup_network(out, o->own_ip);
-	setup_layers(out, t, o);
+	setup_layers(&pl);
 	if (o->role == PLAN_MAIN) {
 		char timeout[16];
 
@@ -494,12 +527,14 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
 		collectors_plan_arm(out);
-		plan_step(out, "get", "vmstat.before", "/proc/vmstat", NULL);
-		plan_step(out, "get", "meminfo.before", "/proc/meminfo", NULL);
+		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
+		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",
+			  NULL);
 		workload_steps(out, w, o);
-		plan_step(out, "phase", "collect", NULL);
-		plan_step(out, "get", "vmstat.after", "/proc/vmstat", NULL);
-		plan_step(out, "get", "meminfo.after", "/proc/meminfo", NULL);
+		plan_phase(out, PHASE_COLLECT);
+		plan_step(out, VERB_GET, "vmstat.after", "/proc/vmstat", NULL);
+		plan_step(out, VERB_GET, "meminfo.after", "/proc/meminfo",
+			  NULL);
 		collectors_plan_collect(out, mount);
 	} else {
 		/*
@@ -507,18 +542,18 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		 * what it built is captured and sent before it starts serving.
 		 */
 		capture_topology(out, t, o, NULL);
-		plan_step(out, "get", "topology.txt",
+		plan_step(out, VERB_GET, "topology.txt",
 			  "/tmp/wblab-out/topology.txt", NULL);
-		plan_step(out, "phase", "workload", NULL);
-		plan_step_argv(out, "run", "serve", "86400",
+		plan_phase(out, PHASE_WORKLOAD);
+		plan_step_argv(out, VERB_RUN, "serve", "86400",
 			       (const char *const[]){ "sleep", "infinity",
 						      NULL });
-		plan_step(out, "phase", "collect", NULL);
+		plan_phase(out, PHASE_COLLECT);
 	}
 	if (o->role == PLAN_MAIN)
 		capture_topology(out, t, o, mount);
-	plan_step(out, "phase", "teardown", NULL);
-	teardown_layers(out, t, o);
+	plan_phase(out, PHASE_TEARDOWN);
+	teardown_layers(&pl);
 	free(mount);
 	return 0;
 }

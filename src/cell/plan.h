@@ -16,11 +16,25 @@ struct plan_opts {
 };
 
 /*
+ * The guest device each layer of a topology became in one plan, by layer
+ * index: "@disk:SERIAL", "/dev/md0", "/mnt/scratch", "IQN:LUN", ... or
+ * NULL (a layer of the other guest).
+ */
+struct plan_devs {
+	size_t nr;
+	char **dev;
+};
+
+void plan_devs_free(struct plan_devs *d);
+
+/*
  * Compile topology + workload into the agent's plan (see agent/proto.h):
  * setup bottom-up, snapshots, the workload, collection, teardown top-down.
+ * Reads t and w only; fills devs (free with plan_devs_free()).
  */
 int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
-		 const struct plan_opts *o, struct strbuf *out);
+		 const struct plan_opts *o, struct strbuf *out,
+		 struct plan_devs *devs);
 /* The mount point of a mount-providing layer in the guest. */
 char *plan_mount_dir(const struct topo_layer *l);
 

@@ -27,7 +27,8 @@ json_object *results_metrics(const char *dir)
 	return m;
 }
 
-static json_object *topology_json(const struct topology_spec *t)
+static json_object *topology_json(const struct topology_spec *t,
+				  const struct plan_devs *devs)
 {
 	json_object *o = json_object_new_object();
 	json_object *layers = json_object_new_array();
@@ -51,8 +52,8 @@ static json_object *topology_json(const struct topology_spec *t)
 		for (size_t k = 0; k < l->on.n; k++)
 			json_object_array_add(on, JS(l->on.v[k]));
 		json_object_object_add(lj, "on", on);
-		if (l->dev)
-			json_object_object_add(lj, "dev", JS(l->dev));
+		if (devs && i < devs->nr && devs->dev[i])
+			json_object_object_add(lj, "dev", JS(devs->dev[i]));
 		if (l->type == LAYER_MD)
 			json_object_object_add(lj, "level",
 					       json_object_new_int64(l->level));
@@ -216,7 +217,8 @@ static double span(double a, double b)
 
 int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		       const struct guest *g, const struct console_report *con,
-		       const char *started, const char *cmdline)
+		       const char *started, const char *cmdline,
+		       const struct plan_devs *devs)
 {
 	json_object *o = json_object_new_object();
 	json_object *k = json_object_new_object();
@@ -241,7 +243,7 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(k, "guest_release", JS(g->release));
 	json_object_object_add(k, "cmdline", JS(cmdline));
 	json_object_object_add(o, "kernel", k);
-	json_object_object_add(o, "topology", topology_json(c->topo));
+	json_object_object_add(o, "topology", topology_json(c->topo, devs));
 	json_object_object_add(o, "workload", JS(c->wl->name));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "accel", JS(c->accel));

@@ -5,6 +5,7 @@
 #include <json-c/json.h>
 #include <sqlite3.h>
 
+#include "cell/plan.h"
 #include "cell/types.h"
 #include "collect/console.h"
 #include "util/json.h"
@@ -17,11 +18,15 @@
  *   DIR/<run>/cells/<cell>/cell.json      one cell: outcome, timings, events, metrics
  *   DIR/<run>/cells/<cell>/console.log    full serial console
  *   DIR/<run>/cells/<cell>/fio.json, vmstat.before, vmstat.after, topology.txt, ...
- * Every file is written temp-then-rename.
+ * Every file is written temp-then-rename. results_write_cell() writes
+ * what it is handed: the cell, its result, the guest's record, the
+ * console's events, the command line and the devices the planner chose
+ * for the main guest (devs may be NULL: no plan was made).
  */
 int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		       const struct guest *g, const struct console_report *con,
-		       const char *started, const char *cmdline);
+		       const char *started, const char *cmdline,
+		       const struct plan_devs *devs);
 /* Metrics from the files a cell brought back (fio.json, vmstat.*). */
 json_object *results_metrics(const char *cell_dir);
 /* cell.json's "files": what is in the cell directory, sorted. */

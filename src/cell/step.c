@@ -18,12 +18,12 @@ static void add_field(struct strbuf *p, const char *f)
 	p->len += proto_escape(p->buf + p->len, f, len);
 }
 
-void plan_step(struct strbuf *p, const char *verb, ...)
+void plan_step(struct strbuf *p, enum proto_verb verb, ...)
 {
 	va_list ap;
 	const char *f;
 
-	strbuf_addstr(p, verb);
+	strbuf_addstr(p, proto_verb_names[verb]);
 	va_start(ap, verb);
 	while ((f = va_arg(ap, const char *))) {
 		strbuf_addch(p, '\t');
@@ -33,10 +33,10 @@ void plan_step(struct strbuf *p, const char *verb, ...)
 	strbuf_addch(p, '\n');
 }
 
-void plan_step_argv(struct strbuf *p, const char *verb, const char *a1,
+void plan_step_argv(struct strbuf *p, enum proto_verb verb, const char *a1,
 		    const char *a2, const char *const *argv)
 {
-	strbuf_addstr(p, verb);
+	strbuf_addstr(p, proto_verb_names[verb]);
 	for (const char *f = a1; f; f = f == a1 ? a2 : NULL) {
 		strbuf_addch(p, '\t');
 		add_field(p, f);
@@ -48,4 +48,9 @@ void plan_step_argv(struct strbuf *p, const char *verb, const char *a1,
 		add_field(p, *argv);
 	}
 	strbuf_addch(p, '\n');
+}
+
+void plan_phase(struct strbuf *p, enum proto_phase phase)
+{
+	plan_step(p, VERB_PHASE, proto_phase_names[phase], NULL);
 }

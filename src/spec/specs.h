@@ -74,8 +74,6 @@ struct topo_layer {
 	char *lower; /* overlay: fs layer names */
 	char *upper;
 	long long priority; /* swap: swapon -p, -1 for the kernel's default */
-	/* Filled by the planner. */
-	char *dev; /* block device or mount point it provides */
 };
 
 struct topology_spec {

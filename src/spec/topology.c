@@ -485,7 +485,6 @@ void topology_spec_free(struct topology_spec *t)
 		free(l->mount_opts);
 		free(l->lower);
 		free(l->upper);
-		free(l->dev);
 	}
 	free(t->layers);
 	free(t->name);

@@ -135,6 +135,19 @@ static void add_name(struct spec_strlist *out, const char *s, size_t n)
 		spec_strlist_add(out, name);
 }
 
+/* The verb of the plan line [p, le) that has fields, or -1. */
+static int line_verb(const char *p, const char *le)
+{
+	const char *tab = memchr(p, '\t', le - p);
+	char verb[16];
+
+	if (!tab || (size_t)(tab - p) >= sizeof(verb))
+		return -1;
+	memcpy(verb, p, tab - p);
+	verb[tab - p] = '\0';
+	return proto_verb(verb);
+}
+
 void frame_plan_outputs(const char *plan, size_t len, struct spec_strlist *out)
 {
 	static const char dir[] = AGENT_OUT_DIR "/";
@@ -145,10 +158,10 @@ void frame_plan_outputs(const char *plan, size_t len, struct spec_strlist *out)
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end, *q;
 
-		/* get, capture and sample name their result in field 1. */
-		if ((le - p > 4 && !memcmp(p, "get\t", 4)) ||
-		    (le - p > 8 && !memcmp(p, "capture\t", 8)) ||
-		    (le - p > 7 && !memcmp(p, "sample\t", 7))) {
+		int v = line_verb(p, le);
+
+		/* get and capture name their result in field 1. */
+		if (v == VERB_GET || v == VERB_CAPTURE) {
 			const char *f = memchr(p, '\t', le - p) + 1;
 			const char *t = memchr(f, '\t', le - f);
 

@@ -51,9 +51,9 @@ int frame_feed(struct frame_decoder *d, const char *buf, size_t len);
 bool frame_idle(const struct frame_decoder *d);
 
 /*
- * The result files a plan makes the agent send: the names of its get,
- * capture and sample steps, every AGENT_OUT_DIR/NAME it mentions, and
- * agent.log. The host accepts no other file.
+ * The result files a plan makes the agent send: the names of its get and
+ * capture steps, every AGENT_OUT_DIR/NAME it mentions (the sampler's
+ * time series), and agent.log. The host accepts no other file.
  */
 void frame_plan_outputs(const char *plan, size_t len, struct spec_strlist *out);
 

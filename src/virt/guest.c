@@ -267,19 +267,25 @@ static void on_frame(void *arg, char type, const char *name, const char *data,
 	}
 	case 'S':
 		copy_token(g->phase, sizeof(g->phase), data, len);
-		if (!strcmp(g->phase, "setup"))
+		switch (proto_phase(g->phase)) {
+		case PHASE_SETUP:
 			g->t_setup = now_mono();
-		else if (!strcmp(g->phase, "workload"))
+			break;
+		case PHASE_WORKLOAD:
 			g->t_workload = now_mono();
-		else if (!strcmp(g->phase, "collect"))
+			break;
+		case PHASE_COLLECT:
 			g->t_collect = now_mono();
+			break;
+		default:
+			break;
+		}
 		break;
 	case 'F':
 		on_file(g, name, data, len);
 		break;
 	case 'X':
-		if (strcmp(name, "ok") && strcmp(name, "setup-failed") &&
-		    strcmp(name, "workload-failed")) {
+		if (proto_status(name) < 0) {
 			g->proto_error = true;
 			snprintf(g->proto_why, sizeof(g->proto_why),
 				 "unknown agent exit status '%s'", name);
