@@ -10,8 +10,9 @@
  *   kbuild-config.c   config fragments, make defconfig/merge/olddefconfig, verify
  *   kbuild-make.c     the build environment, make, progress while it runs
  *   kbuild-install.c  the source tree and its stamp, install into the cache
- *   kbuild-util.c     lab files, lock files, logged commands (a leaf)
- *   kbuild-tree.c     git sources built in place; why a build failed
+ *   kbuild-util.c     lab files, lock files, logged commands, why a build
+ *                     failed (a leaf: it calls no other kbuild file)
+ *   kbuild-tree.c     git sources built in place
  */
 
 #include <pthread.h>
@@ -65,6 +66,10 @@ struct progress {
 };
 
 /* kbuild-util.c */
+void kb_fail_reset(void);
+/* Record why the build failed (the first call of a build wins). */
+void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 char *kb_fmt_secs(double secs);
 int kb_take_lock(const char *path, const char *what);
 void kb_drop_lock(int fd);
@@ -89,10 +94,6 @@ int kb_make_kernel(struct kb *k);
 /* kbuild-tree.c */
 int kb_git_resolve(struct kb *k);
 int kb_prepare_git_tree(struct kb *k);
-void kb_fail_reset(void);
-/* Record why the build failed (the first call of a build wins). */
-void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 void kb_compile_errors(const char *log, char *out, size_t len);
 
 /* kbuild-install.c */

@@ -30,46 +30,6 @@
 #include "util/run.h"
 #include "util/strvec.h"
 
-static struct kbuild_failure last_failure;
-
-const struct kbuild_failure *kbuild_last_failure(void)
-{
-	return &last_failure;
-}
-
-void kb_fail_reset(void)
-{
-	last_failure.kind = KBUILD_OK;
-	last_failure.patch[0] = '\0';
-	last_failure.msg[0] = '\0';
-}
-
-void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
-{
-	va_list ap;
-
-	/* The first, most specific cause wins over the callers' summaries. */
-	if (last_failure.kind != KBUILD_OK)
-		return;
-	last_failure.kind = kind;
-	snprintf(last_failure.patch, sizeof(last_failure.patch), "%s",
-		 patch ? patch : "");
-	va_start(ap, fmt);
-	vsnprintf(last_failure.msg, sizeof(last_failure.msg), fmt, ap);
-	va_end(ap);
-}
-
-const char *kbuild_fail_name(enum kbuild_fail kind)
-{
-	static const char *const names[] = {
-		[KBUILD_OK] = "ok",	    [KBUILD_PATCH] = "patch",
-		[KBUILD_CONFIG] = "config", [KBUILD_COMPILE] = "compile",
-		[KBUILD_INFRA] = "infra",
-	};
-
-	return kind <= KBUILD_INFRA ? names[kind] : "?";
-}
-
 /*
  * The compiler's complaint from the end of a failed build's log: the
  * "error:" lines (file:line: error: ...), at most a few, else the last

@@ -4,6 +4,7 @@
  * logged into build.log). A leaf: it calls no other kbuild file.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -75,3 +76,43 @@ int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 	return run_argv(argv, &o);
 }
 
+/* Why the last build failed: every step reports here, first cause wins. */
+static struct kbuild_failure last_failure;
+
+const struct kbuild_failure *kbuild_last_failure(void)
+{
+	return &last_failure;
+}
+
+void kb_fail_reset(void)
+{
+	last_failure.kind = KBUILD_OK;
+	last_failure.patch[0] = '\0';
+	last_failure.msg[0] = '\0';
+}
+
+void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
+{
+	va_list ap;
+
+	/* The first, most specific cause wins over the callers' summaries. */
+	if (last_failure.kind != KBUILD_OK)
+		return;
+	last_failure.kind = kind;
+	snprintf(last_failure.patch, sizeof(last_failure.patch), "%s",
+		 patch ? patch : "");
+	va_start(ap, fmt);
+	vsnprintf(last_failure.msg, sizeof(last_failure.msg), fmt, ap);
+	va_end(ap);
+}
+
+const char *kbuild_fail_name(enum kbuild_fail kind)
+{
+	static const char *const names[] = {
+		[KBUILD_OK] = "ok",	    [KBUILD_PATCH] = "patch",
+		[KBUILD_CONFIG] = "config", [KBUILD_COMPILE] = "compile",
+		[KBUILD_INFRA] = "infra",
+	};
+
+	return kind <= KBUILD_INFRA ? names[kind] : "?";
+}

@@ -493,7 +493,7 @@ static void lru_gen_steps(struct strbuf *p, const char *want)
 	if (!want)
 		return;
 	on = !strcmp(want, "on");
-	plan_step(p, "put", LRU_GEN, on ? "y" : "n", NULL);
+	plan_step(p, VERB_PUT, LRU_GEN, on ? "y" : "n", NULL);
 	RUN(p, "lru_gen", "grep", "-Eqx", on ? "0x[0-9a-f]*[13579bdf]" : "0x0+",
 	    LRU_GEN);
 }
