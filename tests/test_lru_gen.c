@@ -26,9 +26,11 @@ START_TEST(plan_steps)
 				   .hog_size = 1 << 20 };
 	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
 	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
 
 	/* No lru_gen: the collectors only read the knob, before vmstat.before. */
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
+	plan_devs_free(&d);
 	ck_assert_int_lt(step_index(p.buf, "put\t" LRU_GEN), 0);
 	ck_assert_int_lt(step_index(p.buf, "\tlru_gen\t"), 0);
 	ck_assert_int_ge(step_index(p.buf, "get\tlru_gen.enabled\t" LRU_GEN),
@@ -39,7 +41,8 @@ START_TEST(plan_steps)
 
 	/* on: write y, check the core bit took (fatal), then read it. */
 	w.lru_gen = "on";
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
+	plan_devs_free(&d);
 	ck_assert_int_lt(
 		step_index(p.buf, "put\t" LRU_GEN "\ty\n"),
 		step_index(
@@ -52,7 +55,8 @@ START_TEST(plan_steps)
 	strbuf_reset(&p);
 
 	w.lru_gen = "off";
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
+	plan_devs_free(&d);
 	ck_assert_int_ge(step_index(p.buf, "put\t" LRU_GEN "\tn\n"), 0);
 	ck_assert_int_ge(step_index(p.buf, "\tgrep\t-Eqx\t0x0+\t" LRU_GEN "\n"),
 			 0);
@@ -60,7 +64,8 @@ START_TEST(plan_steps)
 
 	/* The target guest serves LUNs: no knob there. */
 	o.role = PLAN_TARGET;
-	plan_compile(&t, &w, &o, &p);
+	plan_compile(&t, &w, &o, &p, &d);
+	plan_devs_free(&d);
 	ck_assert_int_lt(step_index(p.buf, "lru_gen"), 0);
 	strbuf_release(&p);
 }
