@@ -80,6 +80,7 @@ static const char *sat(json_object *o, const char *path)
 }
 
 #define DEB "debian-6.1-ext4-memcg"
+#define OVL "debian-6.1-overlay-raid-iscsi-ext4"
 
 static const struct stack_site *site(const char *name)
 {
@@ -218,6 +219,41 @@ START_TEST(test_console_oom_detail)
 }
 END_TEST
 
+/* The seed's layers, each a module on Debian's kernel: all present. */
+START_TEST(test_layers_present)
+{
+	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, sb = STRBUF_INIT;
+	json_object *h;
+
+	slurp(OVL, "kprobe_events", &ev);
+	slurp(OVL, "stack_kallsyms.txt", &ks);
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		char *why = stack_site_absent(&stack_sites[i], ev.buf, ks.buf,
+					      NULL);
+		bool xfs = !strcmp(stack_sites[i].name, "xfs_vm_writepages");
+
+		ck_assert_msg(xfs == (why != NULL), "%s: %s",
+			      stack_sites[i].name, why ? why : "present");
+		free(why);
+	}
+	slurp(OVL, "stack_hist.raid5_make_request", &sb);
+	h = stack_hist_summary(sb.buf, sb.len);
+	ck_assert_int_eq(iat(h, "samples"), 304);
+	ck_assert_int_eq(iat(h, "max_bytes"), 2800);
+	ck_assert_int_eq(iat(h, "p99_bytes"), 2128);
+	ck_assert_int_eq(iat(h, "min_bytes"), 400);
+	json_object_put(h);
+	slurp(OVL, "stack_hist.iscsi_queuecommand", &sb);
+	h = stack_hist_summary(sb.buf, sb.len);
+	ck_assert_int_eq(iat(h, "samples"), 811);
+	ck_assert_int_eq(iat(h, "max_bytes"), 2128);
+	json_object_put(h);
+	strbuf_release(&ev);
+	strbuf_release(&ks);
+	strbuf_release(&sb);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stack");
@@ -229,6 +265,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_reclaim_write_none);
 	tcase_add_test(tc, test_oom_memcg);
 	tcase_add_test(tc, test_console_oom_detail);
+	tcase_add_test(tc, test_layers_present);
 	suite_add_tcase(s, tc);
 	return s;
 }
