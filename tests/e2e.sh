@@ -17,7 +17,7 @@ grep -q ' cached ' "$R/image2.log" && [ $ms -lt 1000 ] && pass "second image bui
 
 # Unknown names fail with the list of known ones and exit 2.
 ./wblab run --kernel debian-6.1 --topology nope --workload smoke --results "$R/x" 2>"$R/unknown.err"
-[ $? -eq 2 ] && grep -q "unknown topology 'nope'; known topologys:.*xfs-disk" "$R/unknown.err" &&
+[ $? -eq 2 ] && grep -q "unknown topology 'nope'; known topologies:.*xfs-disk" "$R/unknown.err" &&
 	pass "unknown topology: exit 2 with the known list" || fail "unknown topology handling"
 
 # 1. The smoke cell on xfs-disk.

@@ -619,6 +619,19 @@ void spec_list_names(const char *dir, struct spec_strlist *out)
 		qsort(out->v, out->n, sizeof(*out->v), cmp_str);
 }
 
+/* "known topologies", "known kernels": the kinds spec_resolve() is given. */
+static void put_plural(FILE *f, const char *kind)
+{
+	size_t n = strlen(kind);
+
+	if (n > 1 && kind[n - 1] == 'y')
+		fprintf(f, "%.*sies", (int)(n - 1), kind);
+	else if (n > 1 && !strcmp(kind + n - 2, "ix"))
+		fprintf(f, "%.*sices", (int)(n - 2), kind);
+	else
+		fprintf(f, "%ss", kind);
+}
+
 char *spec_resolve(const char *kind, const char *dir, const char *name)
 {
 	struct spec_strlist names = { 0 };
@@ -631,7 +644,9 @@ char *spec_resolve(const char *kind, const char *dir, const char *name)
 		free(path);
 	}
 	spec_list_names(dir, &names);
-	fprintf(stderr, "wblab: unknown %s '%s'; known %ss:", kind, name, kind);
+	fprintf(stderr, "wblab: unknown %s '%s'; known ", kind, name);
+	put_plural(stderr, kind);
+	fputc(':', stderr);
 	for (size_t i = 0; i < names.n; i++)
 		fprintf(stderr, " %s", names.v[i]);
 	fprintf(stderr, "%s\n", names.n ? "" : " (none)");
