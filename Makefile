@@ -7,12 +7,18 @@ PKGS := libvirt libxml-2.0 yaml-0.1 json-c sqlite3 libcrypto gsl
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS ?= -O2 -g
-CFLAGS += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers \
-	  -D_GNU_SOURCE -Isrc $(PKG_CFLAGS)
+# WERROR=1 (CI) turns every warning into an error, the agent's too.
+WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
+ifeq ($(WERROR),1)
+WARNINGS += -Werror
+endif
+# The agent takes the caller's CFLAGS too, but none of the host's libraries.
+AGENT_CFLAGS := $(CFLAGS) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -lpthread
 # check-asan builds into build-asan with these (empty otherwise).
 SANFLAGS :=
-CFLAGS += $(SANFLAGS)
+override CFLAGS += $(SANFLAGS)
 
 B := build
 LIB_SRC := $(filter-out src/wblab.c, $(wildcard src/*/*.c)) 
@@ -32,8 +38,7 @@ wblab: $(B)/src/wblab.o $(LIB_OBJ)
 # The agent runs as PID 1 in the guest, from the initramfs: static, libc only.
 $(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h) src/util/strvec.h src/util/log.h
 	@mkdir -p $(@D)
-	$(CC) -O2 -g -std=gnu11 -Wall -Wextra -Wno-unused-parameter -D_GNU_SOURCE \
-		-Isrc -static -o $@ $(AGENT_SRC)
+	$(CC) $(AGENT_CFLAGS) -static -o $@ $(AGENT_SRC)
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -86,10 +91,47 @@ demo: deps services all
 include-check: wblab
 	tools/include-check
 
+FORMAT_SRC := $(wildcard src/*.c src/*/*.c src/*/*.h tests/*.c tests/*.h)
 format:
-	clang-format -i $(wildcard src/*.c src/*/*.c src/*/*.h tests/*.c)
+	clang-format -i --style=file $(FORMAT_SRC)
+
+# The in-tree .clang-format (the kernel's), a dry run: any difference fails.
+format-check:
+	clang-format --dry-run -Werror --style=file $(FORMAT_SRC)
+
+# The manual, generated from the commands' own --help (their option tables).
+$(B)/wblab.1: wblab tools/gen-man
+	@mkdir -p $(@D)
+	tools/gen-man --wblab ./wblab -o $@
+man: $(B)/wblab.1
+
+# make install PREFIX=/usr/local [DESTDIR=...]: the binary with the agent
+# and the specs beside it in PREFIX/lib/wblab (wblab finds them next to
+# its own executable), PREFIX/bin/wblab a link to it, the manual in
+# PREFIX/share/man/man1.
+PREFIX ?= /usr/local
+WBLAB_LIB = $(DESTDIR)$(PREFIX)/lib/wblab
+SPEC_DIRS := lab/configs lab/kernels lab/patches lab/matrices guests topologies workloads
+SPEC_FILES := lab/hosts.yaml
+install: all $(B)/wblab.1
+	install -d $(WBLAB_LIB)/build $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 wblab $(WBLAB_LIB)/wblab
+	install -m 0755 $(B)/wblab-agent $(WBLAB_LIB)/build/wblab-agent
+	for d in $(SPEC_DIRS); do \
+		[ -d $$d ] || continue; \
+		install -d $(WBLAB_LIB)/$$d && cp -R $$d/. $(WBLAB_LIB)/$$d/ || exit 1; \
+	done
+	for f in $(SPEC_FILES); do \
+		[ -f $$f ] && install -m 0644 $$f $(WBLAB_LIB)/$$f || true; \
+	done
+	ln -sf ../lib/wblab/wblab $(DESTDIR)$(PREFIX)/bin/wblab
+	install -m 0644 $(B)/wblab.1 $(DESTDIR)$(PREFIX)/share/man/man1/wblab.1
+
+uninstall:
+	rm -rf $(DESTDIR)$(PREFIX)/lib/wblab
+	rm -f $(DESTDIR)$(PREFIX)/bin/wblab $(DESTDIR)$(PREFIX)/share/man/man1/wblab.1
 
 clean:
 	rm -rf $(B) build-asan build-fuzz wblab
 
-.PHONY: all deps services check check-unit check-asan test-bins check-slow check-matrix demo include-check format clean
+.PHONY: all deps services check check-unit check-asan test-bins check-slow check-matrix demo include-check format format-check man install uninstall clean

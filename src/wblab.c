@@ -43,7 +43,8 @@ static void usage(FILE *f)
 	fprintf(f, "usage: wblab <command> [<args>]\n\ncommands:\n");
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		fprintf(f, "  %-15s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n'wblab help <command>' or 'wblab <command> --help' describes a command.\n");
+	fprintf(f,
+		"\n'wblab help <command>' or 'wblab <command> --help' describes a command.\n");
 }
 
 int main(int argc, char **argv)

@@ -144,7 +144,8 @@ START_TEST(plan_shipped_topologies)
 			ck_assert_ptr_nonnull(nl);
 			*nl = '\0';
 			ck_assert_int_ge(proto_split(line, &f), 2);
-			ck_assert_msg(proto_verb(f.v[0]) >= 0, "verb %s", f.v[0]);
+			ck_assert_msg(proto_verb(f.v[0]) >= 0, "verb %s",
+				      f.v[0]);
 			strvec_clear(&f);
 			line = nl + 1;
 		}
@@ -277,7 +278,8 @@ START_TEST(plan_swap_raid1_iscsi)
 	/* No mount: no WBLAB_MOUNT, no findmnt. */
 	ck_assert_int_lt(step_index(p.buf, "env\tWBLAB_MOUNT"), 0);
 	ck_assert_int_lt(step_index(p.buf, "findmnt"), 0);
-	ck_assert_str_eq(d.dev[topology_find(&t, "swap") - t.layers], "/dev/md0");
+	ck_assert_str_eq(d.dev[topology_find(&t, "swap") - t.layers],
+			 "/dev/md0");
 	strbuf_release(&p);
 	plan_devs_free(&d);
 	topology_spec_free(&t);
@@ -351,7 +353,8 @@ START_TEST(plan_is_pure)
 				.workload_timeout = 30,
 				.target_ip = "10.0.0.2" };
 	struct plan_opts ot = { .role = PLAN_TARGET, .workload_timeout = 30 };
-	struct strbuf alone = STRBUF_INIT, tgt = STRBUF_INIT, after = STRBUF_INIT;
+	struct strbuf alone = STRBUF_INIT, tgt = STRBUF_INIT,
+		      after = STRBUF_INIT;
 	struct plan_devs da = { 0 }, dt = { 0 }, dm = { 0 };
 	const struct topology_spec *ct = &t;
 	size_t md;
@@ -428,10 +431,10 @@ START_TEST(results_writer_on_real_cell)
 	devs.nr = t.nr_layers;
 	devs.dev = xzalloc(t.nr_layers * sizeof(*devs.dev));
 	devs.dev[1] = xstrdup("/mnt/handed");
-	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con,
-					    "2026-12-03T00:00:00Z",
-					    "console=ttyS0 wblab.test=1", &devs),
-			 0);
+	ck_assert_int_eq(
+		results_write_cell(&c, &r, &g, &con, "2026-12-03T00:00:00Z",
+				   "console=ttyS0 wblab.test=1", &devs),
+		0);
 	plan_devs_free(&devs);
 
 	path = xasprintf("%s/cell.json", dir);
@@ -444,8 +447,9 @@ START_TEST(results_writer_on_real_cell)
 	/* results.c writes the command line it is handed, nothing else. */
 	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.cmdline")),
 			 "console=ttyS0 wblab.test=1");
-	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.layers.1.dev")),
-			 "/mnt/handed");
+	ck_assert_str_eq(
+		json_object_get_string(json_path(o, "topology.layers.1.dev")),
+		"/mnt/handed");
 	ck_assert(!json_object_object_get_ex(json_path(o, "topology.layers.0"),
 					     "dev", NULL));
 	ck_assert_str_eq(json_object_get_string(json_path(o, "topology.mount")),

@@ -211,7 +211,8 @@ int kb_configure(struct kb *k)
 	int ret = -1, n;
 
 	for (size_t i = 0; i < k->plan.fragments.n; i++) {
-		char *path = fragment_path(k, k->plan.fragments.v[i], &strict[i]);
+		char *path =
+			fragment_path(k, k->plan.fragments.v[i], &strict[i]);
 
 		if (!path)
 			goto out;

@@ -76,7 +76,6 @@ void kb_drop_lock(int fd);
 int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 		  const char *log);
 
-
 /* kbuild-patch.c */
 void kb_patch_argv(struct strvec *argv, const char *srcdir, const char *patch,
 		   bool dry);

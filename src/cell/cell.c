@@ -437,9 +437,9 @@ static void watch(struct cell_ctx *x)
 		if (ret == 1 || ret == 3) {
 			f->run_timeout = ret == 1;
 			f->deadline = ret == 3;
-			f->timeout_phase = g->phase[0] ?
-						   g->phase :
-						   proto_phase_names[PHASE_SETUP];
+			f->timeout_phase =
+				g->phase[0] ? g->phase :
+					      proto_phase_names[PHASE_SETUP];
 			dump_blocked_tasks(g);
 			return;
 		}

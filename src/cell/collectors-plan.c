@@ -114,7 +114,8 @@ static void arm_stack_sites(struct strbuf *plan)
 		grep[n++] = stack_sites[i].symbol;
 	}
 	grep[n++] = "/proc/kallsyms";
-	plan_step_argv(plan, VERB_CAPTURE, "stack_kallsyms.txt", "kallsyms", grep);
+	plan_step_argv(plan, VERB_CAPTURE, "stack_kallsyms.txt", "kallsyms",
+		       grep);
 	free(grep);
 	strbuf_release(&cond);
 }
@@ -173,7 +174,8 @@ void collectors_plan_arm(struct strbuf *plan)
 	plan_step(plan, VERB_GET, "lru_gen.enabled", LRU_GEN, NULL);
 	plan_step(plan, VERB_GET, "pressure.memory.before",
 		  "/proc/pressure/memory", NULL);
-	plan_step(plan, VERB_GET, "pressure.io.before", "/proc/pressure/io", NULL);
+	plan_step(plan, VERB_GET, "pressure.io.before", "/proc/pressure/io",
+		  NULL);
 }
 
 void collectors_plan_workload(struct strbuf *plan)
@@ -224,17 +226,20 @@ void collectors_plan_collect(struct strbuf *plan, const char *mount)
 		free(f);
 		free(name);
 	}
-	plan_step(plan, VERB_GET, "kprobe_events", TRACEFS "/kprobe_events", NULL);
-	plan_step(plan, VERB_GET, "stack_probe_trace", STACK_INST "/trace", NULL);
+	plan_step(plan, VERB_GET, "kprobe_events", TRACEFS "/kprobe_events",
+		  NULL);
+	plan_step(plan, VERB_GET, "stack_probe_trace", STACK_INST "/trace",
+		  NULL);
 	plan_step(plan, VERB_GET, "stack_max_size", TRACEFS "/stack_max_size",
 		  NULL);
 	plan_step(plan, VERB_GET, "stack_trace", TRACEFS "/stack_trace", NULL);
 	plan_step(plan, VERB_GET, "stack_trace_filter",
 		  TRACEFS "/stack_trace_filter", NULL);
 	put(plan, TRACEFS "/tracing_on", "0");
-	plan_step(plan, VERB_GET, "pressure.memory.after", "/proc/pressure/memory",
+	plan_step(plan, VERB_GET, "pressure.memory.after",
+		  "/proc/pressure/memory", NULL);
+	plan_step(plan, VERB_GET, "pressure.io.after", "/proc/pressure/io",
 		  NULL);
-	plan_step(plan, VERB_GET, "pressure.io.after", "/proc/pressure/io", NULL);
 	plan_step(plan, VERB_GET, "memcg.events", MEMCG "/memory.events", NULL);
 	plan_step(plan, VERB_GET, "memcg.peak", MEMCG "/memory.peak", NULL);
 	plan_step(plan, VERB_GET, "memcg.stat", MEMCG "/memory.stat", NULL);
