@@ -10,6 +10,7 @@
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <json-c/json.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +26,61 @@ struct aa_args {
 	const char *kernel, *topology, *workload, *results, *test;
 	struct strvec from;
 	int n, splits, seed;
-	bool verbose, show;
+	bool verbose, show, mixed;
 };
 
 static void set_side(struct rpt_cell *c, const char *side)
 {
 	free(c->side);
 	c->side = xstrdup(side);
+}
+
+/*
+ * Pairs of cells of the same run, so that both sides of a split sample
+ * the same stretches of time, as `wblab run` interleaves kernels: a host
+ * whose load drifts between runs then moves both sides alike. Returns
+ * the number of pairs (pairs[2k], pairs[2k + 1]).
+ */
+static size_t make_pairs(const struct report *r, const size_t *ok, size_t pool,
+			 gsl_rng *rng, size_t *pairs)
+{
+	size_t np = 0, *run = xmalloc((pool + 1) * sizeof(*run));
+
+	for (size_t i = 0; i < pool;) {
+		size_t k = 0, j = i;
+
+		while (j < pool && r->cells[ok[j]]->run == r->cells[ok[i]]->run)
+			run[k++] = ok[j++];
+		gsl_ran_shuffle(rng, run, k, sizeof(*run));
+		for (size_t p = 0; p + 1 < k; p += 2) {
+			pairs[2 * np] = run[p];
+			pairs[2 * np++ + 1] = run[p + 1];
+		}
+		i = j;
+	}
+	free(run);
+	return np;
+}
+
+/* Side A and B of one split: n random pairs, a coin flip in each. */
+static void split_paired(struct report *r, const size_t *ok, size_t pool,
+			 gsl_rng *rng, size_t n)
+{
+	size_t *pairs = xmalloc((pool + 1) * sizeof(*pairs));
+	size_t np = make_pairs(r, ok, pool, rng, pairs);
+	size_t *order = xmalloc((np + 1) * sizeof(*order));
+
+	for (size_t i = 0; i < np; i++)
+		order[i] = i;
+	gsl_ran_shuffle(rng, order, np, sizeof(*order));
+	for (size_t i = 0; i < n && i < np; i++) {
+		int flip = gsl_rng_uniform_int(rng, 2);
+
+		set_side(r->cells[pairs[2 * order[i] + flip]], "A");
+		set_side(r->cells[pairs[2 * order[i] + !flip]], "B");
+	}
+	free(order);
+	free(pairs);
 }
 
 static void print_flags(const struct report *r)
@@ -123,7 +172,7 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	gsl_rng *rng = gsl_rng_alloc(gsl_rng_mt19937);
-	size_t *idx = NULL, pool = 0, *flags;
+	size_t *idx = NULL, *mix = NULL, pool = 0, *flags;
 	double sum = 0, worst = 0;
 	int n = a->n, ret = 2;
 
@@ -151,8 +200,17 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 		if (!strcmp(c->outcome, "ok"))
 			idx[pool++] = i;
 	}
-	if (!n)
-		n = pool / 2;
+	{
+		size_t *pairs = xmalloc((pool + 1) * sizeof(*pairs));
+		size_t np = a->mixed ? pool / 2 :
+				       make_pairs(r, idx, pool, rng, pairs);
+
+		free(pairs);
+		if (!n)
+			n = np;
+		if ((size_t)n > np)
+			n = INT_MAX;
+	}
 	if (n < STATS_MIN_N || 2 * (size_t)n > pool) {
 		strbuf_addf(&err,
 			    "%zu ok cells: cannot split into two "
@@ -160,18 +218,26 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 			    pool, n, STATS_MIN_N);
 		goto fail;
 	}
-	printf("A/A: %d random splits of %zu ok cells into %d vs %d, test "
-	       "%s, alpha %.2f\n",
-	       a->splits, pool, n, n, rpt_test_names[r->o.test], r->o.alpha);
+	mix = xmalloc((pool + 1) * sizeof(*mix));
+	memcpy(mix, idx, pool * sizeof(*mix));
+	printf("A/A: %d random %s splits of %zu ok cells into %d vs %d, "
+	       "test %s, alpha %.2f\n",
+	       a->splits, a->mixed ? "mixed" : "run-paired", pool, n, n,
+	       rpt_test_names[r->o.test], r->o.alpha);
 	for (int s = 0; s < a->splits; s++) {
 		const struct rpt_group *g;
 		double frac;
 
-		gsl_ran_shuffle(rng, idx, pool, sizeof(*idx));
 		for (size_t i = 0; i < r->nr_cells; i++)
 			set_side(r->cells[i], "");
-		for (size_t i = 0; i < 2 * (size_t)n; i++)
-			set_side(r->cells[idx[i]], i < (size_t)n ? "A" : "B");
+		if (a->mixed) {
+			gsl_ran_shuffle(rng, mix, pool, sizeof(*mix));
+			for (size_t i = 0; i < 2 * (size_t)n; i++)
+				set_side(r->cells[mix[i]],
+					 i < (size_t)n ? "A" : "B");
+		} else {
+			split_paired(r, idx, pool, rng, n);
+		}
 		if (report_build(r, &err))
 			goto fail;
 		g = &r->groups[0];
@@ -206,6 +272,7 @@ fail:
 out:
 	gsl_rng_free(rng);
 	free(idx);
+	free(mix);
 	free(flags);
 	strbuf_release(&err);
 	return ret;
@@ -237,6 +304,9 @@ int cmd_aa(int argc, char **argv)
 			"random seed of the splits"),
 		OPT_BOOL('v', "verbose", &a.verbose,
 			 "name the flagged rows of each split"),
+		OPT_BOOL(0, "mixed", &a.mixed,
+			 "split across runs at random (default: pairs of "
+			 "cells of the same run, one to each side)"),
 		OPT_BOOL(0, "show", &a.show,
 			 "print the mail report of the first split"),
 		OPT_END(),

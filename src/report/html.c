@@ -442,12 +442,15 @@ static const char *test_html(enum rpt_test t)
 {
 	switch (t) {
 	case RTEST_WELCH:
-		return "Welch's t-test, p &lt; alpha on each row alone";
+		return "Welch's t-test, a family's smallest p times its rows "
+		       "&lt; alpha (one star a family)";
 	case RTEST_BANDS:
 		return "mmtests' rule: mean &plusmn; 1.96 sd bands apart";
 	default:
-		return "Welch's t-test, Benjamini-Hochberg adjusted over the "
-		       "rows tested in the comparison, q &lt; alpha";
+		return "Welch's t-test; a family of rows that move together "
+		       "has p = its smallest p times its rows; "
+		       "Benjamini-Hochberg over the families, q &lt; alpha; the "
+		       "star goes to the family's row with the smallest p";
 	}
 }
 

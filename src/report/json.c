@@ -74,6 +74,7 @@ static json_object *row_json(const struct rpt_group *g, size_t m)
 	add(o, "unit", str(mt->unit));
 	add(o, "better", str(mt->better == BETTER_HIGHER ? "higher" : "lower"));
 	add(o, "stat", str(rpt_stat_name(mt)));
+	add(o, "family", str(mt->family));
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		json_object *k = desc_json(&g->sides[s].desc[m]);
 

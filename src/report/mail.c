@@ -408,13 +408,17 @@ static const char *test_text(const struct report *r)
 {
 	switch (r->o.test) {
 	case RTEST_WELCH:
-		return "Welch's t-test, p < alpha on each row alone";
+		return "Welch's t-test, a family's smallest p times its rows "
+		       "< alpha (one star a family)";
 	case RTEST_BANDS:
 		return "mmtests' rule: the mean +- 1.96 sd bands of the two "
 		       "kernels do not overlap";
 	default:
-		return "Welch's t-test with Benjamini-Hochberg adjustment "
-		       "over the rows tested in this comparison, q < alpha";
+		return "Welch's t-test; rows that move together form a family "
+		       "(docs/report.md) whose p is its smallest times its "
+		       "rows; Benjamini-Hochberg over the families, q < alpha; "
+		       "the star goes to the family's row with the smallest p "
+		       "(one star a family)";
 	}
 }
 

@@ -185,21 +185,23 @@ static bool all_equal(const struct rpt_side *a, const struct rpt_side *b,
 
 /*
  * The smallest change the chosen test would see with probability power.
- * For BH it is the threshold a row faces when it is the only real change
- * among the tested rows (alpha / tested); each further real change
- * relaxes it towards alpha. For the bands rule: the gap 1.96 (sd_a +
- * sd_b) plus the normal quantile of the power times the standard error.
+ * div is what alpha is divided by: the rows of the family tested
+ * (Bonferroni within a family), times the families tested for BH, the
+ * threshold a row faces when its family holds the only real change (each
+ * further real change relaxes BH's towards alpha / rows). For the bands
+ * rule: the gap 1.96 (sd_a + sd_b) plus the normal quantile of the power
+ * times the standard error.
  */
 static double row_mde(const struct report *r, const struct stats_desc *a,
-		      const struct stats_desc *b, size_t tested)
+		      const struct stats_desc *b, size_t div)
 {
 	double se;
 
 	switch (r->o.test) {
 	case RTEST_WELCH_BH:
+	case RTEST_WELCH:
 		return stats_mde_t(a->stddev, a->n, b->stddev, b->n,
-				   r->o.alpha / (tested ? tested : 1),
-				   r->o.power);
+				   r->o.alpha / div, r->o.power);
 	case RTEST_BANDS:
 		if (a->n < 2 || b->n < 2)
 			return NAN;
@@ -234,42 +236,88 @@ static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
 					   db->stddev, STATS_BAND_Z);
 }
 
-/* Stars and smallest detectable changes, once every p is known. */
+/* A row's family: the index of the table's first row of that family. */
+static size_t family_of(size_t m)
+{
+	for (size_t i = 0; i < m; i++)
+		if (!strcmp(rpt_metrics[i].family, rpt_metrics[m].family))
+			return i;
+	return m;
+}
+
+/*
+ * Stars and smallest detectable changes, once every p is known. A family
+ * of correlated rows is one hypothesis: its p is the smallest of its
+ * tested rows times their number (Bonferroni within the family), and the
+ * star, if the family's test passes, goes to that row alone: an effect
+ * (or a drifting host) that moves several rows of a family earns one
+ * star, not one per echo. BH runs over the families. The report still
+ * counts rows: tested rows, and starred ones (at most one a family).
+ */
 static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 {
 	struct rpt_cmp *cmp = g->cmp[s];
-	double *p = xmalloc(rpt_nr_metrics * sizeof(*p));
-	double *q = xmalloc(rpt_nr_metrics * sizeof(*q));
-	size_t tested = 0;
+	double *fp = xmalloc(rpt_nr_metrics * sizeof(*fp));
+	double *fq = xmalloc(rpt_nr_metrics * sizeof(*fq));
+	size_t *best = xzalloc(rpt_nr_metrics * sizeof(*best));
+	size_t *bands = xzalloc(rpt_nr_metrics * sizeof(*bands));
+	size_t *k = xzalloc(rpt_nr_metrics * sizeof(*k)), fams = 0;
 
+	for (size_t m = 0; m < rpt_nr_metrics; m++)
+		fp[m] = NAN;
 	for (size_t m = 0; m < rpt_nr_metrics; m++) {
-		p[m] = cmp[m].tested ? cmp[m].welch.p : NAN;
-		tested += cmp[m].tested;
+		size_t f = family_of(m);
+
+		if (!cmp[m].tested)
+			continue;
+		if (!k[f]++)
+			fams++;
+		if (isnan(fp[f]) || cmp[m].welch.p < fp[f]) {
+			fp[f] = cmp[m].welch.p;
+			best[f] = m;
+		}
+		if (cmp[m].bands_apart && !bands[f])
+			bands[f] = m + 1;
 	}
-	stats_bh(p, rpt_nr_metrics, q);
+	for (size_t f = 0; f < rpt_nr_metrics; f++)
+		if (k[f])
+			fp[f] = fmin(1, fp[f] * k[f]);
+	stats_bh(fp, rpt_nr_metrics, fq);
 	for (size_t m = 0; m < rpt_nr_metrics; m++) {
 		struct rpt_cmp *c = &cmp[m];
 		const struct stats_desc *da = &g->sides[0].desc[m];
+		size_t f = family_of(m);
+		size_t div = r->o.test == RTEST_WELCH_BH ? fams * k[f] : k[f];
 
 		if (!c->shown)
 			continue;
-		c->q = q[m];
-		c->mde = row_mde(r, da, &g->sides[s].desc[m], tested);
+		c->q = fq[f];
+		c->mde = row_mde(r, da, &g->sides[s].desc[m], div ? div : 1);
 		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
 					      NAN;
-		if (!c->tested)
+	}
+	for (size_t f = 0; f < rpt_nr_metrics; f++) {
+		bool star;
+
+		if (!k[f])
 			continue;
 		if (r->o.test == RTEST_WELCH)
-			c->star = c->welch.p < r->o.alpha;
+			star = fp[f] < r->o.alpha;
 		else if (r->o.test == RTEST_WELCH_BH)
-			c->star = c->q < r->o.alpha;
+			star = fq[f] < r->o.alpha;
 		else
-			c->star = c->bands_apart;
-		g->tested++;
-		g->starred += c->star;
+			star = bands[f] != 0;
+		if (star)
+			cmp[r->o.test == RTEST_BANDS ? bands[f] - 1 : best[f]]
+				.star = true;
+		g->tested += k[f];
+		g->starred += star;
 	}
-	free(p);
-	free(q);
+	free(fp);
+	free(fq);
+	free(best);
+	free(bands);
+	free(k);
 }
 
 static unsigned count_event(const struct rpt_side *s, const char *kind)

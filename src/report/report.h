@@ -39,6 +39,8 @@ struct rpt_metric {
 	enum rpt_table table;
 	const char *help; /* one line for the legend */
 	const char *old_path; /* where cells written before a rename have it */
+	/* Rows that move together: a family earns at most one star. */
+	const char *family;
 };
 
 extern const struct rpt_metric rpt_metrics[];
