@@ -210,8 +210,9 @@ size_t adopt_finished(struct engine *e)
 			if (e->st[ci].attempt < 1)
 				e->st[ci].attempt = 1;
 			set_aside(e, ci);
-			/* A fresh budget of retries for this invocation. */
-			e->st[ci].attempt = 1;
+			/* Numbering goes on; the retry budget starts afresh. */
+			e->st[ci].attempt++;
+			e->st[ci].first_attempt = e->st[ci].attempt;
 			json_object_put(cj);
 			continue;
 		}

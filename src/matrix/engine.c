@@ -372,7 +372,8 @@ static bool retryable(const struct engine *e, size_t ci, json_object *cj)
 	const char *reason =
 		json_object_get_string(json_path(cj, "outcome_reason"));
 
-	if (virt_interrupted() || e->st[ci].attempt > e->o.max_retries)
+	if (virt_interrupted() ||
+	    e->st[ci].attempt - e->st[ci].first_attempt >= e->o.max_retries)
 		return false;
 	/* What no retry can fix: a missing kernel, the image, the disk. */
 	if (e->infra ||
@@ -498,8 +499,26 @@ static void police(struct engine *e)
 	}
 }
 
+static void on_sigchld_fd(int watch, int fd, int events, void *opaque)
+{
+	/* reap() drains the pipe; waking the loop is all this is for. */
+}
+
+static void on_tick(int timer, void *opaque)
+{
+}
+
+/*
+ * The engine waits in libvirt's event loop, not in poll(): libvirt's
+ * keepalive on the hosts' connections needs the loop to run, or it
+ * declares them dead after half a minute.
+ */
 static void loop(struct engine *e)
 {
+	int watch = virEventAddHandle(sigchld_pipe[0],
+				      VIR_EVENT_HANDLE_READABLE, on_sigchld_fd,
+				      NULL, NULL);
+	int timer = virEventAddTimeout(1000, on_tick, NULL, NULL);
 	struct pollfd pfd = { .fd = sigchld_pipe[0], .events = POLLIN };
 
 	for (;;) {
@@ -507,11 +526,19 @@ static void loop(struct engine *e)
 		if (!e->nr_running)
 			break;
 		progress_tick(&e->prog);
-		if (poll(&pfd, 1, 1000) < 0 && errno != EINTR)
+		if (watch >= 0 && timer >= 0) {
+			if (virEventRunDefaultImpl() < 0)
+				break;
+		} else if (poll(&pfd, 1, 1000) < 0 && errno != EINTR) {
 			break;
+		}
 		reap(e);
 		police(e);
 	}
+	if (watch >= 0)
+		virEventRemoveHandle(watch);
+	if (timer >= 0)
+		virEventRemoveTimeout(timer);
 }
 
 static int open_lock(struct engine *e, bool wait)
@@ -558,7 +585,7 @@ static void init_results(struct engine *e)
 		dst->workload = xstrdup(src->workload);
 		r->cells[i].dir = xasprintf("%s/cells/%s", r->run_dir, src->id);
 		r->cells[i].outcome = OUTCOME_INFRA_ERROR;
-		e->st[i].attempt = 1;
+		e->st[i].attempt = e->st[i].first_attempt = 1;
 		e->st[i].last_host = -1;
 	}
 }
@@ -700,9 +727,15 @@ static int engine_go(struct engine *e, size_t kept)
 	hosts_up(e);
 	kept = e->resuming ? adopt_finished(e) : 0;
 	e->prog.done = e->prog.results = kept;
-	for (size_t i = 0; i < e->nh; i++)
-		for (int s = 0; e->hosts[i].up && s < e->hosts[i].cpus; s++)
+	/* Status lines for the slots a host can use; more appear if used. */
+	for (size_t i = 0; i < e->nh; i++) {
+		int n = e->hosts[i].cpus;
+
+		if (e->o.jobs && e->o.jobs < n)
+			n = e->o.jobs;
+		for (int s = 0; e->hosts[i].up && s < n; s++)
 			progress_add_slot(&e->prog, e->hosts[i].spec->name, s);
+	}
 	e->db = results_db_open(e->o.results);
 	if (engine_save_run(e, NULL)) {
 		error("the results directory takes no writes; nothing started");

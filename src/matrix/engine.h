@@ -57,6 +57,7 @@ struct engine_state {
 	enum cell_state state;
 	pid_t pid;
 	int host, slot, attempt, last_host;
+	int first_attempt; /* this invocation's first: retries count from it */
 	long long mib;
 	double t_start, t_term;
 	bool term_sent, kill_sent;

@@ -119,6 +119,10 @@ void progress_start(struct progress *p, const char *host, int slot,
 	struct progress_slot *s = find(p, host, slot);
 	int busy = 0;
 
+	if (!s) {
+		progress_add_slot(p, host, slot);
+		s = find(p, host, slot);
+	}
 	if (s) {
 		snprintf(s->cell, sizeof(s->cell), "%s", cell);
 		s->attempt = attempt;

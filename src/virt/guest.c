@@ -58,14 +58,29 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 		    event != VIR_DOMAIN_EVENT_SHUTDOWN)
 			continue;
 		g->stopped = true;
-		g->powered_off = event == VIR_DOMAIN_EVENT_SHUTDOWN;
 		g->stop_detail = detail;
 		g->t_stop = now_mono();
-		/* We had not destroyed it: someone on the host did, or QEMU died. */
-		g->stopped_by_host =
-			event == VIR_DOMAIN_EVENT_STOPPED &&
-			(detail == VIR_DOMAIN_EVENT_STOPPED_DESTROYED ||
-			 detail == VIR_DOMAIN_EVENT_STOPPED_FAILED);
+		/*
+		 * We had not destroyed it (our own destroy marks the guest
+		 * stopped first): someone on the host did, or QEMU died.
+		 * virsh destroy signals QEMU, which reports a shutdown "from
+		 * the host"; a killed QEMU is a stop that "failed".
+		 */
+		if (event == VIR_DOMAIN_EVENT_SHUTDOWN &&
+		    detail == VIR_DOMAIN_EVENT_SHUTDOWN_HOST)
+			g->host_stop =
+				"the domain was destroyed from outside wblab (libvirt: QEMU shut down on a signal from the host)";
+		else if (event == VIR_DOMAIN_EVENT_STOPPED &&
+			 detail == VIR_DOMAIN_EVENT_STOPPED_DESTROYED)
+			g->host_stop =
+				"the domain was destroyed from outside wblab (libvirt stop reason: destroyed)";
+		else if (event == VIR_DOMAIN_EVENT_STOPPED &&
+			 detail == VIR_DOMAIN_EVENT_STOPPED_FAILED)
+			g->host_stop =
+				"QEMU failed or was killed on the host (libvirt stop reason: failed)";
+		g->stopped_by_host = g->host_stop != NULL;
+		g->powered_off = event == VIR_DOMAIN_EVENT_SHUTDOWN &&
+				 !g->stopped_by_host;
 	}
 	return 0;
 }
@@ -90,11 +105,7 @@ const char *guest_host_fault(const struct guest *g)
 		return "the libvirt connection was lost (libvirtd restarted or the host went away)";
 	if (g->paused_ioerror)
 		return "QEMU paused the guest on a host I/O error (host disk full?)";
-	if (g->stopped_by_host && g->stop_detail == VIR_DOMAIN_EVENT_STOPPED_FAILED)
-		return "QEMU failed or was killed on the host (libvirt stop reason: failed)";
-	if (g->stopped_by_host)
-		return "the domain was destroyed from outside wblab (libvirt stop reason: destroyed)";
-	return NULL;
+	return g->stopped_by_host ? g->host_stop : NULL;
 }
 
 static bool any_host_fault(void)

@@ -62,6 +62,7 @@ struct guest {
 	 * connection lost (libvirtd restarted).
 	 */
 	bool stopped_by_host, paused_ioerror, conn_lost;
+	const char *host_stop; /* why stopped_by_host, as libvirt said it */
 };
 
 void guest_init(struct guest *g, const char *name, const char *sock_path,
