@@ -78,6 +78,24 @@ check-asan:
 check-matrix: all
 	tests/e2e-matrix.sh
 
+# libFuzzer harnesses (tests/fuzz/), built with clang into build-fuzz/ and
+# run FUZZ_SECONDS each; fails printing the reproducer on a crash, leak or
+# timeout. Needs clang and libclang-rt-14-dev (apt-get install -y clang
+# libclang-rt-14-dev): only this target does.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_FLAGS := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+fuzz:
+	@command -v clang >/dev/null || { echo "make fuzz needs clang: apt-get install -y clang libclang-rt-14-dev"; exit 2; }
+	CFLAGS="-O1 -g" $(MAKE) CC=clang B=build-fuzz SANFLAGS="$(FUZZ_FLAGS)" fuzz-bins
+	tests/fuzz/run.sh $(FUZZ_SECONDS)
+
+fuzz-bins: $(FUZZ_SRC:tests/fuzz/%.c=$(B)/fuzz/%)
+
+$(B)/fuzz/%: tests/fuzz/%.c $(LIB_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer -o $@ $^ $(LDLIBS)
+
 # Suites that build kernels from source (tens of minutes).
 check-slow: deps services all $(TEST_BIN)
 	tests/e2e-slow.sh
@@ -134,4 +152,4 @@ uninstall:
 clean:
 	rm -rf $(B) build-asan build-fuzz wblab
 
-.PHONY: all deps services check check-unit check-asan test-bins check-slow check-matrix demo include-check format format-check man install uninstall clean
+.PHONY: all deps services check check-unit check-asan test-bins fuzz fuzz-bins check-slow check-matrix demo include-check format format-check man install uninstall clean

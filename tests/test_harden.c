@@ -23,6 +23,7 @@
 #include "collect/fio.h"
 #include "collect/ops.h"
 #include "collect/stack.h"
+#include "collect/trace.h"
 #include "collect/vmstat.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -480,8 +481,8 @@ START_TEST(cell_json_guest_cannot_overwrite)
 				    "phase=y\nrc=0\n\ntail");
 	spec_strlist_add(&g.notes, "file x (5 bytes) refused: not asked");
 	console_report_init(&con);
-	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "now", "console=ttyS0",
-					    NULL),
+	ck_assert_int_eq(results_write_cell(&c, &r, &g, &con, "now",
+					    "console=ttyS0", NULL),
 			 0);
 	path = xasprintf("%s/cell.json", dir);
 	o = json_object_from_file(path);
@@ -621,6 +622,46 @@ START_TEST(console_capture_small_is_verbatim)
 }
 END_TEST
 
+/* ---- fuzz findings (tests/data/fuzz/README.md) ---- */
+
+/* No count in o is negative: a wrapped sum of positive numbers would be. */
+static void assert_no_wrap(json_object *o, const char *where)
+{
+	if (json_object_is_type(o, json_type_int)) {
+		ck_assert_msg(json_object_get_int64(o) >= 0, "%s: %lld", where,
+			      (long long)json_object_get_int64(o));
+	} else if (json_object_is_type(o, json_type_object)) {
+		json_object_object_foreach(o, k, v) assert_no_wrap(v, k);
+	} else if (json_object_is_type(o, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(o); i++)
+			assert_no_wrap(json_object_array_get_idx(o, i), where);
+	}
+}
+
+/*
+ * The overflow itself is undefined behaviour: make check-asan (UBSan,
+ * halt on error) aborts on it; here the summary must also stay sane.
+ */
+START_TEST(fuzz_trace_overflow_wb_written)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char *p = xasprintf("%s/tests/data/fuzz/trace-overflow-wb_written",
+			    wblab_home());
+	size_t n;
+	json_object *o;
+
+	ck_assert_int_eq(strbuf_read_file(&sb, p), 0);
+	/* As fuzz_trace: the trace up to a NUL, the stats after it. */
+	n = strlen(sb.buf);
+	o = trace_summary_dev(sb.buf, n, n < sb.len ? sb.buf + n + 1 : NULL,
+			      n < sb.len ? sb.len - n - 1 : 0, "254:16");
+	assert_no_wrap(json_object_object_get(o, "writeback"), "writeback");
+	json_object_put(o);
+	strbuf_release(&sb);
+	free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("harden");
@@ -645,6 +686,7 @@ int main(void)
 	tcase_add_test(tc, cell_json_guest_cannot_overwrite);
 	tcase_add_test(tc, console_flood_capped_constant_memory);
 	tcase_add_test(tc, console_capture_small_is_verbatim);
+	tcase_add_test(tc, fuzz_trace_overflow_wb_written);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

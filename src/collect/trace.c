@@ -337,15 +337,16 @@ static void wb_written(struct summary *s, const struct trace_line *l)
 	long long n;
 
 	if (t->wb_pages >= 0 && trace_arg_num(l, "nr_pages", &n) &&
-	    n <= t->wb_pages && trace_arg_str(l, "reason", buf, sizeof(buf)) &&
+	    n >= 0 && n <= t->wb_pages && trace_arg_str(l, "reason", buf, sizeof(buf)) &&
 	    !strcmp(buf, t->wb_reason)) {
-		ntab_get(&s->wb, buf, strlen(buf))->b += t->wb_pages - n;
-		ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b +=
-			t->wb_pages - n;
+		trace_add(&ntab_get(&s->wb, buf, strlen(buf))->b,
+			  t->wb_pages - n);
+		trace_add(&ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b,
+			  t->wb_pages - n);
 		if (t->wb_pages < UNBOUNDED) {
 			c->works_bounded++;
-			c->works_asked += t->wb_pages;
-			c->works_written += t->wb_pages - n;
+			trace_add(&c->works_asked, t->wb_pages);
+			trace_add(&c->works_written, t->wb_pages - n);
 		}
 	}
 	t->wb_pages = -1;
@@ -363,8 +364,8 @@ static void wb_context(struct summary *s, const struct trace_line *l)
 			if (n >= UNBOUNDED) {
 				c->inodes_unbounded++;
 			} else {
-				c->inode_to_write += n;
-				c->inode_wrote += w;
+				trace_add(&c->inode_to_write, n);
+				trace_add(&c->inode_wrote, w);
 			}
 		}
 	} else if (ev(l, "ext4_writepages")) {
@@ -377,12 +378,12 @@ static void wb_context(struct summary *s, const struct trace_line *l)
 			if (n >= UNBOUNDED)
 				c->ext4_unbounded++;
 			else
-				c->ext4_to_write += n;
+				trace_add(&c->ext4_to_write, n);
 		}
 	} else if (ev(l, "ext4_writepages_result")) {
 		c->ext4_results++;
 		if (spaced_num(l, "pages_written", &n))
-			c->ext4_written += n;
+			trace_add(&c->ext4_written, n);
 	}
 }
 
@@ -422,7 +423,7 @@ static void one(struct summary *s, const struct trace_line *l)
 
 		for (int i = 0; i < NR_SH; i++)
 			if (trace_arg_num(l, sh_key[i], &n))
-				s->shrink[w][ty][i] += n;
+				trace_add(&s->shrink[w][ty][i], n);
 	} else if (ev(l, "mm_vmscan_kswapd_wake")) {
 		s->kswapd_wake++;
 	} else if (ev(l, "mm_vmscan_kswapd_sleep")) {
@@ -437,7 +438,7 @@ static void one(struct summary *s, const struct trace_line *l)
 		/* 6.1 prints "usect_delayed" (sic). */
 		if (trace_arg_num(l, "usec_delayed", &n) ||
 		    trace_arg_num(l, "usect_delayed", &n))
-			t->b += n;
+			trace_add(&t->b, n);
 	} else if (ev(l, "writeback_start")) {
 		wb_start(s, l);
 	} else if (ev(l, "writeback_written")) {
@@ -447,12 +448,12 @@ static void one(struct summary *s, const struct trace_line *l)
 		char num[24];
 
 		trace_args_copy(l, num, sizeof(num));
-		s->wb_pages_written += strtoll(num, NULL, 10);
+		s->wb_pages_written += trace_clamp(strtoll(num, NULL, 10));
 	} else if (ev(l, "balance_dirty_pages")) {
 		s->bdp++;
 		if (trace_arg_num(l, "pause", &n) && n > 0) {
 			s->bdp_paused++;
-			s->bdp_pause_ms += n;
+			trace_add(&s->bdp_pause_ms, n);
 			if (n > s->bdp_pause_max)
 				s->bdp_pause_max = n;
 		}
@@ -581,13 +582,13 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 				if (cpu >= 0 && cpu < MAX_CPUS)
 					cpu_lost[cpu] = true;
 			if (!strncmp(v, "entries:", 8))
-				entries += strtoll(v + 8, NULL, 10), cpus++;
+				entries += trace_clamp(strtoll(v + 8, NULL, 10)), cpus++;
 			else if (!strncmp(v, "overrun:", 8))
-				overrun += strtoll(v + 8, NULL, 10);
+				overrun += trace_clamp(strtoll(v + 8, NULL, 10));
 			else if (!strncmp(v, "commit overrun:", 15))
-				commit_overrun += strtoll(v + 15, NULL, 10);
+				commit_overrun += trace_clamp(strtoll(v + 15, NULL, 10));
 			else if (!strncmp(v, "dropped events:", 15))
-				dropped += strtoll(v + 15, NULL, 10);
+				dropped += trace_clamp(strtoll(v + 15, NULL, 10));
 		}
 	}
 	if (cpus) {
@@ -667,14 +668,17 @@ static void walk(struct summary *s, const char *text, size_t len, bool first,
 		if (p[0] == '#' && n > 40 &&
 		    (h = memmem(p, n < 200 ? n : 200,
 				"entries-in-buffer/entries-written: ", 35))) {
-			if (first)
-				sscanf(h + 35, "%lld/%lld", in_buf, written);
+			if (first && sscanf(h + 35, "%lld/%lld", in_buf,
+					    written) == 2) {
+				*in_buf = trace_clamp(*in_buf);
+				*written = trace_clamp(*written);
+			}
 		} else if (p[0] == '#') {
 			/* a header line */
 		} else if (n < 64 && memmem(p, n, " EVENTS]", 8) &&
 			   (h = memmem(p, n, "[LOST ", 6))) {
 			if (first)
-				s->lost_lines += strtoll(h + 6, NULL, 10);
+				s->lost_lines += trace_clamp(strtoll(h + 6, NULL, 10));
 		} else if (trace_parse_line(p, n, &l)) {
 			int cpu = l.cpu >= 0 && l.cpu < MAX_CPUS ? l.cpu : 0;
 

@@ -4,6 +4,7 @@
  * arguments. Pure, and linear in the line's length whatever the line.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -151,6 +152,19 @@ bool trace_arg_num(const struct trace_line *l, const char *key, long long *v)
 		return false;
 	*v = strtoll(num, NULL, 0);
 	return true;
+}
+
+void trace_add(long long *acc, long long v)
+{
+	if (__builtin_add_overflow(*acc, v, acc))
+		*acc = v > 0 ? LLONG_MAX : LLONG_MIN;
+}
+
+long long trace_clamp(long long v)
+{
+	return v > TRACE_NUM_MAX  ? TRACE_NUM_MAX :
+	       v < -TRACE_NUM_MAX ? -TRACE_NUM_MAX :
+				    v;
 }
 
 bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,

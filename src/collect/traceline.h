@@ -24,6 +24,15 @@ bool trace_parse_line(const char *line, size_t len, struct trace_line *out);
  * Value of "key=NUMBER" in args (key must start a field); returns false if
  * absent. trace_arg_str copies "key=VALUE" up to the next space.
  */
+/*
+ * Numbers in the guest's trace are whatever the guest wrote: sums of them
+ * saturate (trace_add) instead of overflowing, and counts from the ring
+ * buffer's stats are clamped to +-TRACE_NUM_MAX (fuzz_trace found a sum
+ * of writeback_written pages that overflowed).
+ */
+#define TRACE_NUM_MAX (1LL << 40)
+long long trace_clamp(long long v);
+void trace_add(long long *acc, long long v);
 bool trace_arg_num(const struct trace_line *l, const char *key, long long *v);
 bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
 		   size_t len);
