@@ -244,6 +244,33 @@ START_TEST(swap_and_f2fs_layers)
 	ck_assert_str_eq(topology_mount_layer(&t)->name, "union");
 	topology_spec_free(&t);
 	free(path);
+
+	/* Which shipped workloads need a mount (swap-only stacks have none). */
+	{
+		static const struct {
+			const char *name;
+			bool mount;
+		} wl[] = { { "dirty-flood", true },
+			   { "smoke", true },
+			   { "swap-memcg", false },
+			   { "swap-direct", false },
+			   { "shmem-memcg", false } };
+
+		for (size_t i = 0; i < ARRAY_SIZE(wl); i++) {
+			struct workload_spec w;
+
+			ck_assert_int_eq(workload_spec_find(wl[i].name, &w), 0);
+			ck_assert_msg(workload_needs_mount(&w) == wl[i].mount,
+				      "%s", wl[i].name);
+			workload_spec_free(&w);
+		}
+	}
+	path = xasprintf("%s/topologies/f2fs-disk.yaml", wblab_home());
+	ck_assert_int_eq(topology_spec_load(path, "f2fs-disk", &t), 0);
+	ck_assert_str_eq(topology_mount_layer(&t)->name, "scratch");
+	ck_assert_str_eq(topology_mount_layer(&t)->fstype, "f2fs");
+	topology_spec_free(&t);
+	free(path);
 }
 END_TEST
 

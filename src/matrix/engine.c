@@ -107,9 +107,9 @@ static int load_specs(struct engine *e)
 	bad |= image_spec_find(m->image, &e->ispec) != 0;
 	for (size_t t = 0; !bad && t < m->topologies.n; t++)
 		for (size_t w = 0; w < m->workloads.n; w++)
-			if (e->wl[w].fio &&
+			if (workload_needs_mount(&e->wl[w]) &&
 			    !topology_mount_layer(&e->topo[t])) {
-				error("workload %s runs fio but topology %s has no mount (add an fs layer)",
+				error("workload %s uses ${WBLAB_MOUNT} but topology %s has no mount (add an fs layer)",
 				      e->wl[w].name, e->topo[t].name);
 				bad = 1;
 			}

@@ -181,6 +181,16 @@ int workload_spec_load(const char *path, const char *name,
 	return workload_spec_load_err(path, name, out, NULL);
 }
 
+bool workload_needs_mount(const struct workload_spec *w)
+{
+	if (w->fio && strstr(w->fio, "${WBLAB_MOUNT}"))
+		return true;
+	for (size_t i = 0; i < w->pre.n; i++)
+		if (strstr(w->pre.v[i], "${WBLAB_MOUNT}"))
+			return true;
+	return false;
+}
+
 void image_spec_free(struct image_spec *s)
 {
 	free(s->name);

@@ -133,6 +133,8 @@ void workload_spec_free(struct workload_spec *s);
 const struct topo_layer *topology_find(const struct topology_spec *t,
 				       const char *name);
 const struct topo_layer *topology_mount_layer(const struct topology_spec *t);
+/* Does the workload's fio job or a pre: command name ${WBLAB_MOUNT}? */
+bool workload_needs_mount(const struct workload_spec *w);
 bool topology_has_target(const struct topology_spec *t);
 
 /* Resolve a name and load it; print errors and known names; NULL on failure. */
