@@ -19,18 +19,18 @@ static const char *const guest_names[] = { "main", "target", NULL };
 static const char *const fs_types[] = { "xfs", "ext4", "f2fs", NULL };
 static const char *const backstores[] = { "block", "fileio", NULL };
 
-/* clang-format off: field tables read best one field a line */
-#define COMMON_FIELDS                                                  \
-	{ "name", SPEC_STR, L(name), true, .value = SPEC_V_NAME },     \
-		{ "type", SPEC_STR, L(type_name), true },              \
-	{                                                              \
-		"guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names \
-	}
+/* Field tables read best one field a line. */
+/* clang-format off */
+#define COMMON_FIELDS							\
+	{ "name", SPEC_STR, L(name), true, .value = SPEC_V_NAME },	\
+	{ "type", SPEC_STR, L(type_name), true },			\
+	{ "guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names }
 
-static const struct spec_field disk_fields[] = { COMMON_FIELDS,
-						 { "index", SPEC_INT, L(index),
-						   true, 0, 15 },
-						 SPEC_END };
+static const struct spec_field disk_fields[] = {
+	COMMON_FIELDS,
+	{ "index", SPEC_INT, L(index), true, 0, 15 },
+	SPEC_END
+};
 
 static const struct spec_field md_fields[] = {
 	COMMON_FIELDS,
@@ -50,11 +50,11 @@ static const struct spec_field target_fields[] = {
 	SPEC_END
 };
 
-static const struct spec_field initiator_fields[] = { COMMON_FIELDS,
-						      { "on", SPEC_STRLIST,
-							L(on), true,
-							.value = SPEC_V_NAME },
-						      SPEC_END };
+static const struct spec_field initiator_fields[] = {
+	COMMON_FIELDS,
+	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
+	SPEC_END
+};
 
 static const struct spec_field fs_fields[] = {
 	COMMON_FIELDS,
