@@ -444,11 +444,10 @@ int report_build(struct report *r, struct strbuf *err)
 		if (*c->side)
 			side_add(find_side(find_group(r, c), c->side), c);
 	}
-	if (!r->nr_groups) {
-		strbuf_addf(err,
-			    "no cells with a kernel result (%zu read, "
-			    "%zu infra-error)",
-			    r->nr_cells, r->nr_infra);
+	/* Only infra-error cells: the report lists them, nothing else. */
+	if (!r->nr_groups && !r->nr_infra) {
+		strbuf_addf(err, "no cell could be read (%zu warnings)",
+			    r->warnings.nr);
 		return -1;
 	}
 	for (size_t i = 0; i < r->nr_groups; i++)
