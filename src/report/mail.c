@@ -448,11 +448,12 @@ static void legend(struct strbuf *out, const struct report *r,
 	for (size_t first = 1; first < g->nr_sides; first += 2) {
 		char nb[COL_W + 1];
 
-		strbuf_addf(out, "  %-24s %-6s %-6s", "row", "unit", "better");
+		strbuf_addf(out, "  %-18s %-6s %-6s %-14s", "row", "unit",
+			    "better", "family");
 		for (size_t s = first; s < g->nr_sides && s < first + 2; s++)
-			strbuf_addf(out, " %19s",
+			strbuf_addf(out, " %14s",
 				    ascii(nb, sizeof(nb), g->sides[s].name,
-					  19));
+					  14));
 		strbuf_addch(out, '\n');
 		for (size_t m = 0; m < rpt_nr_metrics; m++) {
 			const struct rpt_metric *mt = &rpt_metrics[m];
@@ -460,11 +461,12 @@ static void legend(struct strbuf *out, const struct report *r,
 
 			if (!rpt_row_shown(g, m))
 				continue;
-			strbuf_addf(out, "  %-24s %-6s %-6s",
-				    ascii(nm, sizeof(nm), mt->name, 24),
+			strbuf_addf(out, "  %-18s %-6s %-6s %-14s",
+				    ascii(nm, sizeof(nm), mt->name, 18),
 				    mt->unit,
 				    mt->better == BETTER_HIGHER ? "higher" :
-								  "lower");
+								  "lower",
+				    mt->family);
 			for (size_t s = first; s < g->nr_sides && s < first + 2;
 			     s++) {
 				const struct rpt_cmp *c = &g->cmp[s][m];
@@ -476,7 +478,7 @@ static void legend(struct strbuf *out, const struct report *r,
 				else
 					rpt_fmt_pct(v, sizeof(v), c->mde_pct);
 				strbuf_addf(
-					out, " %18s%s", v,
+					out, " %13s%s", v,
 					c->tested && !isnan(c->mde_pct) &&
 							!isinf(c->mde_pct) &&
 							fabs(c->mde_pct) <
