@@ -145,6 +145,32 @@ START_TEST(test_aa_not_starred)
 }
 END_TEST
 
+START_TEST(test_three_sides_fit)
+{
+	static const char *const names[] = { "a-kernel-with-a-long-name-0",
+					     "a-kernel-with-a-long-name-1",
+					     "a-kernel-with-a-long-name-2" };
+	struct report r;
+	struct strbuf mail = STRBUF_INIT;
+
+	/* Three sides with names longer than a column: blocks, no overflow. */
+	report_init(&r, NULL);
+	load(&r, AA1);
+	load(&r, AA2);
+	for (size_t i = 0; i < r.nr_cells; i++) {
+		free(r.cells[i]->side);
+		r.cells[i]->side = xstrdup(names[i % 3]);
+	}
+	build(&r);
+	ck_assert_uint_eq(r.groups[0].nr_sides, 3);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "a-kernel-with-a-long-na~"));
+	strbuf_release(&mail);
+	report_release(&r);
+}
+END_TEST
+
 START_TEST(test_aa_figures)
 {
 	struct report r;
@@ -345,6 +371,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_aa_not_starred);
 	tcase_add_test(tc, test_aa_figures);
+	tcase_add_test(tc, test_three_sides_fit);
 	tcase_add_test(tc, test_hostile_input_escaped);
 	tcase_add_test(tc, test_infra_error_apart);
 	tcase_add_test(tc, test_bad_run_dir);
