@@ -36,6 +36,15 @@ static const struct cmd_struct commands[] = {
 	  "compare kernels: mail, html or json report of runs" },
 	{ "compare", cmd_compare, "the report of two runs, A against B" },
 	{ "aa", cmd_aa, "A/A self-check: one kernel as two sides" },
+	{ "validate", cmd_validate,
+	  "pre-merge: does a patch or series regress? (exit 0/1/2/3)" },
+	{ "bisect", cmd_bisect,
+	  "find the commit that changed a metric or an event rate" },
+	{ "bisect-step", cmd_bisect_step,
+	  "one step for git bisect run (exit 0 good, 1 bad, 125 skip)" },
+	{ "nightly", cmd_nightly,
+	  "follow trees: build heads, run, compare, bisect, mail" },
+	{ "history", cmd_history, "the nights: a table, and plots in HTML" },
 };
 
 static void usage(FILE *f)

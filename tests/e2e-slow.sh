@@ -8,7 +8,9 @@
 #  4. wblab kernel build 6.1-seed-patch fails, names the hunks of
 #     mm/vmscan.c that do not apply, and adds nothing to the cache;
 #  5. a fragment asking for an option olddefconfig drops fails the build,
-#     naming the option (uses a scratch wblab home; about a minute).
+#     naming the option (uses a scratch wblab home; about a minute);
+#  6. the jobs: bisect and validate on a git tree of the 6.1 source
+#     (tests/jobs/e2e-jobs.sh: 6 kernel builds and a few dozen cells).
 set -u
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -103,6 +105,13 @@ else
 fi
 ls -d "$cache"/kernels/e2e-badconfig-* >/dev/null 2>&1 && fail "e2e-badconfig reached the cache"
 rm -rf "$cache/build/e2e-badconfig" "$cache/build/e2e-badconfig.lock"
+
+# 6. The jobs: bisect and validate on a git tree of the 6.1 source.
+if "$here/tests/jobs/e2e-jobs.sh"; then
+	pass "jobs (tests/jobs/e2e-jobs.sh)"
+else
+	fail "jobs (tests/jobs/e2e-jobs.sh)"
+fi
 
 if [ $fails = 0 ]; then
 	echo "e2e-slow: all passed"

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "artifact/kbuild-int.h"
+#include "jobs/bisect.h"
 #include "jobs/history.h"
 #include "jobs/tree.h"
 #include "spec/specs.h"
@@ -198,6 +199,36 @@ START_TEST(nights)
 }
 END_TEST
 
+START_TEST(pick)
+{
+	bool none[17] = { false }, some[17] = { false };
+	long lo = -1, hi = 15, steps = 0;
+	const long first_bad = 10;
+
+	/* 16 commits after good, the 11th (index 10) first bad: 4 steps */
+	while (hi - lo > 1) {
+		long m = bisect_pick(none, lo, hi);
+
+		ck_assert(m > lo && m < hi);
+		if (m >= first_bad)
+			hi = m;
+		else
+			lo = m;
+		steps++;
+	}
+	ck_assert_int_eq(hi, first_bad);
+	ck_assert_int_eq(steps, 4);
+	/* skipped commits are stepped around, nearest first */
+	some[7] = true;
+	ck_assert_int_eq(bisect_pick(some, -1, 15), 8);
+	some[8] = some[6] = true;
+	ck_assert_int_eq(bisect_pick(some, -1, 15), 9);
+	/* nothing left between the ends */
+	ck_assert_int_eq(bisect_pick(some, 5, 9), -1);
+	ck_assert_int_eq(bisect_pick(none, 3, 4), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("jobs");
@@ -212,6 +243,7 @@ int main(void)
 	tcase_add_test(tc, registered_kernels);
 	tcase_add_test(tc, failure_record);
 	tcase_add_test(tc, nights);
+	tcase_add_test(tc, pick);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -299,8 +299,8 @@ int kernel_spec_register(const struct kernel_spec *s)
 		}
 	if (!spec_valid_name(s->name) || strchr(s->name, '_'))
 		return error("kernel name '%s' is not valid", s->name);
-	registered = xrealloc(registered,
-			      (nr_registered + 1) * sizeof(*registered));
+	registered =
+		xrealloc(registered, (nr_registered + 1) * sizeof(*registered));
 	kernel_spec_copy(&registered[nr_registered++], s);
 	return 0;
 }

@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab bisect --tree DIR --good G --bad B --matrix M
+ *              (--metric NAME [--threshold PCT] | --event KIND[:TITLE])
+ *              [--max-reps N] [--resume LOG]
+ * wblab bisect-step ...: the same comparison for the tree's HEAD, for
+ * `git bisect run` (exit 0 good, 1 bad, 125 skip, 128 abort).
+ * NAME is a report row (wblab report's names: reclaim-wr-direct), a
+ * cell.json metric (vmscan_write_file_direct) or a dotted path.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmds.h"
+#include "jobs/bisect.h"
+#include "report/report.h"
+#include "util/log.h"
+#include "util/parse-options.h"
+#include "virt/virt.h"
+
+/* A report row's name stands for its cell.json path. */
+static void resolve_metric(struct bisect_opts *o)
+{
+	for (size_t i = 0; o->metric && i < rpt_nr_metrics; i++)
+		if (!strcmp(o->metric, rpt_metrics[i].name)) {
+			o->metric_label = o->metric;
+			o->metric = rpt_metrics[i].path;
+			return;
+		}
+}
+
+static int parse(int argc, char **argv, const char *prefix,
+		 struct bisect_opts *o, bool step)
+{
+	const struct option opts[] = {
+		OPT_STRING(0, "tree", &o->tree, "DIR",
+			   step ? "the git tree (default: .)" : "the git tree"),
+		OPT_STRING(0, "good", &o->good, "G", "a good commit"),
+		OPT_STRING(0, "bad", &o->bad, "B", "a bad commit"),
+		OPT_STRING(0, "matrix", &o->matrix, "M",
+			   "lab/matrices/<M>.yaml or a path"),
+		OPT_STRING(0, "metric", &o->metric, "NAME",
+			   "report row or cell.json metric to bisect"),
+		OPT_DOUBLE(
+			0, "threshold", &o->threshold, "PCT",
+			"change that matters (default: half the ends' change)"),
+		OPT_STRING(
+			0, "event", &o->event, "KIND[:TITLE]",
+			"event or outcome rate to bisect (oom, crashed:BUG...)"),
+		OPT_INT(0, "max-reps", &o->max_reps, "N", 3, 100,
+			"repetitions per commit at most, while unknown"),
+		OPT_STRING(0, "resume", &o->resume, "LOG",
+			   "continue the bisection that wrote LOG"),
+		OPT_STRING(0, "results", &o->results, "DIR",
+			   "results directory"),
+		OPT_STRING(0, "config-from", &o->config_from, "KERNEL",
+			   "lab kernel whose config base and fragments to use"),
+		OPT_INT(0, "jobs", &o->mo.jobs, "N", 0, 64,
+			"cells at once (0: what the host allows)"),
+		OPT_END(),
+	};
+	const char *const usage[] = {
+		step ? "git bisect run wblab bisect-step --good G --bad B --matrix M (--metric NAME [--threshold PCT] | --event KIND[:TITLE])" :
+		       "wblab bisect --tree DIR --good G --bad B --matrix M (--metric NAME [--threshold PCT] | --event KIND[:TITLE]) [--max-reps N] [--resume LOG]",
+		NULL
+	};
+	int n = parse_options_noexit(argc, argv, prefix, opts, usage, 0, stdout,
+				     stderr);
+
+	if (n == PARSE_OPT_HELP)
+		return -1;
+	if (n == PARSE_OPT_ERROR)
+		return -2;
+	if (n) {
+		usage_error(prefix, "unexpected argument '%s'", argv[0]);
+		return -2;
+	}
+	if (step && !o->tree)
+		o->tree = ".";
+	if (!o->tree || !o->good || !o->bad || !o->matrix) {
+		usage_error(prefix,
+			    "--tree, --good, --bad and --matrix are needed");
+		return -2;
+	}
+	if (!o->metric == !o->event) {
+		usage_error(prefix,
+			    "give --metric NAME or --event KIND (one of them)");
+		return -2;
+	}
+	if (o->threshold < 0) {
+		usage_error(prefix, "--threshold: %g is negative",
+			    o->threshold);
+		return -2;
+	}
+	resolve_metric(o);
+	return 0;
+}
+
+#define BISECT_OPTS_INIT                                                   \
+	{                                                                  \
+		.results = "results", .config_from = "6.1", .max_reps = 8, \
+		.mo = MATRIX_OPTS_INIT, .out = stdout                      \
+	}
+
+int cmd_bisect(int argc, char **argv)
+{
+	struct bisect_opts o = BISECT_OPTS_INIT;
+	int r = parse(argc, argv, "wblab bisect", &o, false);
+
+	if (r)
+		return r == -1 ? 0 : 2;
+	virt_install_signal_handlers();
+	return bisect_run(&o);
+}
+
+/* Never 127 (git bisect run reads it as "cannot run"); bad usage aborts. */
+int cmd_bisect_step(int argc, char **argv)
+{
+	struct bisect_opts o = BISECT_OPTS_INIT;
+	int r = parse(argc, argv, "wblab bisect-step", &o, true);
+
+	if (r)
+		return r == -1 ? 0 : 128;
+	virt_install_signal_handlers();
+	return bisect_step(&o);
+}

@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab nightly lab/nightly.yaml: update the trees named there, build
+ * their heads, run the matrix, store the night, compare with the last good
+ * one, bisect a regression, write the mail (jobs/nightly.c).
+ * wblab history [--metric M] [--tree NAME] [--html FILE]: the nights as a
+ * table, and plots over nights in HTML (jobs/history.c).
+ * Exit (nightly): 0 no regression, 1 regression, 2 bad usage or spec, 3
+ * the lab failed.
+ */
+#include <stdio.h>
+
+#include "cmd/cmds.h"
+#include "jobs/history.h"
+#include "jobs/nightly.h"
+#include "util/log.h"
+#include "util/parse-options.h"
+#include "virt/virt.h"
+
+int cmd_nightly(int argc, char **argv)
+{
+	struct nightly_opts o = { .config_from = "6.1",
+				  .max_reps = 8,
+				  .mo = MATRIX_OPTS_INIT,
+				  .out = stdout };
+	struct nightly_spec s;
+	const struct option opts[] = {
+		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",
+			   "lab kernel whose config base and fragments to use"),
+		OPT_INT(0, "max-reps", &o.max_reps, "N", 3, 100,
+			"repetitions per commit at most when bisecting"),
+		OPT_INT(0, "jobs", &o.mo.jobs, "N", 0, 64,
+			"cells at once (0: what the host allows)"),
+		OPT_END(),
+	};
+	const char *const usage[] = { "wblab nightly lab/nightly.yaml", NULL };
+	int n = parse_options(argc, argv, "wblab nightly", opts, usage, 0);
+	int ret;
+
+	if (n != 1)
+		return usage_error("wblab nightly",
+				   "one nightly spec file is needed");
+	if (nightly_spec_load(argv[0], &s, NULL))
+		return 2;
+	o.spec = &s;
+	virt_install_signal_handlers();
+	ret = nightly_run(&o);
+	nightly_spec_free(&s);
+	return ret;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_opts o = { .results = "results" };
+	const struct option opts[] = {
+		OPT_STRING(0, "metric", &o.metric, "M", "only this metric"),
+		OPT_STRING(0, "tree", &o.tree, "NAME", "only this tree"),
+		OPT_STRING(0, "html", &o.html, "FILE",
+			   "also write plots over nights (gnuplot SVG) here"),
+		OPT_STRING(0, "results", &o.results, "DIR",
+			   "results directory (its wblab.db)"),
+		OPT_END(),
+	};
+	const char *const usage[] = {
+		"wblab history [--metric M] [--tree NAME] [--html FILE] [--results DIR]",
+		NULL
+	};
+	int n = parse_options(argc, argv, "wblab history", opts, usage, 0);
+
+	if (n)
+		return usage_error("wblab history", "unexpected argument '%s'",
+				   argv[0]);
+	return history_print(&o, stdout);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_JOBS_BISECT_H
+#define WBLAB_JOBS_BISECT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "matrix/matrix.h"
+
+/*
+ * Noise-aware bisection of a git tree between a good and a bad commit,
+ * on a metric (--metric NAME [--threshold PCT]) or an event rate
+ * (--event KIND[:TITLE]). The ends are confirmed first; each step builds
+ * the commit incrementally (one O= tree for the tree, ccache), reuses the
+ * verdict of a commit whose kernel image is identical to one already
+ * tested, runs cells until its comparison with the ends is not unknown
+ * (at most max_reps), and marks it good, bad or skip. Build failures,
+ * boot failures and infrastructure errors are skip, never bad.
+ */
+struct bisect_opts {
+	const char *tree, *good, *bad;
+	const char *matrix;
+	const char *results;
+	const char *config_from;
+	const char *metric; /* a cell.json metric name or dotted path */
+	const char *metric_label; /* how to name it in the mail */
+	double threshold; /* %, or pp for events; 0: half the ends' change */
+	const char *event; /* KIND[:TITLE] */
+	int max_reps;
+	const char *resume; /* a log to continue from */
+	struct matrix_opts mo;
+	FILE *out;
+};
+
+enum bisect_exit {
+	BISECT_FOUND = 0,
+	BISECT_NOT_FOUND = 1, /* ends not confirmed, or only skips left */
+	BISECT_USAGE = 2,
+	BISECT_INFRA = 3,
+};
+
+int bisect_run(struct bisect_opts *o);
+
+/*
+ * The next commit to test between lo (good, or -1) and hi (bad): the
+ * middle one, else the nearest that is not skipped; -1 when every commit
+ * strictly between them is skipped. Pure.
+ */
+long bisect_pick(const bool *skipped, long lo, long hi);
+
+/*
+ * One step for `git bisect run`: the tree's HEAD against the ends (which
+ * are measured once, then found again through a state file in results).
+ * Returns 0 good, 1 bad, 125 skip, 128 abort (ends not confirmed, the lab
+ * failed): never 127.
+ */
+int bisect_step(struct bisect_opts *o);
+
+#endif

@@ -1,0 +1,475 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab nightly (jobs/nightly.h): for each tree, update it, build its
+ * head, run the matrix, store the night in the results database, compare
+ * every thresholded metric with the last good night (and show its trend
+ * over the nights), bisect a regression between the last good commit and
+ * the head, and write the mail (a file for git send-email, or piped to
+ * the configured sendmail).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cell/results.h"
+#include "jobs/bisect.h"
+#include "jobs/history.h"
+#include "jobs/jobrun.h"
+#include "jobs/nightly.h"
+#include "jobs/tree.h"
+#include "spec/matrix.h"
+#include "stats/stats.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/run.h"
+
+/* ---- the spec ---- */
+
+#define T(f) offsetof(struct nightly_tree, f)
+#define N(f) offsetof(struct nightly_spec, f)
+
+/* clang-format off */
+static const struct spec_field tree_fields[] = {
+	{ "name", SPEC_STR, T(name), true },
+	{ "path", SPEC_STR, T(path), true },
+	{ "ref", SPEC_STR, T(ref) },
+	{ "url", SPEC_STR, T(url) },
+	SPEC_END
+};
+
+static const struct spec_field mail_fields[] = {
+	{ "to", SPEC_STR, N(mail_to), true },
+	{ "from", SPEC_STR, N(mail_from) },
+	{ "sendmail", SPEC_STRLIST, N(sendmail) },
+	SPEC_END
+};
+/* clang-format on */
+
+static int parse_trees(struct spec_file *sf, yaml_node_t *v, const char *field,
+		       void *obj)
+{
+	struct nightly_spec *s = obj;
+	int i = 0, bad = 0;
+
+	if (!v || v->type != YAML_SEQUENCE_NODE) {
+		spec_error(sf, v, field,
+			   "expected a list of {name, path, ref, url}");
+		return -1;
+	}
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++, i++) {
+		struct nightly_tree t = { 0 };
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "%s[%d]", field, i);
+		if (spec_apply(sf, spec_node(sf, *it), tree_fields, &t,
+			       prefix)) {
+			bad = 1;
+			continue;
+		}
+		if (!spec_valid_name(t.name)) {
+			spec_error(sf, spec_node(sf, *it), prefix,
+				   "name '%s' is not [A-Za-z0-9._-]+", t.name);
+			bad = 1;
+		}
+		if (!t.ref)
+			t.ref = xstrdup("HEAD");
+		s->trees = xrealloc(s->trees, (s->nr_trees + 1) * sizeof(t));
+		s->trees[s->nr_trees++] = t;
+	}
+	return bad ? -1 : 0;
+}
+
+static int parse_mail(struct spec_file *sf, yaml_node_t *v, const char *field,
+		      void *obj)
+{
+	return spec_apply(sf, v, mail_fields, obj, field);
+}
+
+/* clang-format off */
+static const struct spec_field nightly_fields[] = {
+	{ "description", SPEC_TEXT, N(description) },
+	{ "matrix", SPEC_STR, N(matrix), true },
+	{ "results", SPEC_STR, N(results) },
+	{ "trees", SPEC_MAP, 0, true, 0, 0, NULL, parse_trees },
+	{ "mail", SPEC_MAP, 0, true, 0, 0, NULL, parse_mail },
+	SPEC_END
+};
+/* clang-format on */
+
+static int nightly_check(struct spec_file *sf, void *obj)
+{
+	struct nightly_spec *s = obj;
+
+	if (!s->nr_trees)
+		spec_error(sf, spec_map_get(sf, spec_root(sf), "trees"),
+			   "trees", "needs at least one tree");
+	if (!s->results)
+		s->results = xstrdup("results");
+	if (!s->mail_from)
+		s->mail_from = xstrdup("wblab <wblab@localhost>");
+	return 0;
+}
+
+int nightly_spec_load(const char *path, struct nightly_spec *out,
+		      struct strbuf *err)
+{
+	memset(out, 0, sizeof(*out));
+	out->path = xstrdup(path);
+	return spec_load_file(path, nightly_fields, out, err, nightly_check);
+}
+
+void nightly_spec_free(struct nightly_spec *s)
+{
+	for (size_t i = 0; i < s->nr_trees; i++) {
+		free(s->trees[i].name);
+		free(s->trees[i].path);
+		free(s->trees[i].ref);
+		free(s->trees[i].url);
+	}
+	free(s->trees);
+	free(s->path);
+	free(s->description);
+	free(s->matrix);
+	free(s->results);
+	free(s->mail_to);
+	free(s->mail_from);
+	spec_strlist_free(&s->sendmail);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- one night of one tree ---- */
+
+struct night {
+	const struct nightly_opts *o;
+	const struct nightly_tree *t;
+	sqlite3 *db;
+	struct matrix_spec m;
+	struct jobrun jr;
+	struct tree_kernel k;
+	char *run_dir;
+	char *good_run, *good_commit, *good_kernel;
+	struct strbuf mail;
+	int regressions;
+	const char *first_metric; /* the first regressed metric */
+};
+
+/* A remote tree: clone it the first time, then fetch ref into FETCH_HEAD. */
+static int update_tree(struct night *n, const char **ref)
+{
+	const struct nightly_tree *t = n->t;
+	struct strbuf err = STRBUF_INIT;
+	char *dotgit = xasprintf("%s/.git", t->path);
+	int ret = 0;
+
+	*ref = t->ref;
+	if (!t->url)
+		goto out;
+	if (!path_exists(dotgit)) {
+		const char *cl[] = {
+			"git", "clone", "-q", t->url, t->path, NULL
+		};
+
+		info("nightly %s: cloning %s", t->name, t->url);
+		ret = run_capture(cl, NULL, &err);
+	} else {
+		const char *fe[] = { "git", "-C",   t->path, "fetch",
+				     "-q",  t->url, t->ref,  NULL };
+
+		info("nightly %s: fetching %s %s", t->name, t->url, t->ref);
+		ret = run_capture(fe, NULL, &err);
+		*ref = "FETCH_HEAD";
+	}
+	if (ret)
+		error("nightly %s: git: %s", t->name, err.buf);
+out:
+	strbuf_release(&err);
+	free(dotgit);
+	return ret ? -1 : 0;
+}
+
+static bool bad_direction(const struct matrix_threshold *t, double effect)
+{
+	if (!strcmp(t->bad, "up"))
+		return effect > 0;
+	if (!strcmp(t->bad, "down"))
+		return effect < 0;
+	return effect != 0;
+}
+
+/* One row per group and thresholded metric: tonight, last good, trend. */
+static void compare_rows(struct night *n, long long night)
+{
+	struct decide_opts d = DECIDE_OPTS_INIT;
+	const struct pool *p = &n->jr.pool;
+
+	strbuf_addf(&n->mail, "%-30s %12s %12s %9s %9s  %s\n", "metric",
+		    "last good", "tonight", "change", "p", "trend");
+	for (size_t g = 0; g < p->groups.nr; g++) {
+		const char *grp = p->groups.v[g];
+
+		strbuf_addf(&n->mail, "%s\n", grp);
+		for (size_t i = 0; i < n->m.nr_thresholds; i++) {
+			const struct matrix_threshold *t = &n->m.thresholds[i];
+			struct decision dc;
+			double means[32];
+			char trend[64];
+			size_t nv;
+			double *v =
+				pool_values(p, n->k.name, grp, t->metric, &nv);
+			struct stats_desc sd;
+			size_t k = 0;
+			bool reg;
+
+			for (size_t j = 0; j < nv; j++)
+				if (isfinite(v[j]))
+					v[k++] = v[j];
+			stats_describe(v, k, &sd);
+			free(v);
+			history_add_metric(n->db, night, grp, t->metric, (int)k,
+					   k ? sd.amean : NAN, sd.stddev);
+			d.threshold = t->change_pct;
+			if (n->good_run)
+				pool_decide_metric(p, "last-good", n->k.name,
+						   grp, t->metric, &d, &dc);
+			reg = n->good_run && dc.verdict == VERDICT_DIFFERENT &&
+			      bad_direction(t, dc.effect) &&
+			      fabs(dc.effect) >= t->change_pct;
+			if (reg && !n->first_metric)
+				n->first_metric = t->metric;
+			n->regressions += reg;
+			history_trend(means,
+				      history_means(n->db, n->t->name, grp,
+						    t->metric, 14, means),
+				      trend, sizeof(trend));
+			strbuf_addf(&n->mail, "%c %-28.28s %12.4g %12.4g ",
+				    reg ? '*' : ' ', t->metric,
+				    n->good_run ? dc.a : NAN,
+				    k ? sd.amean : NAN);
+			if (n->good_run)
+				strbuf_addf(&n->mail,
+					    "%+8.1f%% %9.3g  %s (%s)\n",
+					    dc.effect, dc.p, trend,
+					    verdict_name(dc.verdict));
+			else
+				strbuf_addf(&n->mail,
+					    "%9s %9s  %s (first night)\n", "-",
+					    "-", trend);
+		}
+	}
+}
+
+static void bisect_regression(struct night *n)
+{
+	struct bisect_opts b = { .tree = n->t->path,
+				 .good = n->good_commit,
+				 .bad = n->k.commit,
+				 .matrix = n->o->spec->matrix,
+				 .results = n->o->spec->results,
+				 .config_from = n->o->config_from,
+				 .metric = n->first_metric,
+				 .max_reps = n->o->max_reps,
+				 .mo = n->o->mo };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	b.out = f;
+	strbuf_addf(
+		&n->mail,
+		"\nBisecting %s between the last good night (%.12s) and tonight (%.12s):\n\n",
+		n->first_metric, n->good_commit, n->k.commit);
+	bisect_run(&b);
+	fclose(f);
+	strbuf_addstr(&n->mail, buf ? buf : "");
+	free(buf);
+}
+
+static int night_measure(struct night *n)
+{
+	const char *k[] = { n->k.name };
+	int reps = n->m.reps < STATS_MIN_N ? STATS_MIN_N : (int)n->m.reps;
+
+	if (jobrun_kernels(&n->jr, k, 1, reps, &n->run_dir))
+		return -1;
+	if (history_last_good(n->db, n->t->name, &n->good_run, &n->good_commit,
+			      &n->good_kernel) == 0) {
+		if (pool_load_run(&n->jr.pool, n->good_run)) {
+			free(n->good_run);
+			n->good_run = NULL;
+		} else {
+			pool_relabel(&n->jr.pool, n->good_run, "last-good");
+		}
+	}
+	return 0;
+}
+
+static int night_tree(struct night *n)
+{
+	const char *ref, *verdict = "infra";
+	char started[32];
+	long long id = 0;
+	int ret = 3;
+
+	now_iso8601(started, sizeof(started));
+	strbuf_addf(&n->mail, "== %s (%s %s)\n\n", n->t->name, n->t->path,
+		    n->t->ref);
+	if (update_tree(n, &ref)) {
+		strbuf_addstr(
+			&n->mail,
+			"the tree could not be updated (see the log)\n\n");
+		goto record;
+	}
+	if (tree_kernel_ensure(n->t->path, ref, NULL, 0, n->o->config_from,
+			       &n->k)) {
+		strbuf_addf(&n->mail,
+			    "head %.12s (\"%s\") does not build (%s):\n%s\n\n",
+			    n->k.commit, n->k.subject,
+			    kbuild_fail_name(n->k.fail), n->k.fail_msg);
+		verdict = n->k.fail == KBUILD_INFRA ? "infra" : "build-failed";
+		ret = n->k.fail == KBUILD_INFRA ? 3 : 1;
+		goto record;
+	}
+	strbuf_addf(&n->mail, "head: %.12s (\"%s\"), kernel %s, image %.12s\n",
+		    n->k.commit, n->k.subject, n->k.art.version, n->k.image);
+	if (night_measure(n)) {
+		strbuf_addstr(&n->mail, "the matrix did not run\n\n");
+		goto record;
+	}
+	strbuf_addf(
+		&n->mail,
+		"last good night: %s\ncells: %s (%zu with a kernel result, %d infra-error left out)\n\n",
+		n->good_run ? n->good_commit : "none yet", n->run_dir,
+		n->jr.pool.n, n->jr.pool.infra);
+	verdict = "good";
+	ret = 0;
+record:
+	if (history_add_night(n->db, n->t->name, n->k.commit, n->k.subject,
+			      n->k.name, started, n->run_dir, verdict, &id))
+		return 3;
+	if (ret || !n->run_dir)
+		return ret;
+	compare_rows(n, id);
+	if (n->regressions) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(
+			    n->db,
+			    "UPDATE nights SET verdict = 'regression' WHERE id = ?",
+			    -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, id);
+			sqlite3_step(st);
+			sqlite3_finalize(st);
+		}
+		if (n->good_commit && strcmp(n->good_commit, n->k.commit))
+			bisect_regression(n);
+		return 1;
+	}
+	return 0;
+}
+
+static int send_mail(const struct nightly_opts *o, const char *subject,
+		     const struct strbuf *body)
+{
+	const struct nightly_spec *s = o->spec;
+	char ts[32], date[64];
+	time_t now = time(NULL);
+	struct strbuf m = STRBUF_INIT;
+	char *path;
+	int ret = 0;
+
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
+	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000",
+		 gmtime(&now));
+	path = xasprintf("%s/nightly-%s.mail", s->results, ts);
+	strbuf_addf(&m, "From: %s\nTo: %s\nDate: %s\nSubject: %s\n\n%s",
+		    s->mail_from, s->mail_to, date, subject, body->buf);
+	if (write_file_atomic(path, m.buf, m.len, 0644)) {
+		ret = error("cannot write %s: %s", path, strerror(errno));
+		goto out;
+	}
+	fprintf(o->out, "%s", m.buf);
+	fprintf(o->out, "\nmail: %s (git send-email %s)\n", path, path);
+	if (s->sendmail.n) {
+		const char **argv =
+			xzalloc((s->sendmail.n + 1) * sizeof(*argv));
+		struct run_opts ro = { .in_path = path };
+
+		for (size_t i = 0; i < s->sendmail.n; i++)
+			argv[i] = s->sendmail.v[i];
+		if (run_argv(argv, &ro))
+			ret = error("%s failed on %s", argv[0], path);
+		free(argv);
+	}
+out:
+	strbuf_release(&m);
+	free(path);
+	return ret;
+}
+
+int nightly_run(const struct nightly_opts *o)
+{
+	struct strbuf body = STRBUF_INIT;
+	sqlite3 *db;
+	int worst = 0, regressions = 0;
+
+	if (mkdir_p(o->spec->results, 0755) < 0)
+		return error("cannot create %s: %s", o->spec->results,
+			     strerror(errno)) ?
+			       3 :
+			       3;
+	db = results_db_open(o->spec->results);
+	if (!db || history_schema(db))
+		return 3;
+	for (size_t i = 0; i < o->spec->nr_trees; i++) {
+		struct night n = { .o = o,
+				   .t = &o->spec->trees[i],
+				   .db = db,
+				   .jr.pool = POOL_INIT,
+				   .mail = STRBUF_INIT };
+		int r;
+
+		if (matrix_spec_find(o->spec->matrix, &n.m)) {
+			worst = 3;
+			break;
+		}
+		n.jr.tmpl = &n.m;
+		n.jr.mo = o->mo;
+		n.jr.mo.results = o->spec->results;
+		n.jr.mo.command = "nightly";
+		r = night_tree(&n);
+		regressions += r == 1;
+		if (r > worst)
+			worst = r;
+		strbuf_add(&body, n.mail.buf, n.mail.len);
+		strbuf_addch(&body, '\n');
+		matrix_spec_free(&n.m);
+		jobrun_free(&n.jr);
+		tree_kernel_release(&n.k);
+		free(n.run_dir);
+		free(n.good_run);
+		free(n.good_commit);
+		free(n.good_kernel);
+		strbuf_release(&n.mail);
+	}
+	results_db_close(db);
+	{
+		char *subject = xasprintf("[wblab nightly] %s: %s",
+					  o->spec->path,
+					  worst == 3  ? "lab failure" :
+					  regressions ? "REGRESSION" :
+							"no regression");
+
+		if (send_mail(o, subject, &body) && worst < 3)
+			worst = 3;
+		free(subject);
+	}
+	strbuf_release(&body);
+	return worst;
+}

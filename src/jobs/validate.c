@@ -1,0 +1,483 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab validate (jobs/validate.h).
+ *
+ * Exit codes: 0 no regression, 1 regression (a thresholded metric
+ * `different` beyond its threshold in the bad direction, or a crash, OOM,
+ * overflow or other event kind the base never showed that the patched
+ * kernel shows in two cells or more), 2 a patch does not apply or the
+ * patched kernel does not build, 3 the lab failed (base does not build,
+ * too few cells with a kernel result, git, disk).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "jobs/decide.h"
+#include "jobs/jobrun.h"
+#include "jobs/tree.h"
+#include "jobs/validate.h"
+#include "spec/matrix.h"
+#include "stats/stats.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+
+struct vrow {
+	const char *group;
+	const struct matrix_threshold *t;
+	struct decision d;
+	bool regression;
+};
+
+struct vevent {
+	char *kind, *title;
+	struct decision d;
+	bool regression;
+};
+
+struct vstate {
+	struct validate_opts *o;
+	struct matrix_spec m;
+	struct tree_kernel base, patched;
+	struct jobrun jr;
+	char *run_dir;
+	char *work; /* results/validate-<ts> */
+	struct vrow *rows;
+	size_t nr_rows;
+	struct vevent *events;
+	size_t nr_events;
+	int reps;
+	bool short_of_cells;
+};
+
+static bool bad_direction(const struct matrix_threshold *t, double effect)
+{
+	if (!strcmp(t->bad, "up"))
+		return effect > 0;
+	if (!strcmp(t->bad, "down"))
+		return effect < 0;
+	return effect != 0;
+}
+
+static void decide_rows(struct vstate *s)
+{
+	struct decide_opts d = DECIDE_OPTS_INIT;
+	size_t k = 0;
+
+	free(s->rows);
+	s->nr_rows = s->jr.pool.groups.nr * s->m.nr_thresholds;
+	s->rows = xzalloc((s->nr_rows + 1) * sizeof(*s->rows));
+	for (size_t g = 0; g < s->jr.pool.groups.nr; g++) {
+		for (size_t i = 0; i < s->m.nr_thresholds; i++, k++) {
+			struct vrow *r = &s->rows[k];
+
+			r->group = s->jr.pool.groups.v[g];
+			r->t = &s->m.thresholds[i];
+			d.threshold = r->t->change_pct;
+			pool_decide_metric(&s->jr.pool, s->base.name,
+					   s->patched.name, r->group,
+					   r->t->metric, &d, &r->d);
+			r->regression = r->d.verdict == VERDICT_DIFFERENT &&
+					bad_direction(r->t, r->d.effect) &&
+					fabs(r->d.effect) >= r->t->change_pct;
+		}
+	}
+}
+
+static bool any_unknown(const struct vstate *s)
+{
+	for (size_t i = 0; i < s->nr_rows; i++)
+		if (s->rows[i].d.verdict == VERDICT_UNKNOWN &&
+		    (s->rows[i].d.na > 0 || s->rows[i].d.nb > 0))
+			return true;
+	return false;
+}
+
+/* An outcome or a console event of a cell, as "kind\ttitle" keys. */
+static void cell_kinds(json_object *c, struct strvec *out)
+{
+	json_object *o = json_path(c, "outcome"), *ev;
+	const char *oc = o ? json_object_get_string(o) : "";
+
+	if (strcmp(oc, "ok"))
+		strvec_pushf(out, "%s\t", oc);
+	if (!json_object_object_get_ex(c, "events", &ev) ||
+	    !json_object_is_type(ev, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		json_object *k = json_path(e, "kind"),
+			    *t = json_path(e, "title");
+
+		if (k && strcmp(json_object_get_string(k), "warning"))
+			strvec_pushf(out, "%s\t%s", json_object_get_string(k),
+				     t ? json_object_get_string(t) : "");
+	}
+}
+
+static bool strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+/* Event kinds the patched kernel showed and the base never did. */
+static void decide_events(struct vstate *s)
+{
+	struct strvec seen_base = STRVEC_INIT, seen_patched = STRVEC_INIT;
+	struct decide_opts d = DECIDE_OPTS_INIT;
+	const struct pool *p = &s->jr.pool;
+
+	for (size_t i = 0; i < p->n; i++)
+		cell_kinds(p->v[i].cell, !strcmp(p->v[i].kernel, s->base.name) ?
+						 &seen_base :
+						 &seen_patched);
+	for (size_t i = 0; i < s->nr_events; i++) {
+		free(s->events[i].kind);
+		free(s->events[i].title);
+	}
+	free(s->events);
+	s->events = xzalloc((seen_patched.nr + 1) * sizeof(*s->events));
+	s->nr_events = 0;
+	for (size_t i = 0; i < seen_patched.nr; i++) {
+		const char *key = seen_patched.v[i];
+		const char *tab = strchr(key, '\t');
+		struct vevent *e;
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup |= !strcmp(seen_patched.v[j], key);
+		if (dup || strvec_has(&seen_base, key))
+			continue;
+		e = &s->events[s->nr_events++];
+		e->kind = xstrndup(key, tab - key);
+		e->title = xstrdup(tab + 1);
+		d.threshold = 50;
+		pool_decide_event(p, s->base.name, s->patched.name, NULL,
+				  e->kind, *e->title ? e->title : NULL, &d,
+				  &e->d);
+		/* New, and seen twice: it reproduces. */
+		e->regression = e->d.fa == 0 && e->d.fb >= 2;
+	}
+	strvec_clear(&seen_base);
+	strvec_clear(&seen_patched);
+}
+
+static int fail_exit(struct vstate *s, const struct tree_kernel *k,
+		     bool patched)
+{
+	FILE *f = s->o->out;
+
+	if (!patched || k->fail == KBUILD_INFRA) {
+		fprintf(f,
+			"Verdict: INFRA: the %s kernel could not be built (%s): %s\n",
+			patched ? "patched" : "base", kbuild_fail_name(k->fail),
+			k->fail_msg);
+		return VALIDATE_INFRA;
+	}
+	if (k->fail == KBUILD_PATCH) {
+		size_t idx = 0;
+		char *subj = tree_patch_subject(k->fail_patch);
+
+		for (size_t i = 0; i < s->o->patches.nr; i++) {
+			char *a = realpath(s->o->patches.v[i], NULL);
+
+			if (a && !strcmp(a, k->fail_patch))
+				idx = i + 1;
+			free(a);
+		}
+		fprintf(f,
+			"Verdict: DOES NOT APPLY: patch %zu/%zu \"%s\" (%s) does not apply to %.12s:\n%s\n",
+			idx, s->o->patches.nr, subj, k->fail_patch,
+			s->base.commit, k->fail_msg);
+		free(subj);
+	} else {
+		fprintf(f,
+			"Verdict: DOES NOT BUILD: %.12s + %zu patch%s fails to %s:\n%s\n",
+			s->base.commit, s->o->patches.nr,
+			s->o->patches.nr == 1 ? "" : "es",
+			k->fail == KBUILD_CONFIG ? "configure" : "compile",
+			k->fail_msg);
+	}
+	return VALIDATE_NO_APPLY;
+}
+
+static void print_header(struct vstate *s)
+{
+	FILE *f = s->o->out;
+
+	fprintf(f, "wblab validate: %s\n", s->o->tree);
+	fprintf(f, "base:    %.12s (\"%s\")\n", s->base.commit,
+		s->base.subject);
+	for (size_t i = 0; i < s->o->patches.nr; i++) {
+		char *subj = tree_patch_subject(s->o->patches.v[i]);
+
+		fprintf(f, "patch:   [%zu/%zu] %s\n", i + 1, s->o->patches.nr,
+			subj);
+		free(subj);
+	}
+	fprintf(f, "matrix:  %s (%zu topologies x %zu workloads), alpha %.2f\n",
+		s->m.name, s->m.topologies.n, s->m.workloads.n, STATS_ALPHA);
+	if (s->base.art.version)
+		fprintf(f,
+			"kernels: base %s (%s, image %.12s), patched %s (%s, image %.12s)\n",
+			s->base.name, s->base.art.version, s->base.image,
+			s->patched.name,
+			s->patched.art.version ? s->patched.art.version : "-",
+			s->patched.image);
+	fputc('\n', f);
+}
+
+static void print_rows(struct vstate *s)
+{
+	FILE *f = s->o->out;
+	const char *last = "";
+
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		struct vrow *r = &s->rows[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strcmp(last, r->group))
+			fprintf(f, "%s%s\n", *last ? "\n" : "", r->group);
+		last = r->group;
+		decision_format(&r->d, r->t->metric, &sb);
+		fprintf(f, "  %s %s\n", r->regression ? "*" : " ", sb.buf);
+		fprintf(f, "      (threshold %.3g%%, bad when %s)\n",
+			r->t->change_pct, r->t->bad);
+		strbuf_release(&sb);
+	}
+	for (size_t i = 0; i < s->nr_events; i++) {
+		struct vevent *e = &s->events[i];
+		char *what = xasprintf("new %s%s%s", e->kind,
+				       *e->title ? ": " : "", e->title);
+		struct strbuf sb = STRBUF_INIT;
+
+		decision_format(&e->d, what, &sb);
+		fprintf(f, "  %s %s\n", e->regression ? "*" : " ", sb.buf);
+		strbuf_release(&sb);
+		free(what);
+	}
+	fprintf(f,
+		"\n  * a regression: different (p < alpha) beyond the threshold in the bad\n"
+		"    direction, or an event kind the base never showed, seen twice or more.\n"
+		"  n = cells with a kernel result per side (base/patched); %d infra-error\n"
+		"  cells were left out. sde: smallest change these cells could detect\n"
+		"  (power 0.8); \"same\" needs it below the threshold.\n\n",
+		s->jr.pool.infra);
+}
+
+static int measure(struct vstate *s)
+{
+	const char *k[] = { s->base.name, s->patched.name };
+
+	s->reps = s->m.reps < 3 ? 3 : (int)s->m.reps;
+	if (s->reps > s->o->max_reps)
+		s->reps = s->o->max_reps;
+	if (jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
+		return -1;
+	for (;;) {
+		decide_rows(s);
+		decide_events(s);
+		if (!any_unknown(s) || s->reps >= s->o->max_reps)
+			break;
+		info("validate: some decisions are unknown at n=%d per side: 2 more reps",
+		     s->reps);
+		if (jobrun_more(&s->jr, s->run_dir, 2))
+			return -1;
+		s->reps += 2;
+	}
+	for (size_t g = 0; g < s->jr.pool.groups.nr; g++)
+		if (pool_count(&s->jr.pool, s->base.name,
+			       s->jr.pool.groups.v[g]) < STATS_MIN_N ||
+		    pool_count(&s->jr.pool, s->patched.name,
+			       s->jr.pool.groups.v[g]) < STATS_MIN_N)
+			s->short_of_cells = true;
+	if (!s->jr.pool.groups.nr)
+		s->short_of_cells = true;
+	return 0;
+}
+
+static int verdict(struct vstate *s)
+{
+	FILE *f = s->o->out;
+	int regressions = 0, unknown = 0;
+
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		regressions += s->rows[i].regression;
+		unknown += s->rows[i].d.verdict == VERDICT_UNKNOWN;
+	}
+	for (size_t i = 0; i < s->nr_events; i++)
+		regressions += s->events[i].regression;
+	if (regressions) {
+		fprintf(f, "Verdict: REGRESSION (%d starred) in %s\n",
+			regressions, s->run_dir);
+		return VALIDATE_REGRESSION;
+	}
+	if (s->short_of_cells) {
+		fprintf(f,
+			"Verdict: INFRA: fewer than %d cells with a kernel result on a side (%d infra-error); see %s\n",
+			STATS_MIN_N, s->jr.pool.infra, s->run_dir);
+		return VALIDATE_INFRA;
+	}
+	fprintf(f, "Verdict: no regression%s in %s\n",
+		unknown ? " found (some rows stay unknown at --max-reps)" : "",
+		s->run_dir);
+	return VALIDATE_OK;
+}
+
+static int load_patches(struct vstate *s)
+{
+	struct validate_opts *o = s->o;
+
+	if (o->mbox) {
+		char *dir = xasprintf("%s/patches", s->work);
+		int ret = tree_mbox_split(o->mbox, dir, &o->patches);
+
+		free(dir);
+		if (ret)
+			return -1;
+	}
+	for (size_t i = 0; i < o->patches.nr; i++)
+		if (access(o->patches.v[i], R_OK))
+			return error("--patch %s: %s", o->patches.v[i],
+				     strerror(errno));
+	return 0;
+}
+
+static void free_state(struct vstate *s)
+{
+	matrix_spec_free(&s->m);
+	tree_kernel_release(&s->base);
+	tree_kernel_release(&s->patched);
+	jobrun_free(&s->jr);
+	for (size_t i = 0; i < s->nr_events; i++) {
+		free(s->events[i].kind);
+		free(s->events[i].title);
+	}
+	free(s->events);
+	free(s->rows);
+	free(s->run_dir);
+	free(s->work);
+}
+
+static int build_base(struct vstate *s, int *ret)
+{
+	info("validate: building the base %s", s->o->base);
+	if (!tree_kernel_ensure(s->o->tree, s->o->base, NULL, 0,
+				s->o->config_from, &s->base))
+		return 0;
+	print_header(s);
+	*ret = fail_exit(s, &s->base, false);
+	return -1;
+}
+
+static int build_patched(struct vstate *s, int *ret)
+{
+	struct validate_opts *o = s->o;
+
+	info("validate: building %s + %zu patch%s", o->base, o->patches.nr,
+	     o->patches.nr == 1 ? "" : "es");
+	if (!tree_kernel_ensure(o->tree, o->base, o->patches.v, o->patches.nr,
+				o->config_from, &s->patched))
+		return 0;
+	/* The base's commit and subject, for the message, without a build. */
+	if (!s->base.commit[0])
+		tree_resolve(o->tree, o->base, s->base.commit, s->base.subject,
+			     sizeof(s->base.subject));
+	print_header(s);
+	*ret = fail_exit(s, &s->patched, true);
+	return -1;
+}
+
+/*
+ * Both kernels share the tree's O= tree, so the second build is
+ * incremental whichever comes first. A cached base goes first (free);
+ * otherwise the patched kernel does, so a patch that does not apply, or
+ * breaks the build, costs no base build at all.
+ */
+static int build_both(struct vstate *s, int *ret)
+{
+	struct tree_kernel probe;
+	bool base_cached;
+
+	if (tree_kernel_cached(s->o->tree, s->o->base, s->o->config_from,
+			       &probe, &base_cached))
+		base_cached = false;
+	if (base_cached)
+		return build_base(s, ret) || build_patched(s, ret) ? -1 : 0;
+	return build_patched(s, ret) || build_base(s, ret) ? -1 : 0;
+}
+
+static void print_built(struct vstate *s, const char *what,
+			const struct tree_kernel *k)
+{
+	fprintf(s->o->out, "%s: %s %s (%s) image %.12s, %s in %.1f s\n", what,
+		k->name, k->art.version, k->art.dir, k->image,
+		k->cached ? "cached" : "built", k->build_s);
+}
+
+/* --build-only: the base, then the patched kernel if there are patches. */
+static int build_only(struct vstate *s)
+{
+	int ret = VALIDATE_OK;
+
+	if (build_base(s, &ret))
+		return ret;
+	print_built(s, "base", &s->base);
+	if (!s->o->patches.nr)
+		return VALIDATE_OK;
+	if (build_patched(s, &ret))
+		return ret;
+	print_built(s, "patched", &s->patched);
+	return VALIDATE_OK;
+}
+
+int validate_run(struct validate_opts *o)
+{
+	struct vstate s = { .o = o, .jr.pool = POOL_INIT };
+	char ts[32];
+	time_t now = time(NULL);
+	int ret = VALIDATE_INFRA;
+
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
+	s.work = xasprintf("%s/validate-%s-%04x", o->results, ts,
+			   (unsigned int)getpid() & 0xffff);
+	if (matrix_spec_find(o->matrix, &s.m)) {
+		ret = 2;
+		goto out;
+	}
+	if (mkdir_p(s.work, 0755) < 0 || load_patches(&s))
+		goto out;
+	s.jr.tmpl = &s.m;
+	s.jr.mo = o->mo;
+	s.jr.mo.results = o->results;
+	s.jr.mo.command = "validate";
+	if (o->build_only) {
+		ret = build_only(&s);
+		goto out;
+	}
+	if (build_both(&s, &ret))
+		goto out;
+	print_header(&s);
+	if (!strcmp(s.base.image, s.patched.image)) {
+		fprintf(o->out,
+			"Verdict: no regression: the patched kernel image is identical to the base's (the series changes nothing built)\n");
+		ret = VALIDATE_OK;
+		goto out;
+	}
+	if (measure(&s)) {
+		fprintf(o->out, "Verdict: INFRA: the matrix did not run\n");
+		goto out;
+	}
+	print_rows(&s);
+	ret = verdict(&s);
+out:
+	free_state(&s);
+	return ret;
+}

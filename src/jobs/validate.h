@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_JOBS_VALIDATE_H
+#define WBLAB_JOBS_VALIDATE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "matrix/matrix.h"
+#include "util/strvec.h"
+
+/*
+ * Pre-merge validation of a patch or a series: build the base and the
+ * patched kernel (incrementally, in the tree's one O= tree), run the
+ * matrix with both, decide every thresholded metric and every new event
+ * kind, add repetitions while a decision is unknown, print the mail.
+ */
+enum validate_exit {
+	VALIDATE_OK = 0, /* no regression */
+	VALIDATE_REGRESSION = 1,
+	VALIDATE_NO_APPLY = 2, /* a patch does not apply or build */
+	VALIDATE_INFRA = 3,
+};
+
+struct validate_opts {
+	const char *tree;
+	const char *base;
+	struct strvec patches; /* in order (from --patch, or the mbox) */
+	const char *mbox;
+	const char *matrix; /* name under lab/matrices, or a path */
+	const char *results;
+	const char *config_from; /* the lab kernel whose config is used */
+	int max_reps; /* per side and group */
+	bool build_only; /* build base (and patched), run nothing */
+	struct matrix_opts mo;
+	FILE *out; /* the mail report */
+};
+
+int validate_run(struct validate_opts *o);
+
+#endif
