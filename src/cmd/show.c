@@ -2,7 +2,7 @@
 /*
  * wblab show RUN_DIR: the key figures of every cell of a run, and per
  * kernel the mean and standard deviation of each, as plain text.
- * The statistics and the full reports come with `wblab report`.
+ * For tests and confidence intervals across runs: `wblab report`.
  */
 #include <json-c/json.h>
 #include <math.h>

@@ -26,7 +26,7 @@ int virt_destroy_prefix(virConnectPtr conn, const char *prefix);
  */
 int virt_destroy_by_name(const char *uri, const char *name);
 
-/* SIGINT/SIGTERM: set a flag and wake the event loop; see guest_run(). */
+/* SIGINT/SIGTERM: set a flag and wake the event loop; see guest_loop(). */
 void virt_install_signal_handlers(void);
 bool virt_interrupted(void);
 
