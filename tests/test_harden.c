@@ -14,7 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "cell/cell.h"
@@ -622,6 +624,54 @@ START_TEST(console_capture_small_is_verbatim)
 }
 END_TEST
 
+/* ---- rm -rf never crosses a mount ---- */
+
+START_TEST(rm_rf_stops_at_mounts)
+{
+	char dir[] = "/tmp/wblab-test-rmrf-XXXXXX";
+	char *mnt, *bind, *keep, *other, *src, *srcfile;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	mnt = xasprintf("%s/stage/disk", dir);
+	bind = xasprintf("%s/stage/bind", dir);
+	keep = xasprintf("%s/stage/disk/precious", dir);
+	other = xasprintf("%s/stage/plain/file", dir);
+	src = xasprintf("%s-src", dir);
+	srcfile = xasprintf("%s-src/precious", dir);
+	ck_assert_int_eq(mkdir_p(mnt, 0755), 0);
+	ck_assert_int_eq(mkdir_p(bind, 0755), 0);
+	ck_assert_int_eq(mkdir_p(src, 0755), 0);
+	ck_assert_int_eq(write_string_atomic(srcfile, "x"), 0);
+	ck_assert_int_eq(mkdir_p(other, 0755), 0);
+	/* Root only: as wblab runs. A tmpfs and a bind mount (same st_dev). */
+	ck_assert_msg(!mount("tmpfs", mnt, "tmpfs", 0, "size=1m"),
+		      "mount tmpfs: %s", strerror(errno));
+	ck_assert_msg(!mount(src, bind, NULL, MS_BIND, NULL), "bind: %s",
+		      strerror(errno));
+	ck_assert_int_eq(write_string_atomic(keep, "x"), 0);
+	ck_assert_int_eq(rm_rf(dir), -1);
+	/* What is mounted survives; what is not is gone. */
+	ck_assert_int_eq(stat(keep, &st), 0);
+	ck_assert_int_eq(stat(srcfile, &st), 0);
+	ck_assert_int_ne(stat(other, &st), 0);
+	/* The mount point itself is refused too. */
+	ck_assert_int_eq(rm_rf(mnt), -1);
+	ck_assert_int_eq(stat(keep, &st), 0);
+	ck_assert_int_eq(umount(mnt), 0);
+	ck_assert_int_eq(umount(bind), 0);
+	ck_assert_int_eq(rm_rf(dir), 0);
+	ck_assert_int_ne(stat(dir, &st), 0);
+	ck_assert_int_eq(rm_rf(src), 0);
+	free(mnt);
+	free(bind);
+	free(keep);
+	free(other);
+	free(src);
+	free(srcfile);
+}
+END_TEST
+
 /* ---- fuzz findings (tests/data/fuzz/README.md) ---- */
 
 /* No count in o is negative: a wrapped sum of positive numbers would be. */
@@ -687,6 +737,7 @@ int main(void)
 	tcase_add_test(tc, console_flood_capped_constant_memory);
 	tcase_add_test(tc, console_capture_small_is_verbatim);
 	tcase_add_test(tc, fuzz_trace_overflow_wb_written);
+	tcase_add_test(tc, rm_rf_stops_at_mounts);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

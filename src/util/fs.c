@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdbool.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 
@@ -82,33 +84,88 @@ int mkdir_p(const char *path, int mode)
 	return 0;
 }
 
-int rm_rf(const char *path)
+/*
+ * A directory that is the root of a mount (another filesystem, or a bind
+ * mount of the same one: st_dev alone misses those).
+ */
+static bool is_mount_root(int at, const char *name, dev_t parent_dev)
+{
+	struct statx stx;
+
+	if (statx(at, name, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS, &stx))
+		return false;
+	if (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)
+		return stx.stx_attributes & STATX_ATTR_MOUNT_ROOT;
+	return makedev(stx.stx_dev_major, stx.stx_dev_minor) != parent_dev;
+}
+
+/*
+ * Remove dirfd/name and below, never crossing into a mount (a guest's
+ * disk image loop-mounted by hand, a bind mount left by a dead build):
+ * such a directory is left with everything above it, and an error.
+ */
+static int rm_at(int at, const char *name, dev_t dev, const char *shown)
 {
 	struct stat st;
 	DIR *d;
 	struct dirent *de;
-	int ret = 0;
+	int fd, ret = 0;
 
-	if (lstat(path, &st) < 0)
+	if (fstatat(at, name, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -1;
 	if (!S_ISDIR(st.st_mode))
-		return unlink(path);
-	d = opendir(path);
-	if (!d)
+		return unlinkat(at, name, 0);
+	if (st.st_dev != dev || is_mount_root(at, name, dev)) {
+		warn("not removing %s: a filesystem is mounted there", shown);
+		errno = EBUSY;
 		return -1;
+	}
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || !(d = fdopendir(fd))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
 	while ((de = readdir(d))) {
 		char *sub;
 
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		sub = xasprintf("%s/%s", path, de->d_name);
-		if (rm_rf(sub) < 0)
+		sub = xasprintf("%s/%s", shown, de->d_name);
+
+		if (rm_at(dirfd(d), de->d_name, dev, sub) < 0)
 			ret = -1;
 		free(sub);
 	}
 	closedir(d);
-	if (rmdir(path) < 0)
+	if (unlinkat(at, name, AT_REMOVEDIR) < 0)
 		ret = -1;
+	return ret;
+}
+
+int rm_rf(const char *path)
+{
+	struct stat st;
+	char *parent, *slash;
+	int ret;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISDIR(st.st_mode))
+		return unlink(path);
+	/* The device of path's parent: path itself must not be a mount. */
+	parent = xstrdup(path);
+	slash = strrchr(parent, '/');
+	if (slash && slash != parent)
+		*slash = '\0';
+	else
+		strcpy(parent, slash ? "/" : ".");
+	if (stat(parent, &st) < 0) {
+		free(parent);
+		return -1;
+	}
+	free(parent);
+	ret = rm_at(AT_FDCWD, path, st.st_dev, path);
 	return ret;
 }
 

@@ -9,6 +9,7 @@
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 int write_string_atomic(const char *path, const char *s);
 int mkdir_p(const char *path, int mode);
+/* rm -rf that never crosses a mount point (fails with EBUSY there). */
 int rm_rf(const char *path);
 int path_exists(const char *path);
 int copy_file(const char *src, const char *dst, int mode);
