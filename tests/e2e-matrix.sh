@@ -41,6 +41,8 @@ run_left() {
 	return 1
 }
 nothing_left() { ! run_left "$1"; }
+# A guest that powered off is torn down by libvirt a moment after wblab exits.
+gone() { wait_for 30 nothing_left "$1"; }
 
 # wait_for SECONDS CMD...: poll until CMD succeeds.
 wait_for() {
@@ -88,7 +90,7 @@ if wants parallel; then
 	grep -Eq '\[4/4, 0 not ok, 0 infra-error' "$R/par.log" && pass "plain progress: done/total, failures" ||
 		fail "no overall count line in $R/par.log"
 	check "wblab.db has the four cells" sh -c "[ \$(sqlite3 '$R/par/wblab.db' \"select count(*) from cells where outcome='ok'\") -eq 4 ]"
-	check "nothing of the run left" nothing_left "$(run_id "$R/par")"
+	check "nothing of the run left" gone "$(run_id "$R/par")"
 fi
 
 # 2. kill -9 of wblab mid-matrix, then --resume: finished cells kept,
@@ -117,7 +119,7 @@ if wants kill9; then
 	check "resume: the kept cell ran once (one worker log)" sh -c "[ \$(ls '$d/logs' | grep -c '^$first\\.') -eq 1 ]"
 	check "resume: the kept cell did not start again" sh -c "! grep -q 'start $first' '$R/k9r.log'"
 	check "resume: each cell has one cell.json" sh -c "[ \$(ls '$d'/cells/*/cell.json | wc -l) -eq 3 ]"
-	check "resume: nothing of the run left" nothing_left "$id"
+	check "resume: nothing of the run left" gone "$id"
 fi
 
 # 3. QEMU destroyed from outside (virsh destroy): libvirt's stop reason
@@ -147,7 +149,7 @@ if wants destroy; then
 	jcheck "$c/cell.json" '.outcome == "ok" and .attempt == 2' "virsh destroy: retried once, the retry ok and counted"
 	[ $rc -eq 0 ] && pass "a retried infra-error is not a failure of the run" || fail "exit $rc"
 	check "long cell id: the run ran it (hashed domain name)" sh -c "[ ${#dom} -gt 0 ] && [ ${#dom} -lt 80 ]"
-	check "destroy: nothing of the run left" nothing_left "$(run_id "$R/ds")"
+	check "destroy: nothing of the run left" gone "$(run_id "$R/ds")"
 fi
 
 # 4. The host disk holding the guest's disks fills up: QEMU pauses the
@@ -172,7 +174,7 @@ if wants pause; then
 		jcheck "$c/cell.json" '.outcome == "infra-error" and (.outcome_reason | test("paused the guest on a host I/O error"))' \
 			"paused on I/O error: infra-error, not hung"
 		[ $el -lt 300 ] && pass "paused guest ended in $el s, not at a phase timer" || fail "paused guest took $el s"
-		check "pause: nothing of the run left" nothing_left "$(run_id "$R/ps")"
+		check "pause: nothing of the run left" gone "$(run_id "$R/ps")"
 		rm -f "$mnt/fill"
 		umount "$mnt"
 		rm -f "$R/smallfs.img"
@@ -198,7 +200,7 @@ if wants deadline; then
 		"no progress, no hang evidence: the deadline makes it infra-error"
 	[ $el -lt 120 ] && pass "the deadline ended it ($el s after the pause)" || fail "took $el s"
 	[ $rc -eq 1 ] && pass "an unretried infra-error exits 1" || fail "exit $rc"
-	check "deadline: nothing of the run left" nothing_left "$(run_id "$R/dl")"
+	check "deadline: nothing of the run left" gone "$(run_id "$R/dl")"
 fi
 
 # 6. SIGINT: the running domain is destroyed, the run is resumable.
@@ -213,7 +215,7 @@ if wants sigint; then
 	rc=$?
 	d=$(run_dir "$R/si")
 	[ $rc -ne 0 ] && pass "SIGINT: exit $rc" || fail "SIGINT: exit 0"
-	check "SIGINT: no domain of the run left" nothing_left "$(run_id "$R/si")"
+	check "SIGINT: no domain of the run left" gone "$(run_id "$R/si")"
 	jcheck "$d/run.json" '.finished == ""' "SIGINT: run.json is not finished"
 	grep -q "resumable: wblab matrix run --resume" "$R/si.log" && pass "SIGINT: says how to resume" || fail "no resume hint"
 	./wblab matrix run --resume "$d" --progress plain >"$R/sir.log" 2>&1
@@ -242,7 +244,7 @@ if wants diskfull; then
 		grep -Eq "done .*: infra-error" "$R/df.log" && pass "disk full: the cell is infra-error" || fail "disk full: no infra-error line"
 		check "disk full: the finished cell is intact" sh -c "[ \$(md5sum '$d/cells/$first/cell.json' | cut -d' ' -f1) = $sum ]"
 		check "disk full: run.json still parses" jq -e .run "$d/run.json"
-		check "disk full: nothing of the run left" nothing_left "$(basename "$d")"
+		check "disk full: nothing of the run left" gone "$(basename "$d")"
 		rm -f "$mnt/fill"
 		./wblab matrix run --resume "$d" --progress plain >"$R/dfr.log" 2>&1
 		jcheck "$d/run.json" '(.cells | length) == 2 and all(.cells[]; .outcome == "ok")' "disk full: --resume finishes the run once there is room"

@@ -30,8 +30,14 @@ cell_dir() {
 	ls -d "$1"/*/cells/*/ 2>/dev/null | head -n 1
 }
 
+# A guest that powered itself off is torn down by libvirt a moment after
+# its cell ends: give that up to 20 s.
 no_domains_left() {
-	! virsh -c qemu:///system list --all --name 2>/dev/null | grep -q '^wblab-'
+	for i in $(seq 1 40); do
+		virsh -c qemu:///system list --all --name 2>/dev/null | grep -q '^wblab-' || return 0
+		sleep 0.5
+	done
+	return 1
 }
 
 finish() {

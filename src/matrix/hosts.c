@@ -40,10 +40,22 @@ void host_up(struct engine *e, struct engine_host *h)
 		return;
 	}
 	strbuf_release(&err);
-	if (h->spec->run_dir)
+	/* The host's staging dir, for the reaper; the user's own comes back. */
+	if (h->spec->run_dir) {
+		char *saved = getenv("WBLAB_RUNDIR") ?
+				      xstrdup(getenv("WBLAB_RUNDIR")) :
+				      NULL;
+
 		setenv("WBLAB_RUNDIR", h->spec->run_dir, 1);
-	owner_reap(h->conn);
-	unsetenv("WBLAB_RUNDIR");
+		owner_reap(h->conn);
+		if (saved)
+			setenv("WBLAB_RUNDIR", saved, 1);
+		else
+			unsetenv("WBLAB_RUNDIR");
+		free(saved);
+	} else {
+		owner_reap(h->conn);
+	}
 	if (virNodeGetInfo(h->conn, &ni) == 0) {
 		h->cpus = (int)ni.cpus;
 		total_mib = (long long)(ni.memory >> 10);
