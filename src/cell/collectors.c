@@ -391,7 +391,8 @@ static json_object *reclaim_sum(json_object *by_class, const char *field,
 {
 	json_object *d, *mc, *k;
 
-	if (!by_class)
+	/* A reclaim stack cut short could be either: no guess. */
+	if (!by_class || json_at(by_class, "reclaim_unresolved", NULL))
 		return NULL;
 	if (kswapd)
 		return num_or_null(by_class, "kswapd", field, NULL);
@@ -452,11 +453,21 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 	if (!hw)
 		json_object_object_add(errs, "hist_mm_vmscan_write_folio",
 				       json_object_new_string(why_w));
+	if (hw && json_at(hw, "reclaim_unresolved", NULL))
+		snprintf(
+			why_w, sizeof(why_w),
+			"some reclaim stacks were cut short of their entry point (io.hist_writepage.reclaim_unresolved)");
+	if (hb && json_at(hb, "reclaim_unresolved", NULL))
+		snprintf(
+			why_b, sizeof(why_b),
+			"some reclaim stacks were cut short of their entry point (io.hist_bios.reclaim_unresolved)");
 	snprintf(why, sizeof(why), "hist: %s; trace: %s", why_w,
 		 !write_ev ? "the write tracepoint is missing" :
 			     "events were lost (metrics.trace.lost_events)");
 	for (int k = 0; k < 2; k++) {
-		calls[k] = reclaim_sum(hw ? hw : tw, "file", k);
+		calls[k] = reclaim_sum(hw, "file", k);
+		if (!calls[k])
+			calls[k] = reclaim_sum(tw, "file", k);
 		headline(m,
 			 k ? "vmscan_write_file_kswapd" :
 			     "vmscan_write_file_direct",
@@ -467,7 +478,9 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 		 !bio_ev ? "block_bio_queue is missing" :
 			   "events were lost (metrics.trace.lost_events)");
 	for (int k = 0; k < 2; k++) {
-		pages[k] = reclaim_sum(hb ? hb : tb, "pages", k);
+		pages[k] = reclaim_sum(hb, "pages", k);
+		if (!pages[k])
+			pages[k] = reclaim_sum(tb, "pages", k);
 		headline(m,
 			 k ? "vmscan_write_file_kswapd_pages" :
 			     "vmscan_write_file_direct_pages",
@@ -481,11 +494,15 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 	if (io) {
 		io = json_object_get(io);
 		json_object_object_del(sum, "io");
+		/* A hist with unresolved reclaim stacks undercounts a class. */
+		bool use_hist = hb && !json_at(hb, "reclaim_unresolved", NULL);
+
 		json_object_object_add(io, "counts_source",
-				       hb ? json_object_new_string("hist") :
+				       use_hist ?
+					       json_object_new_string("hist") :
 				       tb ? json_object_new_string("trace") :
 					    NULL);
-		if (hb) {
+		if (use_hist) {
 			json_object_object_foreach(hb, cls, v)
 			{
 				json_object *w = json_at(io, "writers", cls);
