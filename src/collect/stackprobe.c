@@ -311,7 +311,8 @@ static bool frame_is(const char *f, size_t n, const char *sym)
 {
 	size_t l = strlen(sym);
 
-	return n >= l && !memcmp(f, sym, l) && (n == l || f[l] == '+');
+	return n >= l && !memcmp(f, sym, l) &&
+	       (n == l || f[l] == '+' || f[l] == ' ');
 }
 
 static void add_frame(struct rw_state *st, const char *f, size_t n)
