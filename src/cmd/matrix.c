@@ -5,6 +5,7 @@
  * Runs a matrix spec (lab/matrices/NAME.yaml, or a bare NAME) with the
  * matrix engine; --resume continues a run that was killed or interrupted.
  */
+#include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@
 static const char *const matrix_usage[] = {
 	"wblab matrix run (FILE | NAME) [options]",
 	"wblab matrix run --resume DIR/<run-id> [options]",
-	"wblab matrix show (FILE | NAME)",
+	"wblab matrix show [--json] (FILE | NAME)",
 	NULL,
 };
 
@@ -154,8 +155,10 @@ static int matrix_run_cmd(int argc, char **argv)
 static int matrix_show_cmd(int argc, char **argv)
 {
 	const char *seed = NULL;
+	bool json = false;
 	const struct option opts[] = {
 		OPT_STRING(0, "seed", &seed, "S", "order seed (default 1)"),
+		OPT_BOOL(0, "json", &json, "print the cells as JSON"),
 		OPT_END(),
 	};
 	struct matrix_opts o = MATRIX_OPTS_INIT;
@@ -173,11 +176,35 @@ static int matrix_show_cmd(int argc, char **argv)
 	if (matrix_spec_find(argv[0], &m))
 		return 2;
 	matrix_expand(&m, o.seed, 1, (int)m.reps, &p);
-	printf("# %s: %zu cells, seed %llu\n", m.name, p.n,
-	       (unsigned long long)o.seed);
-	for (size_t i = 0; i < p.n; i++)
-		printf("%4zu  block %-4d %s\n", i + 1, p.cells[i].block,
-		       p.cells[i].id);
+	if (json) {
+		json_object *jo = json_object_new_object();
+		json_object *cells = json_object_new_array();
+
+		json_object_object_add(jo, "matrix",
+				       json_object_new_string(m.name));
+		json_object_object_add(jo, "seed",
+				       json_object_new_uint64(o.seed));
+		for (size_t i = 0; i < p.n; i++) {
+			json_object *c = json_object_new_object();
+
+			json_object_object_add(
+				c, "id", json_object_new_string(p.cells[i].id));
+			json_object_object_add(
+				c, "block", json_object_new_int(p.cells[i].block));
+			json_object_array_add(cells, c);
+		}
+		json_object_object_add(jo, "cells", cells);
+		puts(json_object_to_json_string_ext(
+			jo, JSON_C_TO_STRING_PRETTY |
+				    JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(jo);
+	} else {
+		printf("# %s: %zu cells, seed %llu\n", m.name, p.n,
+		       (unsigned long long)o.seed);
+		for (size_t i = 0; i < p.n; i++)
+			printf("%4zu  block %-4d %s\n", i + 1,
+			       p.cells[i].block, p.cells[i].id);
+	}
 	matrix_plan_free(&p);
 	matrix_spec_free(&m);
 	return 0;
@@ -185,19 +212,13 @@ static int matrix_show_cmd(int argc, char **argv)
 
 int cmd_matrix(int argc, char **argv)
 {
-	if (argc >= 2 && !strcmp(argv[1], "run"))
-		return matrix_run_cmd(argc - 1, argv + 1);
-	if (argc >= 2 && !strcmp(argv[1], "show"))
-		return matrix_show_cmd(argc - 1, argv + 1);
-	if (argc >= 2 &&
-	    (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		for (int i = 0; matrix_usage[i]; i++)
-			printf("%s%s\n",
-			       i ? "   or: " : "usage: ", matrix_usage[i]);
-		return 0;
-	}
-	for (int i = 0; matrix_usage[i]; i++)
-		fprintf(stderr, "%s%s\n",
-			i ? "   or: " : "usage: ", matrix_usage[i]);
-	return 2;
+	static const struct subcommand subs[] = {
+		{ "run", matrix_run_cmd },
+		{ "show", matrix_show_cmd },
+		{ NULL, NULL },
+	};
+	const struct option opts[] = { OPT_END() };
+
+	return parse_subcommand(argc, argv, "wblab matrix", opts, matrix_usage,
+				subs);
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wblab reparse RUN_DIR: re-derive every cell.json of a run from the
+ * wblab reparse [--json] RUN_DIR: re-derive every cell.json of a run from the
  * files in its cells, with the code a live cell uses, so older runs gain
  * new metrics without booting anything. Outcomes are kept unless the
  * console parser's verdict changed, and then this says so (and run.json
@@ -53,6 +53,26 @@ static void index_cell(const char *run_dir, json_object *run,
 	free(results);
 }
 
+static json_object *cell_json(const char *id, const struct reparse_result *r)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "id", json_object_new_string(id));
+	json_object_object_add(o, "outcome_before",
+			       json_object_new_string(r->old_outcome));
+	json_object_object_add(o, "outcome",
+			       json_object_new_string(r->outcome_changed ?
+							      r->new_outcome :
+							      r->old_outcome));
+	json_object_object_add(o, "outcome_changed",
+			       json_object_new_boolean(r->outcome_changed));
+	json_object_object_add(o, "console_changed",
+			       json_object_new_boolean(r->console_changed));
+	json_object_object_add(o, "console_kind_changed",
+			       json_object_new_boolean(r->kind_changed));
+	return o;
+}
+
 static void say(const char *id, const struct reparse_result *r)
 {
 	if (r->outcome_changed)
@@ -72,9 +92,15 @@ static void say(const char *id, const struct reparse_result *r)
 
 int cmd_reparse(int argc, char **argv)
 {
-	static const char *const usage[] = { "wblab reparse RUN_DIR", NULL };
-	struct option opts[] = { OPT_END() };
-	json_object *run, *cells;
+	static const char *const usage[] = { "wblab reparse [--json] RUN_DIR",
+					     NULL };
+	bool json = false;
+	struct option opts[] = {
+		OPT_BOOL(0, "json", &json,
+			 "print what became of each cell as JSON"),
+		OPT_END(),
+	};
+	json_object *run, *cells, *out = NULL;
 	int failed = 0, changed = 0;
 	char *path;
 
@@ -89,6 +115,8 @@ int cmd_reparse(int argc, char **argv)
 		json_object_put(run);
 		return 2;
 	}
+	if (json)
+		out = json_object_new_array();
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
 		char *dir = xasprintf("%s/%s", argv[0], str(c, "dir"));
@@ -100,7 +128,11 @@ int cmd_reparse(int argc, char **argv)
 			      note.len ? note.buf : "no cell directory");
 			failed++;
 		} else {
-			say(str(c, "id"), &r);
+			if (out)
+				json_object_array_add(out,
+						      cell_json(str(c, "id"), &r));
+			else
+				say(str(c, "id"), &r);
 			if (r.outcome_changed) {
 				json_object_object_add(
 					c, "outcome",
@@ -116,8 +148,20 @@ int cmd_reparse(int argc, char **argv)
 		error("%s: cannot write", path);
 		failed++;
 	}
-	printf("%zu cell(s), %d outcome(s) changed, %d failed\n",
-	       json_object_array_length(cells), changed, failed);
+	if (out) {
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "cells", out);
+		json_object_object_add(o, "changed", json_object_new_int(changed));
+		json_object_object_add(o, "failed", json_object_new_int(failed));
+		puts(json_object_to_json_string_ext(
+			o, JSON_C_TO_STRING_PRETTY |
+				   JSON_C_TO_STRING_NOSLASHESCAPE));
+		json_object_put(o);
+	} else {
+		printf("%zu cell(s), %d outcome(s) changed, %d failed\n",
+		       json_object_array_length(cells), changed, failed);
+	}
 	free(path);
 	json_object_put(run);
 	return failed ? 1 : 0;

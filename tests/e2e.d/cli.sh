@@ -6,7 +6,7 @@ for cmd in $(./wblab help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ 
 	./wblab "$cmd" --help >"$R/help-$cmd.out" 2>&1
 	rc=$?
 	./wblab help "$cmd" >"$R/help2-$cmd.out" 2>&1
-	if [ $rc -eq 0 ] && grep -q '^usage: wblab '"$cmd" "$R/help-$cmd.out" &&
+	if [ $rc -eq 0 ] && grep -q "^usage:.*wblab $cmd" "$R/help-$cmd.out" &&
 	   cmp -s "$R/help-$cmd.out" "$R/help2-$cmd.out"; then
 		pass "wblab $cmd --help exits 0 and is what wblab help $cmd prints"
 	else
@@ -24,3 +24,14 @@ done
 	pass "kernel nope: exit 2, not a subcommand" || fail "kernel nope: $(cat "$R/cli-sub.err")"
 check "kernel list --json is JSON with debian-6.1 cached" \
 	sh -c "./wblab kernel list --json | jq -e '[.[] | select(.name == \"debian-6.1\")][0].state == \"cached\"'"
+# The manual is generated from the same help texts: every command has a section.
+if tools/gen-man --wblab ./wblab -o "$R/wblab.1" 2>"$R/gen-man.err"; then
+	missing=""
+	for cmd in $(./wblab help | awk '/^commands:/ { on = 1; next } on && /^  [a-z]/ { print $1 }'); do
+		grep -q "^\.SS \"wblab $(echo "$cmd" | sed 's/-/\\\\-/g')\"" "$R/wblab.1" || missing="$missing $cmd"
+	done
+	[ -z "$missing" ] && pass "wblab.1 has a section for every command" ||
+		fail "wblab.1 lacks:$missing"
+else
+	fail "tools/gen-man: $(cat "$R/gen-man.err")"
+fi
