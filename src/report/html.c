@@ -479,7 +479,8 @@ static int group_html(struct strbuf *out, const struct report *r,
 	strbuf_addstr(out, "<h3>Distributions (every cell; bar: the row's "
 			   "mean)</h3>\n<div>");
 	for (size_t m = 0; m < rpt_nr_metrics; m++) {
-		if (rpt_metrics[m].table != RT_METRIC || !rpt_row_shown(g, m))
+		if (rpt_metrics[m].table != RT_METRIC || !rpt_row_shown(g, m) ||
+		    rpt_row_constant(g, m))
 			continue;
 		strbuf_addstr(out, "<div class=\"fig\">");
 		if (dist_plot(out, g, m, err))

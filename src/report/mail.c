@@ -207,19 +207,6 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 	strbuf_addch(out, '\n');
 }
 
-static bool row_constant(const struct rpt_group *g, size_t m)
-{
-	const struct stats_desc *b = &g->sides[0].desc[m];
-
-	for (size_t s = 0; s < g->nr_sides; s++) {
-		const struct stats_desc *d = &g->sides[s].desc[m];
-
-		if (d->n && (d->min != d->max || d->min != b->min))
-			return false;
-	}
-	return true;
-}
-
 static void metric_table(struct strbuf *out, const struct rpt_group *g,
 			 enum rpt_table table)
 {
@@ -238,7 +225,7 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 			}
 			/* The same value everywhere: one line says it. */
 			for (int k = L_MAIN; k <= L_MAX; k++)
-				if (k == L_MAIN || !row_constant(g, m))
+				if (k == L_MAIN || !rpt_row_constant(g, m))
 					metric_line(out, g, m, k, first, end);
 		}
 		strbuf_addch(out, '\n');

@@ -526,3 +526,16 @@ bool rpt_fact_differs(const struct report *r, const struct strvec *names,
 	}
 	return false;
 }
+
+bool rpt_row_constant(const struct rpt_group *g, size_t m)
+{
+	const struct stats_desc *b = &g->sides[0].desc[m];
+
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		const struct stats_desc *d = &g->sides[s].desc[m];
+
+		if (d->n && (d->min != d->max || d->min != b->min))
+			return false;
+	}
+	return true;
+}

@@ -176,6 +176,8 @@ json_object *report_json(const struct report *r);
 const char *rpt_stat_name(const struct rpt_metric *m);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
 bool rpt_row_shown(const struct rpt_group *g, size_t m);
+/* The same value in every cell of every side (one line, no plot). */
+bool rpt_row_constant(const struct rpt_group *g, size_t m);
 /* The first counted cell of a side, for its kernel facts. */
 const struct rpt_cell *rpt_side_cell(const struct report *r, const char *side);
 /* Every side name of every group, first-seen order. */
