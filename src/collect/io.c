@@ -5,7 +5,7 @@
  * the same counts from hist triggers, which do not depend on the ring
  * buffer. Pure: text in, JSON out. Everything parsed here came from the
  * guest: fields are read from bounded copies, tables grow only with the
- * input, and one bio inserts at most IO_MAX_BIO_PAGES pages.
+ * input, and the attribution table is capped (IO_MAX_PAGES).
  */
 #include <ctype.h>
 #include <math.h>
@@ -20,8 +20,14 @@
 const char *const io_class_name[NR_IO] = { "direct", "memcg", "kswapd",
 					   "flusher", "other" };
 
-/* A bio bigger than this (8 MiB) is attributed by its first 8 MiB only. */
-#define IO_MAX_BIO_PAGES 2048
+/*
+ * Pages remembered for attribution: a bio bigger than IO_MAX_BIO_PAGES
+ * (256 MiB; XFS queues 13 MiB bios) is attributed by its head, and past
+ * IO_MAX_PAGES in all (4 GiB written, ~100 MB of table) no more pages
+ * are remembered (io.attribution_truncated): hostile input stays bounded.
+ */
+#define IO_MAX_BIO_PAGES 65536
+#define IO_MAX_PAGES (1 << 20)
 #define SECTORS_PER_PAGE 8 /* 4 KiB pages, 512-byte sectors */
 
 enum io_class io_class_of(enum wkind k)
@@ -55,8 +61,14 @@ static void dvec_add(struct dvec *d, double x)
 }
 
 /* (dev, sector) -> value, open addressing; keys are never removed. */
+struct key {
+	unsigned int dev;
+	unsigned long long sector;
+};
+
 struct ent {
-	uint64_t key; /* 0 = empty */
+	struct key k;
+	bool used;
 	double ts;
 	int cls; /* -1 unknown */
 };
@@ -66,21 +78,27 @@ struct map {
 	size_t n, nslots;
 };
 
-static uint64_t mkkey(unsigned int dev, unsigned long long sector)
+static struct key mkkey(unsigned int dev, unsigned long long sector)
 {
-	/* +1: key 0 marks an empty slot. */
-	return (((uint64_t)dev << 40) ^ (sector & ((1ULL << 40) - 1))) + 1;
+	return (struct key){ .dev = dev, .sector = sector };
 }
 
-static size_t hash64(uint64_t k, size_t nslots)
+static size_t hash_key(struct key k, size_t nslots)
 {
-	k ^= k >> 33;
-	k *= 0xff51afd7ed558ccdULL;
-	k ^= k >> 33;
-	return k & (nslots - 1);
+	uint64_t x = k.sector * 0x9e3779b97f4a7c15ULL ^ k.dev;
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	return x & (nslots - 1);
 }
 
-static struct ent *map_get(struct map *m, uint64_t key, bool create)
+static bool same(struct key a, struct key b)
+{
+	return a.dev == b.dev && a.sector == b.sector;
+}
+
+static struct ent *map_get(struct map *m, struct key key, bool create)
 {
 	size_t h;
 
@@ -89,20 +107,21 @@ static struct ent *map_get(struct map *m, uint64_t key, bool create)
 
 		big.v = xzalloc(big.nslots * sizeof(*big.v));
 		for (size_t i = 0; i < m->nslots; i++)
-			if (m->v[i].key)
-				*map_get(&big, m->v[i].key, true) = m->v[i];
+			if (m->v[i].used)
+				*map_get(&big, m->v[i].k, true) = m->v[i];
 		free(m->v);
 		*m = big;
 	}
 	if (!m->nslots)
 		return NULL;
-	for (h = hash64(key, m->nslots); m->v[h].key;
+	for (h = hash_key(key, m->nslots); m->v[h].used;
 	     h = (h + 1) & (m->nslots - 1))
-		if (m->v[h].key == key)
+		if (same(m->v[h].k, key))
 			return &m->v[h];
 	if (!create)
 		return NULL;
-	m->v[h].key = key;
+	m->v[h].used = true;
+	m->v[h].k = key;
 	m->v[h].cls = -1;
 	m->n++;
 	return &m->v[h];
@@ -125,7 +144,7 @@ struct leaf {
 };
 
 struct io_state {
-	bool have_fs_dev, seen;
+	bool have_fs_dev, seen, truncated;
 	unsigned int fs_dev;
 	struct writer w[NR_IO];
 	struct map pages; /* (dev, sector of a page) -> writer class */
@@ -242,6 +261,10 @@ static void mark_pages(struct io_state *s, unsigned int dev,
 
 	if (pages > IO_MAX_BIO_PAGES)
 		pages = IO_MAX_BIO_PAGES;
+	if (s->pages.n + pages > IO_MAX_PAGES) {
+		s->truncated = true;
+		return;
+	}
 	for (unsigned int i = 0; i < pages; i++)
 		map_get(&s->pages, mkkey(dev, sector + i * SECTORS_PER_PAGE),
 			true)
@@ -417,6 +440,7 @@ json_object *io_json(const struct io_state *s, bool counts_ok)
 		ADD(d, name, r);
 	}
 	ADD(o, "devices", d);
+	ADD(o, "attribution_truncated", json_object_new_boolean(s->truncated));
 	return o;
 }
 
