@@ -158,10 +158,11 @@ if wants pause; then
 	# A small ext4 (QEMU opens disks with O_DIRECT, which tmpfs may refuse).
 	mnt=$R/smallfs
 	mkdir -p "$mnt"
-	truncate -s 1400M "$R/smallfs.img"
+	truncate -s 1700M "$R/smallfs.img"
 	mkfs.ext4 -q -F "$R/smallfs.img"
 	if mount -o loop "$R/smallfs.img" "$mnt" && chmod 755 "$mnt"; then
-		WBLAB_RUNDIR=$mnt ./wblab run --kernel debian-6.1 --topology xfs-disk --workload smoke \
+		printf 'description: e2e pause\nkernels: [debian-6.1]\ntopologies: [xfs-disk]\nworkloads: [smoke]\n' >"$R/mp.yaml"
+		WBLAB_RUNDIR=$mnt ./wblab matrix run "$R/mp.yaml" --retries 0 --progress plain \
 			--results "$R/ps" >"$R/ps.log" 2>&1 &
 		pid=$!
 		wait_for 120 running_domain "$R/ps"

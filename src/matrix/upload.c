@@ -76,6 +76,11 @@ static int src_hole(virStreamPtr st, int *in_data, long long *len, void *opaque)
 
 	if (cur < 0)
 		return -1;
+	if (cur >= s->size) { /* the end: no more sections */
+		*in_data = 0;
+		*len = 0;
+		return 0;
+	}
 	data = lseek(s->fd, cur, SEEK_DATA);
 	if (data < 0 && errno == ENXIO)
 		data = s->size; /* a hole up to the end */
@@ -211,6 +216,11 @@ int engine_upload(struct engine *e, struct engine_host *h)
 
 	if (!p)
 		return -1;
+	/*
+	 * Nobody runs the event loop during a blocking upload, so libvirt's
+	 * keepalive would call a long one dead: off while uploading.
+	 */
+	virConnectSetKeepAlive(h->conn, -1, 0);
 	if (e->image.path) {
 		n = xasprintf("img-%.12s-%s", e->image.hash,
 			      base(e->image.path));
@@ -242,6 +252,7 @@ int engine_upload(struct engine *e, struct engine_host *h)
 		       (k->art.modules_img && !v->modules);
 	}
 	virStoragePoolFree(p);
+	virConnectSetKeepAlive(h->conn, 5, 5);
 	return bad ? -1 : 0;
 }
 
