@@ -240,6 +240,54 @@ static char *read_plan(size_t *len)
 	return buf;
 }
 
+/*
+ * Fault injection for tests/e2e.d/faults.sh, off unless the kernel command
+ * line says wblab.fault=KIND (a lab kernel never has it by accident):
+ * garbage and truncate break the channel, refuse sends a file the plan did
+ * not ask for, flood:MB prints MB MiB on the serial console.
+ */
+static void inject_fault(void)
+{
+	char fault[32];
+
+	cmdline_get("wblab.fault", fault, sizeof(fault));
+	if (!fault[0])
+		return;
+	say("injecting fault %s", fault);
+	if (!strcmp(fault, "garbage")) {
+		static const char junk[] = "WBL1 F 5 fio.json\nabcde"
+					   "\x01\x02GET / HTTP/1.0\n";
+
+		write_all(agent_chan_fd, junk, sizeof(junk) - 1);
+		power_off();
+	} else if (!strcmp(fault, "truncate")) {
+		static const char cut[] = "WBL1 F 1000 fio.json\n0123456789";
+
+		write_all(agent_chan_fd, cut, sizeof(cut) - 1);
+		power_off();
+	} else if (!strcmp(fault, "refuse")) {
+		send_frame('F', "evil.sh", "rm -rf /", 8);
+	} else if (!strncmp(fault, "flood:", 6)) {
+		long mb = strtol(fault + 6, NULL, 10);
+		int fd = open("/dev/ttyS0", O_WRONLY | O_NOCTTY | O_CLOEXEC);
+		char line[128];
+		double t = mono();
+
+		for (long i = 0; fd >= 0 && i < mb * 10486; i++) {
+			int n = snprintf(line, sizeof(line),
+					 "wblab flood %09ld %s\n", i,
+					 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+					 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+
+			if (write_all(fd, line, n))
+				break;
+		}
+		if (fd >= 0)
+			close(fd);
+		say("flooded %ld MiB in %.1f s", mb, mono() - t);
+	}
+}
+
 /* Stage 2: PID 1 in the guest root. */
 static int stage2(void)
 {
@@ -276,6 +324,7 @@ static int stage2(void)
 		say("no plan received");
 		power_off();
 	}
+	inject_fault();
 	status = plan_execute(plan, len);
 	free(plan);
 	say("plan done (%d) at %.3f s", status, mono());

@@ -122,16 +122,16 @@ static json_object *console_log_json(const struct guest *g, json_object *m)
 	json_object_object_add(o, "bytes", json_object_new_int64(g->con.total));
 	json_object_object_add(o, "omitted", json_object_new_int64(omitted));
 	json_object_object_add(o, "head_cap",
-			       json_object_new_int64(CONSOLE_HEAD_MAX));
+			       json_object_new_int64(g->con.head_max));
 	json_object_object_add(o, "tail_cap",
-			       json_object_new_int64(CONSOLE_TAIL_MAX));
+			       json_object_new_int64(g->con.tail_max));
 	if (omitted &&
 	    json_object_object_get_ex(m, "collector_errors", &errs)) {
 		char *note = xasprintf(
-			"console capped: %llu of %llu bytes left out between the first %u MiB and the last %u MiB",
+			"console capped: %llu of %llu bytes left out between the first %zu and the last %zu bytes",
 			(unsigned long long)omitted,
-			(unsigned long long)g->con.total,
-			CONSOLE_HEAD_MAX >> 20, CONSOLE_TAIL_MAX >> 20);
+			(unsigned long long)g->con.total, g->con.head_max,
+			g->con.tail_max);
 
 		json_object_object_add(o, "note", JS(note));
 		json_object_object_add(errs, "console", JS(note));
