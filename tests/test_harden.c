@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "artifact/seal.h"
 #include "cell/cell.h"
 #include "cell/results.h"
 #include "collect/console.h"
@@ -672,6 +673,47 @@ START_TEST(rm_rf_stops_at_mounts)
 }
 END_TEST
 
+/* ---- cache seals ---- */
+
+START_TEST(cache_seal_detects_corruption)
+{
+	static const char *const files[] = { "bzImage", "modules.img", NULL };
+	char dir[] = "/tmp/wblab-test-seal-XXXXXX";
+	char why[160] = "", *bz, *mod, *seal;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	bz = xasprintf("%s/bzImage", dir);
+	mod = xasprintf("%s/modules.img", dir);
+	seal = xasprintf("%s/seal.json", dir);
+	ck_assert_int_eq(write_string_atomic(bz, "kernel image bytes"), 0);
+	ck_assert_int_eq(write_string_atomic(mod, "modules"), 0);
+	/* An entry from before seals is sealed on first use. */
+	ck_assert_int_eq(cache_verify(dir, files, why, sizeof(why)), 0);
+	ck_assert(path_exists(seal));
+	ck_assert_int_eq(cache_verify(dir, files, why, sizeof(why)), 0);
+	/* Rewritten with the same bytes: rehashed, still good. */
+	ck_assert_int_eq(write_string_atomic(bz, "kernel image bytes"), 0);
+	ck_assert_int_eq(cache_verify(dir, files, why, sizeof(why)), 0);
+	/* One byte flipped in place (same size). */
+	f = fopen(bz, "r+");
+	ck_assert_ptr_nonnull(f);
+	fputc('K', f);
+	fclose(f);
+	ck_assert_int_eq(cache_verify(dir, files, why, sizeof(why)), -1);
+	ck_assert_msg(strstr(why, "bzImage: SHA-256"), "%s", why);
+	/* A missing file. */
+	ck_assert_int_eq(cache_seal(dir, files), 0);
+	unlink(mod);
+	ck_assert_int_eq(cache_verify(dir, files, why, sizeof(why)), -1);
+	ck_assert_str_eq(why, "modules.img is missing");
+	rm_rf(dir);
+	free(bz);
+	free(mod);
+	free(seal);
+}
+END_TEST
+
 /* ---- fuzz findings (tests/data/fuzz/README.md) ---- */
 
 /* No count in o is negative: a wrapped sum of positive numbers would be. */
@@ -738,6 +780,7 @@ int main(void)
 	tcase_add_test(tc, console_capture_small_is_verbatim);
 	tcase_add_test(tc, fuzz_trace_overflow_wb_written);
 	tcase_add_test(tc, rm_rf_stops_at_mounts);
+	tcase_add_test(tc, cache_seal_detects_corruption);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

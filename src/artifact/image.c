@@ -12,6 +12,7 @@
 
 #include "artifact/cache.h"
 #include "artifact/image.h"
+#include "artifact/seal.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -52,13 +53,24 @@ static char *image_dir(const struct image_spec *s, const char *hash)
 	return dir;
 }
 
+static const char *const image_files[] = { "root.img", NULL };
+
 int image_lookup(const struct image_spec *s, struct image_artifact *out)
 {
+	char why[160];
+
 	memset(out, 0, sizeof(*out));
 	image_cache_key(s, out->hash);
 	out->dir = image_dir(s, out->hash);
 	out->path = xasprintf("%s/root.img", out->dir);
-	return path_exists(out->path) ? 0 : 1;
+	if (!path_exists(out->path))
+		return 1;
+	if (cache_verify(out->dir, image_files, why, sizeof(why))) {
+		warn("image cache entry %s is corrupt (%s): rebuilding it",
+		     out->dir, why);
+		return 1;
+	}
+	return 0;
 }
 
 void image_artifact_free(struct image_artifact *a)
@@ -148,6 +160,8 @@ static int image_build(const struct image_spec *s, struct image_artifact *a)
 	}
 	rm_rf(root);
 	chmod(img, 0444);
+	if (cache_seal(tmp, image_files))
+		goto out;
 	rm_rf(a->dir);
 	if (rename(tmp, a->dir) < 0) {
 		error("cannot move %s to %s: %s", tmp, a->dir, strerror(errno));

@@ -16,6 +16,7 @@
 
 #include "artifact/cache.h"
 #include "artifact/kernel.h"
+#include "artifact/seal.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -150,8 +151,12 @@ static char *jdup(json_object *o, const char *key)
 	return s ? xstrdup(s) : NULL;
 }
 
+static const char *const kernel_files[] = { "kernel.json", "bzImage",
+					    "config", "modules.img", NULL };
+
 int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 {
+	char why[160];
 	char *path = xasprintf("%s/kernel.json", dir);
 	json_object *o = json_object_from_file(path);
 	const char *hash;
@@ -179,6 +184,12 @@ int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 				   a->version ? a->version : "");
 	json_object_put(o);
 	if (!a->name || !a->version || !path_exists(a->bzimage)) {
+		kernel_artifact_free(a);
+		return -1;
+	}
+	if (cache_verify(dir, kernel_files, why, sizeof(why))) {
+		warn("kernel cache entry %s is corrupt (%s): rebuilding it", dir,
+		     why);
 		kernel_artifact_free(a);
 		return -1;
 	}
@@ -296,7 +307,8 @@ int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
 		      err.buf);
 		goto out;
 	}
-	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a))
+	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a) ||
+	    cache_seal(tmpdir, kernel_files))
 		goto out;
 	rm_rf(a->dir);
 	if (rename(tmpdir, a->dir) < 0) {

@@ -128,11 +128,13 @@ static void add_disk(struct domain_config *dc, const char *path,
  * not the kernel. Their thresholds are raised there (and recorded), and
  * the boot-time IO-APIC timer check is skipped: on a loaded host it
  * panics ("IO-APIC + timer doesn't work") for the emulator's slowness.
+ * SysRq is always on: a hung guest's SysRq-w and SysRq-l (cell.c) need it,
+ * and Debian's default kernel.sysrq=438 refuses both.
  */
 char *cell_cmdline(const struct cell_spec *c)
 {
 	return xasprintf(
-		"console=ttyS0,115200 panic=-1 wblab.mode=cell%s%s%s",
+		"console=ttyS0,115200 panic=-1 sysrq_always_enabled wblab.mode=cell%s%s%s",
 		strcmp(c->accel, "kvm") ?
 			" watchdog_thresh=60 rcupdate.rcu_cpu_stall_timeout=300"
 			" sysctl.kernel.hung_task_timeout_secs=600 no_timer_check" :
@@ -488,7 +490,8 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 	f->fail_label = exit_field(g, "label", label, sizeof(label));
 	f->stopped_early = g->stopped && !g->exited;
 	/* A frame cut off by the guest's own poweroff is the agent's fault. */
-	f->proto_error = g->proto_error || (g->truncated && g->powered_off);
+	f->proto_error = g->proto_error ||
+			 (guest_channel_cut(g) && g->powered_off);
 	f->proto_detail = g->proto_why;
 	if (g->write_error[0] && !f->infra_error) {
 		f->infra_error = true;

@@ -342,15 +342,23 @@ static void channel_cb(int watch, int fd, int events, void *opaque)
 			virEventRemoveHandle(g->watch);
 			g->watch = -1;
 			/* A frame cut off by the guest's end is a reason too. */
-			if (!frame_idle(&g->dec) && !g->proto_error) {
-				g->truncated = true;
-				snprintf(g->proto_why, sizeof(g->proto_why),
-					 "the channel closed inside a %c frame",
-					 g->dec.in_body ? g->dec.type : '?');
-			}
+			guest_channel_cut(g);
 		}
 		break;
 	}
+}
+
+bool guest_channel_cut(struct guest *g)
+{
+	if (!g->truncated && !g->proto_error && !frame_idle(&g->dec)) {
+		g->truncated = true;
+		snprintf(
+			g->proto_why, sizeof(g->proto_why),
+			"the channel ended inside a %c frame (%zu of %zu bytes)",
+			g->dec.in_body ? g->dec.type : '?', g->dec.got,
+			g->dec.len);
+	}
+	return g->truncated;
 }
 
 void guest_set_console(struct guest *g, const char *sock, const char *path)

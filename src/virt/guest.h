@@ -73,6 +73,11 @@ void guest_init(struct guest *g, const char *name, const char *sock_path,
  */
 void guest_set_console(struct guest *g, const char *sock, const char *path);
 /*
+ * After the guest stopped: did its last frame end partway (noted in
+ * proto_why)? QEMU may keep the socket open, so EOF is not the test.
+ */
+bool guest_channel_cut(struct guest *g);
+/*
  * Create the transient domain (paused, so no console byte is missed),
  * connect to its channel and console, and let it run.
  */
