@@ -81,6 +81,7 @@ static const char *sat(json_object *o, const char *path)
 
 #define DEB "debian-6.1-ext4-memcg"
 #define OVL "debian-6.1-overlay-raid-iscsi-ext4"
+#define LAB "lab-6.1-ext4-stack-reclaim-write"
 
 static const struct stack_site *site(const char *name)
 {
@@ -263,6 +264,53 @@ START_TEST(test_layers_present)
 }
 END_TEST
 
+/*
+ * The lab kernel has DEBUG_STACK_USAGE: SysRq-t gives every task's free
+ * stack, and of the seven "used greatest stack depth" records on the
+ * console only the one set during the workload counts.
+ */
+START_TEST(test_sysrq_and_window)
+{
+	struct strbuf c = STRBUF_INIT;
+	const char *w;
+	size_t wl;
+	json_object *o;
+
+	slurp(LAB, "console.log", &c);
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
+				       &wl));
+	o = stack_sysrq_tasks(w, wl);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(iat(o, "tasks"), 58);
+	ck_assert_str_eq(sat(o, "kswapd.0.comm"), "kswapd0");
+	ck_assert_int_eq(iat(o, "kswapd.0.free_bytes"), 15008);
+	ck_assert_int_eq(iat(o, "kswapd.0.depth_bytes"), 16384 - 15008);
+	ck_assert_str_eq(sat(o, "deepest.comm"), "kworker/u4:0");
+	ck_assert_int_eq(iat(o, "deepest.free_bytes"), 12504);
+	/* No hog in this workload, and fio's workers have exited. */
+	ck_assert_int_eq(json_object_array_length(at(o, "workload")), 0);
+	json_object_put(o);
+
+	o = stack_console_usage(c.buf, c.len);
+	ck_assert_int_eq(iat(o, "count"), 7);
+	json_object_put(o);
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_BEGIN,
+				       STACK_MARK_END, &w, &wl));
+	o = stack_console_usage(w, wl);
+	ck_assert_int_eq(iat(o, "count"), 1);
+	ck_assert_str_eq(sat(o, "lines.0.comm"), "fio");
+	ck_assert_int_eq(iat(o, "lines.0.pid"), 104);
+	ck_assert_int_eq(iat(o, "min_bytes_left"), 12760);
+	json_object_put(o);
+	/* Debian's kernel prints stack:0 for every task: no figures. */
+	slurp(DEB, "console.log", &c);
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
+				       &wl));
+	ck_assert_ptr_null(stack_sysrq_tasks(w, wl));
+	strbuf_release(&c);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stack");
@@ -275,6 +323,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_oom_memcg);
 	tcase_add_test(tc, test_console_oom_detail);
 	tcase_add_test(tc, test_layers_present);
+	tcase_add_test(tc, test_sysrq_and_window);
 	suite_add_tcase(s, tc);
 	return s;
 }
