@@ -113,6 +113,13 @@ else
 	fail "jobs (tests/jobs/e2e-jobs.sh)"
 fi
 
+# 7. Faults that need the lab kernel (LKDTM stack overflow in reclaim).
+if "$here/tests/e2e-faults-slow.sh"; then
+	pass "faults on the lab kernel (tests/e2e-faults-slow.sh)"
+else
+	fail "faults on the lab kernel (tests/e2e-faults-slow.sh)"
+fi
+
 if [ $fails = 0 ]; then
 	echo "e2e-slow: all passed"
 else
