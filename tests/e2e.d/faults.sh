@@ -13,10 +13,11 @@ gone() {
 	id=$(basename "$(ls -d "$1"/2*/ 2>/dev/null | head -n 1)")
 	[ -n "$id" ] && ! virsh -c qemu:///system list --all --name 2>/dev/null | grep -q "$id"
 }
-NOOP="--kernel debian-6.1 --topology none --workload noop"
+# Boot timeouts are generous: a loaded TCG host can take minutes to boot.
+NOOP="--kernel debian-6.1 --topology none --workload noop --boot-timeout 600"
 
 # 1. A kernel panic during boot; 2. the agent's last frame cut off.
-frun panic $NOOP --boot-timeout 90 --cmdline-extra "rdinit=/nonexistent"
+frun panic $NOOP --cmdline-extra "rdinit=/nonexistent"
 frun trunc $NOOP --cmdline-extra "wblab.fault=truncate"
 wait
 c=$(cell_dir "$R/f-panic")
@@ -43,7 +44,7 @@ check "fault unasked file: not written" test ! -e "$c/evil.sh"
 
 # 5. A hang mid-workload (timeout 20 s); 6. a console flood past small caps
 #    (QEMU's UART moves ~30 KB/s, so the caps are lowered for the test).
-frun hang --kernel debian-6.1 --topology ext4-disk --workload fault-hang
+frun hang --kernel debian-6.1 --topology ext4-disk --workload fault-hang --boot-timeout 600
 WBLAB_CONSOLE_CAP=65536,65536 frun flood $NOOP --cmdline-extra "wblab.fault=flood:1"
 wait
 c=$(cell_dir "$R/f-hang")
