@@ -491,7 +491,8 @@ const char *rpt_cell_fact(const struct rpt_cell *c, size_t w, char *buf,
 	case 0:
 		return c->release;
 	case 1:
-		return c->hash;
+		snprintf(buf, n, "%.12s", c->hash);
+		return buf;
 	case 2:
 		return c->patches;
 	case 3:
