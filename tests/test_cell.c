@@ -56,6 +56,11 @@ START_TEST(outcome_table)
 	ck_assert_int_eq(decide(&f), OUTCOME_CRASHED);
 	f = (struct cell_facts){ .boot_timeout = true };
 	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
+	/* Still booting at the timer: the host is too slow, not the kernel. */
+	f.boot_progressing = true;
+	ck_assert_int_eq(decide(&f), OUTCOME_INFRA_ERROR);
+	f.console_crash = true;
+	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
 	f = (struct cell_facts){ .stopped_early = true, .console_crash = true };
 	ck_assert_int_eq(decide(&f), OUTCOME_BOOT_FAILED);
 	f = (struct cell_facts){ .hello = true,

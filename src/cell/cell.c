@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "agent/proto.h"
@@ -402,6 +404,16 @@ static void dump_blocked_tasks(struct guest *g)
 	guest_loop(now_mono() + 5, domain_stopped, g);
 }
 
+/* Did the main guest's console grow in the last secs seconds? */
+static bool console_recent(struct cell_ctx *x, int secs)
+{
+	struct stat st;
+
+	return x->main.dc.console_log &&
+	       stat(x->main.dc.console_log, &st) == 0 && st.st_size > 0 &&
+	       time(NULL) - st.st_mtime <= secs;
+}
+
 /* Watch the main guest through its phases, each with its own timer. */
 static void watch(struct cell_ctx *x)
 {
@@ -418,6 +430,7 @@ static void watch(struct cell_ctx *x)
 	if (!g->hello) {
 		f->boot_timeout = ret == 1;
 		f->deadline = ret == 3;
+		f->boot_progressing = ret == 1 && console_recent(x, 15);
 		return;
 	}
 	while (!g->exited && !g->stopped) {

@@ -52,6 +52,17 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 			"; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
 		return OUTCOME_INFRA_ERROR;
 	}
+	/*
+	 * A boot still printing when the boot timer fired is a host too slow
+	 * (TCG on a loaded host), not a kernel that cannot boot.
+	 */
+	if (!f->hello && f->boot_timeout && f->boot_progressing &&
+	    !f->console_crash && !f->console_hang) {
+		strbuf_addstr(
+			r,
+			"the agent did not report in before the boot timeout, but the guest was still booting (its console was advancing): host too slow");
+		return OUTCOME_INFRA_ERROR;
+	}
 	if (!f->hello) {
 		if (f->boot_timeout)
 			strbuf_addstr(

@@ -15,6 +15,7 @@ struct cell_facts {
 	const char *agent_status; /* ok | setup-failed | workload-failed */
 	const char *fail_phase, *fail_label; /* from the agent's exit */
 	bool boot_timeout; /* no hello in time */
+	bool boot_progressing; /* ...but the console was still advancing */
 	bool run_timeout; /* hello, then no exit in time */
 	const char *timeout_phase; /* phase the guest was in */
 	bool stopped_early; /* domain ended before the agent's exit */
