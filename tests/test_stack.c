@@ -82,6 +82,7 @@ static const char *sat(json_object *o, const char *path)
 #define DEB "debian-6.1-ext4-memcg"
 #define OVL "debian-6.1-overlay-raid-iscsi-ext4"
 #define LAB "lab-6.1-ext4-stack-reclaim-write"
+#define LABDW "lab-6.1-dw-ext4-stack-reclaim-write"
 
 static const struct stack_site *site(const char *name)
 {
@@ -311,6 +312,36 @@ START_TEST(test_sysrq_and_window)
 }
 END_TEST
 
+/* The revert: memcg reclaim writes ext4 folios down to the block layer. */
+START_TEST(test_reclaim_write_dw)
+{
+	struct strbuf t = STRBUF_INIT;
+	json_object *o, *chain;
+	bool fs = false;
+
+	gunzip(LABDW, "stack_probe_trace.gz", &t);
+	o = stack_reclaim_write(t.buf, t.len);
+	ck_assert_int_eq(iat(o, "samples"), 3717);
+	ck_assert_int_eq(iat(o, "reclaim_windows"), 610);
+	ck_assert_int_eq(iat(o, "in_reclaim"), 1790);
+	ck_assert_int_eq(iat(o, "max_bytes"), 2480);
+	ck_assert_str_eq(sat(o, "site"), "submit_bio_noacct");
+	ck_assert_str_eq(sat(o, "window"), "memcg");
+	ck_assert_str_eq(sat(o, "comm"), "fio");
+	ck_assert_int_eq(iat(o, "pid"), 107);
+	chain = at(o, "chain");
+	/* From the probed function outwards, the kprobe's own frames gone. */
+	ck_assert_str_eq(sat(o, "chain.0"), "submit_bio_noacct");
+	for (size_t i = 0; i < json_object_array_length(chain); i++)
+		fs |= !strcmp(json_object_get_string(
+				      json_object_array_get_idx(chain, i)),
+			      "ext4_writepage");
+	ck_assert(fs);
+	json_object_put(o);
+	strbuf_release(&t);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stack");
@@ -324,6 +355,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_console_oom_detail);
 	tcase_add_test(tc, test_layers_present);
 	tcase_add_test(tc, test_sysrq_and_window);
+	tcase_add_test(tc, test_reclaim_write_dw);
 	suite_add_tcase(s, tc);
 	return s;
 }
