@@ -135,7 +135,8 @@ json_object *stack_hist_summary(const char *text, size_t len)
 		free(b);
 		return NULL;
 	}
-	qsort(b, n, sizeof(*b), by_depth);
+	if (n) /* qsort(NULL, 0, ...) is undefined (make check-asan) */
+		qsort(b, n, sizeof(*b), by_depth);
 	/* Nearest rank: the smallest depth with >= 99% of hits at or below. */
 	for (size_t i = 0; i < n && p99 < 0; i++) {
 		acc += b[i].count;
