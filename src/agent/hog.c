@@ -26,6 +26,7 @@
 
 #include "agent/hog.h"
 #include "agent/io.h"
+#include "agent/proto.h"
 
 static void oom_adj(const char *v)
 {
@@ -68,14 +69,16 @@ static int touch(size_t mib, int hold)
 
 int hog_main(int argc, char **argv)
 {
-	size_t mib;
-	int hold, killed = 0;
+	unsigned int mib, hold;
+	int killed = 0;
 	double end;
 
-	if (argc != 3)
+	/* Sizes in MiB up to 1 TiB, holds up to a week: the planner's. */
+	if (argc != 3 || proto_uint(argv[1], 1u << 20, &mib) ||
+	    proto_uint(argv[2], 7 * 86400, &hold)) {
+		say("hog: usage: hog SIZE_MIB HOLD_S");
 		return 2;
-	mib = strtoull(argv[1], NULL, 10);
-	hold = atoi(argv[2]);
+	}
 	end = mono() + hold;
 	/* Name it on the console's OOM reports: not the agent. */
 	prctl(PR_SET_NAME, "wblab-hog");
@@ -133,14 +136,15 @@ int sample_main(int argc, char **argv)
 {
 	static char mi[8192], vm[16384];
 	FILE *out;
-	int ms;
+	unsigned int ms;
 	double t0 = mono();
 
-	if (argc != 3)
+	if (argc != 3 || proto_uint(argv[2], 3600 * 1000, &ms) || !ms) {
+		say("sample: usage: sample FILE INTERVAL_MS");
 		return 2;
+	}
 	out = fopen(argv[1], "w");
-	ms = atoi(argv[2]);
-	if (!out || ms <= 0)
+	if (!out)
 		return 1;
 	/* The sampler must outlive the OOM killer's choices. */
 	prctl(PR_SET_NAME, "wblab-sampler");
