@@ -89,6 +89,29 @@ static void cmdline_get(const char *key, char *out, size_t len)
 			snprintf(out, len, "%s", tok + klen + 1);
 }
 
+#ifndef MODULE_INIT_COMPRESSED_FILE
+#define MODULE_INIT_COMPRESSED_FILE 4
+#endif
+
+/*
+ * Distribution kernels ship compressed modules (Debian's 6.12: .ko.xz);
+ * with CONFIG_MODULE_DECOMPRESS the kernel unpacks them itself when
+ * finit_module() is told so.
+ */
+static int module_flags(const char *path)
+{
+	static const char *const ext[] = { ".xz", ".zst", ".gz" };
+	size_t n = strlen(path);
+
+	for (size_t i = 0; i < sizeof(ext) / sizeof(ext[0]); i++) {
+		size_t e = strlen(ext[i]);
+
+		if (n > e && !strcmp(path + n - e, ext[i]))
+			return MODULE_INIT_COMPRESSED_FILE;
+	}
+	return 0;
+}
+
 /* Load the modules /etc/wblab/modules lists, in order (dependencies first). */
 static void load_boot_modules(void)
 {
@@ -108,7 +131,8 @@ static void load_boot_modules(void)
 			say("module %s: %s", line, strerror(errno));
 			continue;
 		}
-		if (syscall(SYS_finit_module, fd, "", 0) < 0 && errno != EEXIST)
+		if (syscall(SYS_finit_module, fd, "", module_flags(line)) < 0 &&
+		    errno != EEXIST)
 			say("finit_module %s: %s", line, strerror(errno));
 		close(fd);
 	}
