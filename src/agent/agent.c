@@ -268,7 +268,8 @@ static char *read_plan(size_t *len)
  * Fault injection for tests/e2e.d/faults.sh, off unless the kernel command
  * line says wblab.fault=KIND (a lab kernel never has it by accident):
  * garbage and truncate break the channel, refuse sends a file the plan did
- * not ask for, flood:MB prints MB MiB on the serial console.
+ * not ask for, flood:MB prints MB MiB on the serial console, lkdtm:TYPE
+ * has a kernel with CONFIG_LKDTM perform TYPE (EXHAUST_STACK, PANIC, ...).
  */
 static void inject_fault(void)
 {
@@ -291,6 +292,14 @@ static void inject_fault(void)
 		power_off();
 	} else if (!strcmp(fault, "refuse")) {
 		send_frame('F', "evil.sh", "rm -rf /", 8);
+	} else if (!strncmp(fault, "lkdtm:", 6)) {
+		int fd = open("/sys/kernel/debug/provoke-crash/DIRECT",
+			      O_WRONLY | O_CLOEXEC);
+
+		if (fd < 0 || write_all(fd, fault + 6, strlen(fault + 6)))
+			say("lkdtm %s: %s", fault + 6, strerror(errno));
+		if (fd >= 0)
+			close(fd);
 	} else if (!strncmp(fault, "flood:", 6)) {
 		long mb = strtol(fault + 6, NULL, 10);
 		int fd = open("/dev/ttyS0", O_WRONLY | O_NOCTTY | O_CLOEXEC);
