@@ -343,11 +343,13 @@ static void outcome_matrix(struct strbuf *out, const struct rpt_group *g)
 
 		strbuf_addstr(out, "<tr><td>");
 		esc(out, o->kind);
-		strbuf_addstr(out, o->is_outcome ? " (outcome)" : " (event)");
+		strbuf_addstr(out, o->is_outcome ? " (outcome)" :
+				   o->is_figure	 ? " (cells)" :
+						   " (event)");
 		strbuf_addstr(out, "</td>");
 		for (size_t s = 0; s < g->nr_sides; s++) {
-			strbuf_addf(out, "<td class=\"n o%d\">%u:%zu",
-				    o->fail[s] > 0, o->fail[s], g->sides[s].n);
+			strbuf_addf(out, "<td class=\"n o%d\">%u:%u",
+				    o->fail[s] > 0, o->fail[s], o->runs[s]);
 			if (s && !isnan(o->p[s]))
 				strbuf_addf(out, " (p=%.3g)%s", o->p[s],
 					    o->p[s] < 0.05 ? "*" : "");

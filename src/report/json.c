@@ -98,18 +98,21 @@ static json_object *outcomes_json(const struct rpt_group *g)
 
 		add(o, "kind", str(r->kind));
 		add(o, "is_outcome", json_object_new_boolean(r->is_outcome));
+		add(o, "is_figure", json_object_new_boolean(r->is_figure));
 		for (size_t s = 0; s < g->nr_sides; s++) {
 			json_object *c = json_object_new_object();
 
 			add(c, "fail", json_object_new_int(r->fail[s]));
-			add(c, "runs", json_object_new_int64(g->sides[s].n));
+			add(c, "runs", json_object_new_int(r->runs[s]));
 			if (s) {
 				add(c, "fisher_p", num(r->p[s]));
 				add(c, "mde_rate",
 				    num(stats_mde_fisher(
-					    (double)r->fail[0] / g->sides[0].n,
-					    g->sides[0].n, g->sides[s].n,
-					    STATS_ALPHA, STATS_POWER)));
+					    r->runs[0] ? (double)r->fail[0] /
+								 r->runs[0] :
+							 0,
+					    r->runs[0], r->runs[s], STATS_ALPHA,
+					    STATS_POWER)));
 			}
 			add(k, g->sides[s].name, c);
 		}

@@ -246,7 +246,10 @@ static void outcome_table(struct strbuf *out, const struct rpt_group *g)
 			char kb[NAME_W + 1];
 
 			strbuf_addf(out, "%-*s %-*s", STAT_W,
-				    o->is_outcome ? "outcome" : "event", NAME_W,
+				    o->is_outcome ? "outcome" :
+				    o->is_figure  ? "cells" :
+						    "event",
+				    NAME_W,
 				    ascii(kb, sizeof(kb), o->kind, NAME_W));
 			for (size_t s = 0; s < end; s++) {
 				char fr[64];
@@ -254,16 +257,16 @@ static void outcome_table(struct strbuf *out, const struct rpt_group *g)
 				if (s && s < first)
 					continue;
 				if (s && !isnan(o->p[s]) &&
-				    o->fail[s] * g->sides[0].n !=
-					    o->fail[0] * g->sides[s].n)
+				    o->fail[s] * o->runs[0] !=
+					    o->fail[0] * o->runs[s])
 					snprintf(fr, sizeof(fr),
-						 "%u:%zu p=%.2g%s", o->fail[s],
-						 g->sides[s].n, o->p[s],
+						 "%u:%u p=%.2g%s", o->fail[s],
+						 o->runs[s], o->p[s],
 						 o->p[s] < STATS_ALPHA ? "*" :
 									 " ");
 				else
-					snprintf(fr, sizeof(fr), "%u:%zu ",
-						 o->fail[s], g->sides[s].n);
+					snprintf(fr, sizeof(fr), "%u:%u ",
+						 o->fail[s], o->runs[s]);
 				strbuf_addf(out, " %*s", COL_W - 1, fr);
 			}
 			strbuf_addch(out, '\n');

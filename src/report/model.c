@@ -35,6 +35,7 @@ static void free_group(struct rpt_group *g)
 	for (size_t i = 0; i < g->nr_outcomes; i++) {
 		free(g->outcomes[i].kind);
 		free(g->outcomes[i].fail);
+		free(g->outcomes[i].runs);
 		free(g->outcomes[i].p);
 	}
 	free(g->outcomes);
@@ -352,8 +353,18 @@ static bool have_outcome_row(const struct rpt_group *g, const char *kind,
 	return false;
 }
 
+/* Cells of a side where metric m is > 0, of those that have it. */
+static unsigned count_positive(const struct rpt_side *s, size_t m)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->desc[m].n; i++)
+		n += s->vals[m][i] > 0;
+	return n;
+}
+
 static void add_outcome_row(struct rpt_group *g, const char *kind,
-			    bool is_outcome)
+			    bool is_outcome, int metric)
 {
 	struct rpt_outcome_row *o;
 
@@ -364,13 +375,19 @@ static void add_outcome_row(struct rpt_group *g, const char *kind,
 	o = &g->outcomes[g->nr_outcomes++];
 	o->kind = xstrdup(kind);
 	o->is_outcome = is_outcome;
+	o->is_figure = metric >= 0;
 	o->fail = xzalloc(g->nr_sides * sizeof(*o->fail));
+	o->runs = xzalloc(g->nr_sides * sizeof(*o->runs));
 	o->p = xzalloc(g->nr_sides * sizeof(*o->p));
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		o->fail[s] = is_outcome ? count_outcome(&g->sides[s], kind) :
-					  count_event(&g->sides[s], kind);
-		o->p[s] = s ? stats_fisher_2x2(o->fail[0], g->sides[0].n,
-					       o->fail[s], g->sides[s].n) :
+		const struct rpt_side *sd = &g->sides[s];
+
+		o->runs[s] = metric >= 0 ? sd->desc[metric].n : sd->n;
+		o->fail[s] = metric >= 0 ? count_positive(sd, metric) :
+			     is_outcome	 ? count_outcome(sd, kind) :
+					   count_event(sd, kind);
+		o->p[s] = s ? stats_fisher_2x2(o->fail[0], o->runs[0],
+					       o->fail[s], o->runs[s]) :
 			      NAN;
 	}
 }
@@ -382,6 +399,8 @@ static void add_outcome_row(struct rpt_group *g, const char *kind,
  */
 static void build_outcomes(struct rpt_group *g)
 {
+	char kind[64];
+
 	static const char *const outcomes[] = { "crashed", "hung",
 						"boot-failed",
 						"workload-failed" };
@@ -389,18 +408,31 @@ static void build_outcomes(struct rpt_group *g)
 					     "hung_task" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(outcomes); i++)
-		add_outcome_row(g, outcomes[i], true);
+		add_outcome_row(g, outcomes[i], true, -1);
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
-		add_outcome_row(g, kinds[i], false);
+		add_outcome_row(g, kinds[i], false, -1);
 	for (size_t s = 0; s < g->nr_sides; s++)
 		for (size_t i = 0; i < g->sides[s].n; i++) {
 			const struct rpt_cell *c = g->sides[s].cells[i];
 
 			if (strcmp(c->outcome, "ok"))
-				add_outcome_row(g, c->outcome, true);
+				add_outcome_row(g, c->outcome, true, -1);
 			for (size_t e = 0; e < c->nr_events; e++)
-				add_outcome_row(g, c->events[e].kind, false);
+				add_outcome_row(g, c->events[e].kind, false,
+						-1);
 		}
+	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+		bool any = false;
+
+		if (!rpt_metrics[m].presence)
+			continue;
+		for (size_t s = 0; s < g->nr_sides; s++)
+			any |= g->sides[s].desc[m].n > 0;
+		if (!any)
+			continue;
+		snprintf(kind, sizeof(kind), "%s > 0", rpt_metrics[m].name);
+		add_outcome_row(g, kind, false, m);
+	}
 }
 
 static int build_group(struct report *r, struct rpt_group *g,

@@ -41,6 +41,9 @@ struct rpt_metric {
 	const char *old_path; /* where cells written before a rename have it */
 	/* Rows that move together: a family earns at most one star. */
 	const char *family;
+	/* Also count the cells where it is > 0, as an outcome rate (Fisher):
+	 * "never" against "every time" is a rate, not a mean. */
+	bool presence;
 };
 
 extern const struct rpt_metric rpt_metrics[];
@@ -112,6 +115,8 @@ struct rpt_outcome_row {
 	char *kind; /* "oom", "crashed", ... */
 	bool is_outcome; /* a cell outcome (else an event kind) */
 	unsigned *fail; /* [nr_sides] */
+	unsigned *runs; /* [nr_sides]: cells counted */
+	bool is_figure; /* cells where a metric row is > 0 */
 	double *p; /* Fisher vs the baseline, [nr_sides] (NAN for base) */
 };
 
