@@ -370,12 +370,20 @@ static json_object *read_hist(const char *dir, const char *file,
 	char *fail;
 
 	if (read_file(dir, file, &sb)) {
-		fail = agent_failure(alog, "trigger");
+		/* The agent's own words for a failed put of this trigger. */
+		char *what = NULL;
+
+		for (size_t i = 0; trace_hists[i].event && !what; i++)
+			if (!strcmp(trace_hists[i].file, file))
+				what = xasprintf("events/%s/trigger",
+						 trace_hists[i].event);
+		fail = what ? agent_failure(alog, what) : NULL;
 		snprintf(
 			why, why_len, "%s",
 			fail ? fail :
-			       "no hist from the guest (CONFIG_HIST_TRIGGERS off?)");
+			       "no hist file in the cell (an older cell, or CONFIG_HIST_TRIGGERS off)");
 		free(fail);
+		free(what);
 	} else if (bios) {
 		o = io_hist_bios(sb.buf, sb.len, fs_dev, why, why_len);
 	} else {
