@@ -33,3 +33,8 @@ jcheck "$R/report.json" '.groups[0].n["debian-6.1"] == 12 and (.groups[0].rows |
 	grep -q '^A/A over 5 splits: mean 0.0% of rows flagged' "$R/aa.txt" &&
 	pass "aa --from: 5 random splits of the 11 ok cells, no row flagged" ||
 	fail "aa --from: $(tail -n 3 "$R/aa.txt")"
+./wblab report --baseline 6.1 tests/data/report/ab >"$R/report-ab.txt" 2>&1 &&
+	grep -q 'reclaim-wr-direct > 0 .* 0:5 .* 5:5 p=0.0079\*' "$R/report-ab.txt" &&
+	! awk 'length > 80 { bad = 1 } END { exit !bad }' "$R/report-ab.txt" &&
+	pass "report: the A/B known answer (direct reclaim writes, 0:5 against 5:5) is starred" ||
+	fail "report A/B: $(grep 'reclaim-wr-direct >' "$R/report-ab.txt")"
