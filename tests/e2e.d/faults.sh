@@ -106,8 +106,12 @@ if mount -t tmpfs -o size=80m tmpfs "$F"; then
 	(cd "$F" && find . -type f ! -name '*.tmp.*' ! -name wblab.db -exec sha256sum {} + >"$R/f-full.sums")
 	./wblab run $NOOP --results "$F" >"$R/f-full.log" 2>&1 &
 	pid=$!
+	old=$(ls -d "$F"/2*/)
 	for i in $(seq 1 600); do
-		ls "$F"/2*/cells/*/plan.txt >/dev/null 2>&1 && break
+		for d in "$F"/2*/; do
+			case " $old " in *" $d "*) continue ;; esac
+			ls "$d"cells/*/plan.txt >/dev/null 2>&1 && break 2
+		done
 		sleep 1
 	done
 	dd if=/dev/zero of="$F/filler" bs=1M >/dev/null 2>&1
