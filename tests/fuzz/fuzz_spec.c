@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer: the YAML spec loaders. The first byte picks the kind
- * (kernel, topology, workload, image, matrix); the rest is the file,
+ * (kernel, topology, workload, image, matrix, hosts); the rest is the file,
  * given to the loader through a memfd so it reads it like any spec.
  */
 #include <stdint.h>
@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "spec/hosts.h"
 #include "spec/matrix.h"
 #include "spec/specs.h"
 #include "util/strbuf.h"
@@ -31,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (ftruncate(fd, 0) ||
 	    pwrite(fd, data + 1, size - 1, 0) != (ssize_t)(size - 1))
 		return 0;
-	switch (data[0] % 5) {
+	switch (data[0] % 6) {
 	case 0: {
 		struct kernel_spec s;
 
@@ -66,6 +67,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memset(&s, 0, sizeof(s));
 		matrix_spec_load(path, "f", &s, &err);
 		matrix_spec_free(&s);
+		break;
+	}
+	case 5: {
+		struct hosts_spec s;
+
+		memset(&s, 0, sizeof(s));
+		hosts_spec_load(path, &s, &err);
+		hosts_spec_free(&s);
 		break;
 	}
 	}

@@ -53,9 +53,11 @@ for d in "$top"/tests/data/*/*/ "$top"/tests/data/cell-smoke/; do
 	[ -f "$d/plan.txt" ] && seed frames "$b.plan" <"$d/plan.txt"
 done
 k=0
-for kind in 0:lab/kernels 1:topologies 2:workloads 3:guests 4:lab/matrices; do
+for kind in 0:lab/kernels 1:topologies 2:workloads 3:guests 4:lab/matrices 5:lab; do
 	byte=${kind%%:*}
 	for f in "$top/${kind#*:}"/*.yaml; do
+		# lab/ itself holds only hosts.yaml of the hosts kind.
+		[ "$byte" = 5 ] && [ "${f##*/}" != hosts.yaml ] && continue
 		[ -f "$f" ] || continue
 		k=$((k + 1))
 		{ printf "\\$(printf '%03o' "$byte")"; cat "$f"; } | seed spec "s$k"
