@@ -8,7 +8,7 @@ PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS ?= -O2 -g
 # WERROR=1 (CI) turns every warning into an error, the agent's too.
-WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wno-sign-compare -Wno-missing-field-initializers
+WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wsign-compare -Wmissing-field-initializers
 ifeq ($(WERROR),1)
 WARNINGS += -Werror
 endif

@@ -26,6 +26,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
+#include "util/strvec.h"
 
 /* ---- the spec ---- */
 
@@ -34,17 +35,17 @@
 
 /* clang-format off */
 static const struct spec_field tree_fields[] = {
-	{ "name", SPEC_STR, T(name), true },
-	{ "path", SPEC_STR, T(path), true },
-	{ "ref", SPEC_STR, T(ref) },
-	{ "url", SPEC_STR, T(url) },
+	{ .name = "name", .type = SPEC_STR, .offset = T(name), .required = true },
+	{ .name = "path", .type = SPEC_STR, .offset = T(path), .required = true },
+	{ .name = "ref", .type = SPEC_STR, .offset = T(ref) },
+	{ .name = "url", .type = SPEC_STR, .offset = T(url) },
 	SPEC_END
 };
 
 static const struct spec_field mail_fields[] = {
-	{ "to", SPEC_STR, N(mail_to), true },
-	{ "from", SPEC_STR, N(mail_from) },
-	{ "sendmail", SPEC_STRLIST, N(sendmail) },
+	{ .name = "to", .type = SPEC_STR, .offset = N(mail_to), .required = true },
+	{ .name = "from", .type = SPEC_STR, .offset = N(mail_from) },
+	{ .name = "sendmail", .type = SPEC_STRLIST, .offset = N(sendmail) },
 	SPEC_END
 };
 /* clang-format on */
@@ -92,11 +93,11 @@ static int parse_mail(struct spec_file *sf, yaml_node_t *v, const char *field,
 
 /* clang-format off */
 static const struct spec_field nightly_fields[] = {
-	{ "description", SPEC_TEXT, N(description) },
-	{ "matrix", SPEC_STR, N(matrix), true },
-	{ "results", SPEC_STR, N(results) },
-	{ "trees", SPEC_MAP, 0, true, 0, 0, NULL, parse_trees },
-	{ "mail", SPEC_MAP, 0, true, 0, 0, NULL, parse_mail },
+	{ .name = "description", .type = SPEC_TEXT, .offset = N(description) },
+	{ .name = "matrix", .type = SPEC_STR, .offset = N(matrix), .required = true },
+	{ .name = "results", .type = SPEC_STR, .offset = N(results) },
+	{ .name = "trees", .type = SPEC_MAP, .offset = 0, .required = true, .parse = parse_trees },
+	{ .name = "mail", .type = SPEC_MAP, .offset = 0, .required = true, .parse = parse_mail },
 	SPEC_END
 };
 /* clang-format on */
@@ -397,15 +398,14 @@ static int send_mail(const struct nightly_opts *o, const char *subject,
 	fprintf(o->out, "%s", m.buf);
 	fprintf(o->out, "\nmail: %s (git send-email %s)\n", path, path);
 	if (s->sendmail.n) {
-		const char **argv =
-			xzalloc((s->sendmail.n + 1) * sizeof(*argv));
+		struct strvec argv = STRVEC_INIT;
 		struct run_opts ro = { .in_path = path };
 
 		for (size_t i = 0; i < s->sendmail.n; i++)
-			argv[i] = s->sendmail.v[i];
-		if (run_argv(argv, &ro))
-			ret = error("%s failed on %s", argv[0], path);
-		free(argv);
+			strvec_push(&argv, s->sendmail.v[i]);
+		if (run_argv(argv.v, &ro))
+			ret = error("%s failed on %s", argv.v[0], path);
+		strvec_clear(&argv);
 	}
 out:
 	strbuf_release(&m);

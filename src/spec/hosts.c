@@ -13,14 +13,14 @@
 
 /* clang-format off */
 static const struct spec_field host_fields[] = {
-	{ "name", SPEC_STR, H(name), true },
-	{ "uri", SPEC_STR, H(uri), true },
-	{ "cpus", SPEC_INT, H(cpus), false, 1, 4096 },
-	{ "memory", SPEC_SIZE, H(memory), false, 128LL << 20, 1LL << 50 },
-	{ "pool", SPEC_STR, H(pool_path) },
-	{ "run_dir", SPEC_STR, H(run_dir) },
-	{ "qemu_user", SPEC_STR, H(qemu_user) },
-	{ "disabled", SPEC_BOOL, H(disabled) },
+	{ .name = "name", .type = SPEC_STR, .offset = H(name), .required = true },
+	{ .name = "uri", .type = SPEC_STR, .offset = H(uri), .required = true },
+	{ .name = "cpus", .type = SPEC_INT, .offset = H(cpus), .min = 1, .max = 4096 },
+	{ .name = "memory", .type = SPEC_SIZE, .offset = H(memory), .min = 128LL << 20, .max = 1LL << 50 },
+	{ .name = "pool", .type = SPEC_STR, .offset = H(pool_path) },
+	{ .name = "run_dir", .type = SPEC_STR, .offset = H(run_dir) },
+	{ .name = "qemu_user", .type = SPEC_STR, .offset = H(qemu_user) },
+	{ .name = "disabled", .type = SPEC_BOOL, .offset = H(disabled) },
 	SPEC_END
 };
 /* clang-format on */
@@ -71,9 +71,10 @@ static int parse_hosts(struct spec_file *sf, yaml_node_t *v, const char *field,
 	return bad ? -1 : 0;
 }
 
-static const struct spec_field hosts_fields[] = { { "hosts", SPEC_MAP, 0, true,
-						    0, 0, NULL, parse_hosts },
-						  SPEC_END };
+static const struct spec_field hosts_fields[] = {
+	{ .name = "hosts", .type = SPEC_MAP, .required = true, .parse = parse_hosts },
+	SPEC_END
+};
 
 static int hosts_check(struct spec_file *sf, void *obj)
 {

@@ -27,15 +27,14 @@ static const char *const bad_dirs[] = { "up", "down", "any", NULL };
 
 /* clang-format off */
 static const struct spec_field size_fields[] = {
-	{ "memory", SPEC_INT, S(memory), false, 128, 1 << 20 },
-	{ "vcpus", SPEC_INT, S(vcpus), false, 1, 64 },
+	{ .name = "memory", .type = SPEC_INT, .offset = S(memory), .min = 128, .max = 1 << 20 },
+	{ .name = "vcpus", .type = SPEC_INT, .offset = S(vcpus), .min = 1, .max = 64 },
 	SPEC_END
 };
 
 static const struct spec_field threshold_fields[] = {
-	{ "change", SPEC_STR, offsetof(struct threshold_tmp, change), true },
-	{ "bad", SPEC_ENUM, offsetof(struct threshold_tmp, bad), false, 0, 0,
-	  bad_dirs },
+	{ .name = "change", .type = SPEC_STR, .offset = offsetof(struct threshold_tmp, change), .required = true },
+	{ .name = "bad", .type = SPEC_ENUM, .offset = offsetof(struct threshold_tmp, bad), .choices = bad_dirs },
 	SPEC_END
 };
 /* clang-format on */
@@ -146,14 +145,14 @@ static int parse_thresholds(struct spec_file *sf, yaml_node_t *v,
 
 /* clang-format off */
 static const struct spec_field matrix_fields[] = {
-	{ "description", SPEC_TEXT, M(description), true },
-	{ "kernels", SPEC_STRLIST, M(kernels), true },
-	{ "topologies", SPEC_STRLIST, M(topologies), true },
-	{ "workloads", SPEC_STRLIST, M(workloads), true },
-	{ "reps", SPEC_INT, M(reps), false, 1, 1000 },
-	{ "image", SPEC_STR, M(image), .value = SPEC_V_NAME },
-	{ "guests", SPEC_MAP, 0, false, 0, 0, NULL, parse_guests },
-	{ "thresholds", SPEC_MAP, 0, false, 0, 0, NULL, parse_thresholds },
+	{ .name = "description", .type = SPEC_TEXT, .offset = M(description), .required = true },
+	{ .name = "kernels", .type = SPEC_STRLIST, .offset = M(kernels), .required = true },
+	{ .name = "topologies", .type = SPEC_STRLIST, .offset = M(topologies), .required = true },
+	{ .name = "workloads", .type = SPEC_STRLIST, .offset = M(workloads), .required = true },
+	{ .name = "reps", .type = SPEC_INT, .offset = M(reps), .min = 1, .max = 1000 },
+	{ .name = "image", .type = SPEC_STR, .offset = M(image), .value = SPEC_V_NAME },
+	{ .name = "guests", .type = SPEC_MAP, .offset = 0, .parse = parse_guests },
+	{ .name = "thresholds", .type = SPEC_MAP, .offset = 0, .parse = parse_thresholds },
 	SPEC_END
 };
 /* clang-format on */

@@ -83,10 +83,10 @@ struct spec_field {
 };
 
 /* clang-format off */
-#define SPEC_END { NULL, 0, 0, false, 0, 0, NULL, NULL, NULL }
+#define SPEC_END { .name = NULL }
 /* A nested map whose fields fill the same object: "disks: {count, size}". */
-#define SPEC_SUBMAP(name, required, table) \
-	{ name, SPEC_MAP, 0, required, 0, 0, NULL, NULL, table }
+#define SPEC_SUBMAP(n, req, tbl) \
+	{ .name = (n), .type = SPEC_MAP, .required = (req), .sub = (tbl) }
 /* clang-format on */
 
 /* Parse path; YAML syntax errors are recorded and return -1. */

@@ -11,71 +11,55 @@
 #define F(type, field) offsetof(type, field)
 
 static const struct spec_field image_fields[] = {
-	{ "description", SPEC_TEXT, F(struct image_spec, description) },
-	{ "suite", SPEC_STR, F(struct image_spec, suite), true, .value = SPEC_V_WORD },
-	{ "mirror", SPEC_STR, F(struct image_spec, mirror), .value = SPEC_V_URL },
-	{ "variant", SPEC_ENUM, F(struct image_spec, variant), false, 0, 0,
-	  (const char *const[]){ "minbase", "buildd", "fakechroot", NULL } },
-	{ "agent", SPEC_ENUM, F(struct image_spec, agent), false, 0, 0,
-	  (const char *const[]){ "initramfs", NULL } },
-	{ "size", SPEC_SIZE, F(struct image_spec, size), false, 256LL << 20,
-	  64LL << 30 },
-	{ "packages", SPEC_STRLIST, F(struct image_spec, packages), true,
-	  .value = SPEC_V_WORD },
+	{ .name = "description", .type = SPEC_TEXT, .offset = F(struct image_spec, description) },
+	{ .name = "suite", .type = SPEC_STR, .offset = F(struct image_spec, suite), .required = true, .value = SPEC_V_WORD },
+	{ .name = "mirror", .type = SPEC_STR, .offset = F(struct image_spec, mirror), .value = SPEC_V_URL },
+	{ .name = "variant", .type = SPEC_ENUM, .offset = F(struct image_spec, variant), .choices = (const char *const[]){ "minbase", "buildd", "fakechroot", NULL } },
+	{ .name = "agent", .type = SPEC_ENUM, .offset = F(struct image_spec, agent), .choices = (const char *const[]){ "initramfs", NULL } },
+	{ .name = "size", .type = SPEC_SIZE, .offset = F(struct image_spec, size), .min = 256LL << 20, .max = 64LL << 30 },
+	{ .name = "packages", .type = SPEC_STRLIST, .offset = F(struct image_spec, packages), .required = true, .value = SPEC_V_WORD },
 	SPEC_END
 };
 
 static const struct spec_field kernel_source_fields[] = {
-	{ "package", SPEC_STR, F(struct kernel_spec, source_package),
-	  .value = SPEC_V_WORD },
-	{ "git", SPEC_STR, F(struct kernel_spec, source_git), .value = SPEC_V_URL },
-	{ "ref", SPEC_STR, F(struct kernel_spec, source_ref), .value = SPEC_V_REF },
+	{ .name = "package", .type = SPEC_STR, .offset = F(struct kernel_spec, source_package), .value = SPEC_V_WORD },
+	{ .name = "git", .type = SPEC_STR, .offset = F(struct kernel_spec, source_git), .value = SPEC_V_URL },
+	{ .name = "ref", .type = SPEC_STR, .offset = F(struct kernel_spec, source_ref), .value = SPEC_V_REF },
 	SPEC_END
 };
 
 static const struct spec_field kernel_config_fields[] = {
-	{ "base", SPEC_STR, F(struct kernel_spec, config_base),
-	  .value = SPEC_V_MAKE_TARGET },
-	{ "fragments", SPEC_STRLIST, F(struct kernel_spec, fragments),
-	  .value = SPEC_V_RELPATH },
+	{ .name = "base", .type = SPEC_STR, .offset = F(struct kernel_spec, config_base), .value = SPEC_V_MAKE_TARGET },
+	{ .name = "fragments", .type = SPEC_STRLIST, .offset = F(struct kernel_spec, fragments), .value = SPEC_V_RELPATH },
 	SPEC_END
 };
 
 static const struct spec_field kernel_fields[] = {
-	{ "description", SPEC_TEXT, F(struct kernel_spec, description) },
-	{ "package", SPEC_STR, F(struct kernel_spec, package),
-	  .value = SPEC_V_WORD },
+	{ .name = "description", .type = SPEC_TEXT, .offset = F(struct kernel_spec, description) },
+	{ .name = "package", .type = SPEC_STR, .offset = F(struct kernel_spec, package), .value = SPEC_V_WORD },
 	SPEC_SUBMAP("source", false, kernel_source_fields),
 	SPEC_SUBMAP("config", false, kernel_config_fields),
-	{ "patches", SPEC_STRLIST, F(struct kernel_spec, patches),
-	  .value = SPEC_V_RELPATH },
-	{ "base", SPEC_STR, F(struct kernel_spec, base), .value = SPEC_V_NAME },
-	{ "localversion", SPEC_STR, F(struct kernel_spec, localversion) },
+	{ .name = "patches", .type = SPEC_STRLIST, .offset = F(struct kernel_spec, patches), .value = SPEC_V_RELPATH },
+	{ .name = "base", .type = SPEC_STR, .offset = F(struct kernel_spec, base), .value = SPEC_V_NAME },
+	{ .name = "localversion", .type = SPEC_STR, .offset = F(struct kernel_spec, localversion) },
 	SPEC_END
 };
 
 static const struct spec_field hog_fields[] = {
-	{ "size", SPEC_SIZE, F(struct workload_spec, hog_size), true, 1 << 20,
-	  1LL << 40 },
-	{ "hold", SPEC_INT, F(struct workload_spec, hog_hold), false, 0,
-	  86400 },
+	{ .name = "size", .type = SPEC_SIZE, .offset = F(struct workload_spec, hog_size), .required = true, .min = 1 << 20, .max = 1LL << 40 },
+	{ .name = "hold", .type = SPEC_INT, .offset = F(struct workload_spec, hog_hold), .max = 86400 },
 	SPEC_END
 };
 
 static const struct spec_field workload_fields[] = {
-	{ "description", SPEC_TEXT, F(struct workload_spec, description),
-	  true },
-	{ "timeout", SPEC_INT, F(struct workload_spec, timeout), true, 1,
-	  86400 },
-	{ "memory", SPEC_INT, F(struct workload_spec, memory), false, 128,
-	  1 << 20 },
-	{ "fio", SPEC_TEXT, F(struct workload_spec, fio) },
+	{ .name = "description", .type = SPEC_TEXT, .offset = F(struct workload_spec, description), .required = true },
+	{ .name = "timeout", .type = SPEC_INT, .offset = F(struct workload_spec, timeout), .required = true, .min = 1, .max = 86400 },
+	{ .name = "memory", .type = SPEC_INT, .offset = F(struct workload_spec, memory), .min = 128, .max = 1 << 20 },
+	{ .name = "fio", .type = SPEC_TEXT, .offset = F(struct workload_spec, fio) },
 	SPEC_SUBMAP("hog", false, hog_fields),
-	{ "memcg_max", SPEC_STR, F(struct workload_spec, memcg_max),
-	  .value = SPEC_V_WORD },
-	{ "lru_gen", SPEC_ENUM, F(struct workload_spec, lru_gen), false, 0, 0,
-	  (const char *const[]){ "on", "off", NULL } },
-	{ "pre", SPEC_STRLIST, F(struct workload_spec, pre) },
+	{ .name = "memcg_max", .type = SPEC_STR, .offset = F(struct workload_spec, memcg_max), .value = SPEC_V_WORD },
+	{ .name = "lru_gen", .type = SPEC_ENUM, .offset = F(struct workload_spec, lru_gen), .choices = (const char *const[]){ "on", "off", NULL } },
+	{ .name = "pre", .type = SPEC_STRLIST, .offset = F(struct workload_spec, pre) },
 	SPEC_END
 };
 

@@ -22,60 +22,60 @@ static const char *const backstores[] = { "block", "fileio", NULL };
 /* Field tables read best one field a line. */
 /* clang-format off */
 #define COMMON_FIELDS							\
-	{ "name", SPEC_STR, L(name), true, .value = SPEC_V_NAME },	\
-	{ "type", SPEC_STR, L(type_name), true },			\
-	{ "guest", SPEC_ENUM, L(guest), false, 0, 0, guest_names }
+	{ .name = "name", .type = SPEC_STR, .offset = L(name), .required = true, .value = SPEC_V_NAME },	\
+	{ .name = "type", .type = SPEC_STR, .offset = L(type_name), .required = true },			\
+	{ .name = "guest", .type = SPEC_ENUM, .offset = L(guest), .choices = guest_names }
 
 static const struct spec_field disk_fields[] = {
 	COMMON_FIELDS,
-	{ "index", SPEC_INT, L(index), true, 0, 15 },
+	{ .name = "index", .type = SPEC_INT, .offset = L(index), .required = true, .max = 15 },
 	SPEC_END
 };
 
 static const struct spec_field md_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
-	{ "level", SPEC_INT, L(level), true, 0, 10 },
-	{ "chunk", SPEC_STR, L(chunk), .value = SPEC_V_WORD },
+	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
+	{ .name = "level", .type = SPEC_INT, .offset = L(level), .required = true, .max = 10 },
+	{ .name = "chunk", .type = SPEC_STR, .offset = L(chunk), .value = SPEC_V_WORD },
 	SPEC_END
 };
 
 static const struct spec_field target_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
-	{ "backstore", SPEC_ENUM, L(backstore), false, 0, 0, backstores },
-	{ "iqn", SPEC_STR, L(iqn), true, .value = SPEC_V_IQN },
-	{ "lun", SPEC_INT, L(lun), false, 0, 255 },
-	{ "acl", SPEC_STR, L(acl), .value = SPEC_V_IQN },
+	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
+	{ .name = "backstore", .type = SPEC_ENUM, .offset = L(backstore), .choices = backstores },
+	{ .name = "iqn", .type = SPEC_STR, .offset = L(iqn), .required = true, .value = SPEC_V_IQN },
+	{ .name = "lun", .type = SPEC_INT, .offset = L(lun), .max = 255 },
+	{ .name = "acl", .type = SPEC_STR, .offset = L(acl), .value = SPEC_V_IQN },
 	SPEC_END
 };
 
 static const struct spec_field initiator_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
+	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
 	SPEC_END
 };
 
 static const struct spec_field fs_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
-	{ "fstype", SPEC_ENUM, L(fstype), true, 0, 0, fs_types },
-	{ "mkfs", SPEC_STRLIST, L(mkfs), .value = SPEC_V_ARG },
-	{ "mount", SPEC_STR, L(mount_opts), .value = SPEC_V_OPTS },
+	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
+	{ .name = "fstype", .type = SPEC_ENUM, .offset = L(fstype), .required = true, .choices = fs_types },
+	{ .name = "mkfs", .type = SPEC_STRLIST, .offset = L(mkfs), .value = SPEC_V_ARG },
+	{ .name = "mount", .type = SPEC_STR, .offset = L(mount_opts), .value = SPEC_V_OPTS },
 	SPEC_END
 };
 
 static const struct spec_field overlay_fields[] = {
 	COMMON_FIELDS,
-	{ "lower", SPEC_STR, L(lower), true, .value = SPEC_V_NAME },
-	{ "upper", SPEC_STR, L(upper), true, .value = SPEC_V_NAME },
+	{ .name = "lower", .type = SPEC_STR, .offset = L(lower), .required = true, .value = SPEC_V_NAME },
+	{ .name = "upper", .type = SPEC_STR, .offset = L(upper), .required = true, .value = SPEC_V_NAME },
 	SPEC_END
 };
 
 static const struct spec_field swap_fields[] = {
 	COMMON_FIELDS,
-	{ "on", SPEC_STRLIST, L(on), true, .value = SPEC_V_NAME },
-	{ "priority", SPEC_INT, L(priority), false, 0, 32767 },
+	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
+	{ .name = "priority", .type = SPEC_INT, .offset = L(priority), .max = 32767 },
 	SPEC_END
 };
 
@@ -97,24 +97,24 @@ static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
 			void *obj);
 
 static const struct spec_field disks_fields[] = {
-	{ "count", SPEC_INT, T(disk_count), true, 0, 16 },
-	{ "size", SPEC_SIZE, T(disk_size), true, 16LL << 20, 1LL << 40 },
+	{ .name = "count", .type = SPEC_INT, .offset = T(disk_count), .required = true, .max = 16 },
+	{ .name = "size", .type = SPEC_SIZE, .offset = T(disk_size), .required = true, .min = 16LL << 20, .max = 1LL << 40 },
 	SPEC_END
 };
 
 static const struct spec_field target_guest_fields[] = {
-	{ "disks", SPEC_INT, T(target_disk_count), true, 1, 16 },
-	{ "size", SPEC_SIZE, T(target_disk_size), true, 16LL << 20, 1LL << 40 },
-	{ "memory", SPEC_INT, T(target_memory), false, 128, 1 << 20 },
+	{ .name = "disks", .type = SPEC_INT, .offset = T(target_disk_count), .required = true, .min = 1, .max = 16 },
+	{ .name = "size", .type = SPEC_SIZE, .offset = T(target_disk_size), .required = true, .min = 16LL << 20, .max = 1LL << 40 },
+	{ .name = "memory", .type = SPEC_INT, .offset = T(target_memory), .min = 128, .max = 1 << 20 },
 	SPEC_END
 };
 
 static const struct spec_field topo_fields[] = {
-	{ "description", SPEC_TEXT, T(description), true },
+	{ .name = "description", .type = SPEC_TEXT, .offset = T(description), .required = true },
 	SPEC_SUBMAP("disks", true, disks_fields),
 	SPEC_SUBMAP("target", false, target_guest_fields),
-	{ "layers", SPEC_MAP, 0, true, 0, 0, NULL, parse_layers },
-	{ "mount", SPEC_STR, T(mount), .value = SPEC_V_ABSPATH },
+	{ .name = "layers", .type = SPEC_MAP, .offset = 0, .required = true, .parse = parse_layers },
+	{ .name = "mount", .type = SPEC_STR, .offset = T(mount), .value = SPEC_V_ABSPATH },
 	SPEC_END
 };
 /* clang-format on */

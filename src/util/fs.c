@@ -222,10 +222,10 @@ int64_t fs_free_bytes(const char *path)
 		if (!slash || slash == buf)
 			return statvfs("/", &sv) < 0 ?
 				       -1 :
-				       (int64_t)sv.f_bavail * sv.f_frsize;
+				       (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;
 		*slash = '\0';
 	}
-	return (int64_t)sv.f_bavail * sv.f_frsize;
+	return (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;
 }
 
 const char *wblab_home(void)
