@@ -284,6 +284,11 @@ START_TEST(test_io_fsdev)
 	ck_assert_str_eq(fs, "ext4");
 	ck_assert(!io_fsdev("# mountinfo\n", 12, dev, sizeof(dev), fs,
 			    sizeof(fs)));
+	/* The seed's stack: the overlay's upperdir is on ext4 on md 9:0. */
+	slurp("io/overlay-raid-iscsi-ext4/fsdev.txt", &f);
+	ck_assert(io_fsdev(f.buf, f.len, dev, sizeof(dev), fs, sizeof(fs)));
+	ck_assert_str_eq(dev, "9:0");
+	ck_assert_str_eq(fs, "ext4");
 	strbuf_release(&f);
 }
 END_TEST
