@@ -26,11 +26,24 @@
 #define STACK_INST TRACEFS "/instances/" STACK_INSTANCE
 /* Per CPU, for the deep samples and their stack traces. */
 #define STACK_BUFFER_KB "2048"
-/* Most certain first: a name the kernel lacks fails the rest of the write. */
-#define STACK_FILTER                                                      \
-	"should_failslab __alloc_pages __kmem_cache_alloc_node "          \
-	"__kmalloc kmem_cache_alloc submit_bio_noacct try_to_free_pages " \
-	"try_to_free_mem_cgroup_pages"
+/*
+ * Where the stack tracer samples. One name per write: a name the kernel
+ * lacks fails only its own write (6.12 renamed the allocators *_noprof and
+ * dropped __kmem_cache_alloc_node). The first is on every kernel the lab
+ * builds (5.9 on) and is written with truncation, so the filter is never
+ * left empty: an empty filter means every function, ~40000 patched call
+ * sites, which hung and crashed TCG guests.
+ */
+static const char *const stack_filter[] = {
+	"submit_bio_noacct", "try_to_free_pages",
+	"try_to_free_mem_cgroup_pages", "should_failslab",
+	/* 6.1 */
+	"__alloc_pages", "__kmem_cache_alloc_node", "__kmalloc",
+	"kmem_cache_alloc",
+	/* 6.10 on (memory allocation profiling) */
+	"__alloc_pages_noprof", "__kmalloc_noprof", "kmem_cache_alloc_noprof",
+	NULL
+};
 
 static void put(struct strbuf *plan, const char *path, const char *text)
 {
@@ -167,7 +180,9 @@ void collectors_plan_arm(struct strbuf *plan)
 	 * when the workload starts, and it stays on until power off (turning
 	 * it off is more patching).
 	 */
-	put(plan, TRACEFS "/stack_trace_filter", STACK_FILTER);
+	put(plan, TRACEFS "/stack_trace_filter", stack_filter[0]);
+	for (const char *const *f = stack_filter + 1; *f; f++)
+		append(plan, TRACEFS "/stack_trace_filter", *f);
 	put(plan, STACK_SYSCTL, "1");
 	arm_stack_sites(plan);
 	/* Under MGLRU the direct-reclaim writeback patch has nothing to do. */
