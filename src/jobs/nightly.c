@@ -247,10 +247,13 @@ static void compare_rows(struct night *n, long long night)
 				      history_means(n->db, n->t->name, grp,
 						    t->metric, 14, means),
 				      trend, sizeof(trend));
-			strbuf_addf(&n->mail, "%c %-28.28s %12.4g %12.4g ",
-				    reg ? '*' : ' ', t->metric,
-				    n->good_run ? dc.a : NAN,
-				    k ? sd.amean : NAN);
+			strbuf_addf(&n->mail, "%c %-28.28s ", reg ? '*' : ' ',
+				    t->metric);
+			if (n->good_run)
+				strbuf_addf(&n->mail, "%12.4g ", dc.a);
+			else
+				strbuf_addf(&n->mail, "%12s ", "-");
+			strbuf_addf(&n->mail, "%12.4g ", k ? sd.amean : NAN);
 			if (n->good_run)
 				strbuf_addf(&n->mail,
 					    "%+8.1f%% %9.3g  %s (%s)\n",

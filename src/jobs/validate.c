@@ -225,12 +225,13 @@ static void print_header(struct vstate *s)
 	fprintf(f, "matrix:  %s (%zu topologies x %zu workloads), alpha %.2f\n",
 		s->m.name, s->m.topologies.n, s->m.workloads.n, STATS_ALPHA);
 	if (s->base.art.version)
-		fprintf(f,
-			"kernels: base %s (%s, image %.12s), patched %s (%s, image %.12s)\n",
-			s->base.name, s->base.art.version, s->base.image,
-			s->patched.name,
-			s->patched.art.version ? s->patched.art.version : "-",
-			s->patched.image);
+		fprintf(f, "kernels: base %s (%s, image %.12s)", s->base.name,
+			s->base.art.version, s->base.image);
+	if (s->base.art.version && s->patched.art.version)
+		fprintf(f, ", patched %s (%s, image %.12s)", s->patched.name,
+			s->patched.art.version, s->patched.image);
+	if (s->base.art.version)
+		fputc('\n', f);
 	fputc('\n', f);
 }
 
