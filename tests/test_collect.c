@@ -284,9 +284,9 @@ START_TEST(test_trace_summary)
 	 * cell predates the block, ext4 and single_inode events: those 7 are.
 	 */
 	ck_assert_int_eq(json_object_array_length(at(o, "missing_events")), 7);
-	ck_assert_ptr_null(strstr(json_object_to_json_string(
-					  at(o, "missing_events")),
-				  "mm_vmscan_write"));
+	ck_assert_ptr_null(
+		strstr(json_object_to_json_string(at(o, "missing_events")),
+		       "mm_vmscan_write"));
 	/* Complete: nothing is cut. */
 	ck_assert_int_eq(iat(o, "cut_lines"), 0);
 	ck_assert_int_eq(json_object_array_length(at(o, "enabled_events")), 14);

@@ -92,8 +92,8 @@ static void parse_data(const char *name, struct console_report *r)
 static char *report_json(const struct console_report *r)
 {
 	json_object *o = console_report_to_json(r, "x");
-	char *s = xstrdup(json_object_to_json_string_ext(o,
-				JSON_C_TO_STRING_PLAIN));
+	char *s = xstrdup(
+		json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
 
 	json_object_put(o);
 	return s;
@@ -139,8 +139,11 @@ static bool dbool(const struct console_event *e, const char *k)
 static bool valid_utf8(const unsigned char *s)
 {
 	while (*s) {
-		int n = *s < 0x80 ? 1 : (*s >> 5) == 6 ? 2 : (*s >> 4) == 14 ? 3 :
-			(*s >> 3) == 30 ? 4 : 0;
+		int n = *s < 0x80	? 1 :
+			(*s >> 5) == 6	? 2 :
+			(*s >> 4) == 14 ? 3 :
+			(*s >> 3) == 30 ? 4 :
+					  0;
 		int i;
 
 		if (!n)
@@ -156,9 +159,10 @@ static bool valid_utf8(const unsigned char *s)
 /* ---- the corpus ---- */
 
 static const char *const kinds[] = {
-	"oom", "alloc_failure", "stack_overflow", "hung_task", "soft_lockup",
-	"hard_lockup", "rcu_stall", "oops", "panic", "warning", "sanitizer",
-	"lockdep", "leak", "other", "none",
+	"oom",	       "alloc_failure", "stack_overflow", "hung_task",
+	"soft_lockup", "hard_lockup",	"rcu_stall",	  "oops",
+	"panic",       "warning",	"sanitizer",	  "lockdep",
+	"leak",	       "other",		"none",
 };
 #define NR_KINDS (sizeof(kinds) / sizeof(kinds[0]))
 
@@ -203,7 +207,7 @@ START_TEST(test_corpus)
 
 	ck_assert_msg(f, "cannot open %s (set WBLAB_CORPUS)", tsv);
 	memset(m, 0, sizeof(m));
-	ck_assert(fgets(line, sizeof(line), f));	/* header */
+	ck_assert(fgets(line, sizeof(line), f)); /* header */
 	while (fgets(line, sizeof(line), f)) {
 		char *file = strtok(line, "\t\n"), *kind = strtok(NULL, "\t\n");
 		struct console_report r;
@@ -214,7 +218,8 @@ START_TEST(test_corpus)
 			continue;
 		path = xasprintf("%s/%s", dir, file);
 		console_report_init(&r);
-		ck_assert_msg(console_parse_file(path, &r) == 0, "read %s", path);
+		ck_assert_msg(console_parse_file(path, &r) == 0, "read %s",
+			      path);
 		e = kind_idx(kind);
 		g = kind_idx(r.kind);
 		ck_assert(e >= 0 && g >= 0);
@@ -468,7 +473,7 @@ static void check_chunking(const char *path)
 START_TEST(test_chunking)
 {
 	static const char *const data[] = {
-		"oom-global-334.log", "oom-memcg-wblab.log",
+		"oom-global-334.log",	      "oom-memcg-wblab.log",
 		"page-alloc-failure-493.log", "stack-guard-344.log",
 		"vmalloc-failure-198.log",
 	};
@@ -557,13 +562,14 @@ START_TEST(test_none)
 	ck_assert_str_eq(r.kind, "none");
 	ck_assert_uint_eq(r.nr_events, 0);
 	console_report_free(&r);
-	parse_str("[    0.000000] Linux version 6.1.0\n"
-		  "[    1.000000] ODEBUG: Out of memory. ODEBUG disabled\n"
-		  "[    2.000000] INFO: lockdep is turned off.\n"
-		  "[    3.000000] traps: a[1] general protection fault ip:1 sp:2"
-		  " error:0 in a[400000+1000]\n"
-		  "[    4.000000] XFS (sda): WARNING: Reset corrupted AGFL\n",
-		  &r);
+	parse_str(
+		"[    0.000000] Linux version 6.1.0\n"
+		"[    1.000000] ODEBUG: Out of memory. ODEBUG disabled\n"
+		"[    2.000000] INFO: lockdep is turned off.\n"
+		"[    3.000000] traps: a[1] general protection fault ip:1 sp:2"
+		" error:0 in a[400000+1000]\n"
+		"[    4.000000] XFS (sda): WARNING: Reset corrupted AGFL\n",
+		&r);
 	ck_assert_str_eq(r.kind, "none");
 	ck_assert_uint_eq(r.nr_events, 0);
 	console_report_free(&r);

@@ -22,8 +22,8 @@
 #include "util/run.h"
 #include "util/strbuf.h"
 
-static char home[PATH_MAX];	/* the checkout: lab/kernels etc. */
-static char tmp[PATH_MAX];	/* per-test scratch directory */
+static char home[PATH_MAX]; /* the checkout: lab/kernels etc. */
+static char tmp[PATH_MAX]; /* per-test scratch directory */
 
 static void put(const char *dir, const char *name, const char *text)
 {
@@ -55,7 +55,8 @@ static void teardown(void)
 	setenv("WBLAB_HOME", home, 1);
 }
 
-static int load_shipped(const char *name, struct kernel_spec *s, struct strbuf *err)
+static int load_shipped(const char *name, struct kernel_spec *s,
+			struct strbuf *err)
 {
 	char *p = xasprintf("%s/lab/kernels/%s.yaml", home, name);
 	int ret = kernel_spec_load_err(p, name, s, err);
@@ -80,18 +81,21 @@ START_TEST(test_shipped_specs_load)
 	ck_assert_ptr_null(s.base);
 	kernel_spec_free(&s);
 
-	ck_assert_msg(!load_shipped("6.1-direct-writeback", &s, &err), "%s", err.buf);
+	ck_assert_msg(!load_shipped("6.1-direct-writeback", &s, &err), "%s",
+		      err.buf);
 	ck_assert_str_eq(s.base, "6.1");
 	ck_assert_ptr_null(s.source_package);
 	ck_assert_int_eq(s.patches.n, 1);
-	ck_assert_str_eq(s.patches.v[0],
-			 "0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch");
+	ck_assert_str_eq(
+		s.patches.v[0],
+		"0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch");
 	ck_assert_str_eq(s.localversion, "-wblab-dw");
 	kernel_spec_free(&s);
 
 	ck_assert_msg(!load_shipped("6.1-seed-patch", &s, &err), "%s", err.buf);
 	ck_assert_int_eq(s.patches.n, 1);
-	ck_assert_str_eq(s.patches.v[0], "seed-disallow-direct-reclaim-writeback.patch");
+	ck_assert_str_eq(s.patches.v[0],
+			 "seed-disallow-direct-reclaim-writeback.patch");
 	kernel_spec_free(&s);
 
 	/* Every shipped patch and lab fragment a spec names exists. */
@@ -132,14 +136,15 @@ static char *bad_spec(const char *name, const char *text, char **pathp)
 	return strbuf_detach(&err, NULL);
 }
 
-static void expect(const char *err, const char *path, int line, const char *field,
-		   const char *words)
+static void expect(const char *err, const char *path, int line,
+		   const char *field, const char *words)
 {
 	char *want = xasprintf("%s:%d: %s: ", path, line, field);
 
 	ck_assert_msg(strstr(err, want), "wanted '%s' in:\n%s", want, err);
 	if (words)
-		ck_assert_msg(strstr(err, words), "wanted '%s' in:\n%s", words, err);
+		ck_assert_msg(strstr(err, words), "wanted '%s' in:\n%s", words,
+			      err);
 	free(want);
 }
 
@@ -147,46 +152,58 @@ START_TEST(test_bad_specs)
 {
 	char *p, *err;
 
-	err = bad_spec("typo", "description: x\n"
-			       "source:\n"
-			       "  pakage: linux-source-6.1\n", &p);
+	err = bad_spec("typo",
+		       "description: x\n"
+		       "source:\n"
+		       "  pakage: linux-source-6.1\n",
+		       &p);
 	expect(err, p, 3, "source.pakage", "unknown field");
 	free(err);
 	free(p);
 
-	err = bad_spec("two-kinds", "package: linux-image-6.1.0-57-amd64-unsigned\n"
-				    "source:\n"
-				    "  package: linux-source-6.1\n", &p);
+	err = bad_spec("two-kinds",
+		       "package: linux-image-6.1.0-57-amd64-unsigned\n"
+		       "source:\n"
+		       "  package: linux-source-6.1\n",
+		       &p);
 	expect(err, p, 1, "package", "exactly one of");
 	free(err);
 	free(p);
 
-	err = bad_spec("variant-source", "base: 6.1\n"
-					 "source:\n"
-					 "  package: linux-source-6.1\n", &p);
+	err = bad_spec("variant-source",
+		       "base: 6.1\n"
+		       "source:\n"
+		       "  package: linux-source-6.1\n",
+		       &p);
 	expect(err, p, 1, "base", "drop source");
 	free(err);
 	free(p);
 
-	err = bad_spec("lv", "source:\n"
-			     "  package: linux-source-6.1\n"
-			     "localversion: -wblab dw\n", &p);
+	err = bad_spec("lv",
+		       "source:\n"
+		       "  package: linux-source-6.1\n"
+		       "localversion: -wblab dw\n",
+		       &p);
 	expect(err, p, 3, "localversion", "must be");
 	free(err);
 	free(p);
 
-	err = bad_spec("patchlist", "source:\n"
-				    "  package: linux-source-6.1\n"
-				    "patches:\n"
-				    "  - one.patch\n"
-				    "  - {file: two.patch}\n", &p);
+	err = bad_spec("patchlist",
+		       "source:\n"
+		       "  package: linux-source-6.1\n"
+		       "patches:\n"
+		       "  - one.patch\n"
+		       "  - {file: two.patch}\n",
+		       &p);
 	expect(err, p, 5, "patches", "scalars");
 	free(err);
 	free(p);
 
-	err = bad_spec("prebuilt-patched", "package: linux-image-6.1.0-57-amd64-unsigned\n"
-					   "patches:\n"
-					   "  - a.patch\n", &p);
+	err = bad_spec("prebuilt-patched",
+		       "package: linux-image-6.1.0-57-amd64-unsigned\n"
+		       "patches:\n"
+		       "  - a.patch\n",
+		       &p);
 	expect(err, p, 1, "package", "no patches");
 	free(err);
 	free(p);
@@ -207,26 +224,42 @@ static void make_home(void)
 	git_init[3] = repo;
 	ck_assert_int_eq(run_capture(git_init, &out, &out), 0);
 	{
-		const char *add[] = { "git", "-C", repo, "add", "Makefile", NULL };
-		const char *ci[] = { "git", "-C", repo, "-c", "user.name=t", "-c",
-				     "user.email=t@t", "commit", "-q", "-m", "one", NULL };
+		const char *add[] = {
+			"git", "-C", repo, "add", "Makefile", NULL
+		};
+		const char *ci[] = { "git",
+				     "-C",
+				     repo,
+				     "-c",
+				     "user.name=t",
+				     "-c",
+				     "user.email=t@t",
+				     "commit",
+				     "-q",
+				     "-m",
+				     "one",
+				     NULL };
 
 		ck_assert_int_eq(run_capture(add, &out, &out), 0);
 		ck_assert_msg(run_capture(ci, &out, &out) == 0, "%s", out.buf);
 	}
 	{
-		char *spec = xasprintf("source:\n  git: %s\n  ref: HEAD\n"
-				       "config:\n  base: defconfig\n  fragments:\n"
-				       "    - kvm_guest.config\n    - lab.config\n"
-				       "localversion: -t\n", repo);
+		char *spec =
+			xasprintf("source:\n  git: %s\n  ref: HEAD\n"
+				  "config:\n  base: defconfig\n  fragments:\n"
+				  "    - kvm_guest.config\n    - lab.config\n"
+				  "localversion: -t\n",
+				  repo);
 
 		put(tmp, "lab/kernels/k.yaml", spec);
 		free(spec);
 	}
-	put(tmp, "lab/kernels/k-dw.yaml", "base: k\npatches:\n  - 0001-x.patch\n"
-					  "localversion: -t-dw\n");
+	put(tmp, "lab/kernels/k-dw.yaml",
+	    "base: k\npatches:\n  - 0001-x.patch\n"
+	    "localversion: -t-dw\n");
 	put(tmp, "lab/configs/lab.config", "CONFIG_MD=y\n");
-	put(tmp, "lab/patches/0001-x.patch", "--- a/Makefile\n+++ b/Makefile\n");
+	put(tmp, "lab/patches/0001-x.patch",
+	    "--- a/Makefile\n+++ b/Makefile\n");
 	setenv("WBLAB_HOME", tmp, 1);
 	strbuf_release(&out);
 	free(repo);
@@ -257,7 +290,8 @@ START_TEST(test_cache_key)
 	ck_assert_str_ne(k0, v0);
 
 	/* A patch edit changes the variant, not its base. */
-	put(tmp, "lab/patches/0001-x.patch", "--- a/Makefile\n+++ b/Makefile\n\n");
+	put(tmp, "lab/patches/0001-x.patch",
+	    "--- a/Makefile\n+++ b/Makefile\n\n");
 	key_of("k", k1);
 	ck_assert_str_eq(k0, k1);
 	key_of("k-dw", v1);
@@ -274,8 +308,9 @@ START_TEST(test_cache_key)
 	memcpy(v0, v1, sizeof(v0));
 
 	/* localversion is part of the key. */
-	put(tmp, "lab/kernels/k-dw.yaml", "base: k\npatches:\n  - 0001-x.patch\n"
-					  "localversion: -t-other\n");
+	put(tmp, "lab/kernels/k-dw.yaml",
+	    "base: k\npatches:\n  - 0001-x.patch\n"
+	    "localversion: -t-other\n");
 	key_of("k-dw", v1);
 	ck_assert_str_ne(v0, v1);
 	key_of("k", k1);
@@ -284,9 +319,19 @@ START_TEST(test_cache_key)
 	/* A new commit in the source changes the key. */
 	{
 		char *repo = tpath("linux");
-		const char *ci[] = { "git", "-C", repo, "-c", "user.name=t", "-c",
-				     "user.email=t@t", "commit", "-q", "--allow-empty",
-				     "-m", "two", NULL };
+		const char *ci[] = { "git",
+				     "-C",
+				     repo,
+				     "-c",
+				     "user.name=t",
+				     "-c",
+				     "user.email=t@t",
+				     "commit",
+				     "-q",
+				     "--allow-empty",
+				     "-m",
+				     "two",
+				     NULL };
 		struct strbuf out = STRBUF_INIT;
 
 		ck_assert_int_eq(run_capture(ci, &out, &out), 0);
@@ -301,7 +346,8 @@ START_TEST(test_cache_key)
 		struct kernel_spec s;
 		char hex[HASH_HEX_LEN + 1];
 
-		put(tmp, "lab/kernels/k-missing.yaml", "base: k\npatches:\n  - nope.patch\n");
+		put(tmp, "lab/kernels/k-missing.yaml",
+		    "base: k\npatches:\n  - nope.patch\n");
 		ck_assert_int_eq(kernel_spec_find("k-missing", &s), 0);
 		ck_assert_int_eq(kernel_cache_key(&s, hex), -1);
 		kernel_spec_free(&s);
@@ -319,16 +365,19 @@ START_TEST(test_patch_check_names_hunk)
 	struct strbuf text = STRBUF_INIT;
 
 	put(tree, "mm/vmscan.c", "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n");
-	put(tmp, "good.patch", "--- a/mm/vmscan.c\n+++ b/mm/vmscan.c\n"
-			       "@@ -1,3 +1,3 @@ first\n a\n-b\n+B\n c\n");
-	put(tmp, "bad.patch", "--- a/mm/vmscan.c\n+++ b/mm/vmscan.c\n"
-			      "@@ -1,3 +1,3 @@ first\n a\n-b\n+B\n c\n"
-			      "@@ -9,3 +9,3 @@ static int second(void)\n i\n-x\n+X\n k\n");
+	put(tmp, "good.patch",
+	    "--- a/mm/vmscan.c\n+++ b/mm/vmscan.c\n"
+	    "@@ -1,3 +1,3 @@ first\n a\n-b\n+B\n c\n");
+	put(tmp, "bad.patch",
+	    "--- a/mm/vmscan.c\n+++ b/mm/vmscan.c\n"
+	    "@@ -1,3 +1,3 @@ first\n a\n-b\n+B\n c\n"
+	    "@@ -9,3 +9,3 @@ static int second(void)\n i\n-x\n+X\n k\n");
 	ck_assert_int_eq(kbuild_patch_check(tree, good, &msg), 0);
 	ck_assert_int_eq(msg.len, 0);
 	ck_assert_int_eq(kbuild_patch_check(tree, bad, &msg), 1);
-	ck_assert_msg(strstr(msg.buf, "mm/vmscan.c: hunk #2 FAILED at line 9: "
-				      "@@ -9,3 +9,3 @@ static int second(void)"),
+	ck_assert_msg(strstr(msg.buf,
+			     "mm/vmscan.c: hunk #2 FAILED at line 9: "
+			     "@@ -9,3 +9,3 @@ static int second(void)"),
 		      "message: %s", msg.buf);
 	ck_assert_msg(!strstr(msg.buf, "hunk #1"), "message: %s", msg.buf);
 	/* A dry run changes nothing. */
@@ -336,11 +385,13 @@ START_TEST(test_patch_check_names_hunk)
 		char *f = xasprintf("%s/mm/vmscan.c", tree);
 
 		ck_assert_int_ge(strbuf_read_file(&text, f), 0);
-		ck_assert_str_eq(text.buf, "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n");
+		ck_assert_str_eq(text.buf,
+				 "a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\nl\n");
 		free(f);
 	}
 	strbuf_reset(&msg);
-	ck_assert_int_eq(kbuild_patch_check(tree, "/nonexistent.patch", &msg), -1);
+	ck_assert_int_eq(kbuild_patch_check(tree, "/nonexistent.patch", &msg),
+			 -1);
 	strbuf_release(&msg);
 	strbuf_release(&text);
 	free(tree);
@@ -360,7 +411,8 @@ static char *real_tree(void)
 	while (d && (de = readdir(d)) && !found) {
 		char *m;
 
-		if (strncmp(de->d_name, "linux-source-6.1-", 17) || strstr(de->d_name, ".tmp."))
+		if (strncmp(de->d_name, "linux-source-6.1-", 17) ||
+		    strstr(de->d_name, ".tmp."))
 			continue;
 		m = xasprintf("%s%s/.wblab-unpacked", dir, de->d_name);
 		if (path_exists(m))
@@ -376,23 +428,32 @@ static char *real_tree(void)
 START_TEST(test_seed_patch_on_6_1)
 {
 	char *tree = real_tree();
-	char *seed = xasprintf("%s/lab/patches/seed-disallow-direct-reclaim-writeback.patch", home);
-	char *dw = xasprintf("%s/lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch",
-			     home);
+	char *seed = xasprintf(
+		"%s/lab/patches/seed-disallow-direct-reclaim-writeback.patch",
+		home);
+	char *dw = xasprintf(
+		"%s/lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch",
+		home);
 	struct strbuf msg = STRBUF_INIT;
 
 	if (!tree) {
-		fprintf(stderr, "test_seed_patch_on_6_1: skipped: no unpacked linux-source-6.1 "
-			"under %s/src (wblab kernel build 6.1 unpacks it)\n", cache_root());
+		fprintf(stderr,
+			"test_seed_patch_on_6_1: skipped: no unpacked linux-source-6.1 "
+			"under %s/src (wblab kernel build 6.1 unpacks it)\n",
+			cache_root());
 		goto out;
 	}
 	ck_assert_int_eq(kbuild_patch_check(tree, seed, &msg), 1);
-	ck_assert_msg(strstr(msg.buf, "mm/vmscan.c: hunk #1 FAILED at line 1826: "
-				      "@@ -1826,10 +1826,8 @@ static unsigned long do_try_to_free_pages"),
+	ck_assert_msg(
+		strstr(msg.buf,
+		       "mm/vmscan.c: hunk #1 FAILED at line 1826: "
+		       "@@ -1826,10 +1826,8 @@ static unsigned long do_try_to_free_pages"),
+		"message: %s", msg.buf);
+	ck_assert_msg(strstr(msg.buf, "mm/vmscan.c: hunk #5 FAILED"),
 		      "message: %s", msg.buf);
-	ck_assert_msg(strstr(msg.buf, "mm/vmscan.c: hunk #5 FAILED"), "message: %s", msg.buf);
 	strbuf_reset(&msg);
-	ck_assert_msg(kbuild_patch_check(tree, dw, &msg) == 0, "0001 does not apply: %s", msg.buf);
+	ck_assert_msg(kbuild_patch_check(tree, dw, &msg) == 0,
+		      "0001 does not apply: %s", msg.buf);
 out:
 	strbuf_release(&msg);
 	free(tree);
@@ -410,32 +471,42 @@ START_TEST(test_config_verify)
 	const bool strict[] = { false, true };
 	struct strbuf msg = STRBUF_INIT, warn = STRBUF_INIT;
 
-	put(tmp, "config", "CONFIG_MD=y\n"
-			   "CONFIG_MD_RAID1=m\n"
-			   "CONFIG_EXT4_FS=y\n"
-			   "# CONFIG_XFS_FS is not set\n"
-			   "CONFIG_LOCALVERSION=\"-wblab\"\n"
-			   "CONFIG_NR_CPUS=64\n");
-	put(tmp, "tree.config", "CONFIG_S390_GUEST=y\n"
-				"CONFIG_EXT4_FS=m\n"
-				"CONFIG_XFS_FS=y\n");
-	put(tmp, "lab.config", "# comment\n"
-			       "CONFIG_MD=y\n"
-			       "CONFIG_MD_RAID1=y\n"	/* module: dropped to m */
-			       "CONFIG_XFS_FS=y\n"	/* overrides the tree's */
-			       "CONFIG_LOCALVERSION=\"-wblab\"\n"
-			       "# CONFIG_DEBUG_INFO is not set\n"
-			       "CONFIG_ISCSI_TARGET=y\n"	/* absent */
-			       "CONFIG_NR_CPUS=64\n");
-	ck_assert_int_eq(kbuild_config_verify(cfg, frags, strict, 2, &msg, &warn), 3);
-	ck_assert_msg(strstr(msg.buf, "CONFIG_MD_RAID1=y (") && strstr(msg.buf, "lab.config:3): .config has m"),
+	put(tmp, "config",
+	    "CONFIG_MD=y\n"
+	    "CONFIG_MD_RAID1=m\n"
+	    "CONFIG_EXT4_FS=y\n"
+	    "# CONFIG_XFS_FS is not set\n"
+	    "CONFIG_LOCALVERSION=\"-wblab\"\n"
+	    "CONFIG_NR_CPUS=64\n");
+	put(tmp, "tree.config",
+	    "CONFIG_S390_GUEST=y\n"
+	    "CONFIG_EXT4_FS=m\n"
+	    "CONFIG_XFS_FS=y\n");
+	put(tmp, "lab.config",
+	    "# comment\n"
+	    "CONFIG_MD=y\n"
+	    "CONFIG_MD_RAID1=y\n" /* module: dropped to m */
+	    "CONFIG_XFS_FS=y\n" /* overrides the tree's */
+	    "CONFIG_LOCALVERSION=\"-wblab\"\n"
+	    "# CONFIG_DEBUG_INFO is not set\n"
+	    "CONFIG_ISCSI_TARGET=y\n" /* absent */
+	    "CONFIG_NR_CPUS=64\n");
+	ck_assert_int_eq(
+		kbuild_config_verify(cfg, frags, strict, 2, &msg, &warn), 3);
+	ck_assert_msg(strstr(msg.buf, "CONFIG_MD_RAID1=y (") &&
+			      strstr(msg.buf, "lab.config:3): .config has m"),
 		      "%s", msg.buf);
-	ck_assert_msg(strstr(msg.buf, "CONFIG_XFS_FS=y (") && strstr(msg.buf, "lab.config:4)"),
+	ck_assert_msg(strstr(msg.buf, "CONFIG_XFS_FS=y (") &&
+			      strstr(msg.buf, "lab.config:4)"),
 		      "%s", msg.buf);
-	ck_assert_msg(strstr(msg.buf, "CONFIG_ISCSI_TARGET=y (") && strstr(msg.buf, "lab.config:7)"),
+	ck_assert_msg(strstr(msg.buf, "CONFIG_ISCSI_TARGET=y (") &&
+			      strstr(msg.buf, "lab.config:7)"),
 		      "%s", msg.buf);
-	ck_assert_msg(!strstr(msg.buf, "CONFIG_MD=") && !strstr(msg.buf, "LOCALVERSION") &&
-		      !strstr(msg.buf, "DEBUG_INFO") && !strstr(msg.buf, "NR_CPUS"), "%s", msg.buf);
+	ck_assert_msg(!strstr(msg.buf, "CONFIG_MD=") &&
+			      !strstr(msg.buf, "LOCALVERSION") &&
+			      !strstr(msg.buf, "DEBUG_INFO") &&
+			      !strstr(msg.buf, "NR_CPUS"),
+		      "%s", msg.buf);
 	/* The kernel's own fragment only warns; m asked and y given is fine. */
 	ck_assert_msg(strstr(warn.buf, "CONFIG_S390_GUEST=y"), "%s", warn.buf);
 	ck_assert_msg(!strstr(warn.buf, "EXT4"), "%s", warn.buf);
@@ -454,9 +525,12 @@ START_TEST(test_wblab_config_builtin)
 	struct strbuf sb = STRBUF_INIT;
 
 	ck_assert_int_ge(strbuf_read_file(&sb, p), 0);
-	ck_assert_msg(!strstr(sb.buf, "=m\n"), "wblab.config must build everything in");
-	ck_assert_msg(strstr(sb.buf, "CONFIG_ISCSI_TARGET=y") && strstr(sb.buf, "CONFIG_MD_RAID456=y") &&
-		      strstr(sb.buf, "CONFIG_STACK_TRACER=y") && strstr(sb.buf, "CONFIG_XFS_FS=y"),
+	ck_assert_msg(!strstr(sb.buf, "=m\n"),
+		      "wblab.config must build everything in");
+	ck_assert_msg(strstr(sb.buf, "CONFIG_ISCSI_TARGET=y") &&
+			      strstr(sb.buf, "CONFIG_MD_RAID456=y") &&
+			      strstr(sb.buf, "CONFIG_STACK_TRACER=y") &&
+			      strstr(sb.buf, "CONFIG_XFS_FS=y"),
 		      "wblab.config lacks a lab option");
 	strbuf_release(&sb);
 	free(p);

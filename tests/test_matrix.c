@@ -250,7 +250,8 @@ START_TEST(long_cell_names_fit)
 	ck_assert_str_ne(n, n2);
 	/* A short id keeps its plain name. */
 	shrt = cell_domain_name(run, "debian-6.1_none_noop_1");
-	ck_assert_str_eq(shrt, "wblab-20261203-143237-19a6-debian-6.1_none_noop_1");
+	ck_assert_str_eq(shrt,
+			 "wblab-20261203-143237-19a6-debian-6.1_none_noop_1");
 	free(sock);
 	free(n);
 	free(n2);
@@ -274,14 +275,15 @@ START_TEST(hosts_file)
 	struct strbuf err = STRBUF_INIT;
 	struct hosts_spec h;
 
-	write_string_atomic(path, "hosts:\n"
-				  "  - name: local\n"
-				  "    uri: qemu:///system\n"
-				  "    cpus: 2\n"
-				  "    memory: 8G\n"
-				  "  - name: second\n"
-				  "    uri: qemu+tcp://127.0.0.1:16599/session\n"
-				  "    pool: /var/lib/wblab/pool-second\n");
+	write_string_atomic(path,
+			    "hosts:\n"
+			    "  - name: local\n"
+			    "    uri: qemu:///system\n"
+			    "    cpus: 2\n"
+			    "    memory: 8G\n"
+			    "  - name: second\n"
+			    "    uri: qemu+tcp://127.0.0.1:16599/session\n"
+			    "    pool: /var/lib/wblab/pool-second\n");
 	ck_assert_msg(hosts_spec_load(path, &h, &err) == 0, "%s", err.buf);
 	ck_assert_int_eq(h.n, 2);
 	ck_assert_int_eq(h.hosts[0].cpus, 2);
@@ -295,10 +297,11 @@ START_TEST(hosts_file)
 				  "    uri: qemu:///session\n"
 				  "    pool: relative\n");
 	ck_assert_int_ne(hosts_spec_load(path, &h, &err), 0);
-	ck_assert_msg(strstr(err.buf, "h.yaml:4: hosts[1]: host 'a' is listed twice"),
+	ck_assert_msg(strstr(err.buf,
+			     "h.yaml:4: hosts[1]: host 'a' is listed twice"),
 		      "%s", err.buf);
-	ck_assert_msg(strstr(err.buf, "pool and run_dir must be absolute"), "%s",
-		      err.buf);
+	ck_assert_msg(strstr(err.buf, "pool and run_dir must be absolute"),
+		      "%s", err.buf);
 	hosts_spec_free(&h);
 	strbuf_release(&err);
 	free(path);

@@ -151,8 +151,8 @@ static char *jdup(json_object *o, const char *key)
 	return s ? xstrdup(s) : NULL;
 }
 
-static const char *const kernel_files[] = { "kernel.json", "bzImage",
-					    "config", "modules.img", NULL };
+static const char *const kernel_files[] = { "kernel.json", "bzImage", "config",
+					    "modules.img", NULL };
 
 int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 {
@@ -188,8 +188,8 @@ int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 		return -1;
 	}
 	if (cache_verify(dir, kernel_files, why, sizeof(why))) {
-		warn("kernel cache entry %s is corrupt (%s): rebuilding it", dir,
-		     why);
+		warn("kernel cache entry %s is corrupt (%s): rebuilding it",
+		     dir, why);
 		kernel_artifact_free(a);
 		return -1;
 	}

@@ -190,7 +190,8 @@ static int matrix_show_cmd(int argc, char **argv)
 			json_object_object_add(
 				c, "id", json_object_new_string(p.cells[i].id));
 			json_object_object_add(
-				c, "block", json_object_new_int(p.cells[i].block));
+				c, "block",
+				json_object_new_int(p.cells[i].block));
 			json_object_array_add(cells, c);
 		}
 		json_object_object_add(jo, "cells", cells);
@@ -202,8 +203,8 @@ static int matrix_show_cmd(int argc, char **argv)
 		printf("# %s: %zu cells, seed %llu\n", m.name, p.n,
 		       (unsigned long long)o.seed);
 		for (size_t i = 0; i < p.n; i++)
-			printf("%4zu  block %-4d %s\n", i + 1,
-			       p.cells[i].block, p.cells[i].id);
+			printf("%4zu  block %-4d %s\n", i + 1, p.cells[i].block,
+			       p.cells[i].id);
 	}
 	matrix_plan_free(&p);
 	matrix_spec_free(&m);

@@ -129,8 +129,8 @@ int cmd_reparse(int argc, char **argv)
 			failed++;
 		} else {
 			if (out)
-				json_object_array_add(out,
-						      cell_json(str(c, "id"), &r));
+				json_object_array_add(
+					out, cell_json(str(c, "id"), &r));
 			else
 				say(str(c, "id"), &r);
 			if (r.outcome_changed) {
@@ -152,8 +152,10 @@ int cmd_reparse(int argc, char **argv)
 		json_object *o = json_object_new_object();
 
 		json_object_object_add(o, "cells", out);
-		json_object_object_add(o, "changed", json_object_new_int(changed));
-		json_object_object_add(o, "failed", json_object_new_int(failed));
+		json_object_object_add(o, "changed",
+				       json_object_new_int(changed));
+		json_object_object_add(o, "failed",
+				       json_object_new_int(failed));
 		puts(json_object_to_json_string_ext(
 			o, JSON_C_TO_STRING_PRETTY |
 				   JSON_C_TO_STRING_NOSLASHESCAPE));

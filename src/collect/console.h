@@ -19,18 +19,18 @@
 #define CONSOLE_MAX_FRAMES 32
 
 struct console_event {
-	const char *kind;	/* static string, see docs */
-	char *title;		/* stable: no addresses, pids, timestamps */
-	long line;		/* 1-based line of the event's first line */
-	json_object *detail;	/* extra fields, may be NULL */
+	const char *kind; /* static string, see docs */
+	char *title; /* stable: no addresses, pids, timestamps */
+	long line; /* 1-based line of the event's first line */
+	json_object *detail; /* extra fields, may be NULL */
 };
 
 struct console_report {
-	const char *kind;	/* primary kind, "none" if none */
+	const char *kind; /* primary kind, "none" if none */
 	struct console_event *events;
 	size_t nr_events;
 	size_t bytes, lines;
-	size_t dropped_events;	/* events beyond CONSOLE_MAX_EVENTS */
+	size_t dropped_events; /* events beyond CONSOLE_MAX_EVENTS */
 };
 
 void console_report_init(struct console_report *r);
@@ -40,7 +40,8 @@ void console_report_free(struct console_report *r);
 struct console_parser *console_parser_new(void);
 void console_parser_feed(struct console_parser *p, const char *buf, size_t len);
 /* Fills out (which must be initialised); the parser may then only be freed. */
-void console_parser_finish(struct console_parser *p, struct console_report *out);
+void console_parser_finish(struct console_parser *p,
+			   struct console_report *out);
 void console_parser_free(struct console_parser *p);
 
 int console_parse_fd(int fd, struct console_report *out); /* -1 on read error */

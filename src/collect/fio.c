@@ -30,20 +30,30 @@ static json_object *direction(json_object *d)
 	json_object *clat = get(d, "clat_ns");
 	json_object *pct = get(clat, "percentile");
 
-	json_object_object_add(out, "bw_kib_s", json_object_new_double(num(d, "bw")));
-	json_object_object_add(out, "iops", json_object_new_double(num(d, "iops")));
-	json_object_object_add(out, "ios", json_object_new_int64((int64_t)num(d, "total_ios")));
-	json_object_object_add(out, "io_kib", json_object_new_int64((int64_t)num(d, "io_kbytes")));
-	json_object_object_add(out, "clat_mean_us",
-			       json_object_new_double(num(clat, "mean") / 1000));
+	json_object_object_add(out, "bw_kib_s",
+			       json_object_new_double(num(d, "bw")));
+	json_object_object_add(out, "iops",
+			       json_object_new_double(num(d, "iops")));
+	json_object_object_add(
+		out, "ios",
+		json_object_new_int64((int64_t)num(d, "total_ios")));
+	json_object_object_add(
+		out, "io_kib",
+		json_object_new_int64((int64_t)num(d, "io_kbytes")));
+	json_object_object_add(
+		out, "clat_mean_us",
+		json_object_new_double(num(clat, "mean") / 1000));
 	json_object_object_add(out, "clat_max_us",
 			       json_object_new_double(num(clat, "max") / 1000));
-	json_object_object_add(out, "clat_p50_us",
-			       json_object_new_double(num(pct, "50.000000") / 1000));
-	json_object_object_add(out, "clat_p95_us",
-			       json_object_new_double(num(pct, "95.000000") / 1000));
-	json_object_object_add(out, "clat_p99_us",
-			       json_object_new_double(num(pct, "99.000000") / 1000));
+	json_object_object_add(
+		out, "clat_p50_us",
+		json_object_new_double(num(pct, "50.000000") / 1000));
+	json_object_object_add(
+		out, "clat_p95_us",
+		json_object_new_double(num(pct, "95.000000") / 1000));
+	json_object_object_add(
+		out, "clat_p99_us",
+		json_object_new_double(num(pct, "99.000000") / 1000));
 	return out;
 }
 
@@ -74,8 +84,8 @@ json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen)
 		return NULL;
 	}
 	out = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(jobs) && i < FIO_MAX_JOBS;
-	     i++) {
+	for (size_t i = 0;
+	     i < json_object_array_length(jobs) && i < FIO_MAX_JOBS; i++) {
 		json_object *j = json_object_array_get_idx(jobs, i);
 		json_object *s = json_object_new_object();
 		json_object *name = get(j, "jobname");
@@ -87,14 +97,27 @@ json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen)
 					json_object_get_string(name),
 					json_object_get_string_len(name) > 64 ?
 						64 :
-						json_object_get_string_len(name)) :
+						json_object_get_string_len(
+							name)) :
 				json_object_new_string("?"));
-		json_object_object_add(s, "error", json_object_new_int((int)num(j, "error")));
-		json_object_object_add(s, "runtime_ms", json_object_new_int64((int64_t)num(get(j, "read"), "runtime") > (int64_t)num(get(j, "write"), "runtime") ? (int64_t)num(get(j, "read"), "runtime") : (int64_t)num(get(j, "write"), "runtime")));
+		json_object_object_add(
+			s, "error", json_object_new_int((int)num(j, "error")));
+		json_object_object_add(
+			s, "runtime_ms",
+			json_object_new_int64(
+				(int64_t)num(get(j, "read"), "runtime") >
+						(int64_t)num(get(j, "write"),
+							     "runtime") ?
+					(int64_t)num(get(j, "read"),
+						     "runtime") :
+					(int64_t)num(get(j, "write"),
+						     "runtime")));
 		if (num(get(j, "read"), "total_ios") > 0)
-			json_object_object_add(s, "read", direction(get(j, "read")));
+			json_object_object_add(s, "read",
+					       direction(get(j, "read")));
 		if (num(get(j, "write"), "total_ios") > 0)
-			json_object_object_add(s, "write", direction(get(j, "write")));
+			json_object_object_add(s, "write",
+					       direction(get(j, "write")));
 		json_object_array_add(out, s);
 	}
 	json_object_put(root);

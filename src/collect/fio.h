@@ -15,6 +15,7 @@
 #define FIO_MAX_JOBS 256
 #define FIO_NUM_MAX 9007199254740992.0 /* 2^53 */
 
-json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen);
+json_object *fio_summary(const char *text, size_t len, char *err,
+			 size_t errlen);
 
 #endif

@@ -336,13 +336,14 @@ static void wb_written(struct summary *s, const struct trace_line *l)
 	char buf[64];
 	long long n;
 
-	if (t->wb_pages >= 0 && trace_arg_num(l, "nr_pages", &n) &&
-	    n >= 0 && n <= t->wb_pages && trace_arg_str(l, "reason", buf, sizeof(buf)) &&
+	if (t->wb_pages >= 0 && trace_arg_num(l, "nr_pages", &n) && n >= 0 &&
+	    n <= t->wb_pages && trace_arg_str(l, "reason", buf, sizeof(buf)) &&
 	    !strcmp(buf, t->wb_reason)) {
 		trace_add(&ntab_get(&s->wb, buf, strlen(buf))->b,
 			  t->wb_pages - n);
-		trace_add(&ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b,
-			  t->wb_pages - n);
+		trace_add(
+			&ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b,
+			t->wb_pages - n);
 		if (t->wb_pages < UNBOUNDED) {
 			c->works_bounded++;
 			trace_add(&c->works_asked, t->wb_pages);
@@ -582,13 +583,18 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 				if (cpu >= 0 && cpu < MAX_CPUS)
 					cpu_lost[cpu] = true;
 			if (!strncmp(v, "entries:", 8))
-				entries += trace_clamp(strtoll(v + 8, NULL, 10)), cpus++;
+				entries +=
+					trace_clamp(strtoll(v + 8, NULL, 10)),
+					cpus++;
 			else if (!strncmp(v, "overrun:", 8))
-				overrun += trace_clamp(strtoll(v + 8, NULL, 10));
+				overrun +=
+					trace_clamp(strtoll(v + 8, NULL, 10));
 			else if (!strncmp(v, "commit overrun:", 15))
-				commit_overrun += trace_clamp(strtoll(v + 15, NULL, 10));
+				commit_overrun +=
+					trace_clamp(strtoll(v + 15, NULL, 10));
 			else if (!strncmp(v, "dropped events:", 15))
-				dropped += trace_clamp(strtoll(v + 15, NULL, 10));
+				dropped +=
+					trace_clamp(strtoll(v + 15, NULL, 10));
 		}
 	}
 	if (cpus) {
@@ -668,8 +674,8 @@ static void walk(struct summary *s, const char *text, size_t len, bool first,
 		if (p[0] == '#' && n > 40 &&
 		    (h = memmem(p, n < 200 ? n : 200,
 				"entries-in-buffer/entries-written: ", 35))) {
-			if (first && sscanf(h + 35, "%lld/%lld", in_buf,
-					    written) == 2) {
+			if (first &&
+			    sscanf(h + 35, "%lld/%lld", in_buf, written) == 2) {
 				*in_buf = trace_clamp(*in_buf);
 				*written = trace_clamp(*written);
 			}
@@ -678,7 +684,8 @@ static void walk(struct summary *s, const char *text, size_t len, bool first,
 		} else if (n < 64 && memmem(p, n, " EVENTS]", 8) &&
 			   (h = memmem(p, n, "[LOST ", 6))) {
 			if (first)
-				s->lost_lines += trace_clamp(strtoll(h + 6, NULL, 10));
+				s->lost_lines +=
+					trace_clamp(strtoll(h + 6, NULL, 10));
 		} else if (trace_parse_line(p, n, &l)) {
 			int cpu = l.cpu >= 0 && l.cpu < MAX_CPUS ? l.cpu : 0;
 

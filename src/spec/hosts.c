@@ -71,10 +71,11 @@ static int parse_hosts(struct spec_file *sf, yaml_node_t *v, const char *field,
 	return bad ? -1 : 0;
 }
 
-static const struct spec_field hosts_fields[] = {
-	{ .name = "hosts", .type = SPEC_MAP, .required = true, .parse = parse_hosts },
-	SPEC_END
-};
+static const struct spec_field hosts_fields[] = { { .name = "hosts",
+						    .type = SPEC_MAP,
+						    .required = true,
+						    .parse = parse_hosts },
+						  SPEC_END };
 
 static int hosts_check(struct spec_file *sf, void *obj)
 {

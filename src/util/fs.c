@@ -222,7 +222,8 @@ int64_t fs_free_bytes(const char *path)
 		if (!slash || slash == buf)
 			return statvfs("/", &sv) < 0 ?
 				       -1 :
-				       (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;
+				       (int64_t)sv.f_bavail *
+					       (int64_t)sv.f_frsize;
 		*slash = '\0';
 	}
 	return (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;

@@ -155,8 +155,8 @@ static int set_choice(struct po_ctx *c, const char *name,
 }
 
 /* Store arg into o's variable; name is how the user spelt the option. */
-static int set_value(struct po_ctx *c, const char *name,
-		     const struct option *o, const char *arg)
+static int set_value(struct po_ctx *c, const char *name, const struct option *o,
+		     const char *arg)
 {
 	const char *e;
 	long long n;
@@ -175,18 +175,20 @@ static int set_value(struct po_ctx *c, const char *name,
 		return 0;
 	case OPTION_SIZE:
 		if (parse_size(arg, o->unit, &n))
-			return po_error(c,
-					"%s: '%s' is not a number (a size: 512, 512M, 2G)",
-					name, arg);
+			return po_error(
+				c,
+				"%s: '%s' is not a number (a size: 512, 512M, 2G)",
+				name, arg);
 		if (check_range(c, name, o, n))
 			return PARSE_OPT_ERROR;
 		*(long long *)o->value = n;
 		return 0;
 	case OPTION_DURATION:
 		if (parse_duration(arg, &d))
-			return po_error(c,
-					"%s: '%s' is not a duration (90, 90s, 5m, 2h)",
-					name, arg);
+			return po_error(
+				c,
+				"%s: '%s' is not a duration (90, 90s, 5m, 2h)",
+				name, arg);
 		if (check_range(c, name, o, d))
 			return PARSE_OPT_ERROR;
 		*(int *)o->value = d;
@@ -426,8 +428,8 @@ static void print_detail(FILE *f, const struct option *o)
 		fprintf(f, " (%s)", buf + 2);
 }
 
-void parse_options_usage(FILE *f, const char *prefix,
-			 const struct option *opts, const char *const *usage)
+void parse_options_usage(FILE *f, const char *prefix, const struct option *opts,
+			 const char *const *usage)
 {
 	for (const char *const *u = usage; u && *u; u++)
 		fprintf(f, "%s %s\n", u == usage ? "usage:" : "   or:", *u);

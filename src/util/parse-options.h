@@ -21,14 +21,14 @@
  */
 enum parse_opt_type {
 	OPTION_END,
-	OPTION_GROUP,	 /* a heading in --help; help is the heading */
-	OPTION_BOOL,	 /* bool *; --no-NAME clears it */
-	OPTION_INT,	 /* int * */
-	OPTION_SIZE,	 /* long long *, in .unit bytes; N, NK, NM, NG, NT */
+	OPTION_GROUP, /* a heading in --help; help is the heading */
+	OPTION_BOOL, /* bool *; --no-NAME clears it */
+	OPTION_INT, /* int * */
+	OPTION_SIZE, /* long long *, in .unit bytes; N, NK, NM, NG, NT */
 	OPTION_DURATION, /* int *, seconds; N, Ns, Nm, Nh, Nd */
-	OPTION_DOUBLE,	 /* double * */
-	OPTION_STRING,	 /* const char **; .choices restricts it */
-	OPTION_STRLIST,	 /* struct strvec *; each use appends */
+	OPTION_DOUBLE, /* double * */
+	OPTION_STRING, /* const char **; .choices restricts it */
+	OPTION_STRLIST, /* struct strvec *; each use appends */
 };
 
 struct option {
@@ -38,38 +38,62 @@ struct option {
 	void *value;
 	const char *argh; /* the value's name in --help: N, DIR, MiB */
 	const char *help;
-	long long min, max;	    /* inclusive; both 0: no range */
-	long long unit;		    /* OPTION_SIZE: bytes per unit (default 1) */
+	long long min, max; /* inclusive; both 0: no range */
+	long long unit; /* OPTION_SIZE: bytes per unit (default 1) */
 	const char *const *choices; /* OPTION_STRING: NULL-terminated */
 };
 
-#define OPT_END() { .type = OPTION_END }
-#define OPT_GROUP(h) { .type = OPTION_GROUP, .help = (h) }
-#define OPT_BOOL(s, l, v, h) \
-	{ .type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
-	  .value = (v), .help = (h) }
-#define OPT_INT(s, l, v, a, lo, hi, h) \
-	{ .type = OPTION_INT, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .min = (lo), .max = (hi), .help = (h) }
-#define OPT_SIZE(s, l, v, a, u, lo, hi, h) \
-	{ .type = OPTION_SIZE, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .unit = (u), .min = (lo), .max = (hi), \
-	  .help = (h) }
-#define OPT_DURATION(s, l, v, a, lo, hi, h) \
-	{ .type = OPTION_DURATION, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .min = (lo), .max = (hi), .help = (h) }
-#define OPT_DOUBLE(s, l, v, a, h) \
-	{ .type = OPTION_DOUBLE, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
-#define OPT_STRING(s, l, v, a, h) \
-	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
-#define OPT_CHOICE(s, l, v, a, c, h) \
-	{ .type = OPTION_STRING, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .choices = (c), .help = (h) }
-#define OPT_STRLIST(s, l, v, a, h) \
-	{ .type = OPTION_STRLIST, .short_name = (s), .long_name = (l), \
-	  .value = (v), .argh = (a), .help = (h) }
+#define OPT_END()                  \
+	{                          \
+		.type = OPTION_END \
+	}
+#define OPT_GROUP(h)                              \
+	{                                         \
+		.type = OPTION_GROUP, .help = (h) \
+	}
+#define OPT_BOOL(s, l, v, h)                                              \
+	{                                                                 \
+		.type = OPTION_BOOL, .short_name = (s), .long_name = (l), \
+		.value = (v), .help = (h)                                 \
+	}
+#define OPT_INT(s, l, v, a, lo, hi, h)                                   \
+	{                                                                \
+		.type = OPTION_INT, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .min = (lo), .max = (hi),     \
+		.help = (h)                                              \
+	}
+#define OPT_SIZE(s, l, v, a, u, lo, hi, h)                                \
+	{                                                                 \
+		.type = OPTION_SIZE, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .unit = (u), .min = (lo),      \
+		.max = (hi), .help = (h)                                  \
+	}
+#define OPT_DURATION(s, l, v, a, lo, hi, h)                                   \
+	{                                                                     \
+		.type = OPTION_DURATION, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .min = (lo), .max = (hi),          \
+		.help = (h)                                                   \
+	}
+#define OPT_DOUBLE(s, l, v, a, h)                                           \
+	{                                                                   \
+		.type = OPTION_DOUBLE, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .help = (h)                      \
+	}
+#define OPT_STRING(s, l, v, a, h)                                           \
+	{                                                                   \
+		.type = OPTION_STRING, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .help = (h)                      \
+	}
+#define OPT_CHOICE(s, l, v, a, c, h)                                        \
+	{                                                                   \
+		.type = OPTION_STRING, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .choices = (c), .help = (h)      \
+	}
+#define OPT_STRLIST(s, l, v, a, h)                                           \
+	{                                                                    \
+		.type = OPTION_STRLIST, .short_name = (s), .long_name = (l), \
+		.value = (v), .argh = (a), .help = (h)                       \
+	}
 
 enum parse_opt_flags {
 	/* Stop at the first non-option (for commands with subcommands). */
@@ -78,7 +102,7 @@ enum parse_opt_flags {
 
 /* What parse_options_noexit() returns instead of an argc. */
 enum {
-	PARSE_OPT_HELP = -1,  /* --help was printed */
+	PARSE_OPT_HELP = -1, /* --help was printed */
 	PARSE_OPT_ERROR = -2, /* the error was printed */
 };
 
@@ -97,8 +121,8 @@ int parse_options_noexit(int argc, char **argv, const char *prefix,
 			 const struct option *opts, const char *const *usage,
 			 unsigned int flags, FILE *out, FILE *err);
 /* The generated --help text. */
-void parse_options_usage(FILE *f, const char *prefix,
-			 const struct option *opts, const char *const *usage);
+void parse_options_usage(FILE *f, const char *prefix, const struct option *opts,
+			 const char *const *usage);
 /* Print "PREFIX: MESSAGE" and "see 'PREFIX --help'" to stderr; returns 2. */
 int usage_error(const char *prefix, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -16,7 +16,10 @@ struct strvec {
 };
 
 extern const char *strvec_empty[];
-#define STRVEC_INIT { strvec_empty, 0, 0 }
+#define STRVEC_INIT                \
+	{                          \
+		strvec_empty, 0, 0 \
+	}
 
 void strvec_init(struct strvec *sv);
 const char *strvec_push(struct strvec *sv, const char *s);
