@@ -18,6 +18,7 @@
 #include "collect/trace.h"
 #include "collect/windows.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
 #include "util/strbuf.h"
@@ -125,17 +126,10 @@ static void slurp(const char *path, struct strbuf *sb)
 	free(p);
 }
 
-/* Dotted path into a JSON object: "a.b.c". */
+/* Dotted path into a JSON object: util/json.c's json_path. */
 static json_object *at(json_object *o, const char *path)
 {
-	char *copy = xstrdup(path), *save, *k;
-
-	for (k = strtok_r(copy, ".", &save); k && o;
-	     k = strtok_r(NULL, ".", &save))
-		if (!json_object_object_get_ex(o, k, &o))
-			o = NULL;
-	free(copy);
-	return o;
+	return json_path(o, path);
 }
 
 static long long iat(json_object *o, const char *path)

@@ -15,6 +15,7 @@
 #include "collect/oom.h"
 #include "collect/stack.h"
 #include "collect/stackprobe.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
 #include "util/strbuf.h"
@@ -45,22 +46,10 @@ static void gunzip(const char *cell, const char *name, struct strbuf *sb)
 	free(p);
 }
 
+/* Dotted path into a JSON object: util/json.c's json_path. */
 static json_object *at(json_object *o, const char *path)
 {
-	char *copy = xstrdup(path), *save, *k;
-
-	for (k = strtok_r(copy, ".", &save); k && o;
-	     k = strtok_r(NULL, ".", &save)) {
-		char *end;
-		long idx = strtol(k, &end, 10);
-
-		if (!*end && json_object_is_type(o, json_type_array))
-			o = json_object_array_get_idx(o, idx);
-		else if (!json_object_object_get_ex(o, k, &o))
-			o = NULL;
-	}
-	free(copy);
-	return o;
+	return json_path(o, path);
 }
 
 static long long iat(json_object *o, const char *path)

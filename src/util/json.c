@@ -29,10 +29,16 @@ json_object *json_path(json_object *o, const char *path)
 	     tok = strtok_r(NULL, ".", &save)) {
 		json_object *next = NULL;
 
-		if (json_object_is_type(o, json_type_array))
-			next = json_object_array_get_idx(o, atoi(tok));
-		else
+		if (json_object_is_type(o, json_type_array)) {
+			char *end;
+			long idx = strtol(tok, &end, 10);
+
+			/* Only a whole index: "x" of an array is missing. */
+			if (!*end && idx >= 0)
+				next = json_object_array_get_idx(o, idx);
+		} else {
 			json_object_object_get_ex(o, tok, &next);
+		}
 		o = next;
 	}
 	free(copy);
