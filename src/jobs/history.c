@@ -2,8 +2,6 @@
 /*
  * Nights in the results database, and wblab history (jobs/history.h).
  */
-#include <libxml/xmlstring.h>
-#include <libxml/entities.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +9,7 @@
 
 #include "jobs/history.h"
 #include "util/fs.h"
+#include "util/html.h"
 #include "util/log.h"
 #include "util/run.h"
 #include "util/strbuf.h"
@@ -181,10 +180,7 @@ void history_trend(const double *y, int n, char *buf, size_t len)
 
 static void esc(struct strbuf *out, const char *s)
 {
-	xmlChar *e = xmlEncodeSpecialChars(NULL, (const xmlChar *)(s ? s : ""));
-
-	strbuf_addstr(out, (const char *)e);
-	xmlFree(e);
+	html_escape(out, s);
 }
 
 /* gnuplot script strings: [A-Za-z0-9._/+-] only. */

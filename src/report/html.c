@@ -6,7 +6,7 @@
  * dirty/writeback/free memory per kernel and the outcome matrix.
  *
  * Every string that came from a spec, a console or a guest goes through
- * esc(): invalid UTF-8 and control characters become '?', then libxml2's
+ * esc() (util/html.c): invalid UTF-8 and control characters become '?', then libxml2's
  * xmlEncodeSpecialChars() escapes the markup characters. Nothing such
  * reaches gnuplot: its titles are sanitised to [A-Za-z0-9._+-], and the
  * data it plots are numbers this file printed.
@@ -22,27 +22,16 @@
 #include <unistd.h>
 
 #include "report/report.h"
+#include "util/html.h"
 #include "util/log.h"
 #include "util/run.h"
 
 #define TS_MAX_BYTES (4 << 20)
 #define TS_MAX_ROWS 20000
 
-/* Append s escaped for HTML text and double-quoted attributes. */
 static void esc(struct strbuf *out, const char *s)
 {
-	char *clean = xstrdup(s ? s : "");
-	bool utf8 = xmlCheckUTF8((const xmlChar *)clean);
-	xmlChar *e;
-
-	for (unsigned char *p = (unsigned char *)clean; *p; p++)
-		if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7f ||
-		    (!utf8 && *p >= 0x80))
-			*p = '?';
-	e = xmlEncodeSpecialChars(NULL, (const xmlChar *)clean);
-	strbuf_addstr(out, (const char *)e);
-	xmlFree(e);
-	free(clean);
+	html_escape(out, s);
 }
 
 static void escf(struct strbuf *out, const char *fmt, const char *s)
