@@ -196,6 +196,39 @@ START_TEST(plan_order_xfs_disk)
 }
 END_TEST
 
+/*
+ * A hog with every: gets its third argument (re-touch period); one without
+ * keeps the two-argument step every shipped plan had before.
+ */
+START_TEST(plan_hog_every)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t",
+				   .fio = "[j]\n",
+				   .timeout = 30,
+				   .hog_size = 32 << 20,
+				   .hog_hold = 280,
+				   .hog_every = 3 };
+	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
+	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
+
+	ck_assert_int_eq(topology_spec_find("ext4-disk", &t), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_int_ge(
+		step_index(p.buf, "/run/wblab-agent\thog\t32\t280\t3\n"), 0);
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	w.hog_every = 0;
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_int_ge(step_index(p.buf, "/run/wblab-agent\thog\t32\t280\n"),
+			 0);
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	topology_spec_free(&t);
+}
+END_TEST
+
 /* f2fs: mkfs.f2fs -f -q, mounted as f2fs; overlay on f2fs on md on iSCSI. */
 START_TEST(plan_f2fs)
 {
@@ -513,6 +546,7 @@ int main(void)
 	tcase_add_test(tc, outcome_table);
 	tcase_add_test(tc, plan_shipped_topologies);
 	tcase_add_test(tc, plan_order_xfs_disk);
+	tcase_add_test(tc, plan_hog_every);
 	tcase_add_test(tc, plan_f2fs);
 	tcase_add_test(tc, plan_swap_raid1_iscsi);
 	tcase_add_test(tc, plan_pre_step_not_cut);

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest-side helpers run as separate processes:
- *   hog SIZE_MIB HOLD_S       touch anonymous memory page by page, then hold
+ *   hog SIZE_MIB HOLD_S [EVERY_S]
+ *                             touch anonymous memory page by page, then hold;
+ *                             with EVERY_S, drop it and touch it again every
+ *                             EVERY_S seconds until HOLD_S is over
  *   sample FILE INTERVAL_MS   append meminfo/vmstat figures once an interval
  *
  * The hog is a small parent that keeps one toucher child alive for HOLD_S
@@ -11,6 +14,13 @@
  * lasts the whole hold. The parent exits 0, or 137 if a child was killed
  * (as the single hog used to when it was the OOM victim). Both are named
  * "wblab-hog" (comm), so OOM reports do not name the agent.
+ *
+ * A hog that touches once charges its memory before a writer has dirtied
+ * anything, so its page faults never meet dirty page cache. Re-touching
+ * (EVERY_S) makes the hog fault in fresh anonymous pages all through the
+ * workload: its reclaim then runs from a page fault (__GFP_FS allowed)
+ * while the writer's dirty folios fill the memcg, which is what can reach
+ * a filesystem whose own page cache allocations are GFP_NOFS (f2fs).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -39,44 +49,72 @@ static void oom_adj(const char *v)
 	}
 }
 
-static int touch(size_t mib, int hold)
+/* Touch MIB MiB of fresh anonymous memory, a page at a time. */
+static char *touch_once(size_t mib, int round)
 {
 	size_t page = sysconf(_SC_PAGESIZE), done = 0;
 	char *p;
 
-	oom_adj("1000");
 	p = mmap(NULL, mib << 20, PROT_READ | PROT_WRITE,
 		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (p == MAP_FAILED) {
 		perror("hog: mmap");
-		return 1;
+		return NULL;
 	}
 	/* Touch in 1 MiB steps so progress shows how far the hog got. */
 	for (size_t off = 0; off < mib << 20; off += page) {
 		p[off] = (char)off | 1;
 		if (!((off + page) & ((1 << 20) - 1)) && !(++done % 64)) {
-			printf("hog[%d]: %zu MiB touched at %.3f s\n", getpid(),
-			       done, mono());
+			printf("hog[%d]: %zu MiB touched at %.3f s (round %d)\n",
+			       getpid(), done, mono(), round);
 			fflush(stdout);
 		}
 	}
-	printf("hog[%d]: %zu MiB resident, holding %d s\n", getpid(), mib,
-	       hold);
-	fflush(stdout);
-	sleep(hold);
-	return 0;
+	return p;
+}
+
+/*
+ * Without EVERY, hold HOLD seconds once touched (as the workloads' hold:
+ * says). With it, touch again every EVERY seconds, HOLD seconds from the
+ * first touch in all.
+ */
+static int touch(size_t mib, int hold, int every)
+{
+	double end = mono() + hold;
+	int round = 1;
+	char *p;
+
+	oom_adj("1000");
+	for (;;) {
+		p = touch_once(mib, round);
+		if (!p)
+			return 1;
+		if (!every) {
+			printf("hog[%d]: %zu MiB resident, holding %d s\n",
+			       getpid(), mib, hold);
+			fflush(stdout);
+			sleep(hold);
+			return 0;
+		}
+		if (mono() + every >= end)
+			return 0;
+		sleep(every);
+		munmap(p, mib << 20);
+		round++;
+	}
 }
 
 int hog_main(int argc, char **argv)
 {
-	unsigned int mib, hold;
+	unsigned int mib, hold, every = 0;
 	int killed = 0;
 	double end;
 
 	/* Sizes in MiB up to 1 TiB, holds up to a week: the planner's. */
-	if (argc != 3 || proto_uint(argv[1], 1u << 20, &mib) ||
-	    proto_uint(argv[2], 7 * 86400, &hold)) {
-		say("hog: usage: hog SIZE_MIB HOLD_S");
+	if (argc < 3 || argc > 4 || proto_uint(argv[1], 1u << 20, &mib) ||
+	    proto_uint(argv[2], 7 * 86400, &hold) ||
+	    (argc == 4 && proto_uint(argv[3], 7 * 86400, &every))) {
+		say("hog: usage: hog SIZE_MIB HOLD_S [EVERY_S]");
 		return 2;
 	}
 	end = mono() + hold;
@@ -96,7 +134,7 @@ int hog_main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid)
-			_exit(touch(mib, (int)left + 1));
+			_exit(touch(mib, (int)left + 1, (int)every));
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)

@@ -439,25 +439,29 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 			   const struct plan_opts *o)
 {
-	char timeout[16], hog[32], hold[16];
+	char timeout[16], hog[32], hold[16], every[16];
 
 	snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
 	snprintf(hog, sizeof(hog), "%llu",
 		 (unsigned long long)(w->hog_size >> 20));
 	snprintf(hold, sizeof(hold), "%lld",
 		 w->hog_hold ? w->hog_hold : (long long)o->workload_timeout);
+	/* Only a re-touching hog gets a third argument: old plans stay. */
+	snprintf(every, sizeof(every), "%lld", w->hog_every);
 	plan_phase(p, PHASE_WORKLOAD);
 	collectors_plan_workload(p);
 	if (w->memcg_max)
 		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
 	if (w->hog_size && w->fio)
 		plan_step_argv(p, VERB_BG, "hog", NULL,
-			       (const char *const[]){ "/run/wblab-agent", "hog",
-						      hog, hold, NULL });
+			       (const char *const[]){
+				       "/run/wblab-agent", "hog", hog, hold,
+				       w->hog_every ? every : NULL, NULL });
 	else if (w->hog_size)
 		plan_step_argv(p, VERB_RUN, "hog", timeout,
-			       (const char *const[]){ "/run/wblab-agent", "hog",
-						      hog, hold, NULL });
+			       (const char *const[]){
+				       "/run/wblab-agent", "hog", hog, hold,
+				       w->hog_every ? every : NULL, NULL });
 	if (w->fio) {
 		plan_step(p, VERB_PUT, "/tmp/wblab-job.fio", w->fio, NULL);
 		plan_step_argv(p, VERB_RUN, "fio", timeout,

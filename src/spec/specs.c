@@ -108,6 +108,10 @@ static const struct spec_field hog_fields[] = {
 	  .type = SPEC_INT,
 	  .offset = F(struct workload_spec, hog_hold),
 	  .max = 86400 },
+	{ .name = "every",
+	  .type = SPEC_INT,
+	  .offset = F(struct workload_spec, hog_every),
+	  .max = 86400 },
 	SPEC_END
 };
 

@@ -100,6 +100,7 @@ struct workload_spec {
 	char *fio; /* fio job file; ${WBLAB_MOUNT} is the test mount */
 	uint64_t hog_size; /* memory hog: anonymous bytes to touch (0 = none) */
 	long long hog_hold; /* seconds the hog keeps its memory */
+	long long hog_every; /* re-touch every so many seconds (0 = once) */
 	char *memcg_max; /* run the workload in a memcg with this memory.max */
 	char *lru_gen; /* "on"/"off": MGLRU set in setup; NULL: kernel default */
 	struct spec_strlist
