@@ -392,6 +392,19 @@ START_TEST(test_trace_swap_writes)
 	ck_assert_int_eq(iat(o, "vmscan_write.other.anon"), 0);
 	ck_assert_int_eq(iat(o, "vmscan_write.direct.file"), 0);
 	ck_assert_int_eq(iat(o, "vmscan_write.kswapd.file"), 0);
+	/*
+	 * The same writes by comm (counted with awk over the file): the
+	 * direct class is the hog's and fio's reclaim together.
+	 */
+	ck_assert_int_eq(iat(o, "vmscan_write_by_comm.wblab-hog.anon"), 4337);
+	ck_assert_int_eq(iat(o, "vmscan_write_by_comm.fio.anon"), 2388);
+	ck_assert_int_eq(iat(o, "vmscan_write_by_comm.kswapd0.anon"), 5425);
+	ck_assert_int_eq(iat(o, "vmscan_write_by_comm.fio.file"), 0);
+	ck_assert_int_eq(iat(o, "shrink_file_by_comm.wblab-hog.nr_dirty"), 76);
+	ck_assert_int_eq(iat(o, "shrink_file_by_comm.wblab-hog.nr_scanned"),
+			 3620);
+	ck_assert_int_eq(iat(o, "shrink_file_by_comm.kswapd0.nr_scanned"),
+			 25495);
 	ck_assert_int_eq(iat(o, "direct_reclaim.count"), 258);
 	/* Cut mid-stall: two begins without their end. */
 	ck_assert_int_eq(iat(o, "direct_reclaim.unfinished"), 2);

@@ -229,6 +229,12 @@ struct summary {
 	struct ntab throttle; /* a = count, b = delayed usec */
 	struct ntab wb; /* a = works, b = pages */
 	struct ntab wb_bdi; /* by "MAJ:MIN": a = works, b = pages */
+	/*
+	 * By comm: which task's reclaim wrote or met dirty folios (fio and a
+	 * hog in one memcg are both memcg reclaim; the class cannot tell).
+	 */
+	struct ntab wr_comm; /* a = file writepages, b = anon ones */
+	struct ntab dirty_comm; /* file LRU: a = nr_dirty, b = nr_scanned */
 	long long wb_pages_written;
 	long long bdp, bdp_paused, bdp_pause_ms, bdp_pause_max, bdp_dirty_max,
 		bdp_limit_max;
@@ -400,6 +406,17 @@ static void block_event(struct summary *s, const struct trace_line *l)
 		io_rq_complete(s->io, l);
 }
 
+static void shrink_by_comm(struct summary *s, const struct trace_line *l)
+{
+	struct named *c = ntab_get(&s->dirty_comm, l->comm, strlen(l->comm));
+	long long n;
+
+	if (trace_arg_num(l, "nr_dirty", &n))
+		trace_add(&c->a, n);
+	if (trace_arg_num(l, "nr_scanned", &n))
+		trace_add(&c->b, n);
+}
+
 static void one(struct summary *s, const struct trace_line *l)
 {
 	long long n = 0;
@@ -417,14 +434,21 @@ static void one(struct summary *s, const struct trace_line *l)
 		block_event(s, l);
 	} else if (ev(l, "mm_vmscan_write_folio") ||
 		   ev(l, "mm_vmscan_writepage")) {
-		s->writes[who(s, l)][file_or_anon(l)]++;
+		struct named *c =
+			ntab_get(&s->wr_comm, l->comm, strlen(l->comm));
+		int ty = file_or_anon(l);
+
+		s->writes[who(s, l)][ty]++;
 		s->ctx[cls(s, l)].writepage_calls++;
+		trace_add(ty == TY_FILE ? &c->a : &c->b, 1);
 	} else if (ev(l, "mm_vmscan_lru_shrink_inactive")) {
 		int w = who(s, l), ty = file_or_anon(l);
 
 		for (int i = 0; i < NR_SH; i++)
 			if (trace_arg_num(l, sh_key[i], &n))
 				trace_add(&s->shrink[w][ty][i], n);
+		if (ty == TY_FILE)
+			shrink_by_comm(s, l);
 	} else if (ev(l, "mm_vmscan_kswapd_wake")) {
 		s->kswapd_wake++;
 	} else if (ev(l, "mm_vmscan_kswapd_sleep")) {
@@ -817,6 +841,7 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 		ADD(j, who_name[w], k);
 	}
 	ADD(o, "vmscan_write", j);
+	ADD(o, "vmscan_write_by_comm", ntab_json(&s.wr_comm, "file", "anon"));
 
 	j = json_object_new_object();
 	for (int w = 0; w < NR_WHO; w++) {
@@ -831,6 +856,8 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 		ADD(j, who_name[w], k);
 	}
 	ADD(o, "shrink_inactive", j);
+	ADD(o, "shrink_file_by_comm",
+	    ntab_json(&s.dirty_comm, "nr_dirty", "nr_scanned"));
 
 	ADD(o, "kswapd_wake", I64(s.kswapd_wake));
 	ADD(o, "kswapd_sleep", I64(s.kswapd_sleep));
@@ -867,5 +894,7 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 	free(s.throttle.v);
 	free(s.wb.v);
 	free(s.wb_bdi.v);
+	free(s.wr_comm.v);
+	free(s.dirty_comm.v);
 	return o;
 }
