@@ -17,6 +17,7 @@
 
 #include "report/report.h"
 #include "util/fs.h"
+#include "util/gnuplot.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -443,6 +444,43 @@ START_TEST(test_ab_known_answer)
 }
 END_TEST
 
+/* The one gnuplot runner: SVG on a good script, a reason on a bad one. */
+START_TEST(test_gnuplot_svg)
+{
+	struct strbuf script = STRBUF_INIT, svg = STRBUF_INIT,
+		      err = STRBUF_INIT;
+
+	strbuf_addstr(&script, "set terminal svg size 200,100\nset output\n"
+			       "$d << EOD\n1 2\n2 3\nEOD\n"
+			       "plot $d using 1:2 with lines\n");
+	ck_assert_msg(!gnuplot_svg(&script, &svg, &err), "%s", err.buf);
+	ck_assert_ptr_nonnull(strstr(svg.buf, "<svg"));
+	ck_assert_ptr_nonnull(strstr(svg.buf, "</svg>"));
+	strbuf_reset(&svg);
+	strbuf_reset(&script);
+	strbuf_addstr(&script, "set terminal svg\nset output\nplot $nosuch\n");
+	ck_assert_int_eq(gnuplot_svg(&script, &svg, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.buf, "gnuplot failed (exit "));
+	strbuf_release(&script);
+	strbuf_release(&svg);
+	strbuf_release(&err);
+}
+END_TEST
+
+/* A child printing without end is killed at the cap, not read forever. */
+START_TEST(test_run_capture_capped)
+{
+	const char *argv[] = { "yes", NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .out = &out, .max_capture = 1 << 20 };
+
+	ck_assert_int_eq(run_argv(argv, &o), 125);
+	ck_assert_uint_gt(out.len, 1 << 20);
+	ck_assert_uint_le(out.len, (1 << 20) + 65536);
+	strbuf_release(&out);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -460,6 +498,8 @@ int main(void)
 	tcase_add_test(tc, test_hostile_input_escaped);
 	tcase_add_test(tc, test_infra_error_apart);
 	tcase_add_test(tc, test_bad_run_dir);
+	tcase_add_test(tc, test_gnuplot_svg);
+	tcase_add_test(tc, test_run_capture_capped);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

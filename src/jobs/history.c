@@ -9,9 +9,9 @@
 
 #include "jobs/history.h"
 #include "util/fs.h"
+#include "util/gnuplot.h"
 #include "util/html.h"
 #include "util/log.h"
-#include "util/run.h"
 #include "util/strbuf.h"
 
 static const char schema[] =
@@ -203,12 +203,9 @@ struct series {
 
 static int plot(const struct series *s, struct strbuf *html)
 {
-	char path[] = "/tmp/wblab-history-XXXXXX";
-	const char *argv[] = { "gnuplot", path, NULL };
 	struct strbuf script = STRBUF_INIT, svg = STRBUF_INIT,
 		      err = STRBUF_INIT;
-	int fd = mkstemp(path), rc = -1;
-	const char *p;
+	int rc;
 
 	strbuf_addstr(&script, "set terminal svg size 640,280 font 'sans,10'\n"
 			       "set output\nset xlabel 'night'\nset ylabel '");
@@ -221,26 +218,16 @@ static int plot(const struct series *s, struct strbuf *html)
 		    "'\n$d << EOD\n%sEOD\n"
 		    "plot $d using 1:2:3 with yerrorlines title 'mean +- sd'\n",
 		    s->data.buf);
-	if (fd < 0 ||
-	    write(fd, script.buf, script.len) != (ssize_t)script.len) {
-		error("cannot write %s", path);
-		goto out;
-	}
-	rc = run_capture(argv, &svg, &err);
-	p = strstr(svg.buf, "<svg");
-	if (rc || !p) {
-		error("gnuplot failed (%d): %.200s", rc, err.buf);
-		rc = -1;
-		goto out;
-	}
-	/* Inline SVG; gnuplot wrote it from sanitised strings and numbers. */
-	strbuf_addstr(html, p);
-	rc = 0;
-out:
-	if (fd >= 0) {
-		close(fd);
-		unlink(path);
-	}
+	rc = gnuplot_svg(&script, &svg, &err);
+	if (rc)
+		error("%s", err.buf);
+	else
+		/*
+		 * Inline from the <svg> element on (the XML prolog has no
+		 * place in HTML); gnuplot wrote it from sanitised strings
+		 * and numbers.
+		 */
+		strbuf_addstr(html, strstr(svg.buf, "<svg"));
 	strbuf_release(&script);
 	strbuf_release(&svg);
 	strbuf_release(&err);

@@ -19,12 +19,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "report/report.h"
+#include "util/gnuplot.h"
 #include "util/html.h"
 #include "util/log.h"
-#include "util/run.h"
 
 #define TS_MAX_BYTES (4 << 20)
 #define TS_MAX_ROWS 20000
@@ -60,34 +59,15 @@ static void gp_title(struct strbuf *out, const char *s)
 	strbuf_addch(out, '\'');
 }
 
-/* Run gnuplot on script; append the SVG as an <img> data: URI. */
+/* Plot script (util/gnuplot.c); append the SVG as an <img> data: URI. */
 static int gnuplot_img(struct strbuf *out, const struct strbuf *script,
 		       const char *alt, struct strbuf *err)
 {
-	char path[] = "/tmp/wblab-plot-XXXXXX";
-	const char *argv[] = { "gnuplot", path, NULL };
-	struct strbuf svg = STRBUF_INIT, gerr = STRBUF_INIT;
-	int fd = mkstemp(path), rc;
+	struct strbuf svg = STRBUF_INIT;
 	unsigned char *b64;
 
-	if (fd < 0 ||
-	    write(fd, script->buf, script->len) != (ssize_t)script->len) {
-		strbuf_addf(err, "%s: cannot write gnuplot script", path);
-		if (fd >= 0) {
-			close(fd);
-			unlink(path);
-		}
-		return -1;
-	}
-	close(fd);
-	rc = run_capture(argv, &svg, &gerr);
-	if (!getenv("WBLAB_KEEP_PLOTS"))
-		unlink(path);
-	if (rc || !strstr(svg.buf, "<svg")) {
-		strbuf_addf(err, "gnuplot failed (exit %d): %.200s", rc,
-			    gerr.buf);
+	if (gnuplot_svg(script, &svg, err)) {
 		strbuf_release(&svg);
-		strbuf_release(&gerr);
 		return -1;
 	}
 	b64 = xmalloc(4 * ((svg.len + 2) / 3) + 1);
@@ -97,7 +77,6 @@ static int gnuplot_img(struct strbuf *out, const struct strbuf *script,
 	strbuf_addf(out, "\" src=\"data:image/svg+xml;base64,%s\">\n", b64);
 	free(b64);
 	strbuf_release(&svg);
-	strbuf_release(&gerr);
 	return 0;
 }
 

@@ -62,6 +62,52 @@ static int wait_child(pid_t pid, int *status, double deadline)
 	}
 }
 
+/* What pump() stopped on. */
+enum pump_end { PUMP_EOF, PUMP_TIMEOUT, PUMP_TOO_MUCH };
+
+/*
+ * Read the child's stdout (fds[0]) and stderr (fds[1]) into o->out and
+ * o->err until both end, the deadline passes or a capture passes
+ * o->max_capture. Closed descriptors are set to -1.
+ */
+static enum pump_end pump(int fds[2], const struct run_opts *o, double deadline)
+{
+	while (fds[0] >= 0 || fds[1] >= 0) {
+		struct pollfd p[2] = { { fds[0], POLLIN, 0 },
+				       { fds[1], POLLIN, 0 } };
+		int wait_ms = -1, n;
+
+		if (deadline) {
+			double left = deadline - now_mono();
+
+			if (left <= 0)
+				return PUMP_TIMEOUT;
+			wait_ms = (int)(left * 1000) + 1;
+		}
+		n = poll(p, 2, wait_ms);
+		if (n < 0 && errno == EINTR)
+			continue;
+		for (int i = 0; i < 2; i++) {
+			char buf[65536];
+			struct strbuf *dst = i ? o->err : o->out;
+			ssize_t r;
+
+			if (p[i].fd < 0 || !p[i].revents)
+				continue;
+			r = read(p[i].fd, buf, sizeof(buf));
+			if (r > 0) {
+				strbuf_add(dst, buf, r);
+				if (o->max_capture && dst->len > o->max_capture)
+					return PUMP_TOO_MUCH;
+				continue;
+			}
+			close(p[i].fd);
+			fds[i] = -1;
+		}
+	}
+	return PUMP_EOF;
+}
+
 int run_argv(const char *const *argv, const struct run_opts *opts)
 {
 	static const struct run_opts none;
@@ -69,7 +115,8 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 	int op[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	int sink = open_sink(o);
 	double deadline = o->timeout ? now_mono() + o->timeout : 0;
-	int status = 0, timed_out = 0;
+	enum pump_end end;
+	int status = 0, fds[2];
 	pid_t pid;
 
 	if ((o->out && pipe2(op, O_CLOEXEC) < 0) ||
@@ -94,57 +141,25 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 	if (ep[1] >= 0)
 		close(ep[1]);
 
-	while (op[0] >= 0 || ep[0] >= 0) {
-		struct pollfd p[2] = { { op[0], POLLIN, 0 },
-				       { ep[0], POLLIN, 0 } };
-		int wait_ms = -1, n;
-
-		if (deadline) {
-			double left = deadline - now_mono();
-
-			if (left <= 0) {
-				timed_out = 1;
-				break;
-			}
-			wait_ms = (int)(left * 1000) + 1;
-		}
-		n = poll(p, 2, wait_ms);
-		if (n < 0 && errno == EINTR)
-			continue;
-		for (int i = 0; i < 2; i++) {
-			char buf[65536];
-			struct strbuf *dst = i ? o->err : o->out;
-			ssize_t r;
-
-			if (p[i].fd < 0 || !p[i].revents)
-				continue;
-			r = read(p[i].fd, buf, sizeof(buf));
-			if (r > 0) {
-				strbuf_add(dst, buf, r);
-				continue;
-			}
-			close(p[i].fd);
-			if (i)
-				ep[0] = -1;
-			else
-				op[0] = -1;
-		}
-	}
-	if (!timed_out && wait_child(pid, &status, deadline) == 1)
-		timed_out = 1;
-	if (timed_out) {
+	fds[0] = op[0];
+	fds[1] = ep[0];
+	end = pump(fds, o, deadline);
+	if (end == PUMP_EOF && wait_child(pid, &status, deadline) == 1)
+		end = PUMP_TIMEOUT;
+	if (end != PUMP_EOF) {
 		kill(-pid, SIGKILL);
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
-	if (op[0] >= 0)
-		close(op[0]);
-	if (ep[0] >= 0)
-		close(ep[0]);
+	for (int i = 0; i < 2; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
 	if (sink >= 0)
 		close(sink);
-	if (timed_out)
+	if (end == PUMP_TIMEOUT)
 		return 124;
+	if (end == PUMP_TOO_MUCH)
+		return 125;
 	if (WIFEXITED(status))
 		return WEXITSTATUS(status);
 	return 128 + WTERMSIG(status);

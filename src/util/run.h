@@ -18,12 +18,17 @@ struct run_opts {
 	const char *in_path; /* stdin from this file, else /dev/null */
 	int timeout; /* seconds, 0 = none; on expiry the child is killed */
 	int quiet; /* discard output when nothing captures it */
+	/*
+	 * Bytes out and err may each hold, 0 = no cap. A child that writes
+	 * more is killed, so a runaway program cannot fill our memory.
+	 */
+	size_t max_capture;
 };
 
 /*
  * Returns the exit status (0..255), 128+signal if killed by a signal, 124
- * on timeout, or -1 if the program could not be started (errno set and a
- * message in opts->err if given).
+ * on timeout, 125 when a capture passed max_capture, or -1 if the program
+ * could not be started (errno set and a message in opts->err if given).
  */
 int run_argv(const char *const *argv, const struct run_opts *opts);
 /* Run and capture stdout; stderr is captured into err if non-NULL. */
