@@ -28,6 +28,8 @@ LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
+# What every suite shares (tests/testdata.h: the captured inputs).
+TEST_OBJ := $(B)/tests/testdata.o
 CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
 
 all: wblab $(B)/wblab-agent
@@ -44,7 +46,7 @@ $(B)/%.o: %.c
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(B)/tests/%: tests/%.c $(LIB_OBJ)
+$(B)/tests/%: tests/%.c $(TEST_OBJ) $(LIB_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -Itests -o $@ $^ $(CHECK_LIBS) $(LDLIBS)
 

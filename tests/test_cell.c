@@ -19,6 +19,8 @@
 #include "util/json.h"
 #include "util/log.h"
 
+#include "testdata.h"
+
 static enum cell_outcome decide(const struct cell_facts *f)
 {
 	struct strbuf r = STRBUF_INIT;
@@ -447,8 +449,7 @@ START_TEST(results_writer_on_real_cell)
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
 	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		char *src = xasprintf("%s/tests/data/cell-smoke/%s",
-				      wblab_home(), files[i]);
+		char *src = testdata_path("cell-smoke/%s", files[i]);
 		char *dst = xasprintf("%s/%s", dir, files[i]);
 
 		ck_assert_int_eq(copy_file(src, dst, 0644), 0);

@@ -5,7 +5,6 @@
  * computed independently of wblab (grep/awk/python over the same files).
  */
 #include <check.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,34 +19,9 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "util/run.h"
 #include "util/strbuf.h"
 
-static char home[PATH_MAX];
-
-static char *data(const char *cell, const char *name)
-{
-	return xasprintf("%s/tests/data/collect/%s/%s", home, cell, name);
-}
-
-static void slurp(const char *cell, const char *name, struct strbuf *sb)
-{
-	char *p = data(cell, name);
-
-	strbuf_reset(sb);
-	ck_assert_msg(!strbuf_read_file(sb, p), "cannot read %s", p);
-	free(p);
-}
-
-static void gunzip(const char *cell, const char *name, struct strbuf *sb)
-{
-	char *p = data(cell, name);
-	const char *argv[] = { "gzip", "-dc", p, NULL };
-
-	strbuf_reset(sb);
-	ck_assert_int_eq(run_capture(argv, sb, NULL), 0);
-	free(p);
-}
+#include "testdata.h"
 
 /* Dotted path into a JSON object: util/json.c's json_path. */
 static json_object *at(json_object *o, const char *path)
@@ -77,8 +51,8 @@ START_TEST(test_vmstat_ops)
 	struct kvset before, after;
 	json_object *o;
 
-	slurp("mixed-reclaim", "vmstat.before", &b);
-	slurp("mixed-reclaim", "vmstat.after", &a);
+	testdata_read(&b, "collect/mixed-reclaim/vmstat.before");
+	testdata_read(&a, "collect/mixed-reclaim/vmstat.after");
 	kvset_parse(&before, b.buf, b.len);
 	kvset_parse(&after, a.buf, a.len);
 	o = vmstat_ops_json(&before, &after, 100);
@@ -132,8 +106,8 @@ START_TEST(test_psi)
 	struct strbuf b = STRBUF_INIT, a = STRBUF_INIT;
 	json_object *o;
 
-	slurp("mixed-reclaim", "pressure.memory.before", &b);
-	slurp("mixed-reclaim", "pressure.memory.after", &a);
+	testdata_read(&b, "collect/mixed-reclaim/pressure.memory.before");
+	testdata_read(&a, "collect/mixed-reclaim/pressure.memory.after");
 	o = psi_json(b.buf, b.len, a.buf, a.len);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "some.total_delta_us"), 19552396);
@@ -142,7 +116,7 @@ START_TEST(test_psi)
 	ck_assert_double_eq_tol(dat(o, "full.after.avg60"), 7.51, 0.001);
 	json_object_put(o);
 	/* io: some and full, before absent is allowed. */
-	slurp("mixed-reclaim", "pressure.io.after", &a);
+	testdata_read(&a, "collect/mixed-reclaim/pressure.io.after");
 	o = psi_json(NULL, 0, a.buf, a.len);
 	ck_assert_ptr_nonnull(at(o, "some.after.total"));
 	ck_assert_ptr_null(at(o, "some.total_delta_us"));
@@ -158,8 +132,8 @@ START_TEST(test_stack_trace)
 	struct strbuf t = STRBUF_INIT, m = STRBUF_INIT;
 	json_object *o, *chain;
 
-	slurp("mixed-reclaim", "stack_trace", &t);
-	slurp("mixed-reclaim", "stack_max_size", &m);
+	testdata_read(&t, "collect/mixed-reclaim/stack_trace");
+	testdata_read(&m, "collect/mixed-reclaim/stack_max_size");
 	o = stack_trace_summary(t.buf, t.len, m.buf, m.len);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "max_bytes"), 4328);
@@ -264,8 +238,8 @@ START_TEST(test_trace_summary)
 	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
 	json_object *o;
 
-	gunzip("mixed-reclaim", "trace.gz", &t);
-	slurp("mixed-reclaim", "trace_stats.txt", &s);
+	testdata_gunzip(&t, "collect/mixed-reclaim/trace.gz");
+	testdata_read(&s, "collect/mixed-reclaim/trace_stats.txt");
 	o = trace_summary(t.buf, t.len, s.buf, s.len);
 	ck_assert_int_eq(iat(o, "lines"), 11255);
 	ck_assert_int_eq(iat(o, "entries_written"), 11255);
@@ -340,8 +314,8 @@ START_TEST(test_trace_memcg)
 	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
 	json_object *o;
 
-	gunzip("mixed-reclaim-memcg", "trace.gz", &t);
-	slurp("mixed-reclaim-memcg", "trace_stats.txt", &s);
+	testdata_gunzip(&t, "collect/mixed-reclaim-memcg/trace.gz");
+	testdata_read(&s, "collect/mixed-reclaim-memcg/trace_stats.txt");
 	o = trace_summary(t.buf, t.len, s.buf, s.len);
 	ck_assert_int_eq(iat(o, "lost_events"), 0);
 	ck_assert_int_eq(iat(o, "direct_reclaim.count"), 0);
@@ -363,7 +337,7 @@ START_TEST(test_trace_memcg)
 	ck_assert_int_eq(iat(o, "kswapd_wake"), 0);
 	ck_assert_int_eq(iat(o, "oom_victims"), 4);
 	json_object_put(o);
-	slurp("mixed-reclaim-memcg", "memcg.events", &s);
+	testdata_read(&s, "collect/mixed-reclaim-memcg/memcg.events");
 	{
 		struct kvset ev;
 
@@ -385,7 +359,7 @@ START_TEST(test_trace_swap_writes)
 	json_object *o;
 
 	/* The first 20000 lines of the cell's trace. */
-	gunzip("mixed-reclaim-zram", "trace-head.gz", &t);
+	testdata_gunzip(&t, "collect/mixed-reclaim-zram/trace-head.gz");
 	o = trace_summary(t.buf, t.len, NULL, 0);
 	ck_assert_int_eq(iat(o, "vmscan_write.direct.anon"), 6725);
 	ck_assert_int_eq(iat(o, "vmscan_write.kswapd.anon"), 5425);
@@ -414,8 +388,8 @@ START_TEST(test_trace_swap_writes)
 	 * file pages where the whole trace has none (63 anon writes did not
 	 * become pswpout): the trace's split is the one to trust.
 	 */
-	slurp("mixed-reclaim-zram", "vmstat.before", &b);
-	slurp("mixed-reclaim-zram", "vmstat.after", &a);
+	testdata_read(&b, "collect/mixed-reclaim-zram/vmstat.before");
+	testdata_read(&a, "collect/mixed-reclaim-zram/vmstat.after");
 	kvset_parse(&before, b.buf, b.len);
 	kvset_parse(&after, a.buf, a.len);
 	o = vmstat_ops_json(&before, &after, 0);
@@ -438,7 +412,7 @@ START_TEST(test_fio)
 	char err[128];
 	json_object *o, *j;
 
-	slurp("mixed-reclaim", "fio.json", &sb);
+	testdata_read(&sb, "collect/mixed-reclaim/fio.json");
 	o = fio_summary(sb.buf, sb.len, err, sizeof(err));
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(json_object_array_length(o), 3);
@@ -464,7 +438,7 @@ START_TEST(test_timeseries)
 	struct strbuf sb = STRBUF_INIT;
 	json_object *o;
 
-	slurp("mixed-reclaim", "timeseries.tsv", &sb);
+	testdata_read(&sb, "collect/mixed-reclaim/timeseries.tsv");
 	o = timeseries_summary(sb.buf, sb.len);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "samples"), 103);
@@ -504,7 +478,7 @@ START_TEST(test_collectors_metrics)
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
 	for (size_t i = 0; files[i]; i++) {
-		char *src = data("mixed-reclaim", files[i]);
+		char *src = testdata_path("collect/mixed-reclaim/%s", files[i]);
 		char *dst = xasprintf("%s/%s", tmp, files[i]);
 
 		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
@@ -537,7 +511,7 @@ START_TEST(test_collectors_missing)
 	char *src, *dst;
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	src = data("mixed-reclaim", "fio.json");
+	src = testdata_path("collect/mixed-reclaim/fio.json");
 	dst = xasprintf("%s/fio.json", tmp);
 	ck_assert_int_eq(copy_file(src, dst, 0644), 0);
 	free(src);
@@ -585,14 +559,9 @@ static Suite *collect_suite(void)
 
 int main(int argc, char **argv)
 {
-	const char *h = getenv("WBLAB_HOME");
 	SRunner *sr;
 	int failed;
 
-	if (h)
-		snprintf(home, sizeof(home), "%s", h);
-	else if (!realpath(".", home))
-		return 2;
 	sr = srunner_create(collect_suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -14,6 +14,8 @@
 #include "stats/stats.h"
 #include "util/log.h"
 
+#include "testdata.h"
+
 static const struct decide_opts opts = DECIDE_OPTS_INIT;
 
 START_TEST(welch_hand_checked)
@@ -111,8 +113,7 @@ END_TEST
 
 static json_object *load(const char *name)
 {
-	char *p =
-		xasprintf("%s/tests/data/jobs/%s", getenv("WBLAB_HOME"), name);
+	char *p = testdata_path("jobs/%s", name);
 	json_object *o = json_object_from_file(p);
 
 	ck_assert_msg(o, "cannot read %s", p);

@@ -36,6 +36,8 @@
 #include "virt/frames.h"
 #include "virt/guest.h"
 
+#include "testdata.h"
+
 static double now(void)
 {
 	struct timespec ts;
@@ -737,12 +739,10 @@ static void assert_no_wrap(json_object *o, const char *where)
 START_TEST(fuzz_trace_overflow_wb_written)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char *p = xasprintf("%s/tests/data/fuzz/trace-overflow-wb_written",
-			    wblab_home());
 	size_t n;
 	json_object *o;
 
-	ck_assert_int_eq(strbuf_read_file(&sb, p), 0);
+	testdata_read(&sb, "fuzz/trace-overflow-wb_written");
 	/* As fuzz_trace: the trace up to a NUL, the stats after it. */
 	n = strlen(sb.buf);
 	o = trace_summary_dev(sb.buf, n, n < sb.len ? sb.buf + n + 1 : NULL,
@@ -750,7 +750,6 @@ START_TEST(fuzz_trace_overflow_wb_written)
 	assert_no_wrap(json_object_object_get(o, "writeback"), "writeback");
 	json_object_put(o);
 	strbuf_release(&sb);
-	free(p);
 }
 END_TEST
 

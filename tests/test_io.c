@@ -6,7 +6,6 @@
  * Expected figures were computed independently of wblab (grep/awk).
  */
 #include <check.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,20 +19,9 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "util/run.h"
 #include "util/strbuf.h"
 
-static char home[PATH_MAX];
-
-static void gunzip(const char *path, struct strbuf *sb)
-{
-	char *p = xasprintf("%s/tests/data/%s", home, path);
-	const char *argv[] = { "gzip", "-dc", p, NULL };
-
-	strbuf_reset(sb);
-	ck_assert_int_eq(run_capture(argv, sb, NULL), 0);
-	free(p);
-}
+#include "testdata.h"
 
 /* Feed every line of a trace to a windows set. */
 static void feed(struct windows *w, const struct strbuf *t)
@@ -67,7 +55,7 @@ START_TEST(test_windows_global)
 	struct windows w;
 	double total;
 
-	gunzip("collect/mixed-reclaim/trace.gz", &t);
+	testdata_gunzip(&t, "collect/mixed-reclaim/trace.gz");
 	windows_init(&w);
 	feed(&w, &t);
 	ck_assert_uint_eq(windows_count(&w, WK_DIRECT, &total), 432);
@@ -117,15 +105,6 @@ START_TEST(test_windows_edges)
 }
 END_TEST
 
-static void slurp(const char *path, struct strbuf *sb)
-{
-	char *p = xasprintf("%s/tests/data/%s", home, path);
-
-	strbuf_reset(sb);
-	ck_assert_msg(!strbuf_read_file(sb, p), "cannot read %s", p);
-	free(p);
-}
-
 /* Dotted path into a JSON object: util/json.c's json_path. */
 static json_object *at(json_object *o, const char *path)
 {
@@ -162,8 +141,8 @@ START_TEST(test_io_trace)
 	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
 	json_object *o;
 
-	gunzip(DF "trace.gz", &t);
-	slurp(DF "trace_stats.txt", &s);
+	testdata_gunzip(&t, DF "trace.gz");
+	testdata_read(&s, DF "trace_stats.txt");
 	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, "254:32");
 	ck_assert(json_object_get_boolean(at(o, "complete")));
 	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 136);
@@ -226,7 +205,7 @@ START_TEST(test_io_hist)
 	char why[256] = "";
 	json_object *o;
 
-	slurp(DF "hist.block_bio_queue", &h);
+	testdata_read(&h, DF "hist.block_bio_queue");
 	o = io_hist_bios(h.buf, h.len, "254:32", why, sizeof(why));
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "flusher.bios"), 136);
@@ -236,14 +215,14 @@ START_TEST(test_io_hist)
 	ck_assert_int_eq(iat(o, "memcg.pages"), 0);
 	ck_assert_ptr_null(at(o, "reclaim_unresolved"));
 	json_object_put(o);
-	slurp(DF "hist.mm_vmscan_write_folio", &h);
+	testdata_read(&h, DF "hist.mm_vmscan_write_folio");
 	o = io_hist_write_folio(h.buf, h.len, why, sizeof(why));
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "memcg.file"), 0);
 	ck_assert_int_eq(iat(o, "direct.file"), 0);
 	json_object_put(o);
 	/* Not a hist: null and why. */
-	slurp(DF "fsdev.txt", &h);
+	testdata_read(&h, DF "fsdev.txt");
 	ck_assert_ptr_null(io_hist_bios(h.buf, h.len, NULL, why, sizeof(why)));
 	ck_assert_ptr_nonnull(strstr(why, "no hist"));
 	strbuf_release(&h);
@@ -257,7 +236,7 @@ START_TEST(test_io_hist_dropped)
 	char why[256] = "";
 	char *p;
 
-	slurp(DF "hist.block_bio_queue", &h);
+	testdata_read(&h, DF "hist.block_bio_queue");
 	p = strstr(h.buf, "Dropped: 0");
 	ck_assert_ptr_nonnull(p);
 	p[9] = '7';
@@ -272,14 +251,14 @@ START_TEST(test_io_fsdev)
 	struct strbuf f = STRBUF_INIT;
 	char dev[24], fs[32];
 
-	slurp(DF "fsdev.txt", &f);
+	testdata_read(&f, DF "fsdev.txt");
 	ck_assert(io_fsdev(f.buf, f.len, dev, sizeof(dev), fs, sizeof(fs)));
 	ck_assert_str_eq(dev, "254:32");
 	ck_assert_str_eq(fs, "ext4");
 	ck_assert(!io_fsdev("# mountinfo\n", 12, dev, sizeof(dev), fs,
 			    sizeof(fs)));
 	/* The seed's stack: the overlay's upperdir is on ext4 on md 9:0. */
-	slurp("io/overlay-raid-iscsi-ext4/fsdev.txt", &f);
+	testdata_read(&f, "io/overlay-raid-iscsi-ext4/fsdev.txt");
 	ck_assert(io_fsdev(f.buf, f.len, dev, sizeof(dev), fs, sizeof(fs)));
 	ck_assert_str_eq(dev, "9:0");
 	ck_assert_str_eq(fs, "ext4");
@@ -377,14 +356,14 @@ START_TEST(test_io_lossy)
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
 	for (size_t i = 0; files[i]; i++) {
-		char *src = xasprintf("%s/tests/data/" DF "%s", home, files[i]);
+		char *src = testdata_path(DF "%s", files[i]);
 
 		dst = xasprintf("%s/%s", tmp, files[i]);
 		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
 		free(src);
 		free(dst);
 	}
-	slurp(DF "trace_stats.txt", &s);
+	testdata_read(&s, DF "trace_stats.txt");
 	p = strstr(s.buf, "cpu0/stats:dropped events: 0");
 	ck_assert_ptr_nonnull(p);
 	p[strlen("cpu0/stats:dropped events: ")] = '5';
@@ -427,7 +406,7 @@ START_TEST(test_io_raid5)
 	struct strbuf t = STRBUF_INIT;
 	json_object *o;
 
-	gunzip("io/dirty-flood-raid5-xfs/trace-head.gz", &t);
+	testdata_gunzip(&t, "io/dirty-flood-raid5-xfs/trace-head.gz");
 	o = trace_summary_dev(t.buf, t.len, NULL, 0, "9:0");
 	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 10);
 	ck_assert_int_eq(iat(o, "io.writers.flusher.pages"), 15131);
@@ -465,14 +444,9 @@ static Suite *suite(void)
 
 int main(void)
 {
-	const char *h = getenv("WBLAB_HOME");
 	SRunner *sr;
 	int failed;
 
-	if (h)
-		snprintf(home, sizeof(home), "%s", h);
-	else if (!realpath(".", home))
-		return 2;
 	sr = srunner_create(suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

@@ -6,7 +6,6 @@
  * corpus excerpts in tests/data/console/) makes it decided again.
  */
 #include <check.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,11 +16,11 @@
 #include "util/log.h"
 #include "util/strbuf.h"
 
-static char home[PATH_MAX];
+#include "testdata.h"
 
 static void put(const char *tmp, const char *src, const char *name)
 {
-	char *s = xasprintf("%s/tests/data/%s", home, src);
+	char *s = testdata_path("%s", src);
 	char *d = xasprintf("%s/%s", tmp, name);
 
 	ck_assert_int_eq(copy_file(s, d, 0644), 0);
@@ -137,16 +136,11 @@ END_TEST
 
 int main(void)
 {
-	const char *h = getenv("WBLAB_HOME");
 	Suite *s = suite_create("reparse");
 	TCase *tc = tcase_create("reparse");
 	SRunner *sr;
 	int failed;
 
-	if (h)
-		snprintf(home, sizeof(home), "%s", h);
-	else if (!realpath(".", home))
-		return 2;
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_reparse_keeps);
 	tcase_add_test(tc, test_reparse_console_verdict);

@@ -8,7 +8,6 @@
  * parses with xmllint --html and holds no unescaped input.
  */
 #include <check.h>
-#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,20 +21,15 @@
 #include "util/log.h"
 #include "util/run.h"
 
-static char home[PATH_MAX];
+#include "testdata.h"
 
-#define AA1 "tests/data/report/aa/20261203-141600-381e"
-#define AA2 "tests/data/report/aa/20261203-141602-388e"
-
-static char *data(const char *rel)
-{
-	return xasprintf("%s/%s", home, rel);
-}
+#define AA1 "report/aa/20261203-141600-381e"
+#define AA2 "report/aa/20261203-141602-388e"
 
 static void load(struct report *r, const char *rel)
 {
 	struct strbuf err = STRBUF_INIT;
-	char *dir = data(rel);
+	char *dir = testdata_path("%s", rel);
 
 	ck_assert_msg(!report_load_run(r, dir, &err), "%s", err.buf);
 	free(dir);
@@ -209,7 +203,7 @@ END_TEST
 static char *copy_run(const char *rel)
 {
 	char tmpl[] = "/tmp/wblab-test-report-XXXXXX";
-	char *src = data(rel), *dst;
+	char *src = testdata_path("%s", rel), *dst;
 	const char *argv[] = { "cp", "-r", src, NULL, NULL };
 
 	ck_assert_ptr_nonnull(mkdtemp(tmpl));
@@ -360,7 +354,7 @@ START_TEST(test_bad_run_dir)
 }
 END_TEST
 
-#define AB "tests/data/report/ab"
+#define AB "report/ab"
 
 /* The family of a starred row of side s, or NULL; at most one a family. */
 static void assert_one_star_a_family(const struct rpt_group *g, size_t s)
@@ -488,8 +482,6 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	snprintf(home, sizeof(home), "%s",
-		 getenv("WBLAB_HOME") ? getenv("WBLAB_HOME") : ".");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_aa_not_starred);
 	tcase_add_test(tc, test_aa_figures);

@@ -5,7 +5,6 @@
  * figures were computed independently of wblab from the same files.
  */
 #include <check.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,34 +16,9 @@
 #include "collect/stackprobe.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "util/run.h"
 #include "util/strbuf.h"
 
-static char home[PATH_MAX];
-
-static char *data(const char *cell, const char *name)
-{
-	return xasprintf("%s/tests/data/stack/%s/%s", home, cell, name);
-}
-
-static void slurp(const char *cell, const char *name, struct strbuf *sb)
-{
-	char *p = data(cell, name);
-
-	strbuf_reset(sb);
-	ck_assert_msg(!strbuf_read_file(sb, p), "cannot read %s", p);
-	free(p);
-}
-
-static void gunzip(const char *cell, const char *name, struct strbuf *sb)
-{
-	char *p = data(cell, name);
-	const char *argv[] = { "gzip", "-dc", p, NULL };
-
-	strbuf_reset(sb);
-	ck_assert_int_eq(run_capture(argv, sb, NULL), 0);
-	free(p);
-}
+#include "testdata.h"
 
 /* Dotted path into a JSON object: util/json.c's json_path. */
 static json_object *at(json_object *o, const char *path)
@@ -68,10 +42,10 @@ static const char *sat(json_object *o, const char *path)
 	return json_object_get_string(v);
 }
 
-#define DEB "debian-6.1-ext4-memcg"
-#define OVL "debian-6.1-overlay-raid-iscsi-ext4"
-#define LAB "lab-6.1-ext4-stack-reclaim-write"
-#define LABDW "lab-6.1-dw-ext4-stack-reclaim-write"
+#define DEB "stack/debian-6.1-ext4-memcg/"
+#define OVL "stack/debian-6.1-overlay-raid-iscsi-ext4/"
+#define LAB "stack/lab-6.1-ext4-stack-reclaim-write/"
+#define LABDW "stack/lab-6.1-dw-ext4-stack-reclaim-write/"
 
 static const struct stack_site *site(const char *name)
 {
@@ -87,7 +61,7 @@ START_TEST(test_hist)
 	struct strbuf sb = STRBUF_INIT;
 	json_object *h;
 
-	slurp(DEB, "stack_hist.submit_bio_noacct", &sb);
+	testdata_read(&sb, DEB "stack_hist.submit_bio_noacct");
 	h = stack_hist_summary(sb.buf, sb.len);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_int_eq(iat(h, "samples"), 14094);
@@ -97,7 +71,7 @@ START_TEST(test_hist)
 	ck_assert_int_eq(iat(h, "dropped"), 0);
 	json_object_put(h);
 
-	slurp(DEB, "stack_hist.try_to_free_mem_cgroup_pages", &sb);
+	testdata_read(&sb, DEB "stack_hist.try_to_free_mem_cgroup_pages");
 	h = stack_hist_summary(sb.buf, sb.len);
 	ck_assert_int_eq(iat(h, "samples"), 3663);
 	ck_assert_int_eq(iat(h, "max_bytes"), 2552);
@@ -105,7 +79,7 @@ START_TEST(test_hist)
 	json_object_put(h);
 
 	/* Armed but never hit: zero samples, no depth at all. */
-	slurp(DEB, "stack_hist.balance_pgdat", &sb);
+	testdata_read(&sb, DEB "stack_hist.balance_pgdat");
 	h = stack_hist_summary(sb.buf, sb.len);
 	ck_assert_int_eq(iat(h, "samples"), 0);
 	ck_assert_ptr_null(at(h, "max_bytes"));
@@ -122,9 +96,9 @@ START_TEST(test_absent)
 	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, al = STRBUF_INIT;
 	char *why;
 
-	slurp(DEB, "kprobe_events", &ev);
-	slurp(DEB, "stack_kallsyms.txt", &ks);
-	slurp(DEB, "agent.log", &al);
+	testdata_read(&ev, DEB "kprobe_events");
+	testdata_read(&ks, DEB "stack_kallsyms.txt");
+	testdata_read(&al, DEB "agent.log");
 	ck_assert_ptr_null(stack_site_absent(site("submit_bio_noacct"), ev.buf,
 					     ks.buf, al.buf));
 	/* A module symbol ("ext4_writepage\t[ext4]") counts as present. */
@@ -151,7 +125,7 @@ START_TEST(test_reclaim_write_none)
 	struct strbuf t = STRBUF_INIT;
 	json_object *o;
 
-	gunzip(DEB, "stack_probe_trace.gz", &t);
+	testdata_gunzip(&t, DEB "stack_probe_trace.gz");
 	o = stack_reclaim_write(t.buf, t.len);
 	ck_assert_int_eq(iat(o, "samples"), 788);
 	ck_assert_int_eq(iat(o, "reclaim_windows"), 3663);
@@ -170,7 +144,7 @@ START_TEST(test_oom_memcg)
 	size_t wl;
 	json_object *o;
 
-	slurp(DEB, "console.log", &c);
+	testdata_read(&c, DEB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_BEGIN,
 				       STACK_MARK_END, &w, &wl));
 	o = oom_facts(w, wl, console_line_ts(w, wl));
@@ -192,7 +166,7 @@ END_TEST
 START_TEST(test_console_oom_detail)
 {
 	struct console_report r;
-	char *p = data(DEB, "console.log");
+	char *p = testdata_path(DEB "console.log");
 
 	console_report_init(&r);
 	ck_assert_int_eq(console_parse_file(p, &r), 0);
@@ -216,8 +190,8 @@ START_TEST(test_layers_present)
 	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, sb = STRBUF_INIT;
 	json_object *h;
 
-	slurp(OVL, "kprobe_events", &ev);
-	slurp(OVL, "stack_kallsyms.txt", &ks);
+	testdata_read(&ev, OVL "kprobe_events");
+	testdata_read(&ks, OVL "stack_kallsyms.txt");
 	static const char *const seed[] = { "try_to_free_mem_cgroup_pages",
 					    "ext4_writepage",
 					    "submit_bio_noacct",
@@ -236,14 +210,14 @@ START_TEST(test_layers_present)
 				NULL);
 	ck_assert_ptr_nonnull(why);
 	free(why);
-	slurp(OVL, "stack_hist.raid5_make_request", &sb);
+	testdata_read(&sb, OVL "stack_hist.raid5_make_request");
 	h = stack_hist_summary(sb.buf, sb.len);
 	ck_assert_int_eq(iat(h, "samples"), 304);
 	ck_assert_int_eq(iat(h, "max_bytes"), 2800);
 	ck_assert_int_eq(iat(h, "p99_bytes"), 2128);
 	ck_assert_int_eq(iat(h, "min_bytes"), 400);
 	json_object_put(h);
-	slurp(OVL, "stack_hist.iscsi_queuecommand", &sb);
+	testdata_read(&sb, OVL "stack_hist.iscsi_queuecommand");
 	h = stack_hist_summary(sb.buf, sb.len);
 	ck_assert_int_eq(iat(h, "samples"), 811);
 	ck_assert_int_eq(iat(h, "max_bytes"), 2128);
@@ -266,7 +240,7 @@ START_TEST(test_sysrq_and_window)
 	size_t wl;
 	json_object *o;
 
-	slurp(LAB, "console.log", &c);
+	testdata_read(&c, LAB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
 				       &wl));
 	o = stack_sysrq_tasks(w, wl);
@@ -293,7 +267,7 @@ START_TEST(test_sysrq_and_window)
 	ck_assert_int_eq(iat(o, "min_bytes_left"), 12760);
 	json_object_put(o);
 	/* Debian's kernel prints stack:0 for every task: no figures. */
-	slurp(DEB, "console.log", &c);
+	testdata_read(&c, DEB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
 				       &wl));
 	ck_assert_ptr_null(stack_sysrq_tasks(w, wl));
@@ -308,7 +282,7 @@ START_TEST(test_reclaim_write_dw)
 	json_object *o, *chain;
 	bool fs = false;
 
-	gunzip(LABDW, "stack_probe_trace.gz", &t);
+	testdata_gunzip(&t, LABDW "stack_probe_trace.gz");
 	o = stack_reclaim_write(t.buf, t.len);
 	ck_assert_int_eq(iat(o, "samples"), 3717);
 	ck_assert_int_eq(iat(o, "reclaim_windows"), 610);
@@ -351,14 +325,9 @@ static Suite *suite(void)
 
 int main(void)
 {
-	const char *h = getenv("WBLAB_HOME");
 	SRunner *sr;
 	int failed;
 
-	if (h)
-		snprintf(home, sizeof(home), "%s", h);
-	else if (!realpath(".", home))
-		return 2;
 	sr = srunner_create(suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);

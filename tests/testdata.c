@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tests/data helpers shared by the Check suites (testdata.h), linked into
+ * every test binary by the Makefile.
+ */
+#include <check.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "testdata.h"
+#include "util/log.h"
+#include "util/run.h"
+
+const char *testdata_home(void)
+{
+	static char home[PATH_MAX];
+	const char *h = getenv("WBLAB_HOME");
+
+	if (*home)
+		return home;
+	if (h && *h)
+		snprintf(home, sizeof(home), "%s", h);
+	else if (!realpath(".", home))
+		snprintf(home, sizeof(home), ".");
+	return home;
+}
+
+static char *vpath(const char *fmt, va_list ap)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "%s/tests/data/", testdata_home());
+	strbuf_vaddf(&sb, fmt, ap);
+	return strbuf_detach(&sb, NULL);
+}
+
+char *testdata_path(const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = vpath(fmt, ap);
+	va_end(ap);
+	return p;
+}
+
+void testdata_read(struct strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = vpath(fmt, ap);
+	va_end(ap);
+	strbuf_reset(sb);
+	ck_assert_msg(!strbuf_read_file(sb, p), "cannot read %s", p);
+	free(p);
+}
+
+void testdata_gunzip(struct strbuf *sb, const char *fmt, ...)
+{
+	const char *argv[] = { "gzip", "-dc", NULL, NULL };
+	va_list ap;
+	char *p;
+
+	va_start(ap, fmt);
+	p = vpath(fmt, ap);
+	va_end(ap);
+	argv[2] = p;
+	strbuf_reset(sb);
+	ck_assert_msg(!run_capture(argv, sb, NULL), "cannot gunzip %s", p);
+	free(p);
+}

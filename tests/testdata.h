@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_TESTDATA_H
+#define WBLAB_TESTDATA_H
+
+#include "util/strbuf.h"
+
+/*
+ * The suites' captured inputs, tests/data/ of the checkout: $WBLAB_HOME
+ * (tests/run-unit.sh sets it), else the current directory. Paths are
+ * printf formats relative to tests/data, e.g. "collect/%s/trace.gz".
+ * A file that cannot be read fails the test that asked for it.
+ */
+
+/* The checkout, resolved on the first call. */
+const char *testdata_home(void);
+/* tests/data/PATH as an absolute path, to free(). */
+char *testdata_path(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* sb becomes the contents of tests/data/PATH. */
+void testdata_read(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* sb becomes tests/data/PATH decompressed (gzip -dc). */
+void testdata_gunzip(struct strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+#endif
