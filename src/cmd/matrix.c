@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "cmd/run-options.h"
 #include "matrix/matrix.h"
 #include "spec/matrix.h"
 #include "util/log.h"
@@ -57,7 +58,6 @@ static enum matrix_progress progress_mode(const char *s)
 
 static int matrix_run_cmd(int argc, char **argv)
 {
-	static const char *const accels[] = { "auto", "kvm", "tcg", NULL };
 	struct matrix_args a = { .results = "results",
 				 .accel = getenv("WBLAB_ACCEL") ?
 						  getenv("WBLAB_ACCEL") :
@@ -71,11 +71,11 @@ static int matrix_run_cmd(int argc, char **argv)
 		OPT_STRING(
 			0, "hosts", &a.hosts, "FILE",
 			"libvirt hosts to run on (lab/hosts.yaml); default one host at --uri"),
-		OPT_STRING(
-			0, "uri", &a.uri, "URI",
+		OPT__URI(
+			&a.uri,
 			"libvirt URI without --hosts (default $WBLAB_URI or qemu:///system)"),
-		OPT_STRING(0, "results", &a.results, "DIR",
-			   "results directory (default ./results)"),
+		OPT__RESULTS(0, &a.results,
+			     "results directory (default ./results)"),
 		OPT_STRING(
 			0, "seed", &a.seed, "S",
 			"order seed: the same seed gives the same order (default: random, recorded)"),
@@ -84,13 +84,13 @@ static int matrix_run_cmd(int argc, char **argv)
 			"continue this run: cells with a result are kept, the others run"),
 		OPT_INT(0, "add-reps", &a.add_reps, "N", 0, 1000,
 			"with --resume: add N repetitions of every cell to the run"),
-		OPT_BOOL(0, "json", &a.json, "print run.json to stdout"),
+		OPT__RUN_JSON(&a.json),
 		OPT_CHOICE(
 			0, "progress", &a.progress, "MODE", progress_names,
 			"auto (status lines on a TTY), tty, plain (timestamped lines) or quiet"),
 		OPT_GROUP("cells"),
-		OPT_DURATION(0, "boot-timeout", &a.boot_timeout, "S", 1, 86400,
-			     "agent hello deadline (default 120)"),
+		OPT__BOOT_TIMEOUT(&a.boot_timeout,
+				  "agent hello deadline (default 120)"),
 		OPT_DURATION(0, "timeout", &a.timeout, "S", 0, 86400,
 			     "workload wall clock (default: the workload's)"),
 		OPT_DURATION(
@@ -98,12 +98,10 @@ static int matrix_run_cmd(int argc, char **argv)
 			"overall deadline per cell (default: the sum of its phase timers)"),
 		OPT_INT(0, "retries", &a.retries, "N", 0, 10,
 			"infra-error retries per cell (default 2)"),
-		OPT_CHOICE(0, "accel", &a.accel, "MODE", accels,
+		OPT__ACCEL(&a.accel, "MODE",
 			   "auto (probe KVM, else TCG), kvm or tcg"),
-		OPT_BOOL(0, "keep", &a.keep,
-			 "keep each cell's overlay and disks"),
-		OPT_STRING(0, "cmdline-extra", &a.cmdline_extra, "S",
-			   "append S to the guest kernel command line"),
+		OPT__KEEP(&a.keep),
+		OPT__CMDLINE_EXTRA(&a.cmdline_extra),
 		OPT_END(),
 	};
 	struct matrix_opts o = MATRIX_OPTS_INIT;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "cmd/run-options.h"
 #include "matrix/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -34,8 +35,6 @@ static const char *const run_usage[] = {
 	NULL,
 };
 
-static const char *const accel_choices[] = { "auto", "kvm", "tcg", NULL };
-
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
 	long long memory = 0;
@@ -57,22 +56,18 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		OPT_INT(0, "vcpus", &a->vcpus, "N", 1, 64, "guest vCPUs"),
 		OPT_DURATION(0, "timeout", &a->timeout, "S", 1, 7 * 86400,
 			     "workload wall clock; if not given the workload's"),
-		OPT_DURATION(0, "boot-timeout", &a->boot_timeout, "S", 1, 86400,
-			     "deadline for the agent's hello"),
+		OPT__BOOT_TIMEOUT(&a->boot_timeout,
+				  "deadline for the agent's hello"),
 		OPT_STRING(0, "image", &a->image, "NAME", "guest root image"),
-		OPT_CHOICE(
-			0, "accel", &a->accel, "HOW", accel_choices,
+		OPT__ACCEL(
+			&a->accel, "HOW",
 			"auto probes KVM and falls back to TCG; $WBLAB_ACCEL sets the default"),
-		OPT_STRING(0, "cmdline-extra", &a->cmdline_extra, "S",
-			   "append S to the guest kernel command line"),
+		OPT__CMDLINE_EXTRA(&a->cmdline_extra),
 		OPT_GROUP("Where"),
-		OPT_STRING('r', "results", &a->results, "DIR",
-			   "results directory"),
-		OPT_STRING(0, "uri", &a->uri, "URI",
-			   "libvirt URI; $WBLAB_URI sets the default"),
-		OPT_BOOL(0, "keep", &a->keep,
-			 "keep each cell's overlay and disks"),
-		OPT_BOOL(0, "json", &a->json, "print run.json to stdout"),
+		OPT__RESULTS('r', &a->results, "results directory"),
+		OPT__URI(&a->uri, "libvirt URI; $WBLAB_URI sets the default"),
+		OPT__KEEP(&a->keep),
+		OPT__RUN_JSON(&a->json),
 		OPT_END(),
 	};
 	const char *env_accel = getenv("WBLAB_ACCEL");
@@ -87,7 +82,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				.boot_timeout = 120 };
 	strvec_init(&a->kernel_names);
 	/* WBLAB_ACCEL is a default, checked like the option itself. */
-	for (const char *const *c = accel_choices; env_accel && *c; c++)
+	for (const char *const *c = run_accel_choices; env_accel && *c; c++)
 		if (!strcmp(env_accel, *c))
 			a->accel = *c;
 	if (env_accel && strcmp(a->accel, env_accel))

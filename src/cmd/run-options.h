@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_CMD_RUN_OPTIONS_H
+#define WBLAB_CMD_RUN_OPTIONS_H
+
+#include "util/parse-options.h"
+
+/*
+ * The option entries wblab run and wblab matrix run share (after git's
+ * OPT__VERBOSE and friends): one name, value and range per setting, so
+ * the two commands cannot drift apart. Where their --help words differ,
+ * the help (and the short name or value name) is the caller's.
+ */
+
+/* --accel values; run also checks $WBLAB_ACCEL against them. */
+static const char *const run_accel_choices[] = { "auto", "kvm", "tcg", NULL };
+
+#define OPT__ACCEL(v, a, h) \
+	OPT_CHOICE(0, "accel", (v), (a), run_accel_choices, (h))
+#define OPT__BOOT_TIMEOUT(v, h) \
+	OPT_DURATION(0, "boot-timeout", (v), "S", 1, 86400, (h))
+#define OPT__CMDLINE_EXTRA(v)                    \
+	OPT_STRING(0, "cmdline-extra", (v), "S", \
+		   "append S to the guest kernel command line")
+#define OPT__KEEP(v) \
+	OPT_BOOL(0, "keep", (v), "keep each cell's overlay and disks")
+#define OPT__RESULTS(s, v, h) OPT_STRING((s), "results", (v), "DIR", (h))
+#define OPT__RUN_JSON(v) OPT_BOOL(0, "json", (v), "print run.json to stdout")
+#define OPT__URI(v, h) OPT_STRING(0, "uri", (v), "URI", (h))
+
+#endif
