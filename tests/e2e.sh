@@ -44,7 +44,7 @@ check "console.log has the agent's hello" grep -q 'wblab-agent: hello sent' "$c/
 check "topology.txt shows the XFS mount" grep -Eq '^/mnt/scratch +/dev/vd[a-z]+ +xfs' "$c/topology.txt"
 check "vmstat.before and vmstat.after exist" test -s "$c/vmstat.before" -a -s "$c/vmstat.after"
 check "wblab.db has the cell" sh -c "sqlite3 '$R/smoke/wblab.db' 'select outcome from cells' | grep -qx ok"
-check "no wblab domain left after the run" no_domains_left
+check "no wblab domain left after the run" no_domains_left "$R/smoke"
 
 # 2. A guest that never boots ends boot-failed within its timeout.
 t0=$(date +%s)
@@ -55,7 +55,7 @@ c=$(cell_dir "$R/noboot")
 jcheck "$c/cell.json" '.outcome == "boot-failed"' "a guest that never boots is boot-failed"
 [ $el -lt 60 ] && pass "boot-failed within its timeout ($el s)" || fail "boot-failed took $el s"
 check "its console is kept" grep -q 'Kernel panic' "$c/console.log"
-check "no wblab domain left after boot-failed" no_domains_left
+check "no wblab domain left after boot-failed" no_domains_left "$R/noboot"
 
 # 3. Infrastructure failures are infra-error, never a kernel outcome.
 ./wblab run --kernel debian-6.1 --topology none --workload noop --results "$R/infra" \
@@ -70,7 +70,7 @@ jcheck "$c/cell.json" '.outcome == "infra-error"' "libvirt unreachable: infra-er
 ./wblab run --kernel debian-6.1 --topology xfs-disk --workload smoke --results "$R/sigterm" >"$R/sigterm.log" 2>&1 &
 pid=$!
 for i in $(seq 1 120); do
-	virsh -c qemu:///system list --name 2>/dev/null | grep -q '^wblab-.*sigterm\|^wblab-' && break
+	[ -n "$(run_objects list "$R/sigterm")" ] && break
 	sleep 0.5
 done
 sleep 5
@@ -80,7 +80,7 @@ rc=$?
 c=$(cell_dir "$R/sigterm")
 [ $rc -ne 0 ] && pass "SIGTERM: wblab exits non-zero ($rc)" || fail "SIGTERM: exit 0"
 jcheck "$c/cell.json" '.outcome == "infra-error" and (.outcome_reason | test("interrupted"))' "SIGTERM: cell is infra-error (interrupted)"
-check "SIGTERM: no wblab domain left" no_domains_left
+check "SIGTERM: no wblab domain left" no_domains_left "$R/sigterm"
 
 for t in tests/e2e.d/*.sh; do
 	[ -f "$t" ] && . "$t"

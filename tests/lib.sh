@@ -30,15 +30,55 @@ cell_dir() {
 	ls -d "$1"/*/cells/*/ 2>/dev/null | head -n 1
 }
 
-# A guest that powered itself off is torn down by libvirt a moment after
-# its cell ends: give that up to 20 s.
-no_domains_left() {
-	for i in $(seq 1 40); do
-		virsh -c qemu:///system list --all --name 2>/dev/null | grep -q '^wblab-' || return 0
+# The helpers below run in subshells, ( ... ), so their variables never
+# clobber the caller's (POSIX sh has no local).
+
+# run_ids DIR...: the ids of the runs under results dirs (DIR/<run-id>/,
+# docs/results.md).
+run_ids() (
+	for d in "$@"; do
+		for r in "$d"/*/; do
+			id=$(basename "$r")
+			case $id in
+			[0-9][0-9][0-9][0-9][0-9][0-9][0-9][0-9]-[0-9][0-9][0-9][0-9][0-9][0-9]-*)
+				[ -d "$r" ] && echo "$id" ;;
+			esac
+		done
+	done
+)
+
+# run_objects LIST DIR...: the libvirt objects `virsh LIST --all --name`
+# names (list: domains, net-list: networks) that belong to the runs under
+# the results dirs: wblab-<run-id>-<cell>[-net]. Only those, never another
+# run's: a suite running beside this one has its own. Fails if virsh does.
+run_objects() (
+	what=$1
+	shift
+	ids=$(run_ids "$@")
+	names=$(virsh -c qemu:///system "$what" --all --name 2>/dev/null) || exit 1
+	printf '%s\n' "$names" | while read -r n; do
+		for id in $ids; do
+			case $n in "wblab-$id-"*) echo "$n" ;; esac
+		done
+	done
+)
+
+# none_left LIST DIR...: no domain (list) or network (net-list) of the
+# runs under the results dirs is left. A guest that powered itself off is
+# torn down by libvirt a moment after its cell ends: give that up to 20 s.
+# No run under the dirs fails: there would be nothing to look for.
+none_left() (
+	what=$1
+	shift
+	[ -n "$(run_ids "$@")" ] || exit 1
+	for _ in $(seq 1 40); do
+		left=$(run_objects "$what" "$@") && [ -z "$left" ] && exit 0
 		sleep 0.5
 	done
-	return 1
-}
+	exit 1
+)
+no_domains_left() { none_left list "$@"; }
+no_networks_left() { none_left net-list "$@"; }
 
 finish() {
 	echo "# $passes passed, $failures failed (results kept in $R)"

@@ -34,5 +34,5 @@ check "seed stack: XFS on md0" grep -Eq '^/dev/md0 /mnt/base xfs ' "$c/topology.
 check "seed stack: overlay on top" grep -Eq '^/mnt/union +overlay +overlay' "$c/topology.txt"
 check "seed stack: the target guest's targetcli ls" sh -c "sed -n '/## target guest/,\$p' '$c/topology.txt' | grep -q 'iqn.2026-12.org.wblab:m3'"
 check "seed stack: the target guest's console is kept" grep -q 'wblab-agent: hello sent' "$c/console-target.log"
-check "no wblab domain left" no_domains_left
-check "no wblab network left" sh -c "! virsh -c qemu:///system net-list --all --name | grep -q '^wblab-'"
+check "no wblab domain left" no_domains_left "$R"/topo-*
+check "no wblab network left" no_networks_left "$R"/topo-*
