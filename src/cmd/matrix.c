@@ -59,9 +59,7 @@ static enum matrix_progress progress_mode(const char *s)
 static int matrix_run_cmd(int argc, char **argv)
 {
 	struct matrix_args a = { .results = "results",
-				 .accel = getenv("WBLAB_ACCEL") ?
-						  getenv("WBLAB_ACCEL") :
-						  "auto",
+				 .accel = "auto",
 				 .progress = "auto",
 				 .boot_timeout = 120,
 				 .retries = 2 };
@@ -74,8 +72,7 @@ static int matrix_run_cmd(int argc, char **argv)
 		OPT__URI(
 			&a.uri,
 			"libvirt URI without --hosts (default $WBLAB_URI or qemu:///system)"),
-		OPT__RESULTS(0, &a.results,
-			     "results directory (default ./results)"),
+		OPT__RESULTS(0, &a.results, "results directory"),
 		OPT_STRING(
 			0, "seed", &a.seed, "S",
 			"order seed: the same seed gives the same order (default: random, recorded)"),
@@ -109,6 +106,9 @@ static int matrix_run_cmd(int argc, char **argv)
 	struct matrix_run r = { 0 };
 	int ret;
 
+	ret = run_accel_env("wblab matrix run", &a.accel);
+	if (ret)
+		return ret;
 	argc = parse_options(argc, argv, "wblab matrix run", opts, matrix_usage,
 			     0);
 	if (a.resume ? argc != 0 : argc != 1)

@@ -2,6 +2,9 @@
 #ifndef WBLAB_CMD_RUN_OPTIONS_H
 #define WBLAB_CMD_RUN_OPTIONS_H
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "util/parse-options.h"
 
 /*
@@ -13,6 +16,27 @@
 
 /* --accel values; run also checks $WBLAB_ACCEL against them. */
 static const char *const run_accel_choices[] = { "auto", "kvm", "tcg", NULL };
+
+/*
+ * $WBLAB_ACCEL as the --accel default, checked like the option itself:
+ * 0 with *accel set (unchanged when the variable is unset), or the
+ * usage error's exit status.
+ */
+static inline int run_accel_env(const char *prefix, const char **accel)
+{
+	const char *env = getenv("WBLAB_ACCEL");
+
+	if (!env)
+		return 0;
+	for (const char *const *c = run_accel_choices; *c; c++) {
+		if (!strcmp(env, *c)) {
+			*accel = *c;
+			return 0;
+		}
+	}
+	return usage_error(
+		prefix, "WBLAB_ACCEL: '%s' is not one of auto, kvm, tcg", env);
+}
 
 #define OPT__ACCEL(v, a, h) \
 	OPT_CHOICE(0, "accel", (v), (a), run_accel_choices, (h))

@@ -70,7 +70,6 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		OPT__RUN_JSON(&a->json),
 		OPT_END(),
 	};
-	const char *env_accel = getenv("WBLAB_ACCEL");
 	int n;
 
 	*a = (struct run_args){ .results = "results",
@@ -81,15 +80,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				.vcpus = 2,
 				.boot_timeout = 120 };
 	strvec_init(&a->kernel_names);
-	/* WBLAB_ACCEL is a default, checked like the option itself. */
-	for (const char *const *c = run_accel_choices; env_accel && *c; c++)
-		if (!strcmp(env_accel, *c))
-			a->accel = *c;
-	if (env_accel && strcmp(a->accel, env_accel))
-		return usage_error(
-			"wblab run",
-			"WBLAB_ACCEL: '%s' is not one of auto, kvm, tcg",
-			env_accel);
+	n = run_accel_env("wblab run", &a->accel);
+	if (n)
+		return n;
 	n = parse_options(argc, argv, "wblab run", opts, run_usage, 0);
 	if (n)
 		return usage_error("wblab run", "unexpected argument '%s'",
