@@ -219,6 +219,13 @@ START_TEST(plan_hog_every)
 	plan_compile(&t, &w, &o, &p, &d);
 	ck_assert_int_ge(
 		step_index(p.buf, "/run/wblab-agent\thog\t32\t280\t3\n"), 0);
+	/* Its output comes back after fio, before the workload ends. */
+	ck_assert_int_gt(step_index(p.buf,
+				    "get\thog.out\t/tmp/wblab-bg-hog.out"),
+			 step_index(p.buf, "run\tfio"));
+	ck_assert_int_lt(step_index(p.buf,
+				    "get\thog.out\t/tmp/wblab-bg-hog.out"),
+			 step_index(p.buf, "phase\tcollect"));
 	strbuf_release(&p);
 	plan_devs_free(&d);
 	w.hog_every = 0;

@@ -86,9 +86,15 @@ static int touch(size_t mib, int hold, int every)
 
 	oom_adj("1000");
 	for (;;) {
+		double t0 = mono();
+
 		p = touch_once(mib, round);
 		if (!p)
 			return 1;
+		/* A round's time is how long its page faults stalled in reclaim. */
+		printf("hog[%d]: round %d: %zu MiB touched in %.3f s\n",
+		       getpid(), round, mib, mono() - t0);
+		fflush(stdout);
 		if (!every) {
 			printf("hog[%d]: %zu MiB resident, holding %d s\n",
 			       getpid(), mib, hold);

@@ -470,6 +470,10 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 				       "--output=/tmp/wblab-out/fio.json",
 				       "/tmp/wblab-job.fio", NULL });
 	}
+	/* The background hog's rounds and kills (agent/hog.c), as it ran. */
+	if (w->hog_size && w->fio)
+		plan_step(p, VERB_GET, "hog.out", "/tmp/wblab-bg-hog.out",
+			  NULL);
 	collectors_plan_workload_end(p);
 	if (w->memcg_max)
 		plan_step(p, VERB_CGROUP, "", "", NULL);
