@@ -394,6 +394,47 @@ START_TEST(test_io_lossy)
 END_TEST
 
 /*
+ * Swap on a plain disk (6.12 lab kernel, swap-memcg): the hog's memcg
+ * reclaim wrote 74653 anonymous folios (the hist's hitcounts with
+ * reclaim_flags 9, summed by hand) and no file folio. The block layer
+ * saw those pages in the hog's reclaim context, but they are not file
+ * pages: the file-pages headline is null, saying why, and the file call
+ * count is still 0.
+ */
+START_TEST(test_io_swap_not_file)
+{
+	static const char *const files[] = { "hist.block_bio_queue",
+					     "hist.mm_vmscan_write_folio",
+					     "trace_stats.txt", "trace.gz",
+					     NULL };
+	char tmp[] = "/tmp/wblab-test-io.XXXXXX";
+	json_object *m = json_object_new_object();
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	for (size_t i = 0; files[i]; i++) {
+		char *src = testdata_path("io/swap-memcg-6.12/%s", files[i]);
+		char *dst = xasprintf("%s/%s", tmp, files[i]);
+
+		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
+		free(src);
+		free(dst);
+	}
+	collectors_metrics(tmp, m);
+	ck_assert_int_eq(iat(m, "vmscan_write_file_direct"), 0);
+	ck_assert(json_object_object_get_ex(m, "vmscan_write_file_direct_pages",
+					    NULL));
+	ck_assert_ptr_null(at(m, "vmscan_write_file_direct_pages"));
+	ck_assert_ptr_nonnull(strstr(
+		json_object_get_string(
+			at(m, "null_reasons.vmscan_write_file_direct_pages")),
+		"anonymous folios"));
+	ck_assert_int_eq(iat(m, "io.hist_writepage.memcg.anon"), 74653);
+	json_object_put(m);
+	rm_rf(tmp);
+}
+END_TEST
+
+/*
  * XFS on md RAID5 (debian-6.1 dirty-flood, the first 40000 lines of the
  * trace): the flusher's 10 bios at 9:0 (XFS queues bios of up to 13 MiB)
  * are split by raid5 into member bios that block_bio_remap traces back to
@@ -437,6 +478,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_io_fsdev);
 	tcase_add_test(tc, test_io_lossy);
 	tcase_add_test(tc, test_io_raid5);
+	tcase_add_test(tc, test_io_swap_not_file);
 	tcase_add_test(tc, test_trace_linear);
 	suite_add_tcase(s, tc);
 	return s;

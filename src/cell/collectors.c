@@ -486,13 +486,29 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 		 !bio_ev ? "block_bio_queue is missing" :
 			   "events were lost (metrics.trace.lost_events)");
 	for (int k = 0; k < 2; k++) {
+		json_object *anon = reclaim_sum(hw, "anon", k);
+		const char *pw = why;
+
+		if (!anon)
+			anon = reclaim_sum(tw, "anon", k);
 		pages[k] = reclaim_sum(hb, "pages", k);
 		if (!pages[k])
 			pages[k] = reclaim_sum(tb, "pages", k);
+		/*
+		 * A bio does not say whether its pages were file or anon: when
+		 * the same reclaimers swapped, their pages are not file pages.
+		 */
+		if (pages[k] && (!anon || json_object_get_int64(anon))) {
+			json_object_put(pages[k]);
+			pages[k] = NULL;
+			pw = anon ? "these reclaimers wrote anonymous folios too (swap, shmem): the block layer cannot tell file pages from them" :
+				    "no count of anonymous reclaim writes to rule swap out";
+		}
+		json_object_put(anon);
 		headline(m,
 			 k ? "vmscan_write_file_kswapd_pages" :
 			     "vmscan_write_file_direct_pages",
-			 pages[k], why);
+			 pages[k], pw);
 		headline(m,
 			 k ? "vmscan_write_file_kswapd_redirty_pct" :
 			     "vmscan_write_file_direct_redirty_pct",
