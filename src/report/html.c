@@ -503,9 +503,13 @@ static void differs_html(struct strbuf *out, const struct report *r)
 
 			strbuf_addstr(out, "<td>");
 			if (c) {
+				const char *v =
+					rpt_cell_fact(c, w, buf, sizeof(buf));
+
 				esc(out, c->side);
 				strbuf_addstr(out, ": ");
-				esc(out, rpt_cell_fact(c, w, buf, sizeof(buf)));
+				/* As the mail report says it: never a blank. */
+				esc(out, *v ? v : "(none)");
 			}
 			strbuf_addstr(out, "</td>");
 		}
