@@ -406,17 +406,6 @@ static void block_event(struct summary *s, const struct trace_line *l)
 		io_rq_complete(s->io, l);
 }
 
-static void shrink_by_comm(struct summary *s, const struct trace_line *l)
-{
-	struct named *c = ntab_get(&s->dirty_comm, l->comm, strlen(l->comm));
-	long long n;
-
-	if (trace_arg_num(l, "nr_dirty", &n))
-		trace_add(&c->a, n);
-	if (trace_arg_num(l, "nr_scanned", &n))
-		trace_add(&c->b, n);
-}
-
 static void one(struct summary *s, const struct trace_line *l)
 {
 	long long n = 0;
@@ -443,12 +432,20 @@ static void one(struct summary *s, const struct trace_line *l)
 		trace_add(ty == TY_FILE ? &c->a : &c->b, 1);
 	} else if (ev(l, "mm_vmscan_lru_shrink_inactive")) {
 		int w = who(s, l), ty = file_or_anon(l);
+		struct named *c = ty == TY_FILE ?
+					  ntab_get(&s->dirty_comm, l->comm,
+						   strlen(l->comm)) :
+					  NULL;
 
-		for (int i = 0; i < NR_SH; i++)
-			if (trace_arg_num(l, sh_key[i], &n))
-				trace_add(&s->shrink[w][ty][i], n);
-		if (ty == TY_FILE)
-			shrink_by_comm(s, l);
+		for (int i = 0; i < NR_SH; i++) {
+			if (!trace_arg_num(l, sh_key[i], &n))
+				continue;
+			trace_add(&s->shrink[w][ty][i], n);
+			if (c && i == SH_DIRTY)
+				trace_add(&c->a, n);
+			else if (c && i == SH_SCANNED)
+				trace_add(&c->b, n);
+		}
 	} else if (ev(l, "mm_vmscan_kswapd_wake")) {
 		s->kswapd_wake++;
 	} else if (ev(l, "mm_vmscan_kswapd_sleep")) {
