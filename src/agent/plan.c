@@ -502,7 +502,8 @@ static void step_bg(struct plan_state *st, char **f)
 	}
 	j = &st->bg[st->nr_bg++];
 	snprintf(j->label, sizeof(j->label), "%s", f[1]);
-	snprintf(out, sizeof(out), "/tmp/wblab-bg-%s.out", j->label);
+	snprintf(out, sizeof(out), AGENT_BG_PREFIX "%s" AGENT_BG_SUFFIX,
+		 j->label);
 	j->pid = spawn(st, f + 2, out, 0);
 	logf_(st, "bg %s pid %d", j->label, (int)j->pid);
 }

@@ -41,6 +41,10 @@
 #define PROTO_MAGIC "WBL1"
 /* Where captures and samples collect before they go back to the host. */
 #define AGENT_OUT_DIR "/tmp/wblab-out"
+/* A bg step's stdout and stderr: AGENT_BG_OUT(LABEL) for a literal label. */
+#define AGENT_BG_PREFIX "/tmp/wblab-bg-"
+#define AGENT_BG_SUFFIX ".out"
+#define AGENT_BG_OUT(label) AGENT_BG_PREFIX label AGENT_BG_SUFFIX
 #define PROTO_CHANNEL "org.wblab.agent"
 #define PROTO_MAX_NAME 64
 #define PROTO_MAX_FRAME (512u << 20)

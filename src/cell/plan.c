@@ -440,28 +440,30 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 			   const struct plan_opts *o)
 {
 	char timeout[16], hog[32], hold[16], every[16];
+	/* Only a re-touching hog gets a third argument: old plans stay. */
+	const char *const hog_argv[] = {
+		"/run/wblab-agent",
+		"hog",
+		hog,
+		hold,
+		w->hog_every ? every : NULL, /* no every: argv ends here */
+		NULL,
+	};
 
 	snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
 	snprintf(hog, sizeof(hog), "%llu",
 		 (unsigned long long)(w->hog_size >> 20));
 	snprintf(hold, sizeof(hold), "%lld",
 		 w->hog_hold ? w->hog_hold : (long long)o->workload_timeout);
-	/* Only a re-touching hog gets a third argument: old plans stay. */
 	snprintf(every, sizeof(every), "%lld", w->hog_every);
 	plan_phase(p, PHASE_WORKLOAD);
 	collectors_plan_workload(p);
 	if (w->memcg_max)
 		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
 	if (w->hog_size && w->fio)
-		plan_step_argv(p, VERB_BG, "hog", NULL,
-			       (const char *const[]){
-				       "/run/wblab-agent", "hog", hog, hold,
-				       w->hog_every ? every : NULL, NULL });
+		plan_step_argv(p, VERB_BG, "hog", NULL, hog_argv);
 	else if (w->hog_size)
-		plan_step_argv(p, VERB_RUN, "hog", timeout,
-			       (const char *const[]){
-				       "/run/wblab-agent", "hog", hog, hold,
-				       w->hog_every ? every : NULL, NULL });
+		plan_step_argv(p, VERB_RUN, "hog", timeout, hog_argv);
 	if (w->fio) {
 		plan_step(p, VERB_PUT, "/tmp/wblab-job.fio", w->fio, NULL);
 		plan_step_argv(p, VERB_RUN, "fio", timeout,
@@ -472,8 +474,7 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 	}
 	/* The background hog's rounds and kills (agent/hog.c), as it ran. */
 	if (w->hog_size && w->fio)
-		plan_step(p, VERB_GET, "hog.out", "/tmp/wblab-bg-hog.out",
-			  NULL);
+		plan_step(p, VERB_GET, "hog.out", AGENT_BG_OUT("hog"), NULL);
 	collectors_plan_workload_end(p);
 	if (w->memcg_max)
 		plan_step(p, VERB_CGROUP, "", "", NULL);
