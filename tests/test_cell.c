@@ -427,7 +427,8 @@ END_TEST
 START_TEST(results_writer_on_real_cell)
 {
 	static const char *const files[] = { "fio.json", "vmstat.before",
-					     "vmstat.after", "console.log" };
+					     "vmstat.after", "console.log",
+					     NULL };
 	char dir[] = "/tmp/wblab-test-cell-XXXXXX";
 	struct topology_spec t;
 	struct workload_spec w = { .name = "smoke" };
@@ -455,14 +456,7 @@ START_TEST(results_writer_on_real_cell)
 	struct dirent *de;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
-		char *src = testdata_path("cell-smoke/%s", files[i]);
-		char *dst = xasprintf("%s/%s", dir, files[i]);
-
-		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
-		free(src);
-		free(dst);
-	}
+	testdata_copy(dir, "cell-smoke", files);
 	ck_assert_int_eq(topology_spec_find("xfs-disk", &t), 0);
 	c.topo = &t;
 	guest_init(&g, "wblab-r1-c1", "/nonexistent", dir);

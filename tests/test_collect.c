@@ -477,14 +477,7 @@ START_TEST(test_collectors_metrics)
 	json_object *m = json_object_new_object();
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	for (size_t i = 0; files[i]; i++) {
-		char *src = testdata_path("collect/mixed-reclaim/%s", files[i]);
-		char *dst = xasprintf("%s/%s", tmp, files[i]);
-
-		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
-		free(src);
-		free(dst);
-	}
+	testdata_copy(tmp, "collect/mixed-reclaim", files);
 	collectors_metrics(tmp, m);
 	ck_assert_int_eq(iat(m, "allocstall"), 468);
 	ck_assert_int_eq(iat(m, "oom_kill"), 1);
@@ -506,16 +499,13 @@ END_TEST
 /* A cell whose guest had no tracefs: errors recorded, others kept. */
 START_TEST(test_collectors_missing)
 {
+	static const char *const files[] = { "fio.json", NULL };
 	char tmp[] = "/tmp/wblab-test-collect.XXXXXX";
 	json_object *m = json_object_new_object();
-	char *src, *dst;
+	char *dst;
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	src = testdata_path("collect/mixed-reclaim/fio.json");
-	dst = xasprintf("%s/fio.json", tmp);
-	ck_assert_int_eq(copy_file(src, dst, 0644), 0);
-	free(src);
-	free(dst);
+	testdata_copy(tmp, "collect/mixed-reclaim", files);
 	dst = xasprintf("%s/agent.log", tmp);
 	write_string_atomic(
 		dst, "[   10.935] put /proc/sys/kernel/stack_tracer_enabled: "

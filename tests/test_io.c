@@ -355,14 +355,7 @@ START_TEST(test_io_lossy)
 	char *p, *dst;
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	for (size_t i = 0; files[i]; i++) {
-		char *src = testdata_path(DF "%s", files[i]);
-
-		dst = xasprintf("%s/%s", tmp, files[i]);
-		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
-		free(src);
-		free(dst);
-	}
+	testdata_copy(tmp, DF, files);
 	testdata_read(&s, DF "trace_stats.txt");
 	p = strstr(s.buf, "cpu0/stats:dropped events: 0");
 	ck_assert_ptr_nonnull(p);
@@ -411,14 +404,7 @@ START_TEST(test_io_swap_not_file)
 	json_object *m = json_object_new_object();
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	for (size_t i = 0; files[i]; i++) {
-		char *src = testdata_path("io/swap-memcg-6.12/%s", files[i]);
-		char *dst = xasprintf("%s/%s", tmp, files[i]);
-
-		ck_assert_int_eq(copy_file(src, dst, 0644), 0);
-		free(src);
-		free(dst);
-	}
+	testdata_copy(tmp, "io/swap-memcg-6.12", files);
 	collectors_metrics(tmp, m);
 	ck_assert_int_eq(iat(m, "vmscan_write_file_direct"), 0);
 	ck_assert(json_object_object_get_ex(m, "vmscan_write_file_direct_pages",

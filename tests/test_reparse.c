@@ -44,12 +44,7 @@ static char *cell_dir(const char *console)
 	char *tmp = xstrdup("/tmp/wblab-test-reparse.XXXXXX");
 
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
-	for (size_t i = 0; files[i]; i++) {
-		char *src = xasprintf("io/dirty-flood-ext4/%s", files[i]);
-
-		put(tmp, src, files[i]);
-		free(src);
-	}
+	testdata_copy(tmp, "io/dirty-flood-ext4", files);
 	put(tmp, console, "console.log");
 	return tmp;
 }

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "testdata.h"
+#include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
 
@@ -73,4 +74,17 @@ void testdata_gunzip(struct strbuf *sb, const char *fmt, ...)
 	strbuf_reset(sb);
 	ck_assert_msg(!run_capture(argv, sb, NULL), "cannot gunzip %s", p);
 	free(p);
+}
+
+void testdata_copy(const char *dir, const char *from, const char *const *names)
+{
+	for (size_t i = 0; names[i]; i++) {
+		char *src = testdata_path("%s/%s", from, names[i]);
+		char *dst = xasprintf("%s/%s", dir, names[i]);
+
+		ck_assert_msg(!copy_file(src, dst, 0644),
+			      "cannot copy %s to %s", src, dst);
+		free(src);
+		free(dst);
+	}
 }

@@ -21,5 +21,10 @@ void testdata_read(struct strbuf *sb, const char *fmt, ...)
 /* sb becomes tests/data/PATH decompressed (gzip -dc). */
 void testdata_gunzip(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/*
+ * Copy tests/data/FROM/NAME to DIR/NAME for each NAME of the NULL-ended
+ * names: a cell directory made of captured files, for the collectors.
+ */
+void testdata_copy(const char *dir, const char *from, const char *const *names);
 
 #endif
