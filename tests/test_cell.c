@@ -52,6 +52,11 @@ START_TEST(outcome_table)
 	f = ok;
 	f.agent_status = "workload-failed";
 	ck_assert_int_eq(decide(&f), OUTCOME_WORKLOAD_FAILED);
+	/* A step that failed beside the kernel's hang report: the kernel's. */
+	f.console_hang = true;
+	f.console_title =
+		"INFO: task kswapd0:54 blocked for more than 30 seconds.";
+	ck_assert_int_eq(decide(&f), OUTCOME_HUNG);
 	f = ok;
 	f.console_crash = true;
 	f.console_title = "BUG: stack guard page was hit in xfs_vm_writepage";

@@ -128,6 +128,17 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 	if (eq(f->agent_status, "workload-failed")) {
 		strbuf_addf(r, "workload step %s failed",
 			    f->fail_label ? f->fail_label : "?");
+		/*
+		 * The kernel's own hang report beside a failed step: the step
+		 * timed out because tasks were stuck in the kernel (swap to
+		 * RAID1 over iSCSI deadlocked on a bio mempool in
+		 * swap-direct), a kernel outcome to bisect, not the
+		 * workload's.
+		 */
+		if (f->console_hang) {
+			strbuf_addf(r, "; console: %s", title);
+			return OUTCOME_HUNG;
+		}
 		return OUTCOME_WORKLOAD_FAILED;
 	}
 	strbuf_addstr(r, "workload completed");

@@ -34,4 +34,15 @@ jcheck "$c/cell.json" '.metrics.trace.vmscan_write.memcg.anon > 0 and .metrics.t
 	"swap-memcg: memcg reclaim wrote anonymous folios, no file ones"
 jcheck "$c/cell.json" '.metrics.trace.vmscan_write_by_comm["wblab-hog"].anon > 0' \
 	"swap-memcg: the hog's own reclaim wrote them"
-check "swap-memcg: no wblab domain left" no_domains_left "$R/f2fs-hog" "$R/swap"
+
+# Global direct reclaim (no memcg) writes swap too, beside kswapd.
+./wblab run --kernel debian-6.1 --topology swap-disk --workload swap-direct \
+	--results "$R/swap-direct" >"$R/swap-direct.log" 2>&1
+c=$(cell_dir "$R/swap-direct")
+jcheck "$c/cell.json" '.outcome == "ok"' "swap-direct: cell ok"
+jcheck "$c/cell.json" '.metrics.trace.vmscan_write.direct.anon > 0 and .metrics.trace.vmscan_write.memcg.anon == 0' \
+	"swap-direct: direct reclaim (not memcg) wrote anonymous folios"
+jcheck "$c/cell.json" '.metrics.trace.vmscan_write_by_comm["wblab-hog"].anon > 0' \
+	"swap-direct: the hog's page faults wrote them"
+echo "# swap-direct: anonymous reclaim writes by task: $(jq -c '.metrics.trace.vmscan_write_by_comm | map_values(.anon)' "$c/cell.json")"
+check "swap: no wblab domain left" no_domains_left "$R/f2fs-hog" "$R/swap" "$R/swap-direct"
