@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "collect/blocked.h"
 #include "collect/console.h"
 #include "collect/oom.h"
 #include "collect/stack.h"
@@ -275,6 +276,54 @@ START_TEST(test_sysrq_and_window)
 }
 END_TEST
 
+/*
+ * swap-direct on debian-6.12, swap on md RAID1 of two iSCSI LUNs: the
+ * hog's step timed out with three tasks in D state, all in md's bio
+ * mempool, among them virtio-net's rx refill worker, whose completions
+ * the writes wait for. No other SysRq-t dump of the lab has a D task.
+ */
+START_TEST(test_blocked_tasks)
+{
+	struct strbuf c = STRBUF_INIT;
+	const char *w;
+	size_t wl;
+	json_object *o;
+
+	testdata_read(&c, "console/swap-deadlock-6.12.log");
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
+				       &wl));
+	o = blocked_tasks(w, wl);
+	ck_assert_int_eq(iat(o, "count"), 3);
+	ck_assert_str_eq(sat(o, "tasks.0.comm"), "kworker/1:0");
+	ck_assert_int_eq(iat(o, "tasks.0.pid"), 28);
+	ck_assert_str_eq(sat(o, "tasks.0.work"), "refill_work");
+	ck_assert_str_eq(sat(o, "tasks.0.wait"), "mempool_alloc_noprof");
+	ck_assert_ptr_null(at(o, "tasks.1.work"));
+	/* Scheduler frames kept in the chain, "?" frames left out. */
+	ck_assert_str_eq(sat(o, "tasks.0.frames.0"), "__schedule");
+	ck_assert_str_eq(sat(o, "tasks.0.frames.5"), "bio_alloc_bioset");
+	ck_assert_str_eq(sat(o, "tasks.1.comm"), "kswapd0");
+	ck_assert_str_eq(sat(o, "tasks.1.wait"), "mempool_alloc_noprof");
+	ck_assert_str_eq(sat(o, "tasks.2.comm"), "md0_raid1");
+	ck_assert_int_eq(iat(o, "tasks.2.pid"), 178);
+	ck_assert_int_eq(json_object_array_length(at(o, "tasks.0.frames")),
+			 BLOCKED_MAX_FRAMES);
+	json_object_put(o);
+	/* A dump without a D task, and no dump at all. */
+	testdata_read(&c, LAB "console.log");
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
+				       &wl));
+	o = blocked_tasks(w, wl);
+	ck_assert_int_eq(iat(o, "count"), 0);
+	ck_assert_int_eq(json_object_array_length(at(o, "tasks")), 0);
+	json_object_put(o);
+	o = blocked_tasks("", 0);
+	ck_assert_int_eq(iat(o, "count"), 0);
+	json_object_put(o);
+	strbuf_release(&c);
+}
+END_TEST
+
 /* The revert: memcg reclaim writes ext4 folios down to the block layer. */
 START_TEST(test_reclaim_write_dw)
 {
@@ -318,6 +367,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_console_oom_detail);
 	tcase_add_test(tc, test_layers_present);
 	tcase_add_test(tc, test_sysrq_and_window);
+	tcase_add_test(tc, test_blocked_tasks);
 	tcase_add_test(tc, test_reclaim_write_dw);
 	suite_add_tcase(s, tc);
 	return s;

@@ -13,6 +13,7 @@
 
 #include "cell/collectors.h"
 #include "cell/collectors-plan.h"
+#include "collect/blocked.h"
 #include "collect/fio.h"
 #include "collect/io.h"
 #include "collect/oom.h"
@@ -708,6 +709,31 @@ out:
 	strbuf_release(&sb);
 }
 
+/*
+ * Who was stuck in the kernel when the workload ended: D-state tasks in
+ * the SysRq-t dump the plan takes then. A step that timed out beside
+ * kswapd waiting in mempool_alloc reads differently from a slow one.
+ */
+static void metrics_blocked(const char *dir, json_object *m)
+{
+	struct strbuf sb = STRBUF_INIT;
+	const char *w;
+	size_t wl;
+	json_object *o;
+
+	if (read_file(dir, "console.log", &sb) ||
+	    !stack_console_window(sb.buf, sb.len, STACK_MARK_SYSRQ, NULL, &w,
+				  &wl))
+		goto out;
+	o = blocked_tasks(w, wl);
+	json_object_object_add(
+		o, "when",
+		json_object_new_string("SysRq-t at the end of the workload"));
+	json_object_object_add(m, "blocked", o);
+out:
+	strbuf_release(&sb);
+}
+
 static void metrics_lru_gen(const char *dir, json_object *m, json_object *errs,
 			    const char *alog)
 {
@@ -797,6 +823,7 @@ void collectors_metrics(const char *dir, json_object *m)
 	}
 	metrics_stack(dir, m, errs, al);
 	metrics_oom(dir, m, al);
+	metrics_blocked(dir, m);
 	metrics_lru_gen(dir, m, errs, al);
 	metrics_trace(dir, m, errs, al);
 	json_object_object_add(m, "collector_errors", errs);

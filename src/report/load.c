@@ -79,14 +79,26 @@ static double num_at(json_object *o, const char *path)
 	return json_object_get_double(v);
 }
 
+static size_t array_len(json_object *a)
+{
+	return a && json_object_is_type(a, json_type_array) ?
+		       json_object_array_length(a) :
+		       0;
+}
+
+/*
+ * The console's events, then a "blocked" event per task the SysRq-t dump
+ * at the end of the workload found in D state, titled "COMM in WAIT":
+ * a timed-out step beside kswapd in mempool_alloc is the kernel's, and
+ * the hung-task detector may never have said so (docs/collectors.md).
+ */
 static void load_events(struct rpt_cell *c, json_object *cell)
 {
-	json_object *ev = json_path(cell, "events");
-	size_t n = ev && json_object_is_type(ev, json_type_array) ?
-			   json_object_array_length(ev) :
-			   0;
+	json_object *ev = json_path(cell, "events"),
+		    *bl = json_path(cell, "metrics.blocked.tasks");
+	size_t n = array_len(ev), nb = array_len(bl);
 
-	c->events = n ? xzalloc(n * sizeof(*c->events)) : NULL;
+	c->events = n + nb ? xzalloc((n + nb) * sizeof(*c->events)) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(ev, i);
 		struct rpt_event *d = &c->events[c->nr_events++];
@@ -94,6 +106,22 @@ static void load_events(struct rpt_cell *c, json_object *cell)
 		d->kind = str_at(e, "kind");
 		d->title = str_at(e, "title");
 		d->victim = str_at(e, "victim");
+	}
+	for (size_t i = 0; i < nb; i++) {
+		json_object *t = json_object_array_get_idx(bl, i);
+		struct rpt_event *d = &c->events[c->nr_events++];
+		char *comm = str_at(t, "comm"), *wait = str_at(t, "wait"),
+		     *work = str_at(t, "work");
+		/* A kworker by its work function: no pids or cpu numbers. */
+		const char *who = *work ? work : comm;
+
+		d->kind = xstrdup("blocked");
+		d->title = xasprintf("%s in %s", *who ? who : "?",
+				     *wait ? wait : "?");
+		d->victim = xstrdup("");
+		free(comm);
+		free(wait);
+		free(work);
 	}
 }
 

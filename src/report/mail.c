@@ -539,6 +539,9 @@ static void group_section(struct strbuf *out, const struct report *r,
 	outcome_table(out, g);
 	event_names(out, g, "oom", true, "OOM victims:");
 	event_names(out, g, "stack_overflow", false, "Stack overflows:");
+	event_names(out, g, "blocked", false,
+		    "Blocked in the kernel at the end of the workload "
+		    "(SysRq-t, D state):");
 	strbuf_addch(out, '\n');
 	metric_table(out, g, RT_METRIC);
 	metric_table(out, g, RT_OPS);

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/* D-state tasks in a SysRq-t dump, and where each of them waits. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collect/blocked.h"
+
+#define ADD(o, k, v) json_object_object_add(o, k, v)
+
+/* The line past its "[   12.345678] " timestamp and leading blanks. */
+static const char *body(const char *l, const char *end)
+{
+	if (l < end && *l == '[') {
+		const char *rb = memchr(l, ']', end - l);
+
+		if (rb)
+			l = rb + 1;
+	}
+	while (l < end && (*l == ' ' || *l == '\t'))
+		l++;
+	return l;
+}
+
+/* "task:kswapd0         state:D stack:0     pid:54 ..." in state D. */
+static bool d_task(const char *b, const char *end, char *comm, size_t csz,
+		   int *pid)
+{
+	const char *st, *pd;
+	int cl;
+
+	if (end - b < 5 || memcmp(b, "task:", 5) ||
+	    !(st = memmem(b, end - b, " state:", 7)))
+		return false;
+	if (st + 8 > end || st[7] != 'D')
+		return false;
+	for (cl = (int)(st - b - 5); cl > 0 && b[5 + cl - 1] == ' '; cl--)
+		;
+	snprintf(comm, csz, "%.*s", cl, b + 5);
+	pd = memmem(st, end - st, " pid:", 5);
+	*pid = pd ? atoi(pd + 5) : -1;
+	return true;
+}
+
+/* " mempool_alloc_noprof+0x177/0x1b0": the name, or 0 for any other line. */
+static int frame(const char *b, const char *end, char *name, size_t nsz)
+{
+	const char *plus = memchr(b, '+', end - b);
+	int n;
+
+	if (!plus || plus == b || end - plus < 3 || memcmp(plus, "+0x", 3))
+		return 0;
+	for (const char *c = b; c < plus; c++)
+		if (*c == ' ' || *c == '?')
+			return 0;
+	n = (int)(plus - b);
+	snprintf(name, nsz, "%.*s", n, b);
+	return n;
+}
+
+static bool scheduler(const char *name)
+{
+	return !strncmp(name, "schedule", 8) ||
+	       !strncmp(name, "__schedule", 10) ||
+	       !strncmp(name, "io_schedule", 11);
+}
+
+/*
+ * "Workqueue: events refill_work [virtio_net]": a kworker's comm says
+ * nothing, the work function it runs does ("refill_work").
+ */
+static void workqueue(json_object *task, const char *b, const char *end)
+{
+	const char *fn = memchr(b, ' ', end - b), *fe;
+
+	if (!fn)
+		return;
+	while (fn < end && *fn == ' ')
+		fn++;
+	for (fe = fn; fe < end && *fe != ' '; fe++)
+		;
+	if (fe > fn && fe - fn < 128)
+		ADD(task, "work",
+		    json_object_new_string_len(fn, (int)(fe - fn)));
+}
+
+json_object *blocked_tasks(const char *text, size_t len)
+{
+	json_object *o = json_object_new_object(),
+		    *tasks = json_object_new_array(), *cur = NULL,
+		    *frames = NULL;
+	const char *p = text, *end = text + len;
+	long long count = 0;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *le = nl ? nl : end, *b = body(p, le);
+		char s[128];
+		int pid;
+
+		if (end - b >= 5 && !memcmp(b, "task:", 5))
+			cur = NULL;
+		if (d_task(b, le, s, sizeof(s), &pid)) {
+			count++;
+			if (count <= BLOCKED_MAX_TASKS) {
+				cur = json_object_new_object();
+				frames = json_object_new_array();
+				ADD(cur, "comm", json_object_new_string(s));
+				ADD(cur, "pid", json_object_new_int(pid));
+				ADD(cur, "frames", frames);
+				json_object_array_add(tasks, cur);
+			}
+		} else if (cur && le - b > 11 &&
+			   !memcmp(b, "Workqueue: ", 11)) {
+			workqueue(cur, b + 11, le);
+		} else if (cur && le - b >= 7 && !memcmp(b, "</TASK>", 7)) {
+			cur = NULL;
+		} else if (cur && frame(b, le, s, sizeof(s)) &&
+			   json_object_array_length(frames) <
+				   BLOCKED_MAX_FRAMES) {
+			json_object_array_add(frames,
+					      json_object_new_string(s));
+			if (!json_object_object_get_ex(cur, "wait", NULL) &&
+			    !scheduler(s))
+				ADD(cur, "wait", json_object_new_string(s));
+		}
+		p = nl ? nl + 1 : end;
+	}
+	ADD(o, "count", json_object_new_int64(count));
+	ADD(o, "tasks", tasks);
+	return o;
+}

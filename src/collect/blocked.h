@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_BLOCKED_H
+#define WBLAB_BLOCKED_H
+
+#include <json-c/json.h>
+#include <stddef.h>
+
+/* Guest text: at most this many tasks listed, this many frames each. */
+#define BLOCKED_MAX_TASKS 32
+#define BLOCKED_MAX_FRAMES 24
+
+/*
+ * The tasks in D state in a SysRq-t dump ("task:COMM state:D ... pid:N"
+ * and its Call Trace) and where each waits: the first reliable frame
+ * past the scheduler's (schedule*, __schedule, io_schedule*).
+ *
+ * Why: a workload step that timed out while kswapd, raid1d and
+ * virtio-net's refill worker all wait in mempool_alloc is a memory
+ * deadlock, not a slow workload, and the hung-task detector never says
+ * so: mempool_alloc sleeps in 5 s slices, and every wakeup is a context
+ * switch that resets the detector.
+ *
+ * Returns {count, tasks: [{comm, pid, work, wait, frames: [..]}]}: count
+ * is every D-state task, tasks the first BLOCKED_MAX_TASKS; work is a
+ * kworker's work function (its "Workqueue:" line), absent for others;
+ * "?" frames are left out. count 0 when the text has none.
+ */
+json_object *blocked_tasks(const char *console, size_t len);
+
+#endif
