@@ -309,6 +309,18 @@ START_TEST(test_blocked_tasks)
 	ck_assert_int_eq(json_object_array_length(at(o, "tasks.0.frames")),
 			 BLOCKED_MAX_FRAMES);
 	json_object_put(o);
+	/* An idle kworker's "Workqueue:  0x0 (events_highpri)": no work. */
+	testdata_read(&c, "console/swap-deadlock-6.12-b.log");
+	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
+				       &wl));
+	o = blocked_tasks(w, wl);
+	ck_assert_int_eq(iat(o, "count"), 8);
+	ck_assert_str_eq(sat(o, "tasks.1.comm"), "kworker/0:0H");
+	ck_assert_ptr_null(at(o, "tasks.1.work"));
+	ck_assert_str_eq(sat(o, "tasks.3.work"), "refill_work");
+	ck_assert_str_eq(sat(o, "tasks.7.comm"), "wblab-sampler");
+	ck_assert_str_eq(sat(o, "tasks.7.wait"), "throttle_direct_reclaim");
+	json_object_put(o);
 	/* A dump without a D task, and no dump at all. */
 	testdata_read(&c, LAB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,

@@ -68,7 +68,8 @@ static bool scheduler(const char *name)
 
 /*
  * "Workqueue: events refill_work [virtio_net]": a kworker's comm says
- * nothing, the work function it runs does ("refill_work").
+ * nothing, the work function it runs does ("refill_work"). An idle
+ * worker prints "Workqueue:  0x0 (events_highpri)": no function.
  */
 static void workqueue(json_object *task, const char *b, const char *end)
 {
@@ -80,7 +81,7 @@ static void workqueue(json_object *task, const char *b, const char *end)
 		fn++;
 	for (fe = fn; fe < end && *fe != ' '; fe++)
 		;
-	if (fe > fn && fe - fn < 128)
+	if (fe > fn && fe - fn < 128 && (fe - fn < 2 || memcmp(fn, "0x", 2)))
 		ADD(task, "work",
 		    json_object_new_string_len(fn, (int)(fe - fn)));
 }
