@@ -276,6 +276,18 @@ START_TEST(test_sysrq_and_window)
 }
 END_TEST
 
+/* The D-state tasks of a captured console's SysRq-t dump. */
+static json_object *blocked_in(struct strbuf *c, const char *file)
+{
+	const char *w;
+	size_t wl;
+
+	testdata_read(c, file);
+	ck_assert(stack_console_window(c->buf, c->len, STACK_MARK_SYSRQ, NULL,
+				       &w, &wl));
+	return blocked_tasks(w, wl);
+}
+
 /*
  * swap-direct on debian-6.12, swap on md RAID1 of two iSCSI LUNs: the
  * hog's step timed out with three tasks in D state, all in md's bio
@@ -285,14 +297,9 @@ END_TEST
 START_TEST(test_blocked_tasks)
 {
 	struct strbuf c = STRBUF_INIT;
-	const char *w;
-	size_t wl;
 	json_object *o;
 
-	testdata_read(&c, "console/swap-deadlock-6.12.log");
-	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
-				       &wl));
-	o = blocked_tasks(w, wl);
+	o = blocked_in(&c, "console/swap-deadlock-6.12.log");
 	ck_assert_int_eq(iat(o, "count"), 3);
 	ck_assert_str_eq(sat(o, "tasks.0.comm"), "kworker/1:0");
 	ck_assert_int_eq(iat(o, "tasks.0.pid"), 28);
@@ -310,10 +317,7 @@ START_TEST(test_blocked_tasks)
 			 BLOCKED_MAX_FRAMES);
 	json_object_put(o);
 	/* An idle kworker's "Workqueue:  0x0 (events_highpri)": no work. */
-	testdata_read(&c, "console/swap-deadlock-6.12-b.log");
-	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
-				       &wl));
-	o = blocked_tasks(w, wl);
+	o = blocked_in(&c, "console/swap-deadlock-6.12-b.log");
 	ck_assert_int_eq(iat(o, "count"), 8);
 	ck_assert_str_eq(sat(o, "tasks.1.comm"), "kworker/0:0H");
 	ck_assert_ptr_null(at(o, "tasks.1.work"));
@@ -322,10 +326,7 @@ START_TEST(test_blocked_tasks)
 	ck_assert_str_eq(sat(o, "tasks.7.wait"), "throttle_direct_reclaim");
 	json_object_put(o);
 	/* A dump without a D task, and no dump at all. */
-	testdata_read(&c, LAB "console.log");
-	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
-				       &wl));
-	o = blocked_tasks(w, wl);
+	o = blocked_in(&c, LAB "console.log");
 	ck_assert_int_eq(iat(o, "count"), 0);
 	ck_assert_int_eq(json_object_array_length(at(o, "tasks")), 0);
 	json_object_put(o);

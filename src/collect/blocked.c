@@ -23,23 +23,22 @@ static const char *body(const char *l, const char *end)
 	return l;
 }
 
-/* "task:kswapd0         state:D stack:0     pid:54 ..." in state D. */
-static bool d_task(const char *b, const char *end, char *comm, size_t csz,
-		   int *pid)
+bool sysrq_task_line(const char *l, size_t n, struct sysrq_task *t)
 {
-	const char *st, *pd;
+	const char *end = l + n, *b = body(l, end), *st, *sk, *pd;
 	int cl;
 
 	if (end - b < 5 || memcmp(b, "task:", 5) ||
-	    !(st = memmem(b, end - b, " state:", 7)))
-		return false;
-	if (st + 8 > end || st[7] != 'D')
+	    !(st = memmem(b, end - b, " state:", 7)) || st + 8 > end)
 		return false;
 	for (cl = (int)(st - b - 5); cl > 0 && b[5 + cl - 1] == ' '; cl--)
 		;
-	snprintf(comm, csz, "%.*s", cl, b + 5);
+	snprintf(t->comm, sizeof(t->comm), "%.*s", cl, b + 5);
+	t->state = st[7];
+	sk = memmem(st, end - st, " stack:", 7);
+	t->stack_free = sk ? strtoll(sk + 7, NULL, 10) : -1;
 	pd = memmem(st, end - st, " pid:", 5);
-	*pid = pd ? atoi(pd + 5) : -1;
+	t->pid = pd ? atoi(pd + 5) : -1;
 	return true;
 }
 
@@ -97,18 +96,17 @@ json_object *blocked_tasks(const char *text, size_t len)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end, *b = body(p, le);
+		struct sysrq_task t;
 		char s[128];
-		int pid;
 
-		if (end - b >= 5 && !memcmp(b, "task:", 5))
+		if (sysrq_task_line(p, le - p, &t)) {
 			cur = NULL;
-		if (d_task(b, le, s, sizeof(s), &pid)) {
-			count++;
-			if (count <= BLOCKED_MAX_TASKS) {
+			if (t.state == 'D' && ++count <= BLOCKED_MAX_TASKS) {
 				cur = json_object_new_object();
 				frames = json_object_new_array();
-				ADD(cur, "comm", json_object_new_string(s));
-				ADD(cur, "pid", json_object_new_int(pid));
+				ADD(cur, "comm",
+				    json_object_new_string(t.comm));
+				ADD(cur, "pid", json_object_new_int(t.pid));
 				ADD(cur, "frames", frames);
 				json_object_array_add(tasks, cur);
 			}

@@ -3,7 +3,24 @@
 #define WBLAB_BLOCKED_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+/*
+ * One task line of a SysRq-t dump, "[ 1.2] task:kswapd0 state:D
+ * stack:13960 pid:54 ...": the comm, the state letter, the free stack
+ * figure (DEBUG_STACK_USAGE's never-used bytes; 0 without it, -1 when
+ * the line has no "stack:") and the pid (-1 when absent). False for any
+ * other line.
+ */
+struct sysrq_task {
+	char comm[32];
+	char state;
+	long long stack_free;
+	int pid;
+};
+
+bool sysrq_task_line(const char *line, size_t len, struct sysrq_task *t);
 
 /* Guest text: at most this many tasks listed, this many frames each. */
 #define BLOCKED_MAX_TASKS 32

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/blocked.h"
 #include "collect/stack.h"
 
 #define ADD(o, k, v) json_object_object_add(o, k, v)
@@ -220,26 +221,6 @@ static json_object *task_json(const char *comm, int pid, long long free_b)
 	return t;
 }
 
-/* "[ 1.2] task:kswapd0         state:S stack:13960 pid:34    ppid:2 ..." */
-static bool sysrq_line(const char *l, size_t n, char *comm, size_t csz,
-		       int *pid, long long *free_b)
-{
-	const char *t = memmem(l, n, "task:", 5), *st, *sk, *pd;
-	const char *end = l + n;
-	int cl;
-
-	if (!t || !(st = memmem(t, end - t, " state:", 7)) ||
-	    !(sk = memmem(st, end - st, " stack:", 7)) ||
-	    !(pd = memmem(sk, end - sk, " pid:", 5)))
-		return false;
-	for (cl = (int)(st - t - 5); cl > 0 && t[5 + cl - 1] == ' '; cl--)
-		;
-	snprintf(comm, csz, "%.*s", cl, t + 5);
-	*free_b = strtoll(sk + 7, NULL, 10);
-	*pid = atoi(pd + 5);
-	return *free_b >= 0 && *free_b <= STACK_THREAD_SIZE;
-}
-
 json_object *stack_sysrq_tasks(const char *text, size_t len)
 {
 	json_object *o, *ks = json_object_new_array(),
@@ -250,21 +231,22 @@ json_object *stack_sysrq_tasks(const char *text, size_t len)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char comm[32];
+		struct sysrq_task t;
 		long long fr;
-		int pid;
 
-		if (sysrq_line(p, n, comm, sizeof(comm), &pid, &fr) && fr > 0) {
+		if (sysrq_task_line(p, n, &t) && t.pid >= 0 &&
+		    (fr = t.stack_free) > 0 && fr <= STACK_THREAD_SIZE) {
 			tasks++;
-			if (!strncmp(comm, "kswapd", 6))
-				json_object_array_add(ks,
-						      task_json(comm, pid, fr));
-			if (!strcmp(comm, "wblab-hog") || !strcmp(comm, "fio"))
-				json_object_array_add(wl,
-						      task_json(comm, pid, fr));
+			if (!strncmp(t.comm, "kswapd", 6))
+				json_object_array_add(ks, task_json(t.comm,
+								    t.pid, fr));
+			if (!strcmp(t.comm, "wblab-hog") ||
+			    !strcmp(t.comm, "fio"))
+				json_object_array_add(wl, task_json(t.comm,
+								    t.pid, fr));
 			if (min_free < 0 || fr < min_free) {
 				json_object_put(deep);
-				deep = task_json(comm, pid, fr);
+				deep = task_json(t.comm, t.pid, fr);
 				min_free = fr;
 			}
 		}
