@@ -369,6 +369,42 @@ static void assert_one_star_a_family(const struct rpt_group *g, size_t s)
 				      rpt_metrics[m].family);
 }
 
+/*
+ * debian-6.12, swap-direct on swap-raid1-iscsi, 6 cells (run
+ * 20261204-144614-597d): reps 3 and 5 deadlocked (workload-failed), and
+ * the SysRq-t dump at their end had tasks in D state. The report counts
+ * the cells with a "blocked" event and names each task by where it
+ * waits, a kworker by its work function.
+ */
+START_TEST(test_blocked_tasks_listed)
+{
+	struct strbuf mail = STRBUF_INIT;
+	const struct rpt_group *g;
+	const struct rpt_outcome_row *bl = NULL;
+	struct report r;
+
+	report_init(&r, NULL);
+	load(&r, "report/deadlock");
+	build(&r);
+	g = &r.groups[0];
+	for (size_t i = 0; i < g->nr_outcomes; i++)
+		if (!strcmp(g->outcomes[i].kind, "blocked"))
+			bl = &g->outcomes[i];
+	ck_assert_ptr_nonnull(bl);
+	ck_assert_uint_eq(bl->fail[0], 2);
+	ck_assert_uint_eq(bl->runs[0], 6);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "Blocked in the kernel at the "
+					       "end of the workload"));
+	ck_assert_ptr_nonnull(
+		strstr(mail.buf, "refill_work in mempool_alloc_noprof (2)"));
+	ck_assert_ptr_null(strstr(mail.buf, "0x0 in"));
+	strbuf_release(&mail);
+	report_release(&r);
+}
+END_TEST
+
 START_TEST(test_ab_known_answer)
 {
 	struct report_opts o = REPORT_OPTS_INIT;
@@ -487,6 +523,7 @@ int main(void)
 	tcase_add_test(tc, test_aa_figures);
 	tcase_add_test(tc, test_three_sides_fit);
 	tcase_add_test(tc, test_ab_known_answer);
+	tcase_add_test(tc, test_blocked_tasks_listed);
 	tcase_add_test(tc, test_hostile_input_escaped);
 	tcase_add_test(tc, test_infra_error_apart);
 	tcase_add_test(tc, test_bad_run_dir);
