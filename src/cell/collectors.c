@@ -251,7 +251,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 }
 
 static void metrics_stack(const char *dir, json_object *m, json_object *errs,
-			  const char *alog)
+			  const char *alog, const struct strbuf *console)
 {
 	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
 	json_object *st = json_object_new_object(), *tr = NULL, *con;
@@ -294,24 +294,24 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 				errs, "stack_tracer", alog, STACK_SYSCTL,
 				"no stack_trace from the guest (CONFIG_STACK_TRACER off?)");
 	}
-	if (!read_file(dir, "console.log", &t)) {
-		const char *w;
-		size_t wl;
-		bool win = stack_console_window(t.buf, t.len, STACK_MARK_BEGIN,
+	if (console) {
+		const char *cb = console->buf, *w;
+		size_t cl = console->len, wl;
+		bool win = stack_console_window(cb, cl, STACK_MARK_BEGIN,
 						STACK_MARK_END, &w, &wl);
 		json_object *sq;
 
 		/* Boot and setup set records too: the workload's lines only. */
 		con = win ? stack_console_usage(w, wl) :
-			    stack_console_usage(t.buf, t.len);
+			    stack_console_usage(cb, cl);
 		json_object_object_add(
 			con, "window",
 			json_object_new_string(
 				win ? "workload" :
 				      "whole console (no workload markers)"));
 		json_object_object_add(st, "console", con);
-		sq = stack_console_window(t.buf, t.len, STACK_MARK_SYSRQ, NULL,
-					  &w, &wl) ?
+		sq = stack_console_window(cb, cl, STACK_MARK_SYSRQ, NULL, &w,
+					  &wl) ?
 			     stack_sysrq_tasks(w, wl) :
 			     NULL;
 		if (sq)
@@ -677,22 +677,20 @@ static int fio_rc(const char *alog)
  * OOM reports in the workload's window with the file pages they left,
  * time to the first one, and whether fio finished its work anyway.
  */
-static void metrics_oom(const char *dir, json_object *m, const char *alog)
+static void metrics_oom(json_object *m, const char *alog,
+			const struct strbuf *console)
 {
-	struct strbuf sb = STRBUF_INIT;
 	const char *w = NULL;
 	size_t wl = 0;
 	double start = -1;
 	json_object *o;
 
-	if (read_file(dir, "console.log", &sb))
-		goto out;
-	if (stack_console_window(sb.buf, sb.len, STACK_MARK_BEGIN,
+	if (stack_console_window(console->buf, console->len, STACK_MARK_BEGIN,
 				 STACK_MARK_END, &w, &wl))
 		start = console_line_ts(w, wl);
 	else {
-		w = sb.buf;
-		wl = sb.len;
+		w = console->buf;
+		wl = console->len;
 	}
 	o = oom_facts(w, wl, start);
 	json_object_object_add(
@@ -705,8 +703,6 @@ static void metrics_oom(const char *dir, json_object *m, const char *alog)
 				       json_object_new_boolean(fio_rc(alog) ==
 							       0));
 	json_object_object_add(m, "oom", o);
-out:
-	strbuf_release(&sb);
 }
 
 /*
@@ -714,24 +710,20 @@ out:
  * the SysRq-t dump the plan takes then. A step that timed out beside
  * kswapd waiting in mempool_alloc reads differently from a slow one.
  */
-static void metrics_blocked(const char *dir, json_object *m)
+static void metrics_blocked(json_object *m, const struct strbuf *console)
 {
-	struct strbuf sb = STRBUF_INIT;
 	const char *w;
 	size_t wl;
 	json_object *o;
 
-	if (read_file(dir, "console.log", &sb) ||
-	    !stack_console_window(sb.buf, sb.len, STACK_MARK_SYSRQ, NULL, &w,
-				  &wl))
-		goto out;
+	if (!stack_console_window(console->buf, console->len, STACK_MARK_SYSRQ,
+				  NULL, &w, &wl))
+		return;
 	o = blocked_tasks(w, wl);
 	json_object_object_add(
 		o, "when",
 		json_object_new_string("SysRq-t at the end of the workload"));
 	json_object_object_add(m, "blocked", o);
-out:
-	strbuf_release(&sb);
 }
 
 static void metrics_lru_gen(const char *dir, json_object *m, json_object *errs,
@@ -761,7 +753,9 @@ static void metrics_lru_gen(const char *dir, json_object *m, json_object *errs,
 void collectors_metrics(const char *dir, json_object *m)
 {
 	json_object *errs = json_object_new_object(), *ts = NULL;
-	struct strbuf sb = STRBUF_INIT, alog = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, alog = STRBUF_INIT,
+		      conbuf = STRBUF_INIT;
+	const struct strbuf *con;
 	const char *al;
 	double elapsed = 0;
 
@@ -821,12 +815,17 @@ void collectors_metrics(const char *dir, json_object *m)
 		json_object_object_add(m, "memcg", o);
 		kvset_free(&ev);
 	}
-	metrics_stack(dir, m, errs, al);
-	metrics_oom(dir, m, al);
-	metrics_blocked(dir, m);
+	/* The console, read once: the stack, OOM and blocked-task parsers. */
+	con = read_file(dir, "console.log", &conbuf) ? NULL : &conbuf;
+	metrics_stack(dir, m, errs, al, con);
+	if (con) {
+		metrics_oom(m, al, con);
+		metrics_blocked(m, con);
+	}
 	metrics_lru_gen(dir, m, errs, al);
 	metrics_trace(dir, m, errs, al);
 	json_object_object_add(m, "collector_errors", errs);
 	strbuf_release(&sb);
 	strbuf_release(&alog);
+	strbuf_release(&conbuf);
 }
