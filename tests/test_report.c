@@ -52,6 +52,17 @@ static void build(struct report *r)
 	strbuf_release(&err);
 }
 
+/* The outcome or event row of kind in g (every test's row exists). */
+static const struct rpt_outcome_row *outcome_row(const struct rpt_group *g,
+						 const char *kind)
+{
+	for (size_t i = 0; i < g->nr_outcomes; i++)
+		if (!strcmp(g->outcomes[i].kind, kind))
+			return &g->outcomes[i];
+	ck_abort_msg("no outcome row %s", kind);
+	return NULL;
+}
+
 static size_t metric(const char *name)
 {
 	for (size_t m = 0; m < rpt_nr_metrics; m++)
@@ -106,6 +117,7 @@ START_TEST(test_aa_not_starred)
 	struct report r;
 	struct strbuf mail = STRBUF_INIT;
 	const struct rpt_group *g;
+	const struct rpt_outcome_row *bf;
 
 	report_init(&r, NULL);
 	load(&r, AA1);
@@ -123,12 +135,10 @@ START_TEST(test_aa_not_starred)
 	ck_assert_uint_eq(g->starred, 0);
 	/* The boot-failed cell (rep 3 of the second run) is a kernel
 	 * outcome, counted in the outcomes, not in the metrics. */
-	for (size_t i = 0; i < g->nr_outcomes; i++)
-		if (!strcmp(g->outcomes[i].kind, "boot-failed")) {
-			ck_assert_uint_eq(g->outcomes[i].fail[0], 1);
-			ck_assert_uint_eq(g->outcomes[i].fail[1], 0);
-			ck_assert_double_eq_tol(g->outcomes[i].p[1], 1, 1e-12);
-		}
+	bf = outcome_row(g, "boot-failed");
+	ck_assert_uint_eq(bf->fail[0], 1);
+	ck_assert_uint_eq(bf->fail[1], 0);
+	ck_assert_double_eq_tol(bf->p[1], 1, 1e-12);
 	ck_assert_uint_eq(g->sides[0].desc[metric("fio-write")].n, 5);
 	ck_assert_uint_eq(g->sides[1].desc[metric("fio-write")].n, 6);
 	report_mail(&r, &mail);
@@ -380,17 +390,14 @@ START_TEST(test_blocked_tasks_listed)
 {
 	struct strbuf mail = STRBUF_INIT;
 	const struct rpt_group *g;
-	const struct rpt_outcome_row *bl = NULL;
+	const struct rpt_outcome_row *bl;
 	struct report r;
 
 	report_init(&r, NULL);
 	load(&r, "report/deadlock");
 	build(&r);
 	g = &r.groups[0];
-	for (size_t i = 0; i < g->nr_outcomes; i++)
-		if (!strcmp(g->outcomes[i].kind, "blocked"))
-			bl = &g->outcomes[i];
-	ck_assert_ptr_nonnull(bl);
+	bl = outcome_row(g, "blocked");
 	ck_assert_uint_eq(bl->fail[0], 2);
 	ck_assert_uint_eq(bl->runs[0], 6);
 	report_mail(&r, &mail);
@@ -411,7 +418,7 @@ START_TEST(test_ab_known_answer)
 	struct strbuf mail = STRBUF_INIT, html = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
 	const struct rpt_group *g;
-	const struct rpt_outcome_row *pres = NULL;
+	const struct rpt_outcome_row *pres;
 	size_t wr = metric("reclaim-wr-direct");
 	struct report r;
 
@@ -439,10 +446,7 @@ START_TEST(test_ab_known_answer)
 	 * As a rate it is certain: 0:5 against 5:5 cells, Fisher's two-sided
 	 * p = 2 / C(10,5) = 2/252 (the two most extreme tables), starred.
 	 */
-	for (size_t i = 0; i < g->nr_outcomes; i++)
-		if (!strcmp(g->outcomes[i].kind, "reclaim-wr-direct > 0"))
-			pres = &g->outcomes[i];
-	ck_assert_ptr_nonnull(pres);
+	pres = outcome_row(g, "reclaim-wr-direct > 0");
 	ck_assert_uint_eq(pres->fail[0], 0);
 	ck_assert_uint_eq(pres->fail[1], 5);
 	ck_assert_double_eq_tol(pres->p[1], 2.0 / 252, 1e-12);
