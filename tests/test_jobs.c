@@ -14,6 +14,7 @@
 #include "artifact/kbuild-int.h"
 #include "jobs/bisect.h"
 #include "jobs/history.h"
+#include "jobs/nightly.h"
 #include "jobs/tree.h"
 #include "spec/specs.h"
 #include "util/fs.h"
@@ -199,6 +200,60 @@ START_TEST(nights)
 }
 END_TEST
 
+/*
+ * A nightly spec's tree url and ref reach git: a value that git would take
+ * as an option (--upload-pack=CMD ran CMD as root) fails when the spec is
+ * read, naming file, line and field, and nothing is run.
+ */
+static void nightly_rejects(const char *tree_yaml, const char *mail_yaml,
+			    const char *want)
+{
+	char *path = xasprintf("%s/nightly.yaml", tmp);
+	char *text = xasprintf("matrix: m.yaml\n"
+			       "trees:\n"
+			       "  - name: t\n"
+			       "%s"
+			       "mail:\n"
+			       "  to: a@b\n"
+			       "%s",
+			       tree_yaml, mail_yaml);
+	struct strbuf err = STRBUF_INIT;
+	struct nightly_spec s;
+
+	ck_assert_int_eq(write_string_atomic(path, text), 0);
+	ck_assert_int_eq(nightly_spec_load(path, &s, &err), -1);
+	ck_assert_msg(strstr(err.buf, want), "'%s' not in '%s'", want, err.buf);
+	ck_assert_msg(strstr(err.buf, path), "no file name in '%s'", err.buf);
+	nightly_spec_free(&s);
+	strbuf_release(&err);
+	free(text);
+	free(path);
+}
+
+START_TEST(nightly_spec_values)
+{
+	char *marker = xasprintf("%s/pwned", tmp);
+	char *evil = xasprintf(
+		"    path: /x\n    url: --upload-pack=touch %s\n", marker);
+	char *evil_ref = xasprintf("    path: /x\n    url: /y\n"
+				   "    ref: --upload-pack=touch %s\n",
+				   marker);
+
+	nightly_rejects(evil, "", ":5: trees[0].url:");
+	nightly_rejects(evil_ref, "", ":6: trees[0].ref:");
+	nightly_rejects("    path: /x\n    url: ext::sh -c touch% /tmp/x\n", "",
+			"trees[0].url:");
+	nightly_rejects("    path: /x\n    ref: a/../b\n", "", "trees[0].ref:");
+	nightly_rejects("    path: --work-tree=/\n", "", "trees[0].path:");
+	nightly_rejects("    path: /x\n", "  sendmail: [sendmail, -t]\n",
+			"mail.sendmail");
+	ck_assert(!path_exists(marker));
+	free(marker);
+	free(evil);
+	free(evil_ref);
+}
+END_TEST
+
 START_TEST(pick)
 {
 	bool none[17] = { false }, some[17] = { false };
@@ -244,6 +299,7 @@ int main(void)
 	tcase_add_test(tc, failure_record);
 	tcase_add_test(tc, nights);
 	tcase_add_test(tc, pick);
+	tcase_add_test(tc, nightly_spec_values);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -35,20 +35,28 @@
 
 /* clang-format off */
 static const struct spec_field tree_fields[] = {
-	{ .name = "name", .type = SPEC_STR, .offset = T(name), .required = true },
-	{ .name = "path", .type = SPEC_STR, .offset = T(path), .required = true },
-	{ .name = "ref", .type = SPEC_STR, .offset = T(ref) },
-	{ .name = "url", .type = SPEC_STR, .offset = T(url) },
+	{ .name = "name", .type = SPEC_STR, .offset = T(name), .required = true, .value = SPEC_V_NAME },
+	{ .name = "path", .type = SPEC_STR, .offset = T(path), .required = true, .value = SPEC_V_PATH },
+	{ .name = "ref", .type = SPEC_STR, .offset = T(ref), .value = SPEC_V_REF },
+	{ .name = "url", .type = SPEC_STR, .offset = T(url), .value = SPEC_V_URL },
 	SPEC_END
 };
 
 static const struct spec_field mail_fields[] = {
 	{ .name = "to", .type = SPEC_STR, .offset = N(mail_to), .required = true },
 	{ .name = "from", .type = SPEC_STR, .offset = N(mail_from) },
-	{ .name = "sendmail", .type = SPEC_STRLIST, .offset = N(sendmail) },
+	{ .name = "sendmail", .type = SPEC_STRLIST, .offset = N(sendmail), .value = SPEC_V_ARG },
 	SPEC_END
 };
 /* clang-format on */
+
+static void tree_free(struct nightly_tree *t)
+{
+	free(t->name);
+	free(t->path);
+	free(t->ref);
+	free(t->url);
+}
 
 static int parse_trees(struct spec_file *sf, yaml_node_t *v, const char *field,
 		       void *obj)
@@ -69,13 +77,9 @@ static int parse_trees(struct spec_file *sf, yaml_node_t *v, const char *field,
 		snprintf(prefix, sizeof(prefix), "%s[%d]", field, i);
 		if (spec_apply(sf, spec_node(sf, *it), tree_fields, &t,
 			       prefix)) {
+			tree_free(&t);
 			bad = 1;
 			continue;
-		}
-		if (!spec_valid_name(t.name)) {
-			spec_error(sf, spec_node(sf, *it), prefix,
-				   "name '%s' is not [A-Za-z0-9._-]+", t.name);
-			bad = 1;
 		}
 		if (!t.ref)
 			t.ref = xstrdup("HEAD");
@@ -94,8 +98,8 @@ static int parse_mail(struct spec_file *sf, yaml_node_t *v, const char *field,
 /* clang-format off */
 static const struct spec_field nightly_fields[] = {
 	{ .name = "description", .type = SPEC_TEXT, .offset = N(description) },
-	{ .name = "matrix", .type = SPEC_STR, .offset = N(matrix), .required = true },
-	{ .name = "results", .type = SPEC_STR, .offset = N(results) },
+	{ .name = "matrix", .type = SPEC_STR, .offset = N(matrix), .required = true, .value = SPEC_V_PATH },
+	{ .name = "results", .type = SPEC_STR, .offset = N(results), .value = SPEC_V_PATH },
 	{ .name = "trees", .type = SPEC_MAP, .offset = 0, .required = true, .parse = parse_trees },
 	{ .name = "mail", .type = SPEC_MAP, .offset = 0, .required = true, .parse = parse_mail },
 	SPEC_END
@@ -109,6 +113,12 @@ static int nightly_check(struct spec_file *sf, void *obj)
 	if (!s->nr_trees)
 		spec_error(sf, spec_map_get(sf, spec_root(sf), "trees"),
 			   "trees", "needs at least one tree");
+	/* The spec names its own mailer; it must not be found through $PATH. */
+	if (s->sendmail.n && s->sendmail.v[0][0] != '/')
+		spec_error(sf, spec_map_get(sf, spec_root(sf), "mail"),
+			   "mail.sendmail",
+			   "'%s': the mailer must be an absolute path",
+			   s->sendmail.v[0]);
 	if (!s->results)
 		s->results = xstrdup("results");
 	if (!s->mail_from)
@@ -126,12 +136,8 @@ int nightly_spec_load(const char *path, struct nightly_spec *out,
 
 void nightly_spec_free(struct nightly_spec *s)
 {
-	for (size_t i = 0; i < s->nr_trees; i++) {
-		free(s->trees[i].name);
-		free(s->trees[i].path);
-		free(s->trees[i].ref);
-		free(s->trees[i].url);
-	}
+	for (size_t i = 0; i < s->nr_trees; i++)
+		tree_free(&s->trees[i]);
 	free(s->trees);
 	free(s->path);
 	free(s->description);
@@ -171,15 +177,14 @@ static int update_tree(struct night *n, const char **ref)
 	if (!t->url)
 		goto out;
 	if (!path_exists(dotgit)) {
-		const char *cl[] = {
-			"git", "clone", "-q", t->url, t->path, NULL
-		};
+		const char *cl[] = { "git",  "clone", "-q", "--",
+				     t->url, t->path, NULL };
 
 		info("nightly %s: cloning %s", t->name, t->url);
 		ret = run_capture(cl, NULL, &err);
 	} else {
-		const char *fe[] = { "git", "-C",   t->path, "fetch",
-				     "-q",  t->url, t->ref,  NULL };
+		const char *fe[] = { "git", "-C",   t->path, "fetch", "-q",
+				     "--",  t->url, t->ref,  NULL };
 
 		info("nightly %s: fetching %s %s", t->name, t->url, t->ref);
 		ret = run_capture(fe, NULL, &err);

@@ -246,6 +246,7 @@ const char *spec_value_check(enum spec_value v, const char *s)
 	switch (v) {
 	case SPEC_V_ANY:
 	case SPEC_V_ARG:
+	case SPEC_V_PATH: /* the leading '-' was checked above */
 		return NULL;
 	case SPEC_V_NAME:
 		return spec_valid_name(s) ? NULL :

@@ -49,6 +49,7 @@ enum spec_value {
 	SPEC_V_ABSPATH, /* an absolute guest path without ".." */
 	SPEC_V_OPTS, /* mount options: [A-Za-z0-9=,._:/+-], no leading '-' */
 	SPEC_V_ARG, /* an option to a guest tool: printable, no shell needed */
+	SPEC_V_PATH, /* a host path, absolute or relative: no leading '-' */
 };
 
 #define SPEC_STR_MAX 4096
