@@ -174,7 +174,7 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 	results_list_files(dir, files);
 	json_object_object_add(cell, "files", files);
 	json_object_object_add(cell, "reparsed", reparsed_json(r, old_kind));
-	results_scrub_nonfinite(cell);
+	json_make_strict(cell);
 	ret = json_write_atomic(path, cell);
 	if (ret)
 		strbuf_addf(note, "%s: cannot write", path);

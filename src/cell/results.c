@@ -2,7 +2,6 @@
 /* cell.json, the SQLite index, and metrics from a cell's files. */
 #include <dirent.h>
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +12,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/utf8.h"
 
 static json_object *JS(const char *s)
 {
@@ -102,7 +102,7 @@ static json_object *agent_json(const struct guest *g)
 			json_object_object_add(
 				o, keys[i],
 				json_object_new_string_len(
-					eq + 1, vlen > 256 ? 256 : vlen));
+					eq + 1, utf8_cut(eq + 1, vlen, 256)));
 		}
 		p = le + 1;
 	}
@@ -162,35 +162,6 @@ static json_object *channel_json(const struct guest *g, json_object *metrics)
 		json_object_object_add(errs, "channel", JS(sb.buf));
 	strbuf_release(&sb);
 	return o;
-}
-
-/*
- * cell.json is strict JSON: a NaN or infinity that slipped through a
- * parser becomes null (json-c would print NaN). The tree is wblab's own,
- * so its depth is small.
- */
-void results_scrub_nonfinite(json_object *o)
-{
-	if (json_object_is_type(o, json_type_object)) {
-		json_object_object_foreach(o, k, v)
-		{
-			if (json_object_is_type(v, json_type_double) &&
-			    !isfinite(json_object_get_double(v)))
-				json_object_object_add(o, k, NULL);
-			else
-				results_scrub_nonfinite(v);
-		}
-	} else if (json_object_is_type(o, json_type_array)) {
-		for (size_t i = 0; i < json_object_array_length(o); i++) {
-			json_object *v = json_object_array_get_idx(o, i);
-
-			if (json_object_is_type(v, json_type_double) &&
-			    !isfinite(json_object_get_double(v)))
-				json_object_array_put_idx(o, i, NULL);
-			else
-				results_scrub_nonfinite(v);
-		}
-	}
 }
 
 /* What is in the cell directory (collectors may have compressed files). */
@@ -297,7 +268,8 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	}
 	results_list_files(c->cell_dir, files);
 	json_object_object_add(o, "files", files);
-	results_scrub_nonfinite(o);
+	/* Strict JSON, UTF-8 throughout: the last pass over guest data. */
+	json_make_strict(o);
 	path = xasprintf("%s/cell.json", c->cell_dir);
 	ret = json_write_atomic(path, o);
 	if (ret)

@@ -31,8 +31,6 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 json_object *results_metrics(const char *cell_dir);
 /* cell.json's "files": what is in the cell directory, sorted. */
 void results_list_files(const char *dir, json_object *arr);
-/* NaN and infinities become null: cell.json is strict JSON. */
-void results_scrub_nonfinite(json_object *o);
 
 sqlite3 *results_db_open(const char *dir);
 int results_db_run(sqlite3 *db, const char *run_id, const char *started,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collect/fio.h"
+#include "util/utf8.h"
 
 static json_object *get(json_object *o, const char *key)
 {
@@ -90,15 +91,16 @@ json_object *fio_summary(const char *text, size_t len, char *err, size_t errlen)
 		json_object *s = json_object_new_object();
 		json_object *name = get(j, "jobname");
 
+		/* 64 bytes of a name, never half a character. */
 		json_object_object_add(
 			s, "job",
 			json_object_is_type(name, json_type_string) ?
 				json_object_new_string_len(
 					json_object_get_string(name),
-					json_object_get_string_len(name) > 64 ?
-						64 :
-						json_object_get_string_len(
-							name)) :
+					utf8_cut(json_object_get_string(name),
+						 json_object_get_string_len(
+							 name),
+						 64)) :
 				json_object_new_string("?"));
 		json_object_object_add(
 			s, "error", json_object_new_int((int)num(j, "error")));

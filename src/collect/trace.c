@@ -18,6 +18,7 @@
 #include "collect/traceline.h"
 #include "collect/windows.h"
 #include "util/log.h"
+#include "util/utf8.h"
 
 const char *const trace_events[] = {
 	"vmscan/mm_vmscan_direct_reclaim_begin",
@@ -111,7 +112,8 @@ static struct named *ntab_get(struct ntab *t, const char *name, size_t len)
 {
 	char key[64];
 
-	snprintf(key, sizeof(key), "%.*s", (int)len, name);
+	snprintf(key, sizeof(key), "%.*s",
+		 (int)utf8_cut(name, len, sizeof(key) - 1), name);
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].name, key))
 			return &t->v[i];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "collect/traceline.h"
+#include "util/utf8.h"
 
 #define HEADER_MAX 64 /* comm (16), '-', pid (7), blanks, " [" */
 #define CPU_DIGITS_MAX 6
@@ -177,6 +178,7 @@ bool trace_arg_str(const struct trace_line *l, const char *key, char *buf,
 		return false;
 	for (e = p; e < end && *e != ' '; e++)
 		;
-	snprintf(buf, len, "%.*s", (int)(e - p), p);
+	/* What fits in buf, never half a character (a guest's reason=). */
+	snprintf(buf, len, "%.*s", (int)utf8_cut(p, e - p, len - 1), p);
 	return true;
 }

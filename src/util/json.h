@@ -12,4 +12,13 @@ int json_write_atomic(const char *path, json_object *o);
  */
 json_object *json_path(json_object *o, const char *path);
 
+/*
+ * Make o strict JSON that every reader takes (Python's json, jq): a
+ * non-finite number becomes null (json-c would print NaN), and every
+ * string and object key is made valid UTF-8, each invalid byte sequence
+ * replaced by U+FFFD (json-c writes bytes as they are). The last pass
+ * before a file of guest data is written (cell.json).
+ */
+void json_make_strict(json_object *o);
+
 #endif
