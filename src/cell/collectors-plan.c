@@ -193,12 +193,19 @@ void collectors_plan_arm(struct strbuf *plan)
 		  NULL);
 }
 
+/*
+ * The sampler's interval: 100 ms, because the A/B workloads' measured
+ * windows last seconds (dirty-flood's was 2.3 s: three points at 1 s,
+ * too few to see the dirty and writeback curves or their peaks).
+ */
+#define SAMPLE_INTERVAL_MS "100"
+
 void collectors_plan_workload(struct strbuf *plan)
 {
 	plan_step_argv(plan, VERB_BG, "sampler", NULL,
 		       (const char *const[]){ "/run/wblab-agent", "sample",
 					      "/tmp/wblab-out/timeseries.tsv",
-					      "1000", NULL });
+					      SAMPLE_INTERVAL_MS, NULL });
 	put(plan, TRACEFS "/stack_max_size", "0");
 	put(plan, "/dev/kmsg", STACK_MARK_BEGIN "\n");
 	for (size_t i = 0; i < nr_stack_sites; i++) {

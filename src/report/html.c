@@ -462,7 +462,7 @@ static int group_html(struct strbuf *out, const struct report *r,
 	strbuf_addstr(out, "</div>\n");
 	if (r->o.timeseries) {
 		strbuf_addstr(out, "<h3>Dirty, writeback and free memory "
-				   "(1 s samples, every cell)</h3>\n<div>");
+				   "(100 ms samples, every cell)</h3>\n<div>");
 		for (size_t s = 0; s < g->nr_sides; s++)
 			if (ts_plot(out, g, &g->sides[s], err))
 				return -1;
