@@ -3,15 +3,62 @@
  * src/stats against numbers published by independent references: the
  * examples in R's documentation (?t.test, ?fisher.test, ?power.t.test)
  * and SciPy's/NumPy's (scipy.stats.hmean, gmean, fisher_exact,
- * numpy.percentile). Each test names where its expected figure is from.
+ * numpy.percentile), and values computed by tests/ref/stats_ref.py
+ * (SciPy) and tests/ref/stats_ref.R (R) from the captured runs in
+ * tests/data/report and from samples pasted here. Each test names where
+ * its expected figure is from and its tolerance.
  */
 #include <check.h>
+#include <glob.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "stats/stats.h"
+#include "testdata.h"
+#include "util/json.h"
 
 #define ARRAY_N(a) (sizeof(a) / sizeof((a)[0]))
+
+/* One metric over the ok cells of a captured run, as stats_ref.py reads it. */
+struct sample {
+	double v[16];
+	size_t n;
+};
+
+/* cells: a glob under tests/data ("report/ab/cells/6.1_*"); path: metrics.* */
+static void load(struct sample *s, const char *cells, const char *path)
+{
+	char *pat = testdata_path("%s/cell.json", cells);
+	glob_t g;
+
+	memset(s, 0, sizeof(*s));
+	ck_assert_int_eq(glob(pat, 0, NULL, &g), 0);
+	for (size_t i = 0; i < g.gl_pathc; i++) {
+		json_object *c = json_object_from_file(g.gl_pathv[i]);
+		json_object *o, *v;
+
+		ck_assert_msg(c, "%s: not JSON", g.gl_pathv[i]);
+		o = json_path(c, "outcome");
+		if (o && !strcmp(json_object_get_string(o), "ok")) {
+			v = json_path(c, path);
+			ck_assert_msg(v, "%s: no %s", g.gl_pathv[i], path);
+			ck_assert_uint_lt(s->n, ARRAY_N(s->v));
+			s->v[s->n++] = json_object_get_double(v);
+		}
+		json_object_put(c);
+	}
+	globfree(&g);
+	free(pat);
+}
+
+#define AB_A "report/ab/cells/6.1_*"
+#define AB_B "report/ab/cells/6.1-direct-writeback_*"
+#define AA_A "report/aa/20261203-141600-381e/cells/*"
+#define AA_B "report/aa/20261203-141602-388e/cells/*"
+#define DIRECT "metrics.vmscan_write_file_direct"
+#define FIO_BW "metrics.fio.0.write.bw_kib_s"
+#define PSI_MEM "metrics.psi.memory.some.total_delta_us"
 
 /* R's datasets::sleep, extra by group (R's ?t.test example). */
 static const double sleep1[] = { 0.7, -1.6, -0.2, -1.2, -0.1,
@@ -246,6 +293,122 @@ START_TEST(test_bh_paper)
 }
 END_TEST
 
+/*
+ * tests/ref/stats_ref.py, "stats_perm_test": SciPy's exact permutation
+ * test (every split) of |mean(b) - mean(a)|. Exact p-values are ratios of
+ * counts: tolerance 1e-12.
+ */
+START_TEST(test_perm_real)
+{
+	static const struct {
+		const char *a, *b, *path;
+		size_t na, nb;
+		double p;
+	} ref[] = {
+		/* 0 in every 6.1 cell, 32-1322 in the revert's: 2 of 252. */
+		{ AB_A, AB_B, DIRECT, 5, 5, 0.0079365079365079361 },
+		{ AB_A, AB_B, FIO_BW, 5, 5, 0.94444444444444442 },
+		/* 6 against 5: rep 3 of the second run did not boot. */
+		{ AA_A, AA_B, FIO_BW, 6, 5, 0.43506493506493504 },
+		{ AA_A, AA_B, PSI_MEM, 6, 5, 0.14502164502164502 },
+	};
+	struct sample a, b;
+	struct stats_test t;
+
+	for (size_t i = 0; i < ARRAY_N(ref); i++) {
+		load(&a, ref[i].a, ref[i].path);
+		load(&b, ref[i].b, ref[i].path);
+		ck_assert_uint_eq(a.n, ref[i].na);
+		ck_assert_uint_eq(b.n, ref[i].nb);
+		stats_perm_test(a.v, a.n, b.v, b.n, &t);
+		ck_assert(t.valid && t.exact);
+		ck_assert_double_eq_tol(t.p, ref[i].p, 1e-12);
+		ck_assert_uint_eq(t.na, ref[i].na);
+		/* Side order does not change a two-sided p. */
+		stats_perm_test(b.v, b.n, a.v, a.n, &t);
+		ck_assert_double_eq_tol(t.p, ref[i].p, 1e-12);
+	}
+	/* The known answer: mean 650.2 pages up, the most extreme split. */
+	load(&a, AB_A, DIRECT);
+	load(&b, AB_B, DIRECT);
+	stats_perm_test(a.v, a.n, b.v, b.n, &t);
+	ck_assert_double_eq_tol(t.diff, 650.2, 1e-9);
+	ck_assert_double_eq_tol(t.p_min, 2.0 / 252, 1e-12);
+	ck_assert_double_eq_tol(t.p, t.p_min, 1e-12);
+	ck_assert_uint_eq(t.splits, 252);
+}
+END_TEST
+
+START_TEST(test_perm_ties_and_edges)
+{
+	/* tests/ref/stats_ref.py "ties p": tied values across the sides. */
+	const double ta[] = { 1, 2, 2, 3 }, tb[] = { 2, 3, 3, 4, 5 };
+	const double three[] = { 1, 2, 3 }, six[] = { 4, 5, 6 };
+	const double same[] = { 7, 7, 7 }, nan3[] = { NAN, 4, NAN };
+	struct stats_test t;
+
+	stats_perm_test(ta, 4, tb, 5, &t);
+	ck_assert_double_eq_tol(t.p, 0.10317460317460317, 1e-12);
+	ck_assert_uint_eq(t.splits, 126);
+	/* n = 3 a side: the most extreme split has p 2/20, never < 0.05. */
+	stats_perm_test(three, 3, six, 3, &t);
+	ck_assert_double_eq_tol(t.p, 0.1, 1e-12);
+	ck_assert_double_eq_tol(t.p_min, 0.1, 1e-12);
+	/* All values equal, identical sides: every split ties, p = 1. */
+	stats_perm_test(same, 3, same, 3, &t);
+	ck_assert(t.valid);
+	ck_assert_double_eq(t.p, 1);
+	ck_assert_double_eq(t.diff, 0);
+	stats_perm_test(three, 3, three, 3, &t);
+	ck_assert_double_eq_tol(t.p, 1, 1e-12);
+	/*
+	 * NaN left out: {4} against {1, 2, 3}, C(4, 1) = 4 splits; b = {4}
+	 * (4 - 2) and b = {1} (|1 - 3|) are as extreme: p = 2/4.
+	 */
+	stats_perm_test(three, 3, nan3, 3, &t);
+	ck_assert(t.valid);
+	ck_assert_uint_eq(t.nb, 1);
+	ck_assert_uint_eq(t.splits, 4);
+	ck_assert_double_eq_tol(t.p, 0.5, 1e-12);
+	/* n = 1 a side: 2 splits, both as extreme. */
+	stats_perm_test(three, 1, six, 1, &t);
+	ck_assert(t.valid);
+	ck_assert_double_eq_tol(t.p, 1, 1e-12);
+	/* Nothing on a side (or only NaN): no test. */
+	stats_perm_test(three, 0, six, 3, &t);
+	ck_assert(!t.valid && t.why);
+	ck_assert(isnan(t.p));
+	stats_perm_test(three, 3, nan3, 1, &t);
+	ck_assert(!t.valid);
+}
+END_TEST
+
+START_TEST(test_perm_monte_carlo)
+{
+	/*
+	 * 11 against 12 is above STATS_PERM_EXACT: STATS_PERM_RESAMPLES
+	 * random splits. tests/ref/stats_ref.py "monte carlo 11 v 12 exact
+	 * p" (SciPy over all 1352078 splits) = 0.019426394039397134; the
+	 * resampled p is within 4 standard errors, sqrt(p (1 - p) / R).
+	 */
+	const double a[] = { 31, 45, 28, 52, 39, 61, 33, 47, 40, 36, 58 };
+	const double b[] = { 44, 63, 49, 71, 38, 55, 69, 52, 47, 60, 66, 41 };
+	const double exact = 0.019426394039397134;
+	double se = sqrt(exact * (1 - exact) / STATS_PERM_RESAMPLES);
+	struct stats_test t, again;
+
+	stats_perm_test(a, ARRAY_N(a), b, ARRAY_N(b), &t);
+	ck_assert(t.valid && !t.exact);
+	ck_assert_uint_eq(t.splits, STATS_PERM_RESAMPLES);
+	ck_assert_double_eq_tol(t.p, exact, 4 * se);
+	ck_assert_double_eq_tol(t.p_min, 1.0 / (STATS_PERM_RESAMPLES + 1),
+				1e-15);
+	/* A fixed seed: the same values give the same p. */
+	stats_perm_test(a, ARRAY_N(a), b, ARRAY_N(b), &again);
+	ck_assert_double_eq(t.p, again.p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -263,6 +426,9 @@ int main(void)
 	tcase_add_test(tc, test_bands);
 	tcase_add_test(tc, test_fisher_power);
 	tcase_add_test(tc, test_bh_paper);
+	tcase_add_test(tc, test_perm_real);
+	tcase_add_test(tc, test_perm_ties_and_edges);
+	tcase_add_test(tc, test_perm_monte_carlo);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

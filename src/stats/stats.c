@@ -16,10 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/stats.h"
+#include "stats/stats-int.h"
 
 /* GSL's default handler aborts; every caller here checks return codes. */
-static void stats_init(void)
+void stats_init(void)
 {
 	static bool done;
 
@@ -29,12 +29,30 @@ static void stats_init(void)
 	}
 }
 
+void *stats_alloc(size_t size)
+{
+	void *p = malloc(size ? size : 1);
+
+	if (!p)
+		abort();
+	return p;
+}
+
+double *stats_drop_nan(const double *x, size_t n, size_t *m)
+{
+	double *s = stats_alloc(n * sizeof(*s));
+
+	*m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!isnan(x[i]))
+			s[(*m)++] = x[i];
+	return s;
+}
+
 static double *sorted_copy(const double *x, size_t n)
 {
-	double *s = malloc(n * sizeof(*s));
+	double *s = stats_alloc(n * sizeof(*s));
 
-	if (!s)
-		abort();
 	memcpy(s, x, n * sizeof(*s));
 	gsl_sort(s, 1, n);
 	return s;
@@ -86,11 +104,11 @@ double stats_quantile(const double *x, size_t n, double q)
 	return v;
 }
 
-static void invalid(struct stats_test *t, const char *why)
+void stats_test_invalid(struct stats_test *t, const char *why)
 {
 	memset(t, 0, sizeof(*t));
 	t->why = why;
-	t->stat = t->df = t->p = NAN;
+	t->stat = t->df = t->p = t->diff = t->ratio = t->p_min = NAN;
 }
 
 /* Welch-Satterthwaite degrees of freedom from the per-side s^2/n. */
@@ -102,14 +120,15 @@ static double welch_df(double va_n, double na, double vb_n, double nb)
 	return den > 0 ? num / den : na + nb - 2;
 }
 
-void stats_welch(const double *a, size_t na, const double *b, size_t nb,
-		 struct stats_test *t)
+/* Welch's t on a and b, which hold no NaN. */
+static void welch(const double *a, size_t na, const double *b, size_t nb,
+		  struct stats_test *t)
 {
 	double ma, mb, va_n, vb_n, se;
 
 	stats_init();
 	if (na < 2 || nb < 2) {
-		invalid(t, "fewer than 2 values on a side");
+		stats_test_invalid(t, "fewer than 2 values on a side");
 		return;
 	}
 	ma = gsl_stats_mean(a, 1, na);
@@ -117,8 +136,12 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	va_n = gsl_stats_variance_m(a, 1, na, ma) / na;
 	vb_n = gsl_stats_variance_m(b, 1, nb, mb) / nb;
 	se = sqrt(va_n + vb_n);
+	memset(t, 0, sizeof(*t));
 	t->valid = true;
-	t->why = NULL;
+	t->na = na;
+	t->nb = nb;
+	t->diff = mb - ma;
+	t->ratio = NAN;
 	t->df = welch_df(va_n, na, vb_n, nb);
 	if (se == 0) {
 		/* No noise on either side: a difference is certain. */
@@ -130,6 +153,18 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	t->p = 2 * gsl_cdf_tdist_Q(fabs(t->stat), t->df);
 	if (t->p > 1)
 		t->p = 1;
+}
+
+void stats_welch(const double *a, size_t na, const double *b, size_t nb,
+		 struct stats_test *t)
+{
+	size_t ma, mb;
+	double *xa = stats_drop_nan(a, na, &ma);
+	double *xb = stats_drop_nan(b, nb, &mb);
+
+	welch(xa, ma, xb, mb, t);
+	free(xa);
+	free(xb);
 }
 
 bool stats_bands_apart(double mean_a, double sd_a, double mean_b, double sd_b,
@@ -244,8 +279,7 @@ static double mde_t_gap(double delta, void *arg)
 	return power_at(delta, m->se, m->df, m->alpha) - m->power;
 }
 
-/* Brent's method on f over [lo, hi], where f changes sign. */
-static double solve(gsl_function *f, double lo, double hi, double tol)
+double stats_solve(gsl_function *f, double lo, double hi, double tol)
 {
 	gsl_root_fsolver *s = gsl_root_fsolver_alloc(gsl_root_fsolver_brent);
 	double r = NAN;
@@ -289,7 +323,7 @@ double stats_mde_t(double sd_a, size_t na, double sd_b, size_t nb, double alpha,
 		if (hi > 1e6 * m.se)
 			return NAN;
 	}
-	return solve(&f, 0, hi, 1e-9);
+	return stats_solve(&f, 0, hi, 1e-9);
 }
 
 double stats_power_fisher(double pa, unsigned na, double pb, unsigned nb,

@@ -13,7 +13,9 @@
  *  - "a" is the baseline side, "b" the side compared with it.
  *  - Standard deviations are sample ones (n - 1 in the denominator), as
  *    R's sd() and mmtests' Stddev rows.
- *  - p-values are two-sided.
+ *  - p-values are two-sided unless the name says otherwise.
+ *  - NaN values in a sample are left out (a cell without the figure);
+ *    the n a test reports is the count of those it used.
  *  - A function that cannot answer (too few values, a mean of a value
  *    that is not positive) returns NAN, or sets .valid = false with .why
  *    saying which; it never guesses.
@@ -55,19 +57,52 @@ double stats_quantile(const double *x, size_t n, double q);
 struct stats_test {
 	bool valid; /* false: see why, and ignore the rest */
 	const char *why; /* a static string when !valid */
-	double stat; /* t for Welch */
-	double df; /* degrees of freedom (Welch-Satterthwaite) */
+	size_t na, nb; /* the values used on each side (NaN left out) */
+	double stat; /* t for Welch; mean(b) - mean(a) for a permutation */
+	double df; /* degrees of freedom (Welch-Satterthwaite); NAN if none */
 	double p; /* two-sided p-value */
+	double diff; /* mean(b) - mean(a), in the values' unit */
+	/* stats_welch_log1p: geometric mean of 1 + b over that of 1 + a. */
+	double ratio;
+	/* The smallest p the test could give these values (a permutation). */
+	double p_min;
+	/* Permutation: the splits counted, all of them when exact. */
+	unsigned long splits;
+	bool exact;
 };
 
 /*
  * Welch's unequal-variance t-test of a against b (R's t.test(b, a), the
  * sign of stat is mean(b) - mean(a)). Needs n >= 2 on each side. When
  * both sides have zero variance there is no noise to test against: p is
- * 1 if the means are equal, else 0, and df is na + nb - 2.
+ * 1 if the means are equal, else 0, and df is na + nb - 2. For figures
+ * near normal (times, bandwidths); ratio is NAN, p_min 0.
  */
 void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		 struct stats_test *t);
+
+/*
+ * The exact permutation test of mean(b) - mean(a), two-sided: every
+ * split of the pooled values into na and nb is equally likely if the
+ * kernels do not differ, and p is the share of splits whose |difference|
+ * is at least the observed one. A split ties the observed one when its
+ * |difference| is within 1e-9 of the pooled values' range below it (sums
+ * in another order round differently; no real difference is that small).
+ * No assumption about the distribution: for counts and heavy tails.
+ *
+ * All C(na + nb, na) splits when na and nb are both <= STATS_PERM_EXACT
+ * (.exact, p = k / C); otherwise STATS_PERM_RESAMPLES random splits from
+ * a generator seeded with STATS_PERM_SEED, so the same values give the
+ * same p, and p = (k + 1) / (R + 1) (Phipson & Smyth 2010; standard
+ * error at p = 0.05 about 0.002). .p_min is the p of the most extreme
+ * split: n = 3 a side can never go below 0.1, n = 4 gives 2/70, n = 5
+ * 2/252. Needs a value on each side; stat is diff.
+ */
+#define STATS_PERM_EXACT 10
+#define STATS_PERM_RESAMPLES 9999
+#define STATS_PERM_SEED 20261203UL
+void stats_perm_test(const double *a, size_t na, const double *b, size_t nb,
+		     struct stats_test *t);
 
 /*
  * mmtests' rule: the bands mean +- z * sd of the two sides do not overlap
