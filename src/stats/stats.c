@@ -167,6 +167,41 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 	free(xb);
 }
 
+/* log1p of x[0..n-1] in place; false if a value is <= -1. */
+static bool log1p_all(double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > -1))
+			return false;
+		x[i] = log1p(x[i]);
+	}
+	return true;
+}
+
+void stats_welch_log1p(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_test *t)
+{
+	size_t ma, mb;
+	double *xa = stats_drop_nan(a, na, &ma);
+	double *xb = stats_drop_nan(b, nb, &mb);
+	double diff = NAN;
+
+	if (ma && mb)
+		diff = gsl_stats_mean(xb, 1, mb) - gsl_stats_mean(xa, 1, ma);
+	if (!log1p_all(xa, ma) || !log1p_all(xb, mb)) {
+		stats_test_invalid(t, "a value <= -1 has no log(1 + x)");
+		goto out;
+	}
+	welch(xa, ma, xb, mb, t);
+	if (!t->valid)
+		goto out;
+	t->ratio = exp(t->diff);
+	t->diff = diff;
+out:
+	free(xa);
+	free(xb);
+}
+
 bool stats_bands_apart(double mean_a, double sd_a, double mean_b, double sd_b,
 		       double z)
 {

@@ -82,6 +82,19 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb,
 		 struct stats_test *t);
 
 /*
+ * Welch's t-test on log(1 + x): for counts and heavy-tailed figures,
+ * whose spread grows with their size (a counter 0 on one side and
+ * 32-1322 on the other), where a test on the raw values has little
+ * power. As scipy.stats.ttest_ind(log1p(b), log1p(a), equal_var=False).
+ * stat, df and p are on the log1p scale; the effect is reported on the
+ * values' own: diff = mean(b) - mean(a), and ratio = the geometric mean
+ * of 1 + b over that of 1 + a (exp of the difference of log1p means).
+ * Values must be > -1 (counts, times, sizes are); invalid otherwise.
+ */
+void stats_welch_log1p(const double *a, size_t na, const double *b, size_t nb,
+		       struct stats_test *t);
+
+/*
  * The exact permutation test of mean(b) - mean(a), two-sided: every
  * split of the pooled values into na and nb is equally likely if the
  * kernels do not differ, and p is the share of splits whose |difference|
