@@ -19,6 +19,15 @@ static json_object *JS(const char *s)
 	return json_object_new_string(s ? s : "");
 }
 
+static json_object *strlist_json(const struct spec_strlist *l)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < l->n; i++)
+		json_object_array_add(a, JS(l->v[i]));
+	return a;
+}
+
 json_object *results_metrics(const char *dir)
 {
 	json_object *m = json_object_new_object();
@@ -216,6 +225,8 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(o, "kernel", k);
 	json_object_object_add(o, "topology", topology_json(c->topo, devs));
 	json_object_object_add(o, "workload", JS(c->wl->name));
+	json_object_object_add(o, "workload_primary",
+			       strlist_json(&c->wl->primary));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "accel", JS(c->accel));
 	json_object_object_add(o, "memory_mib",

@@ -146,6 +146,9 @@ static const struct spec_field workload_fields[] = {
 	{ .name = "pre",
 	  .type = SPEC_STRLIST,
 	  .offset = F(struct workload_spec, pre) },
+	{ .name = "primary",
+	  .type = SPEC_STRLIST,
+	  .offset = F(struct workload_spec, primary) },
 	SPEC_END
 };
 
@@ -301,6 +304,7 @@ void workload_spec_free(struct workload_spec *s)
 	free(s->memcg_max);
 	free(s->lru_gen);
 	spec_strlist_free(&s->pre);
+	spec_strlist_free(&s->primary);
 	memset(s, 0, sizeof(*s));
 }
 

@@ -105,6 +105,11 @@ struct workload_spec {
 	char *lru_gen; /* "on"/"off": MGLRU set in setup; NULL: kernel default */
 	struct spec_strlist
 		pre; /* guest commands (argv, split on spaces) before fio */
+	/*
+	 * The question the workload asks: the report rows (metric registry
+	 * names) its Verdict block tests at alpha without a family penalty.
+	 */
+	struct spec_strlist primary;
 };
 
 /*
