@@ -475,6 +475,45 @@ START_TEST(test_welch_log1p_edges)
 }
 END_TEST
 
+START_TEST(test_fisher_greater_scipy)
+{
+	/*
+	 * tests/ref/stats_ref.py, "stats_fisher_greater": SciPy's
+	 * fisher_exact(..., alternative='greater') with b's row first. Sums
+	 * of a few hypergeometric terms: tolerance 1e-12.
+	 */
+	static const struct {
+		unsigned af, an, bf, bn;
+		double p;
+	} ref[] = {
+		{ 0, 5, 2, 5, 0.22222222222222224 },
+		/* The outcome table's 0:5 against 5:5: 1/252. */
+		{ 0, 5, 5, 5, 0.0039682539682539689 },
+		{ 1, 9, 2, 9, 0.5 },
+		{ 0, 9, 2, 9, 0.23529411764705885 },
+		{ 2, 10, 0, 10, 1 },
+		{ 3, 4, 1, 4, 0.98571428571428577 },
+		{ 0, 20, 3, 20, 0.1153846153846154 },
+	};
+
+	for (size_t i = 0; i < ARRAY_N(ref); i++)
+		ck_assert_double_eq_tol(
+			stats_fisher_greater(ref[i].af, ref[i].an, ref[i].bf,
+					     ref[i].bn),
+			ref[i].p, 1e-12);
+	/*
+	 * R docs, ?fisher.test, TeaTasting matrix(c(3, 1, 1, 3), 2) with
+	 * alternative = "greater": p-value = 0.2429 (17/70).
+	 */
+	ck_assert_double_eq_tol(stats_fisher_greater(1, 4, 3, 4), 17.0 / 70,
+				1e-12);
+	/* Nothing seen on either side: no evidence, p = 1. */
+	ck_assert_double_eq_tol(stats_fisher_greater(0, 5, 0, 5), 1, 1e-12);
+	ck_assert(isnan(stats_fisher_greater(0, 5, 6, 5)));
+	ck_assert(isnan(stats_fisher_greater(0, 5, 0, 0)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -497,6 +536,7 @@ int main(void)
 	tcase_add_test(tc, test_perm_monte_carlo);
 	tcase_add_test(tc, test_welch_log1p_real);
 	tcase_add_test(tc, test_welch_log1p_edges);
+	tcase_add_test(tc, test_fisher_greater_scipy);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

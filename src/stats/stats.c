@@ -231,6 +231,21 @@ double stats_fisher_2x2(unsigned a_fail, unsigned a_runs, unsigned b_fail,
 	return p > 1 ? 1 : p;
 }
 
+double stats_fisher_greater(unsigned a_fail, unsigned a_runs, unsigned b_fail,
+			    unsigned b_runs)
+{
+	unsigned fails = a_fail + b_fail;
+	unsigned hi = fails < b_runs ? fails : b_runs;
+	double p = 0;
+
+	if (a_fail > a_runs || b_fail > b_runs || !a_runs || !b_runs)
+		return NAN;
+	/* b's failures ~ hypergeometric: fails drawn from b_runs + a_runs. */
+	for (unsigned x = b_fail; x <= hi; x++)
+		p += gsl_ran_hypergeometric_pdf(x, b_runs, a_runs, fails);
+	return p > 1 ? 1 : p;
+}
+
 /*
  * Noncentral t: P(T > t) with df and noncentrality ncp, as the integral
  * over V ~ chi2(df) of P(Z > t * sqrt(V / df) - ncp). upper = false gives

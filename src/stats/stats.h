@@ -137,6 +137,18 @@ double stats_fisher_2x2(unsigned a_fail, unsigned a_runs, unsigned b_fail,
 			unsigned b_runs);
 
 /*
+ * Fisher's exact test, one-sided: the p-value that side b fails more
+ * often than side a, P(b's failures >= b_fail) given the margins (the
+ * hypergeometric upper tail). As scipy.stats.fisher_exact([[b_fail,
+ * b_runs - b_fail], [a_fail, a_runs - a_fail]], alternative='greater')
+ * and R's fisher.test(..., alternative = "greater"). For a new event
+ * (absent or rare on the base, seen on the patch): a fall in its rate is
+ * not evidence of one. NAN as stats_fisher_2x2().
+ */
+double stats_fisher_greater(unsigned a_fail, unsigned a_runs, unsigned b_fail,
+			    unsigned b_runs);
+
+/*
  * Power of the two-sided Welch test at level alpha to see a true
  * difference delta between means, with these standard deviations and
  * sizes (noncentral t; equal to R's power.t.test for equal sd and n).
