@@ -514,6 +514,91 @@ START_TEST(test_fisher_greater_scipy)
 }
 END_TEST
 
+/*
+ * tests/ref/stats_ref.R, "stats_tost": R's t.test(b, a, mu = -margin,
+ * "greater") and t.test(b, a, mu = margin, "less"); p is the larger of
+ * the two, stat its t. Tolerance 1e-9 on p and t.
+ */
+START_TEST(test_tost_r)
+{
+	static const struct {
+		const char *a, *b, *path;
+		double margin, pct, p, t;
+	} ref[] = {
+		{ AB_A, AB_B, FIO_BW, NAN, 10, 0.39299038832456085,
+		  0.28102640012483376 },
+		{ AB_A, AB_B, FIO_BW, 5000, NAN, 0.11235464656881237,
+		  1.3182646807983924 },
+		{ AA_A, AA_B, FIO_BW, NAN, 10, 0.72018210956971462,
+		  -0.61669491476710647 },
+		{ AA_A, AA_B, FIO_BW, NAN, 30, 0.35894335534164812,
+		  0.37841419122601905 },
+		{ AA_A, AA_B, PSI_MEM, NAN, 10, 0.85146065240225144,
+		  1.1069544266394176 },
+		{ AA_A, AA_B, PSI_MEM, NAN, 50, 0.1600836259053903,
+		  -1.0522572268469574 },
+	};
+	static const struct {
+		double margin, p, t;
+	} sleep_ref[] = {
+		{ 2, 0.31345362597515725, -0.49464661793954312 },
+		{ 3, 0.055978914532244482, -1.6723766606527413 },
+		{ 4, 0.0053616241031591181, -2.8501067033659391 },
+	};
+	struct sample a, b;
+	struct stats_test t;
+
+	for (size_t i = 0; i < ARRAY_N(ref); i++) {
+		load(&a, ref[i].a, ref[i].path);
+		load(&b, ref[i].b, ref[i].path);
+		if (isnan(ref[i].pct))
+			stats_tost(a.v, a.n, b.v, b.n, ref[i].margin, &t);
+		else
+			stats_tost_rel(a.v, a.n, b.v, b.n, ref[i].pct, &t);
+		ck_assert(t.valid);
+		ck_assert_double_eq_tol(t.p, ref[i].p, 1e-9);
+		ck_assert_double_eq_tol(t.stat, ref[i].t, 1e-9);
+	}
+	for (size_t i = 0; i < ARRAY_N(sleep_ref); i++) {
+		stats_tost(sleep1, ARRAY_N(sleep1), sleep2, ARRAY_N(sleep2),
+			   sleep_ref[i].margin, &t);
+		ck_assert_double_eq_tol(t.p, sleep_ref[i].p, 1e-9);
+		ck_assert_double_eq_tol(t.stat, sleep_ref[i].t, 1e-9);
+		ck_assert_double_eq_tol(t.diff, 1.58, 1e-12);
+	}
+}
+END_TEST
+
+START_TEST(test_tost_edges)
+{
+	const double zeros[] = { 0, 0, 0 }, fives[] = { 5, 5, 5 };
+	const double ones[] = { 1, 1, 1 }, nan4[] = { 1, NAN, 1, 1 };
+	struct stats_test t;
+
+	/* SD 0 both sides: inside the margin is certain, outside never. */
+	stats_tost(zeros, 3, zeros, 3, 1, &t);
+	ck_assert(t.valid);
+	ck_assert_double_eq(t.p, 0);
+	stats_tost(zeros, 3, fives, 3, 1, &t);
+	ck_assert_double_eq(t.p, 1);
+	stats_tost(ones, 3, nan4, 4, 0.5, &t);
+	ck_assert_double_eq(t.p, 0);
+	ck_assert_uint_eq(t.nb, 3);
+	/* Identical sides with noise: within a wide margin, not a narrow one. */
+	stats_tost(sleep1, ARRAY_N(sleep1), sleep1, ARRAY_N(sleep1), 3, &t);
+	ck_assert(t.p < 0.01);
+	stats_tost(sleep1, ARRAY_N(sleep1), sleep1, ARRAY_N(sleep1), 0.1, &t);
+	ck_assert(t.p > 0.4);
+	/* No margin, a base mean of 0 for a relative one, n = 1. */
+	stats_tost(ones, 3, ones, 3, 0, &t);
+	ck_assert(!t.valid && t.why);
+	stats_tost_rel(zeros, 3, ones, 3, 10, &t);
+	ck_assert(!t.valid && t.why);
+	stats_tost(ones, 1, ones, 3, 1, &t);
+	ck_assert(!t.valid && isnan(t.p));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -537,6 +622,8 @@ int main(void)
 	tcase_add_test(tc, test_welch_log1p_real);
 	tcase_add_test(tc, test_welch_log1p_edges);
 	tcase_add_test(tc, test_fisher_greater_scipy);
+	tcase_add_test(tc, test_tost_r);
+	tcase_add_test(tc, test_tost_edges);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

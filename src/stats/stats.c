@@ -202,6 +202,71 @@ out:
 	free(xb);
 }
 
+/* Welch's standard error of mean(b) - mean(a); no NaN in a or b. */
+static double welch_se(const double *a, size_t na, const double *b, size_t nb)
+{
+	return sqrt(gsl_stats_variance(a, 1, na) / na +
+		    gsl_stats_variance(b, 1, nb) / nb);
+}
+
+/* One-sided p that the true difference is > shift (upper) or < shift. */
+static double shifted_p(double diff, double se, double df, double shift,
+			bool upper, double *stat)
+{
+	if (se == 0) {
+		/* No noise: the difference is known exactly. */
+		*stat = diff == shift ? 0 : copysign(INFINITY, diff - shift);
+		return (upper ? diff > shift : diff < shift) ? 0 : 1;
+	}
+	*stat = (diff - shift) / se;
+	return upper ? gsl_cdf_tdist_Q(*stat, df) : gsl_cdf_tdist_P(*stat, df);
+}
+
+static void tost(const double *a, size_t na, const double *b, size_t nb,
+		 double margin, double pct, struct stats_test *t)
+{
+	size_t ma, mb;
+	double *xa = stats_drop_nan(a, na, &ma);
+	double *xb = stats_drop_nan(b, nb, &mb);
+	double se, p_lo, p_hi, t_lo, t_hi;
+
+	welch(xa, ma, xb, mb, t);
+	if (!t->valid)
+		goto out;
+	se = welch_se(xa, ma, xb, mb);
+	if (!isnan(pct))
+		margin = pct / 100 * fabs(gsl_stats_mean(xa, 1, ma));
+	if (!(margin > 0) || isinf(margin)) {
+		stats_test_invalid(t, isnan(pct) ? "the margin is not > 0" :
+						   "the base mean is 0: no "
+						   "relative margin");
+		goto out;
+	}
+	p_lo = shifted_p(t->diff, se, t->df, -margin, true, &t_lo);
+	p_hi = shifted_p(t->diff, se, t->df, margin, false, &t_hi);
+	t->p = fmax(p_lo, p_hi);
+	t->stat = p_lo >= p_hi ? t_lo : t_hi;
+out:
+	free(xa);
+	free(xb);
+}
+
+void stats_tost(const double *a, size_t na, const double *b, size_t nb,
+		double margin, struct stats_test *t)
+{
+	tost(a, na, b, nb, margin, NAN, t);
+}
+
+void stats_tost_rel(const double *a, size_t na, const double *b, size_t nb,
+		    double pct, struct stats_test *t)
+{
+	if (isnan(pct)) {
+		stats_test_invalid(t, "the margin is not > 0");
+		return;
+	}
+	tost(a, na, b, nb, NAN, pct, t);
+}
+
 bool stats_bands_apart(double mean_a, double sd_a, double mean_b, double sd_b,
 		       double z)
 {

@@ -95,6 +95,28 @@ void stats_welch_log1p(const double *a, size_t na, const double *b, size_t nb,
 		       struct stats_test *t);
 
 /*
+ * Equivalence by two one-sided Welch tests (TOST, Schuirmann 1987): the
+ * p-value that the true mean(b) - mean(a) lies inside (-margin, margin),
+ * margin > 0 in the values' unit. p = max(p_lower, p_upper), where
+ * p_lower tests diff <= -margin against diff > -margin (R's t.test(b, a,
+ * mu = -margin, alternative = "greater")) and p_upper diff >= margin
+ * against diff < margin (mu = margin, "less"); stat is the t of the
+ * larger. p < alpha reads `same`: the change is smaller than the margin
+ * (at level alpha; the 1 - 2 alpha interval lies inside it). With SD 0
+ * on both sides p is 0 when |diff| < margin, else 1. Needs n >= 2 a side.
+ */
+void stats_tost(const double *a, size_t na, const double *b, size_t nb,
+		double margin, struct stats_test *t);
+
+/*
+ * stats_tost() with a margin of pct percent of |mean(a)| (a threshold
+ * such as "within 10%"). Invalid when mean(a) is 0 (the margin would be
+ * 0: nothing is equivalent to it; give an absolute margin instead).
+ */
+void stats_tost_rel(const double *a, size_t na, const double *b, size_t nb,
+		    double pct, struct stats_test *t);
+
+/*
  * The exact permutation test of mean(b) - mean(a), two-sided: every
  * split of the pooled values into na and nb is equally likely if the
  * kernels do not differ, and p is the share of splits whose |difference|

@@ -1,0 +1,78 @@
+#!/usr/bin/Rscript
+# SPDX-License-Identifier: GPL-2.0
+#
+# Reference values for tests/test_stats.c, computed with R.
+#
+# Run from the top of the checkout:  Rscript tests/ref/stats_ref.R
+# (R 4.2.2 with jsonlite and rpact 3.3.4 from Debian 12: apt-get install
+# r-base-core r-cran-rpact, when the values in the test were pasted).
+# Every number printed here appears in tests/test_stats.c next to the
+# test that checks it. Real samples are read from the captured runs in
+# tests/data/report, "ok" cells only, as tests/ref/stats_ref.py does.
+suppressMessages(library(jsonlite))
+
+args <- commandArgs(trailingOnly = FALSE)
+me <- sub("^--file=", "", args[grep("^--file=", args)])
+data <- file.path(dirname(me), "..", "data", "report")
+
+metric <- function(dir, path) {
+	files <- sort(Sys.glob(file.path(data, dir, "cell.json")))
+	vals <- c()
+	for (f in files) {
+		c <- fromJSON(f, simplifyVector = FALSE)
+		if (c$outcome != "ok")
+			next
+		v <- c$metrics
+		for (k in strsplit(path, ".", fixed = TRUE)[[1]]) {
+			i <- suppressWarnings(as.integer(k))
+			v <- if (!is.na(i)) v[[i + 1]] else v[[k]]
+		}
+		vals <- c(vals, as.numeric(v))
+	}
+	vals
+}
+
+ab_a <- "ab/cells/6.1_*"
+ab_b <- "ab/cells/6.1-direct-writeback_*"
+aa_a <- "aa/20261203-141600-381e/cells/*"
+aa_b <- "aa/20261203-141602-388e/cells/*"
+fio <- "fio.0.write.bw_kib_s"
+psi <- "psi.memory.some.total_delta_us"
+
+show <- function(label, ...)
+	cat(label, ": ", paste(sprintf("%.17g", c(...)), collapse = ", "),
+	    "\n", sep = "")
+
+section <- function(name) cat("\n== ", name, "\n", sep = "")
+
+# TOST: two one-sided Welch tests against -margin and +margin.
+tost <- function(a, b, margin) {
+	lo <- t.test(b, a, mu = -margin, alternative = "greater")
+	hi <- t.test(b, a, mu = margin, alternative = "less")
+	p <- max(lo$p.value, hi$p.value)
+	stat <- if (lo$p.value >= hi$p.value) lo$statistic else hi$statistic
+	c(p, stat)
+}
+
+section(paste("stats_tost: max of t.test(b, a, mu = -margin,",
+	      "alternative = 'greater') and t.test(b, a, mu = margin,",
+	      "alternative = 'less'); p, t of the larger"))
+cases <- list(
+	list("ab fio 10% of mean(a)", ab_a, ab_b, fio, NA, 10),
+	list("ab fio margin 5000", ab_a, ab_b, fio, 5000, NA),
+	list("aa fio 10% of mean(a)", aa_a, aa_b, fio, NA, 10),
+	list("aa fio 30% of mean(a)", aa_a, aa_b, fio, NA, 30),
+	list("aa psi 10% of mean(a)", aa_a, aa_b, psi, NA, 10),
+	list("aa psi 50% of mean(a)", aa_a, aa_b, psi, NA, 50))
+for (c in cases) {
+	a <- metric(c[[2]], c[[4]])
+	b <- metric(c[[3]], c[[4]])
+	margin <- if (is.na(c[[5]])) c[[6]] / 100 * abs(mean(a)) else c[[5]]
+	show(c[[1]], tost(a, b, margin))
+}
+# R's datasets::sleep, as in the ?t.test example.
+s1 <- sleep$extra[sleep$group == 1]
+s2 <- sleep$extra[sleep$group == 2]
+show("sleep margin 2", tost(s1, s2, 2))
+show("sleep margin 3", tost(s1, s2, 3))
+show("sleep margin 4", tost(s1, s2, 4))
