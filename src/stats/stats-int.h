@@ -7,6 +7,7 @@
  *   stats.c        descriptive statistics, Welch (plain, log1p, TOST),
  *                  Fisher, power and smallest detectable effects
  *   stats-perm.c   the permutation test of a difference in means
+ *   stats-multi.c  multiplicity: Benjamini-Hochberg, Holm, Simes
  * The public interface of all of them is stats/stats.h.
  */
 #include <stddef.h>

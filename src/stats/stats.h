@@ -207,12 +207,34 @@ double stats_mde_fisher(double pa, unsigned na, unsigned nb, double alpha,
 			double power);
 
 /*
+ * Multiplicity. Each function takes n p-values; NAN ones (no test) are
+ * left out of the count and adjust to NAN.
+ *
  * Benjamini-Hochberg adjusted p-values (R's p.adjust(p, "BH")): q[i] for
  * p[i], i < n. Rejecting every q < alpha keeps the expected share of
  * false discoveries among the rejections at alpha; when nothing changed
- * at all, the chance of any rejection is at most alpha. NAN p-values are
- * left out of n and give NAN.
+ * at all, the chance of any rejection is at most alpha. For exploratory
+ * rows, across families.
  */
 void stats_bh(const double *p, size_t n, double *q);
+
+/*
+ * Holm's step-down adjusted p-values (R's p.adjust(p, "holm")): q[i] for
+ * p[i]. Rejecting every q < alpha keeps the chance of any false
+ * rejection at alpha whatever the dependence between the tests
+ * (family-wise), and rejects at least what Bonferroni does. For a job's
+ * decision across its thresholded rows x groups.
+ */
+void stats_holm(const double *p, size_t n, double *q);
+
+/*
+ * Simes' combined p-value of a family: min over i of m p_(i) / i, for
+ * the m sorted p-values (capped at 1; NAN when none). Tests "nothing in
+ * the family changed"; exact for independent or positively dependent
+ * tests, so rows that carry one quantity (reclaim-wr-direct, Reclaim
+ * writes, Direct wr pages) cost nothing like Bonferroni's m times. BH
+ * over one family's p-values gives Simes' p as its smallest q.
+ */
+double stats_simes(const double *p, size_t n);
 
 #endif

@@ -76,3 +76,26 @@ s2 <- sleep$extra[sleep$group == 2]
 show("sleep margin 2", tost(s1, s2, 2))
 show("sleep margin 3", tost(s1, s2, 3))
 show("sleep margin 4", tost(s1, s2, 4))
+
+section(paste("stats_holm, stats_bh: p.adjust(p, 'holm' / 'BH');",
+	      "stats_simes: min(sort(p) * m / (1:m)), capped at 1"))
+simes <- function(p) {
+	p <- sort(p[!is.na(p)])
+	min(1, min(p * length(p) / seq_along(p)))
+}
+# Benjamini & Hochberg (1995)'s example; ties; a NA (no test) that
+# p.adjust leaves out of n; one family of three rows that carry the same
+# count (reclaim-wr-direct's Welch-on-log1p p three times) plus a fourth.
+fams <- list(
+	bh95 = c(0.0001, 0.0004, 0.0019, 0.0095, 0.0201, 0.0278, 0.0298,
+		 0.0344, 0.0459, 0.3240, 0.4262, 0.5719, 0.6528, 0.7590, 1),
+	ties = c(0.01, 0.04, 0.03, 0.005, 0.2, 0.04),
+	na = c(0.5, NA, 0.02, 0.9),
+	same = c(0.00079613375910859258, 0.00079613375910859258,
+		 0.00079613375910859258, 0.3))
+for (nm in names(fams)) {
+	p <- fams[[nm]]
+	show(paste(nm, "holm"), p.adjust(p, "holm"))
+	show(paste(nm, "BH"), p.adjust(p, "BH"))
+	show(paste(nm, "simes"), simes(p))
+}
