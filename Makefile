@@ -25,7 +25,7 @@ LIB_SRC := $(filter-out src/wblab.c, $(wildcard src/*/*.c))
 LIB_SRC := $(filter-out src/agent/%, $(LIB_SRC)) src/agent/proto.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 # The agent links what it shares with the host from src/util: libc only.
-AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c
+AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c src/util/io.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # What every suite shares (tests/testdata.h: the captured inputs).
@@ -38,7 +38,8 @@ wblab: $(B)/src/wblab.o $(LIB_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The agent runs as PID 1 in the guest, from the initramfs: static, libc only.
-$(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h) src/util/strvec.h src/util/log.h
+$(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h) src/util/strvec.h src/util/log.h \
+		src/util/io.h src/util/str.h
 	@mkdir -p $(@D)
 	$(CC) $(AGENT_CFLAGS) -static -o $@ $(AGENT_SRC)
 

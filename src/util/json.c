@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -122,4 +123,60 @@ void json_make_strict(json_object *o)
 				json_object_array_put_idx(o, i, n);
 		}
 	}
+}
+
+/* Decimals json_round() keeps of x: 3, and one more per order below 1. */
+static int json_decimals(double x)
+{
+	double a = fabs(x);
+	int d = 3;
+
+	for (; a > 0 && a < 0.1 && d < 15; a *= 10)
+		d++;
+	return a > 0 && a < 1 ? d + 1 : d;
+}
+
+double json_round(double x)
+{
+	if (!isfinite(x))
+		return x;
+	return round(x * pow(10, json_decimals(x))) / pow(10, json_decimals(x));
+}
+
+/*
+ * Written as its shortest decimal ("0.2642", not json-c's %.17g
+ * "0.26419999999999999"): the same double to any reader.
+ */
+json_object *json_number(double x)
+{
+	char buf[64];
+	size_t n;
+
+	if (!isfinite(x))
+		return NULL;
+	x = json_round(x);
+	n = snprintf(buf, sizeof(buf), "%.*f", json_decimals(x), x);
+	while (n > 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+	return json_object_new_double_s(x, buf);
+}
+
+void json_put(json_object *o, const char *key, json_object *v)
+{
+	json_object_object_add(o, key, v);
+}
+
+void json_put_int(json_object *o, const char *key, long long v)
+{
+	json_object_object_add(o, key, json_object_new_int64(v));
+}
+
+void json_put_num(json_object *o, const char *key, double v)
+{
+	json_object_object_add(o, key, json_number(v));
+}
+
+void json_put_str(json_object *o, const char *key, const char *s)
+{
+	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
 }

@@ -21,4 +21,23 @@ json_object *json_path(json_object *o, const char *path);
  */
 void json_make_strict(json_object *o);
 
+/*
+ * The one precision of the figures wblab derives (rates, percentages,
+ * latencies, seconds): three decimals, or four significant digits where
+ * that is finer (|x| < 1: a stack fraction 0.6162, a rate 0.01234). No
+ * figure loses what the 2-, 3- and 4-decimal roundings it replaces kept,
+ * and cell.json carries no float noise (0.30000000000000004).
+ */
+double json_round(double x);
+/* json_round(x) as a JSON number; NULL (null) when x is NAN or infinite. */
+json_object *json_number(double x);
+
+/* o[key] = v, taking v (NULL is null): the collectors' one-liners. */
+void json_put(json_object *o, const char *key, json_object *v);
+void json_put_int(json_object *o, const char *key, long long v);
+void json_put_num(json_object *o, const char *key,
+		  double v); /* json_number() */
+void json_put_str(json_object *o, const char *key,
+		  const char *s); /* NULL: null */
+
 #endif

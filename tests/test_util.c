@@ -1,0 +1,279 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared helpers of src/util that parsers and writers call instead of
+ * their own copies: checked numbers in guest text (num.h), prefixes
+ * (str.h), the write loop (io.h), vectors of doubles and their
+ * nearest-rank percentile (dvec.h), and the one JSON number precision
+ * (json.h).
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "testdata.h"
+#include "util/dvec.h"
+#include "util/io.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/num.h"
+#include "util/str.h"
+
+START_TEST(num_refuses_what_atoi_took)
+{
+	static const char *const bad[] = {
+		"",	 "x",	"12x",	"1.5", "99999999999999999999",
+		"-1",	 "\n7", "0x1f", "- 1", "--1",
+		"1_000",
+	};
+	long long v = 42;
+	const char *end;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		ck_assert_msg(num_ll(NULL, bad[i], 10, 0, 1LL << 53, &v, NULL),
+			      "'%s' taken", bad[i]);
+		ck_assert_int_eq(v, 42); /* untouched */
+	}
+	ck_assert_int_eq(num_ll(NULL, "  7 kB", 10, 0, 10, &v, &end), 0);
+	ck_assert_int_eq(v, 7);
+	ck_assert_str_eq(end, " kB");
+	ck_assert_int_eq(num_ll(NULL, "12]", 10, 0, 100, &v, NULL), 0);
+	ck_assert_int_eq(num_ll(NULL, "-3,", 10, -5, 5, &v, NULL), 0);
+	ck_assert_int_eq(v, -3);
+	ck_assert_int_ne(num_ll(NULL, "11", 10, 0, 10, &v, NULL), 0);
+	ck_assert_int_eq(num_ll(NULL, "0x1f }", 0, 0, 100, &v, NULL), 0);
+	ck_assert_int_eq(v, 31);
+}
+END_TEST
+
+START_TEST(num_double_finite_decimals_only)
+{
+	static const char *const bad[] = { "nan",   "inf",   "-inf",
+					   "1e400", "0x1p3", "1.5.",
+					   "1e",    ".",     "-0x1" };
+	double v = 42;
+
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_msg(num_double(NULL, bad[i], -1e18, 1e18, &v, NULL),
+			      "'%s' taken", bad[i]);
+	ck_assert_double_eq(v, 42);
+	ck_assert_int_eq(num_double(NULL, "-.5]", -1, 1, &v, NULL), 0);
+	ck_assert_double_eq(v, -0.5);
+	ck_assert_int_eq(num_double(NULL, "[ 12.345678]", -1, 1, &v, NULL), -1);
+	ck_assert_int_eq(num_double(NULL, "12.345678: x", 0, 1e9, &v, NULL), 0);
+	ck_assert_double_eq_tol(v, 12.345678, 1e-12);
+}
+END_TEST
+
+/* A failure names the file and line of the text it came from, once. */
+START_TEST(num_errors_name_file_and_line)
+{
+	const char *a = "a 1\nb 2\n",
+		   *b = "x 1\ny 2x\nz 99999999999999999999\n";
+	struct numsrc ns = NUMSRC_INIT;
+	long long v;
+
+	numsrc_add(&ns, "vmstat.before", a, strlen(a));
+	numsrc_add(&ns, "vmstat.after", b, strlen(b));
+	ck_assert_int_eq(num_ll(&ns, a + 6, 10, 0, 9, &v, NULL), 0);
+	ck_assert_int_eq(ns.nr_bad, 0);
+	ck_assert_ptr_null(ns.first);
+	ck_assert_int_eq(num_ll(&ns, strstr(b, "2x"), 10, 0, 9, &v, NULL), -1);
+	ck_assert_int_eq(num_ll(&ns, strstr(b, "999"), 10, 0, 9, &v, NULL), -1);
+	ck_assert_int_eq(ns.nr_bad, 2);
+	ck_assert_str_eq(ns.first, "vmstat.after:2: '2x': not a number");
+	ck_assert_str_eq(ns.first_file, "vmstat.after");
+	numsrc_release(&ns);
+	numsrc_add(&ns, "f", b, strlen(b));
+	num_ll(&ns, strstr(b, "999"), 10, 0, 9, &v, NULL);
+	ck_assert_str_eq(ns.first,
+			 "f:3: '99999999999999999999': outside [0, 9]");
+	numsrc_release(&ns);
+}
+END_TEST
+
+/* Every value of a real /proc/vmstat reads, as strtoll read it. */
+START_TEST(num_real_vmstat)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
+	size_t lines = 0;
+
+	testdata_read(&sb, "collect/mixed-reclaim/vmstat.after");
+	numsrc_add(&ns, "vmstat.after", sb.buf, sb.len);
+	for (char *l = sb.buf; *l; lines++) {
+		char *sp = strchr(l, ' '), *nl = strchr(l, '\n');
+		long long v;
+
+		ck_assert_ptr_nonnull(sp);
+		ck_assert_int_eq(
+			num_ll(&ns, sp + 1, 10, 0, 1LL << 53, &v, NULL), 0);
+		ck_assert_int_eq(v, strtoll(sp + 1, NULL, 10));
+		l = nl ? nl + 1 : l + strlen(l);
+	}
+	ck_assert_int_gt(lines, 100);
+	ck_assert_int_eq(ns.nr_bad, 0);
+	numsrc_release(&ns);
+	strbuf_release(&sb);
+}
+END_TEST
+
+START_TEST(prefixes)
+{
+	const char *rest = NULL;
+	size_t n = 0;
+
+	ck_assert(skip_prefix("task:kswapd0", "task:", &rest));
+	ck_assert_str_eq(rest, "kswapd0");
+	ck_assert(!skip_prefix("tas", "task:", &rest));
+	ck_assert_str_eq(rest, "kswapd0"); /* untouched */
+	ck_assert(skip_prefix("x", "", &rest));
+	ck_assert_str_eq(rest, "x");
+	ck_assert(starts_with("schedule_timeout", "schedule"));
+	ck_assert(!starts_with("sched", "schedule"));
+	ck_assert(skip_prefix_mem("file 4096\nfile_dirty", 9, "file ", &rest,
+				  &n));
+	ck_assert_int_eq(n, 4);
+	ck_assert(!skip_prefix_mem("file", 4, "file ", &rest, &n));
+}
+END_TEST
+
+/*
+ * 1 MiB through a non-blocking socket a slow reader drains: short
+ * writes and EAGAIN on the way, every byte arrives in order.
+ */
+START_TEST(write_in_full_nonblocking)
+{
+	size_t len = 1 << 20;
+	char *buf = xmalloc(len);
+	int sv[2], status;
+	pid_t pid;
+
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (char)(i * 7 + i / 251);
+	ck_assert_int_eq(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	pid = fork();
+	if (!pid) {
+		size_t got = 0;
+		char in[4096];
+		ssize_t n;
+
+		close(sv[0]);
+		while ((n = read(sv[1], in, sizeof(in))) > 0) {
+			for (ssize_t i = 0; i < n; i++)
+				if (in[i] != buf[got + i])
+					_exit(2);
+			got += n;
+			usleep(100);
+		}
+		_exit(got == len ? 0 : 1);
+	}
+	close(sv[1]);
+	fcntl(sv[0], F_SETFL, fcntl(sv[0], F_GETFL) | O_NONBLOCK);
+	ck_assert_int_eq(write_in_full(sv[0], buf, len), (ssize_t)len);
+	close(sv[0]);
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFEXITED(status));
+	ck_assert_int_eq(WEXITSTATUS(status), 0);
+	free(buf);
+}
+END_TEST
+
+START_TEST(write_in_full_reports_enospc)
+{
+	int fd = open("/dev/full", O_WRONLY);
+
+	ck_assert_int_ge(fd, 0);
+	errno = 0;
+	ck_assert_int_eq(write_in_full(fd, "x", 1), -1);
+	ck_assert_int_eq(errno, ENOSPC);
+	close(fd);
+}
+END_TEST
+
+/* R's quantile(type = 1): tests/ref/nearest-rank.R */
+START_TEST(nearest_rank_as_r_type_1)
+{
+	static const double x[] = { 50, 15, 40, 20, 35 };
+	static const double y[] = { 20, 3, 16, 6, 15, 7, 13, 8, 10, 8 };
+	struct dvec d = DVEC_INIT;
+
+	ck_assert(isnan(dvec_nearest_rank(&d, 0.5)));
+	for (size_t i = 0; i < ARRAY_SIZE(x); i++)
+		dvec_push(&d, x[i]);
+	dvec_sort(&d);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.05), 15);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.30), 20);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.40), 20);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.50), 35);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 1.00), 50);
+	ck_assert_double_eq(dvec_sum(&d), 160);
+	dvec_clear(&d);
+	ck_assert_int_eq(d.n, 0);
+	for (size_t i = 0; i < ARRAY_SIZE(y); i++)
+		dvec_push(&d, y[i]);
+	dvec_sort(&d);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.25), 7);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.50), 8);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.75), 15);
+	ck_assert_double_eq(dvec_nearest_rank(&d, 0.95), 20);
+	dvec_clear(&d);
+}
+END_TEST
+
+START_TEST(json_number_one_precision)
+{
+	json_object *o = json_object_new_object();
+
+	/* three decimals from 1 up: what the 3-decimal roundings kept */
+	ck_assert_double_eq(json_round(107.8649), 107.865);
+	ck_assert_double_eq(json_round(-2.0004), -2.0);
+	ck_assert_double_eq(json_round(1234567.891234), 1234567.891);
+	/* four significant digits below 1: a stack fraction kept 4 decimals */
+	ck_assert_double_eq(json_round(0.61623), 0.6162);
+	ck_assert_double_eq(json_round(0.012345), 0.01235);
+	ck_assert_double_eq(json_round(0.0), 0.0);
+	ck_assert_double_eq(json_round(0.1 + 0.2), 0.3);
+	ck_assert_ptr_null(json_number(NAN));
+	ck_assert_ptr_null(json_number(INFINITY));
+	json_put_num(o, "p95", NAN);
+	json_put_num(o, "mean", 2.0 / 3);
+	json_put_int(o, "count", 3);
+	json_put_str(o, "why", NULL);
+	json_put(o, "x", json_object_new_string("y"));
+	ck_assert_str_eq(json_object_to_json_string_ext(o,
+							JSON_C_TO_STRING_PLAIN),
+			 "{\"p95\":null,\"mean\":0.6667,\"count\":3,"
+			 "\"why\":null,\"x\":\"y\"}");
+	json_object_put(o);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("util");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, num_refuses_what_atoi_took);
+	tcase_add_test(tc, num_double_finite_decimals_only);
+	tcase_add_test(tc, num_errors_name_file_and_line);
+	tcase_add_test(tc, num_real_vmstat);
+	tcase_add_test(tc, prefixes);
+	tcase_add_test(tc, write_in_full_nonblocking);
+	tcase_add_test(tc, write_in_full_reports_enospc);
+	tcase_add_test(tc, nearest_rank_as_r_type_1);
+	tcase_add_test(tc, json_number_one_precision);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
