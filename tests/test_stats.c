@@ -698,6 +698,49 @@ START_TEST(test_multi_edges)
 }
 END_TEST
 
+/*
+ * tests/ref/stats_ref.R, "stats_mde_abs": R's power.t.test(n, sd =
+ * pooled, power = 0.8, strict = TRUE)$delta (equal n) or uniroot of the
+ * noncentral t power (unequal n). Two numerical integrations and a root
+ * apart: tolerance 1e-6 relative.
+ */
+START_TEST(test_mde_abs_r)
+{
+	static const struct {
+		const char *a, *b, *path;
+		double mde;
+	} ref[] = {
+		/* A count 0 in every base cell: "smallest change 720 pages". */
+		{ AB_A, AB_B, DIRECT, 720.42199063442774 },
+		{ AB_A, AB_B, FIO_BW, 11603.553550191345 },
+		{ AA_A, AA_B, FIO_BW, 19066.176270463529 },
+	};
+	struct sample a, b;
+	struct stats_desc da, db;
+
+	for (size_t i = 0; i < ARRAY_N(ref); i++) {
+		double mde;
+
+		load(&a, ref[i].a, ref[i].path);
+		load(&b, ref[i].b, ref[i].path);
+		stats_describe(a.v, a.n, &da);
+		stats_describe(b.v, b.n, &db);
+		mde = stats_mde_abs(da.stddev, a.n, db.stddev, b.n, 0.05, 0.8);
+		ck_assert_double_eq_tol(mde / ref[i].mde, 1, 1e-6);
+	}
+	ck_assert_double_eq_tol(stats_mde_abs(1, 3, 1, 9, 0.05, 0.8) /
+					2.0733120677165302,
+				1, 1e-6);
+	/* The pooled sd of equal sides is theirs: power.t.test's delta. */
+	ck_assert_double_eq_tol(stats_mde_abs(2, 5, 2, 5, 0.05, 0.8),
+				2 * stats_mde_abs(1, 5, 1, 5, 0.05, 0.8), 1e-6);
+	/* No spread anywhere: any change shows; n = 1: no answer. */
+	ck_assert_double_eq(stats_mde_abs(0, 5, 0, 5, 0.05, 0.8), 0);
+	ck_assert(isnan(stats_mde_abs(1, 1, 1, 5, 0.05, 0.8)));
+	ck_assert(isnan(stats_mde_abs(1, 5, 1, 5, 0.05, 0.01)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("stats");
@@ -725,6 +768,7 @@ int main(void)
 	tcase_add_test(tc, test_tost_edges);
 	tcase_add_test(tc, test_multi_r);
 	tcase_add_test(tc, test_multi_edges);
+	tcase_add_test(tc, test_mde_abs_r);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

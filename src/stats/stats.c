@@ -417,28 +417,51 @@ out:
 	return r;
 }
 
+/* The delta a t-test with this se and df sees with m->power. */
+static double mde_search(struct mde_t *m)
+{
+	gsl_function f = { mde_t_gap, m };
+	double hi;
+
+	if (m->se == 0)
+		return 0;
+	if (m->power <= m->alpha || m->power >= 1)
+		return NAN;
+	/* Power grows with delta; widen until it passes the target. */
+	hi = m->se;
+	while (mde_t_gap(hi, m) < 0) {
+		hi *= 2;
+		if (hi > 1e6 * m->se)
+			return NAN;
+	}
+	return stats_solve(&f, 0, hi, 1e-9);
+}
+
 double stats_mde_t(double sd_a, size_t na, double sd_b, size_t nb, double alpha,
 		   double power)
 {
 	struct mde_t m = { .alpha = alpha, .power = power };
-	gsl_function f = { mde_t_gap, &m };
-	double hi;
 
 	stats_init();
 	if (t_design(sd_a, na, sd_b, nb, &m.se, &m.df))
 		return NAN;
-	if (m.se == 0)
-		return 0;
-	if (power <= alpha || power >= 1)
+	return mde_search(&m);
+}
+
+double stats_mde_abs(double sd_a, size_t na, double sd_b, size_t nb,
+		     double alpha, double power)
+{
+	struct mde_t m = { .alpha = alpha, .power = power };
+	double pooled;
+
+	stats_init();
+	if (na < 2 || nb < 2)
 		return NAN;
-	/* Power grows with delta; widen until it passes the target. */
-	hi = m.se;
-	while (mde_t_gap(hi, &m) < 0) {
-		hi *= 2;
-		if (hi > 1e6 * m.se)
-			return NAN;
-	}
-	return stats_solve(&f, 0, hi, 1e-9);
+	pooled = ((na - 1) * sd_a * sd_a + (nb - 1) * sd_b * sd_b) /
+		 (na + nb - 2);
+	m.se = sqrt(pooled * (1.0 / na + 1.0 / nb));
+	m.df = na + nb - 2;
+	return mde_search(&m);
 }
 
 double stats_power_fisher(double pa, unsigned na, double pb, unsigned nb,

@@ -190,6 +190,20 @@ double stats_mde_t(double sd_a, size_t na, double sd_b, size_t nb, double alpha,
 		   double power);
 
 /*
+ * The smallest detectable difference in the values' unit, from the
+ * pooled standard deviation: the delta that Student's two-sample t-test
+ * (df na + nb - 2) at level alpha sees with probability power (R's
+ * power.t.test(n, sd = pooled, power)$delta for equal n). For a row
+ * whose base mean is 0, where a percentage has no meaning: the report
+ * prints "smallest detectable change 40 pages". Pooling keeps the
+ * degrees of freedom of both sides when one has no spread (a count 0 in
+ * every base cell, where Welch's df falls to nb - 1). 0 when both sd are
+ * 0; NAN when a side has n < 2.
+ */
+double stats_mde_abs(double sd_a, size_t na, double sd_b, size_t nb,
+		     double alpha, double power);
+
+/*
  * Power of Fisher's test at level alpha when side a fails with
  * probability pa in each of na runs and side b with pb in nb runs
  * (exact: sums over every pair of binomial outcomes).

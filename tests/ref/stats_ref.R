@@ -99,3 +99,33 @@ for (nm in names(fams)) {
 	show(paste(nm, "BH"), p.adjust(p, "BH"))
 	show(paste(nm, "simes"), simes(p))
 }
+
+section(paste("stats_mde_abs: the delta of Student's two-sample t-test",
+	      "(pooled sd, df na + nb - 2) with power 0.8 at alpha 0.05:",
+	      "power.t.test(n, sd, power, strict = TRUE)$delta for equal n, uniroot of the",
+	      "noncentral t power otherwise"))
+pooled_sd <- function(a, b)
+	sqrt(((length(a) - 1) * var(a) + (length(b) - 1) * var(b)) /
+	     (length(a) + length(b) - 2))
+mde_abs <- function(sd, na, nb, alpha = 0.05, power = 0.8) {
+	df <- na + nb - 2
+	se <- sd * sqrt(1 / na + 1 / nb)
+	q <- qt(1 - alpha / 2, df)
+	f <- function(d) pt(q, df, ncp = d / se, lower.tail = FALSE) +
+		pt(-q, df, ncp = d / se) - power
+	uniroot(f, c(0, 20 * se), tol = 1e-12)$root
+}
+direct <- "vmscan_write_file_direct"
+for (c in list(list("ab vmscan_write_file_direct", ab_a, ab_b, direct),
+	       list("ab fio", ab_a, ab_b, fio),
+	       list("aa fio", aa_a, aa_b, fio))) {
+	a <- metric(c[[2]], c[[4]])
+	b <- metric(c[[3]], c[[4]])
+	sp <- pooled_sd(a, b)
+	show(paste(c[[1]], "sd_a, sd_b, mde"), sd(a), sd(b),
+	     mde_abs(sp, length(a), length(b)))
+	if (length(a) == length(b))
+		show("  power.t.test delta", power.t.test(n = length(a), sd = sp,
+			power = 0.8, strict = TRUE, tol = 1e-12)$delta)
+}
+show("sd 1, n 3 v 9, mde", mde_abs(1, 3, 9))
