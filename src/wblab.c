@@ -30,6 +30,8 @@ static const struct cmd_struct commands[] = {
 	{ "parse-console", cmd_parse_console,
 	  "find kernel events in console logs" },
 	{ "show", cmd_show, "key figures of a run's cells, per kernel" },
+	{ "metrics", cmd_metrics,
+	  "the metrics every command and spec names: path, unit, test" },
 	{ "reparse", cmd_reparse,
 	  "re-derive a run's cell.json files from their cells' files" },
 	{ "report", cmd_report,

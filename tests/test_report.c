@@ -65,8 +65,8 @@ static const struct rpt_outcome_row *outcome_row(const struct rpt_group *g,
 
 static size_t metric(const char *name)
 {
-	for (size_t m = 0; m < rpt_nr_metrics; m++)
-		if (!strcmp(rpt_metrics[m].name, name))
+	for (size_t m = 0; m < metric_nr_rows; m++)
+		if (!strcmp(metric_rows[m].name, name))
 			return m;
 	ck_abort_msg("no row %s", name);
 	return 0;
@@ -369,14 +369,14 @@ END_TEST
 /* The family of a starred row of side s, or NULL; at most one a family. */
 static void assert_one_star_a_family(const struct rpt_group *g, size_t s)
 {
-	for (size_t m = 0; m < rpt_nr_metrics; m++)
-		for (size_t o = m + 1; o < rpt_nr_metrics; o++)
+	for (size_t m = 0; m < metric_nr_rows; m++)
+		for (size_t o = m + 1; o < metric_nr_rows; o++)
 			ck_assert_msg(!(g->cmp[s][m].star &&
 					g->cmp[s][o].star &&
-					!strcmp(rpt_metrics[m].family,
-						rpt_metrics[o].family)),
+					!strcmp(metric_rows[m].family,
+						metric_rows[o].family)),
 				      "two stars in family %s",
-				      rpt_metrics[m].family);
+				      metric_rows[m].family);
 }
 
 /*

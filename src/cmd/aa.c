@@ -88,10 +88,10 @@ static void print_flags(const struct report *r)
 	const struct rpt_group *g = &r->groups[0];
 
 	for (size_t s = 1; s < g->nr_sides; s++)
-		for (size_t m = 0; m < rpt_nr_metrics; m++)
+		for (size_t m = 0; m < metric_nr_rows; m++)
 			if (g->cmp[s][m].star)
 				printf("  flagged: %s (p %.3g, q %.3g)\n",
-				       rpt_metrics[m].name,
+				       metric_rows[m].name,
 				       g->cmp[s][m].welch.p, g->cmp[s][m].q);
 }
 
@@ -176,7 +176,7 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 	double sum = 0, worst = 0;
 	int n = a->n, ret = 2;
 
-	flags = xzalloc(rpt_nr_metrics * sizeof(*flags));
+	flags = xzalloc(metric_nr_rows * sizeof(*flags));
 	gsl_rng_set(rng, a->seed);
 	for (size_t i = 0; i < a->from.nr; i++)
 		if (report_load_run(r, a->from.v[i], &err))
@@ -246,7 +246,7 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 		worst = frac > worst ? frac : worst;
 		printf("split %2d: %zu of %zu rows flagged (%.1f%%)\n", s + 1,
 		       g->starred, g->tested, 100 * frac);
-		for (size_t m = 0; m < rpt_nr_metrics; m++)
+		for (size_t m = 0; m < metric_nr_rows; m++)
 			flags[m] += g->cmp[1][m].star;
 		if (a->verbose)
 			print_flags(r);
@@ -261,10 +261,10 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 	printf("A/A over %d splits: mean %.1f%% of rows flagged, worst "
 	       "report %.1f%%\n",
 	       a->splits, 100 * sum / a->splits, 100 * worst);
-	for (size_t m = 0; m < rpt_nr_metrics; m++)
+	for (size_t m = 0; m < metric_nr_rows; m++)
 		if (flags[m])
 			printf("  %-20s flagged in %zu splits\n",
-			       rpt_metrics[m].name, flags[m]);
+			       metric_rows[m].name, flags[m]);
 	ret = 0;
 	goto out;
 fail:

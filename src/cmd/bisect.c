@@ -21,10 +21,10 @@
 /* A report row's name stands for its cell.json path. */
 static void resolve_metric(struct bisect_opts *o)
 {
-	for (size_t i = 0; o->metric && i < rpt_nr_metrics; i++)
-		if (!strcmp(o->metric, rpt_metrics[i].name)) {
+	for (size_t i = 0; o->metric && i < metric_nr_rows; i++)
+		if (!strcmp(o->metric, metric_rows[i].name)) {
 			o->metric_label = o->metric;
-			o->metric = rpt_metrics[i].path;
+			o->metric = metric_rows[i].path;
 			return;
 		}
 }

@@ -12,6 +12,7 @@ int cmd_image(int argc, char **argv);
 int cmd_kernel(int argc, char **argv);
 int cmd_parse_console(int argc, char **argv);
 int cmd_show(int argc, char **argv);
+int cmd_metrics(int argc, char **argv);
 int cmd_reparse(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);

@@ -94,7 +94,7 @@ static void gp_head(struct strbuf *s, int w, int h)
 static int dist_plot(struct strbuf *out, const struct rpt_group *g, size_t m,
 		     struct strbuf *err)
 {
-	const struct rpt_metric *mt = &rpt_metrics[m];
+	const struct metric *mt = &metric_rows[m];
 	struct strbuf s = STRBUF_INIT;
 	int ret;
 
@@ -246,7 +246,7 @@ static void pct_cell(struct strbuf *out, double pct, bool star, bool base)
 }
 
 static void metric_table(struct strbuf *out, const struct rpt_group *g,
-			 enum rpt_table table)
+			 enum metric_table table)
 {
 	strbuf_addstr(out, "<table><tr><th>stat</th><th>row</th>"
 			   "<th>unit</th>");
@@ -256,13 +256,13 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 		strbuf_addstr(out, "</th>");
 	}
 	strbuf_addstr(out, "<th>smallest detectable</th></tr>\n");
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
-		const struct rpt_metric *mt = &rpt_metrics[m];
+	for (size_t m = 0; m < metric_nr_rows; m++) {
+		const struct metric *mt = &metric_rows[m];
 
 		if (mt->table != table || !rpt_row_shown(g, m))
 			continue;
 		strbuf_addstr(out, "<tr><td>");
-		esc(out, rpt_stat_name(mt));
+		esc(out, metric_stat_name(mt->stat));
 		strbuf_addstr(out, "</td><td title=\"");
 		esc(out, mt->help);
 		strbuf_addstr(out, "\">");
@@ -442,21 +442,21 @@ static int group_html(struct strbuf *out, const struct report *r,
 		    g->tested);
 	outcome_matrix(out, g);
 	strbuf_addstr(out, "<h3>Metrics</h3>\n");
-	metric_table(out, g, RT_METRIC);
+	metric_table(out, g, MT_METRIC);
 	strbuf_addstr(out, "<h3>Ops</h3>\n");
-	metric_table(out, g, RT_OPS);
+	metric_table(out, g, MT_OPS);
 	stack_html(out, g);
 	strbuf_addstr(out, "<h3>Distributions (every cell; bar: the row's "
 			   "mean)</h3>\n<div>");
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
-		if (rpt_metrics[m].table != RT_METRIC || !rpt_row_shown(g, m) ||
+	for (size_t m = 0; m < metric_nr_rows; m++) {
+		if (metric_rows[m].table != MT_METRIC || !rpt_row_shown(g, m) ||
 		    rpt_row_constant(g, m))
 			continue;
 		strbuf_addstr(out, "<div class=\"fig\">");
 		if (dist_plot(out, g, m, err))
 			return -1;
 		strbuf_addstr(out, "<div>");
-		esc(out, rpt_metrics[m].name);
+		esc(out, metric_rows[m].name);
 		strbuf_addstr(out, "</div></div>\n");
 	}
 	strbuf_addstr(out, "</div>\n");

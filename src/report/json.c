@@ -64,16 +64,16 @@ static json_object *cmp_json(const struct rpt_cmp *c)
 
 static json_object *row_json(const struct rpt_group *g, size_t m)
 {
-	const struct rpt_metric *mt = &rpt_metrics[m];
+	const struct metric *mt = &metric_rows[m];
 	json_object *o = json_object_new_object();
 	json_object *sides = json_object_new_object();
 
 	add(o, "name", str(mt->name));
-	add(o, "table", str(mt->table == RT_METRIC ? "metric" : "ops"));
+	add(o, "table", str(mt->table == MT_METRIC ? "metric" : "ops"));
 	add(o, "path", str(mt->path));
 	add(o, "unit", str(mt->unit));
 	add(o, "better", str(mt->better == BETTER_HIGHER ? "higher" : "lower"));
-	add(o, "stat", str(rpt_stat_name(mt)));
+	add(o, "stat", str(metric_stat_name(mt->stat)));
 	add(o, "family", str(mt->family));
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		json_object *k = desc_json(&g->sides[s].desc[m]);
@@ -233,7 +233,7 @@ static json_object *group_json(const struct rpt_group *g)
 	add(o, "rows_tested", json_object_new_int64(g->tested));
 	add(o, "rows_starred", json_object_new_int64(g->starred));
 	add(o, "outcomes", outcomes_json(g));
-	for (size_t m = 0; m < rpt_nr_metrics; m++)
+	for (size_t m = 0; m < metric_nr_rows; m++)
 		if (rpt_row_shown(g, m))
 			json_object_array_add(rows, row_json(g, m));
 	add(o, "rows", rows);

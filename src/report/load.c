@@ -168,16 +168,9 @@ static struct rpt_cell *load_cell(const struct rpt_run *run, json_object *cell,
 	c->rep = int_at(cell, "rep");
 	c->outcome = str_at(cell, "outcome");
 	c->reason = str_at(cell, "outcome_reason");
-	c->val = xmalloc(rpt_nr_metrics * sizeof(*c->val));
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
-		const struct rpt_metric *mt = &rpt_metrics[m];
-		double v = num_at(cell, mt->path);
-
-		if (isnan(v) && mt->old_path)
-			v = num_at(cell, mt->old_path);
-		c->val[m] = v * mt->scale;
-	}
-	c->stack_bytes = num_at(cell, "metrics.stack_max_bytes");
+	c->val = xmalloc(metric_nr_rows * sizeof(*c->val));
+	for_each_metric(mt) c->val[metric_index(mt)] = metric_value(cell, mt);
+	c->stack_bytes = metric_value(cell, metric_by_name("stack-max"));
 	c->stack_fraction = num_at(cell, "metrics.stack_max_fraction");
 	load_events(c, cell);
 	load_chain(c, cell);

@@ -133,7 +133,7 @@ static void col_heads(struct strbuf *out, const struct rpt_group *g,
 }
 
 static void row_label(struct strbuf *out, const char *stat,
-		      const struct rpt_metric *m)
+		      const struct metric *m)
 {
 	char name[64], nb[NAME_W + 1];
 
@@ -172,7 +172,7 @@ static double line_val(const struct rpt_group *g, size_t s, size_t m,
 }
 
 /* The change of a line's figure, + is better (less spread is better). */
-static double line_pct(const struct rpt_metric *m, enum line_kind k, double a,
+static double line_pct(const struct metric *m, enum line_kind k, double a,
 		       double b)
 {
 	bool higher = m->better == BETTER_HIGHER;
@@ -193,10 +193,10 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 {
 	static const char *const stat[] = { NULL,     "Min",	  "Median",
 					    "Stddev", "CoeffVar", "Max" };
-	const struct rpt_metric *mt = &rpt_metrics[m];
+	const struct metric *mt = &metric_rows[m];
 	double a = line_val(g, 0, m, k);
 
-	row_label(out, k == L_MAIN ? rpt_stat_name(mt) : stat[k], mt);
+	row_label(out, k == L_MAIN ? metric_stat_name(mt->stat) : stat[k], mt);
 	cell_col(out, a, isnan(a) ? NAN : 0, false);
 	for (size_t s = first; s < end; s++) {
 		double b = line_val(g, s, m, k);
@@ -208,18 +208,18 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 }
 
 static void metric_table(struct strbuf *out, const struct rpt_group *g,
-			 enum rpt_table table)
+			 enum metric_table table)
 {
 	for (size_t first = 1; first < g->nr_sides || first == 1;) {
 		size_t end = block_end(g, first);
 
 		col_heads(out, g, first, end,
-			  table == RT_METRIC ? "Metrics" : "Ops (Amean)");
-		for (size_t m = 0; m < rpt_nr_metrics; m++) {
-			if (rpt_metrics[m].table != table ||
+			  table == MT_METRIC ? "Metrics" : "Ops (Amean)");
+		for (size_t m = 0; m < metric_nr_rows; m++) {
+			if (metric_rows[m].table != table ||
 			    !rpt_row_shown(g, m))
 				continue;
-			if (table == RT_OPS) {
+			if (table == MT_OPS) {
 				metric_line(out, g, m, L_MAIN, first, end);
 				continue;
 			}
@@ -445,8 +445,8 @@ static void legend(struct strbuf *out, const struct report *r,
 				    ascii(nb, sizeof(nb), g->sides[s].name,
 					  14));
 		strbuf_addch(out, '\n');
-		for (size_t m = 0; m < rpt_nr_metrics; m++) {
-			const struct rpt_metric *mt = &rpt_metrics[m];
+		for (size_t m = 0; m < metric_nr_rows; m++) {
+			const struct metric *mt = &metric_rows[m];
 			char nm[32];
 
 			if (!rpt_row_shown(g, m))
@@ -482,7 +482,7 @@ static void legend(struct strbuf *out, const struct report *r,
 	wrap(out, "  ", 2,
 	     "not tested: fewer than 3 values a side, or the same value in "
 	     "every cell of both kernels. Rows: docs/report.md and the "
-	     "table in src/report/metrics.c.");
+	     "table of `wblab metrics`.");
 }
 
 static void bands_note(struct strbuf *out, const struct rpt_group *g)
@@ -490,11 +490,11 @@ static void bands_note(struct strbuf *out, const struct rpt_group *g)
 	struct strbuf names = STRBUF_INIT;
 
 	for (size_t s = 1; s < g->nr_sides; s++)
-		for (size_t m = 0; m < rpt_nr_metrics; m++)
+		for (size_t m = 0; m < metric_nr_rows; m++)
 			if (g->cmp[s][m].tested && g->cmp[s][m].bands_apart)
 				strbuf_addf(&names, "%s%s",
 					    names.len ? ", " : "",
-					    rpt_metrics[m].name);
+					    metric_rows[m].name);
 	if (names.len)
 		wrap(out, "  mmtests' 1.96 sd bands apart: ", 4, names.buf);
 	strbuf_release(&names);
@@ -543,8 +543,8 @@ static void group_section(struct strbuf *out, const struct report *r,
 		    "Blocked in the kernel at the end of the workload "
 		    "(SysRq-t, D state):");
 	strbuf_addch(out, '\n');
-	metric_table(out, g, RT_METRIC);
-	metric_table(out, g, RT_OPS);
+	metric_table(out, g, MT_METRIC);
+	metric_table(out, g, MT_OPS);
 	worst = stack_section(out, g);
 	chain(out, worst);
 	strbuf_addch(out, '\n');

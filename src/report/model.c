@@ -25,7 +25,7 @@ void report_init(struct report *r, const struct report_opts *o)
 static void free_group(struct rpt_group *g)
 {
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		for (size_t m = 0; m < rpt_nr_metrics; m++)
+		for (size_t m = 0; m < metric_nr_rows; m++)
 			free(g->sides[s].vals[m]);
 		free(g->sides[s].vals);
 		free(g->sides[s].desc);
@@ -64,10 +64,7 @@ void report_release(struct report *r)
 	strvec_clear(&r->warnings);
 }
 
-const char *rpt_stat_name(const struct rpt_metric *m)
-{
-	return m->stat == RSTAT_HMEAN ? "Hmean" : "Amean";
-}
+const char *const rpt_test_names[] = { "welch", "welch-bh", "bands", NULL };
 
 double rpt_side_stat(const struct rpt_side *s, size_t m)
 {
@@ -75,7 +72,7 @@ double rpt_side_stat(const struct rpt_side *s, size_t m)
 
 	if (!d->n)
 		return NAN;
-	return rpt_metrics[m].stat == RSTAT_HMEAN ? d->hmean : d->amean;
+	return metric_rows[m].stat == MSTAT_HMEAN ? d->hmean : d->amean;
 }
 
 bool rpt_row_shown(const struct rpt_group *g, size_t m)
@@ -148,12 +145,18 @@ static int baseline_first(struct rpt_group *g, const char *base)
 
 static void summarise_side(struct rpt_side *s)
 {
-	s->vals = xzalloc(rpt_nr_metrics * sizeof(*s->vals));
-	s->desc = xzalloc(rpt_nr_metrics * sizeof(*s->desc));
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+	s->vals = xzalloc(metric_nr_rows * sizeof(*s->vals));
+	s->desc = xzalloc(metric_nr_rows * sizeof(*s->desc));
+	for (size_t m = 0; m < metric_nr_rows; m++) {
 		size_t k = 0;
 
 		s->vals[m] = xmalloc((s->n ? s->n : 1) * sizeof(double));
+		/* Rows in no table have their own section (stack depth, the
+		 * outcome table): never a row of the tables or their tests. */
+		if (metric_rows[m].table == MT_NONE) {
+			stats_describe(s->vals[m], 0, &s->desc[m]);
+			continue;
+		}
 		/* Figures of finished workloads only: a failed cell's
 		 * partial numbers would mix two populations. */
 		for (size_t i = 0; i < s->n; i++)
@@ -165,7 +168,7 @@ static void summarise_side(struct rpt_side *s)
 }
 
 /* Change of the row's stat, signed so that + is better. */
-static double better_pct(const struct rpt_metric *m, double a, double b)
+static double better_pct(const struct metric *m, double a, double b)
 {
 	double d = m->better == BETTER_HIGHER ? b - a : a - b;
 
@@ -229,7 +232,7 @@ static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
 	c->shown = da->n && db->n;
 	if (!c->shown)
 		return;
-	c->pct = better_pct(&rpt_metrics[m], rpt_side_stat(a, m),
+	c->pct = better_pct(&metric_rows[m], rpt_side_stat(a, m),
 			    rpt_side_stat(b, m));
 	c->tested = da->n >= STATS_MIN_N && db->n >= STATS_MIN_N &&
 		    c->welch.valid && !all_equal(a, b, m);
@@ -241,7 +244,7 @@ static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
 static size_t family_of(size_t m)
 {
 	for (size_t i = 0; i < m; i++)
-		if (!strcmp(rpt_metrics[i].family, rpt_metrics[m].family))
+		if (!strcmp(metric_rows[i].family, metric_rows[m].family))
 			return i;
 	return m;
 }
@@ -258,15 +261,15 @@ static size_t family_of(size_t m)
 static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 {
 	struct rpt_cmp *cmp = g->cmp[s];
-	double *fp = xmalloc(rpt_nr_metrics * sizeof(*fp));
-	double *fq = xmalloc(rpt_nr_metrics * sizeof(*fq));
-	size_t *best = xzalloc(rpt_nr_metrics * sizeof(*best));
-	size_t *bands = xzalloc(rpt_nr_metrics * sizeof(*bands));
-	size_t *k = xzalloc(rpt_nr_metrics * sizeof(*k)), fams = 0;
+	double *fp = xmalloc(metric_nr_rows * sizeof(*fp));
+	double *fq = xmalloc(metric_nr_rows * sizeof(*fq));
+	size_t *best = xzalloc(metric_nr_rows * sizeof(*best));
+	size_t *bands = xzalloc(metric_nr_rows * sizeof(*bands));
+	size_t *k = xzalloc(metric_nr_rows * sizeof(*k)), fams = 0;
 
-	for (size_t m = 0; m < rpt_nr_metrics; m++)
+	for (size_t m = 0; m < metric_nr_rows; m++)
 		fp[m] = NAN;
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+	for (size_t m = 0; m < metric_nr_rows; m++) {
 		size_t f = family_of(m);
 
 		if (!cmp[m].tested)
@@ -280,11 +283,11 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 		if (cmp[m].bands_apart && !bands[f])
 			bands[f] = m + 1;
 	}
-	for (size_t f = 0; f < rpt_nr_metrics; f++)
+	for (size_t f = 0; f < metric_nr_rows; f++)
 		if (k[f])
 			fp[f] = fmin(1, fp[f] * k[f]);
-	stats_bh(fp, rpt_nr_metrics, fq);
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+	stats_bh(fp, metric_nr_rows, fq);
+	for (size_t m = 0; m < metric_nr_rows; m++) {
 		struct rpt_cmp *c = &cmp[m];
 		const struct stats_desc *da = &g->sides[0].desc[m];
 		size_t f = family_of(m);
@@ -297,7 +300,7 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
 					      NAN;
 	}
-	for (size_t f = 0; f < rpt_nr_metrics; f++) {
+	for (size_t f = 0; f < metric_nr_rows; f++) {
 		bool star;
 
 		if (!k[f])
@@ -421,16 +424,16 @@ static void build_outcomes(struct rpt_group *g)
 				add_outcome_row(g, c->events[e].kind, false,
 						-1);
 		}
-	for (size_t m = 0; m < rpt_nr_metrics; m++) {
+	for (size_t m = 0; m < metric_nr_rows; m++) {
 		bool any = false;
 
-		if (!rpt_metrics[m].presence)
+		if (!metric_rows[m].presence)
 			continue;
 		for (size_t s = 0; s < g->nr_sides; s++)
 			any |= g->sides[s].desc[m].n > 0;
 		if (!any)
 			continue;
-		snprintf(kind, sizeof(kind), "%s > 0", rpt_metrics[m].name);
+		snprintf(kind, sizeof(kind), "%s > 0", metric_rows[m].name);
 		add_outcome_row(g, kind, false, m);
 	}
 }
@@ -449,10 +452,10 @@ static int build_group(struct report *r, struct rpt_group *g,
 		summarise_side(&g->sides[s]);
 	g->cmp = xzalloc(g->nr_sides * sizeof(*g->cmp));
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		g->cmp[s] = xzalloc(rpt_nr_metrics * sizeof(**g->cmp));
+		g->cmp[s] = xzalloc(metric_nr_rows * sizeof(**g->cmp));
 		if (!s)
 			continue;
-		for (size_t m = 0; m < rpt_nr_metrics; m++)
+		for (size_t m = 0; m < metric_nr_rows; m++)
 			compare_row(r, g, s, m);
 		decide_side(r, g, s);
 	}

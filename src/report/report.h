@@ -11,8 +11,8 @@
  *	report_build()      cells -> groups -> per-kernel summaries and tests
  *	report_mail/html/json()  renderers of one model
  *
- * The metric rows come from one table (metrics.c): a new collector adds a
- * row there and every renderer, the tests and `wblab aa` pick it up.
+ * The metric rows are the registry's (results/metric.h): a new collector
+ * adds a row there and every renderer, the tests and `wblab aa` pick it up.
  * docs/report.md describes the output and the JSON schema.
  */
 #include <json-c/json.h>
@@ -20,34 +20,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "results/metric.h"
 #include "stats/stats.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
-
-enum rpt_better { BETTER_HIGHER, BETTER_LOWER };
-enum rpt_stat { RSTAT_AMEAN, RSTAT_HMEAN };
-enum rpt_table { RT_METRIC, RT_OPS };
-
-/* One row of the metric or Ops table. */
-struct rpt_metric {
-	const char *name; /* row name, <= 18 characters (mail column) */
-	const char *path; /* cell.json path (util/json.h json_path) */
-	const char *unit; /* after scaling */
-	double scale; /* cell.json value times this */
-	enum rpt_better better;
-	enum rpt_stat stat; /* the row's summary: Hmean for rates */
-	enum rpt_table table;
-	const char *help; /* one line for the legend */
-	const char *old_path; /* where cells written before a rename have it */
-	/* Rows that move together: a family earns at most one star. */
-	const char *family;
-	/* Also count the cells where it is > 0, as an outcome rate (Fisher):
-	 * "never" against "every time" is a rate, not a mean. */
-	bool presence;
-};
-
-extern const struct rpt_metric rpt_metrics[];
-extern const size_t rpt_nr_metrics;
 
 /* Which test decides a star. */
 enum rpt_test {
@@ -82,7 +58,7 @@ struct rpt_cell {
 	char *outcome, *reason;
 	struct rpt_event *events;
 	size_t nr_events;
-	double *val; /* [rpt_nr_metrics], NAN when absent */
+	double *val; /* [metric_nr_rows], NAN when absent */
 	double stack_bytes, stack_fraction;
 	struct rpt_frame *chain; /* the stack tracer's deepest chain */
 	size_t chain_len;
@@ -125,7 +101,7 @@ struct rpt_group {
 	int memory_mib;
 	struct rpt_side *sides; /* sides[0] is the baseline */
 	size_t nr_sides;
-	struct rpt_cmp **cmp; /* [nr_sides][rpt_nr_metrics]; cmp[0] unused */
+	struct rpt_cmp **cmp; /* [nr_sides][metric_nr_rows]; cmp[0] unused */
 	struct rpt_outcome_row *outcomes;
 	size_t nr_outcomes;
 	size_t tested, starred; /* over rows and non-base sides */
@@ -178,7 +154,6 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err);
 json_object *report_json(const struct report *r);
 
 /* Helpers the renderers share (model.c). */
-const char *rpt_stat_name(const struct rpt_metric *m);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
 bool rpt_row_shown(const struct rpt_group *g, size_t m);
 /* The same value in every cell of every side (one line, no plot). */

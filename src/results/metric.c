@@ -1,0 +1,437 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The metric registry (metric.h): one row per figure, cell.json path first.
+ *
+ * The metric table keeps one row per family of figures that move together
+ * (throughput, write latency, reclaim stalls, writes from reclaim, ...),
+ * because the stars of correlated rows are not independent evidence and
+ * `wblab aa` measured what many such rows do to a report's false alarms
+ * (docs/report.md). The Ops table is mmtests' view of the vmstat deltas
+ * and the trace summaries, with the same marks. No two rows carry the same
+ * quantity: tests/test_results.c checks every pair on the captured cells.
+ *
+ * The test of each row was chosen on the captured runs (tests/data/report:
+ * the A/B pair, the A/A runs and the deadlocked swap run, ok cells as the
+ * report takes them; `./wblab metrics --json | tests/ref/metric_shape.py`
+ * prints the figures): per kernel, the share of zeros, the
+ * coefficient of variation and the skewness of the standardised values,
+ * raw and on log(1 + x). Counts are log1p-welch: they are >= 0, pile at 0
+ * (reclaim-wr-direct is 0 in every 6.1 cell and 32..1322 in the revert's,
+ * CV 77%) and spread with their mean, which a log scale evens out while
+ * keeping 0. Near-normal continuous figures are welch; heavy-tailed ones
+ * log1p-welch; percentages piled at a bound and figures with many ties
+ * permutation; an event a cell has or has not, fisher.
+ */
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "results/metric.h"
+#include "util/json.h"
+#include "util/log.h"
+
+#define KIB_MIB (1.0 / 1024)
+#define US_MS 1e-3
+#define US_S 1e-6
+
+#define COUNT MK_COUNT
+#define CONT MK_CONTINUOUS
+#define PCT MK_PERCENTAGE
+#define WELCH MTEST_WELCH
+#define LOG1P MTEST_LOG1P_WELCH
+#define PERM MTEST_PERMUTATION
+
+/* clang-format off */
+const struct metric metric_rows[] = {
+	/*
+	 * speed. fio-write: a throughput (Hmean), 3x between a kernel's
+	 * fastest and slowest cell, skewness 1.59 raw, 0.89 on log1p:
+	 * multiplicative noise, log1p-welch. write-lat-p99 (skew -0.06) and
+	 * workload-time (-0.18; -0.79 on log1p) are near normal: welch.
+	 * memcg-stall-p95: 4 of 25 cells 0, skew 0.83 raw, 0.27 log1p:
+	 * log1p-welch. psi-mem-some: skew 0.39, CV 20-42%: welch.
+	 * dirty-throttle: 0 in 14 of 25 cells, CV 166-224%, skew 1.74 raw,
+	 * 0.53 log1p: log1p-welch.
+	 */
+	{ "fio-write", "metrics.fio.0.write.bw_kib_s", "MiB/s", KIB_MIB,
+	  BETTER_HIGHER, CONT, LOG1P, MSTAT_HMEAN, MT_METRIC, "speed", false,
+	  .help = "first fio job's write bandwidth" },
+	{ "fio-read", "metrics.fio.1.read.bw_kib_s", "MiB/s", KIB_MIB,
+	  BETTER_HIGHER, CONT, LOG1P, MSTAT_HMEAN, MT_METRIC, "speed", false,
+	  .help = "second fio job's read bandwidth (smoke)",
+	  .only = "workloads with a second fio job that reads (smoke)" },
+	{ "write-lat-p99", "metrics.fio.0.write.clat_p99_us", "ms", US_MS,
+	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "speed", false,
+	  .help = "first fio job's 99th percentile write completion latency" },
+	{ "workload-time", "timings.workload_s", "s", 1,
+	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "speed", false,
+	  .help = "workload phase, pre: commands included" },
+	{ "memcg-stall-p95", "metrics.trace.memcg_reclaim.stall_us.p95", "ms",
+	  US_MS, BETTER_LOWER, CONT, LOG1P, MSTAT_AMEAN, MT_METRIC, "speed",
+	  false, .help = "95th percentile memcg reclaim stall (trace)" },
+	/*
+	 * direct: global direct reclaim. 0 in 21 of 25 cells (only the swap
+	 * run enters it): counts, and a stall that is 0 or not, all
+	 * log1p-welch.
+	 */
+	{ "direct-stall-p95", "metrics.trace.direct_reclaim.stall_us.p95",
+	  "ms", US_MS, BETTER_LOWER, CONT, LOG1P, MSTAT_AMEAN, MT_METRIC,
+	  "direct", false,
+	  .help = "95th percentile global direct reclaim stall (trace)" },
+	/*
+	 * reclaim-writes: 0 on one kernel and 32..1322 on the other in the
+	 * A/B (20 of 25 cells 0, CV 77%): log1p-welch, which resampled n=5 reports
+	 * of tests/data/report/ab find 98% of the time (issue #27), and the
+	 * presence rate by Fisher. `Reclaim writes` (nr_vmscan_write) is its
+	 * own quantity: anonymous and kswapd writes too (75176 pages in a
+	 * swap-direct cell where reclaim-wr-direct is 0).
+	 */
+	{ "reclaim-wr-direct", "metrics.vmscan_write_file_direct", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "reclaim-writes",
+	  true, .help = "file folios written by direct/memcg reclaim (trace)" },
+	/* kswapd: counts, 0 outside the swap run: log1p-welch. */
+	{ "reclaim-wr-kswapd", "metrics.vmscan_write_file_kswapd", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "kswapd", true,
+	  .help = "file folios written by kswapd (trace)" },
+	{ "allocstall", "metrics.allocstall", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "direct", false,
+	  .help = "global direct reclaim entries (vmstat allocstall_*)" },
+	/* free: the same to 0.2 MiB in the A/B and A/A cells (CV 0%), 33%
+	 * in the swap run, skew 0.34: welch. */
+	{ "min-free", "metrics.min_free_kb", "MiB", KIB_MIB,
+	  BETTER_HIGHER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "free", false,
+	  .help = "lowest MemFree of the 1 s samples" },
+	{ "psi-mem-some", "metrics.psi.memory.some.total_delta_us", "s", US_S,
+	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "speed", false,
+	  .help = "time some task stalled on memory (PSI)" },
+	{ "dirty-throttle", "metrics.trace.balance_dirty_pages.pause_ms_total",
+	  "ms", 1, BETTER_LOWER, CONT, LOG1P, MSTAT_AMEAN, MT_METRIC, "speed",
+	  false, .help = "balance_dirty_pages pauses, summed (trace)" },
+
+	/*
+	 * reclaim (Ops): counters of pages and events, log1p-welch. Large
+	 * and steady ones (Minor faults, CV 0-2%, skew 0.23 and 0.22)
+	 * lose nothing on the log scale; Reclaim immediate (13157 pages
+	 * against 0 in the A/B) needs it. Memcg efficiency, a share in the
+	 * middle of its range (75-80%, CV 6-9%, skew -0.30): welch.
+	 */
+	{ "Minor faults", "metrics.ops.minor_faults", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "pgfault - pgmajfault" },
+	{ "Major faults", "metrics.ops.major_faults", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "pgmajfault" },
+	/* swap: a count, 0 outside the swap run: log1p-welch. */
+	{ "Swap outs", "metrics.ops.swap_outs", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "swap", false,
+	  .help = "pswpout" },
+	{ "Direct scanned", "metrics.ops.direct_pages_scanned", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "direct", false,
+	  .help = "pgscan_direct" },
+	{ "Kswapd scanned", "metrics.ops.kswapd_pages_scanned", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "kswapd", false,
+	  .help = "pgscan_kswapd" },
+	/* A share piled at 0 (11 of 15 cells): permutation. */
+	{ "Kswapd efficiency", "metrics.ops.kswapd_efficiency_pct", "%", 1,
+	  BETTER_HIGHER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "kswapd", false,
+	  .help = "pgsteal_kswapd / pgscan_kswapd" },
+	{ "Reclaim writes", "metrics.ops.page_writes_by_reclaim", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim-writes",
+	  false, .help = "nr_vmscan_write: file and anon, every reclaimer" },
+	{ "Reclaim immediate", "metrics.ops.page_reclaim_immediate", "pages",
+	  1, BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "nr_vmscan_immediate_reclaim" },
+	/*
+	 * io: Pgpgout is a count of KiB (CV 1-5% per kernel): log1p-welch. Flusher seq, a share near its top (92-98%):
+	 * permutation.
+	 */
+	{ "Pgpgout", "metrics.ops.pgpgout_kib", "KiB", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "io", false,
+	  .help = "pgpgout: KiB submitted at the top device",
+	  .old_path = "metrics.ops.sector_writes" },
+	/* slab: a count, CV up to 222%: log1p-welch. */
+	{ "Slabs scanned", "metrics.ops.slabs_scanned", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "slab", false,
+	  .help = "slabs_scanned" },
+	{ "File refaults", "metrics.ops.workingset_refault_file", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "workingset_refault_file" },
+	{ "Flusher seq", "metrics.io.writers.flusher.seq_pct", "%", 1,
+	  BETTER_HIGHER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "io", false,
+	  .help = "flusher write bios that continue the previous one",
+	  .only = "cells whose trace saw the flusher's bios (io.writers)" },
+	{ "Memcg scanned", "metrics.memcg.ops.direct_pages_scanned", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "memory.stat pgscan_direct",
+	  .only = "workloads that run in a memory cgroup" },
+	{ "Memcg efficiency", "metrics.memcg.ops.direct_efficiency_pct", "%", 1,
+	  BETTER_HIGHER, PCT, WELCH, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "memory.stat pgsteal_direct / pgscan_direct",
+	  .only = "workloads that run in a memory cgroup" },
+	{ "Memcg reclaims", "metrics.trace.memcg_reclaim.count", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "memcg reclaim begin/end pairs" },
+	{ "Direct reclaims", "metrics.trace.direct_reclaim.count", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "direct", false,
+	  .help = "direct reclaim begin/end pairs" },
+	{ "Dirty met direct",
+	  "metrics.trace.shrink_inactive.direct.file.nr_dirty", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "dirty file folios direct reclaim met at the LRU tail" },
+	{ "Wback met direct",
+	  "metrics.trace.shrink_inactive.direct.file.nr_writeback", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "folios under writeback direct reclaim met" },
+	{ "Dirty met memcg",
+	  "metrics.trace.shrink_inactive.memcg.file.nr_dirty", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "dirty file folios memcg reclaim met at the LRU tail",
+	  .only = "workloads that run in a memory cgroup" },
+	{ "Wback met memcg",
+	  "metrics.trace.shrink_inactive.memcg.file.nr_writeback", "pages", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "folios under writeback memcg reclaim met",
+	  .only = "workloads that run in a memory cgroup" },
+	{ "Flush for vmscan", "metrics.trace.writeback.by_reason.vmscan.pages",
+	  "pages", 1, BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS,
+	  "reclaim", false,
+	  .help = "flusher pages written because reclaim asked (reason vmscan)" },
+	{ "Throttled wback",
+	  "metrics.trace.throttled.VMSCAN_THROTTLE_WRITEBACK.count", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  .help = "reclaim throttled waiting for writeback",
+	  .only = "cells where reclaim throttled on writeback (the key is "
+		  "absent while it never did)" },
+	{ "Kswapd wakes", "metrics.trace.kswapd_wake", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "kswapd", false,
+	  .help = "mm_vmscan_kswapd_wake" },
+	/*
+	 * dirty: levels from the 1 s samples, welch. Peak dirty: CV 1-9%
+	 * per kernel (59% in the swap run), skew -0.89. Peak writeback: CV
+	 * 32-102%, skew 0.86 raw and -1.05 on log1p (the log overcorrects).
+	 */
+	{ "Peak dirty", "metrics.peak_dirty_kb", "MiB", KIB_MIB,
+	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_OPS, "dirty", false,
+	  .help = "highest Dirty of the 1 s samples" },
+	{ "Peak writeback", "metrics.peak_writeback_kb", "MiB", KIB_MIB,
+	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_OPS, "dirty", false,
+	  .help = "highest Writeback of the 1 s samples" },
+
+	/*
+	 * In no table: the report shows the deepest stack in its own
+	 * section and OOM kills as the `oom` event rate. stack-max: all 10
+	 * A/B cells at 3128 B, the same chain: ties, permutation.
+	 * oom-kills: whether a cell killed (0 in every captured cell; 1 in
+	 * the oom workloads): fisher.
+	 */
+	{ "stack-max", "metrics.stack_max_bytes", "bytes", 1,
+	  BETTER_LOWER, CONT, PERM, MSTAT_AMEAN, MT_NONE, "stack", false,
+	  .help = "deepest stack the stack tracer saw" },
+	{ "oom-kills", "metrics.oom_kill", "count", 1,
+	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MSTAT_AMEAN, MT_NONE, "oom",
+	  false, .help = "OOM kills (vmstat oom_kill)" },
+};
+/* clang-format on */
+
+const size_t metric_nr_rows = sizeof(metric_rows) / sizeof(metric_rows[0]);
+
+/* Equal but for case, and '-' where the name has ' '. */
+static bool same_spelling(const char *name, const char *s)
+{
+	for (; *name && *s; name++, s++) {
+		char a = *name == ' ' ? '-' : *name, b = *s == ' ' ? '-' : *s;
+
+		if (tolower((unsigned char)a) != tolower((unsigned char)b))
+			return false;
+	}
+	return !*name && !*s;
+}
+
+const struct metric *metric_by_name(const char *name)
+{
+	for_each_metric(m) if (!strcmp(m->name, name)) return m;
+	for_each_metric(m) if (same_spelling(m->name, name)) return m;
+	return NULL;
+}
+
+const struct metric *metric_by_path(const char *path)
+{
+	for_each_metric(
+		m) if (!strcmp(m->path, path) ||
+		       (m->old_path && !strcmp(m->old_path, path))) return m;
+	return NULL;
+}
+
+/* Levenshtein distance, case folded, ' ' and '_' read as '-'. */
+static size_t distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), *row, d;
+
+	row = xmalloc((lb + 1) * sizeof(*row));
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			int ca = tolower((unsigned char)a[i - 1]),
+			    cb = tolower((unsigned char)b[j - 1]);
+
+			ca = ca == ' ' || ca == '_' ? '-' : ca;
+			cb = cb == ' ' || cb == '_' ? '-' : cb;
+			row[j] = diag + (ca != cb);
+			if (up + 1 < row[j])
+				row[j] = up + 1;
+			if (row[j - 1] + 1 < row[j])
+				row[j] = row[j - 1] + 1;
+			diag = up;
+		}
+	}
+	d = row[lb];
+	free(row);
+	return d;
+}
+
+/* How far s is from what the row is called or where cell.json has it. */
+static size_t row_distance(const struct metric *m, const char *s)
+{
+	const char *paths[] = { m->path, m->old_path };
+	size_t best = distance(m->name, s);
+
+	for (size_t i = 0; i < ARRAY_SIZE(paths) && paths[i]; i++) {
+		const char *p = paths[i], *last = strrchr(p, '.');
+		size_t d = distance(p, s);
+
+		if (!strncmp(p, "metrics.", 8) && distance(p + 8, s) < d)
+			d = distance(p + 8, s);
+		if (last && distance(last + 1, s) < d)
+			d = distance(last + 1, s);
+		best = d < best ? d : best;
+	}
+	return best;
+}
+
+#define MAX_SUGGEST 3
+
+const struct metric *metric_lookup(const char *name, struct strbuf *err)
+{
+	const struct metric *m = metric_by_name(name), *pick[MAX_SUGGEST];
+	size_t dist[MAX_SUGGEST], n = 0, len = strlen(name);
+	size_t limit = len / 3 > 2 ? len / 3 : 2;
+
+	if (m)
+		return m;
+	for_each_metric(r)
+	{
+		size_t d = row_distance(r, name), i;
+
+		if (d > limit)
+			continue;
+		/* Insert by distance, table order among equals. */
+		for (i = n; i > 0 && dist[i - 1] > d; i--)
+			if (i < MAX_SUGGEST) {
+				pick[i] = pick[i - 1];
+				dist[i] = dist[i - 1];
+			}
+		if (i < MAX_SUGGEST) {
+			pick[i] = r;
+			dist[i] = d;
+			n += n < MAX_SUGGEST;
+		}
+	}
+	/* Where cell.json keeps it, exactly: that row is the answer. */
+	while (n > 1 && !dist[0] && dist[n - 1])
+		n--;
+	strbuf_addf(err, "unknown metric '%s'", name);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(err, "%s%s", i ? ", " : "; did you mean ",
+			    pick[i]->name);
+	strbuf_addstr(err, n ? "?" : " (wblab metrics lists them)");
+	return NULL;
+}
+
+static double number_at(json_object *cell, const char *path)
+{
+	json_object *v = path ? json_path(cell, path) : NULL;
+
+	if (!v || !(json_object_is_type(v, json_type_int) ||
+		    json_object_is_type(v, json_type_double)))
+		return NAN;
+	return json_object_get_double(v);
+}
+
+double metric_value(json_object *cell, const struct metric *m)
+{
+	double v = number_at(cell, m->path);
+
+	if (isnan(v))
+		v = number_at(cell, m->old_path);
+	return v * m->scale;
+}
+
+const char *metric_kind_name(enum metric_kind k)
+{
+	static const char *const names[] = { "count", "continuous", "rate",
+					     "percentage" };
+
+	return names[k];
+}
+
+const char *metric_test_name(enum metric_test t)
+{
+	static const char *const names[] = { "welch", "log1p-welch",
+					     "permutation", "fisher" };
+
+	return names[t];
+}
+
+const char *metric_table_name(enum metric_table t)
+{
+	static const char *const names[] = { "metric", "ops", "none" };
+
+	return names[t];
+}
+
+const char *metric_stat_name(enum metric_stat s)
+{
+	return s == MSTAT_HMEAN ? "Hmean" : "Amean";
+}
+
+static json_object *str_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+json_object *metric_json(const struct metric *m)
+{
+	json_object *o = json_object_new_object();
+	struct {
+		const char *key;
+		json_object *v;
+	} f[] = {
+		{ "name", json_object_new_string(m->name) },
+		{ "path", json_object_new_string(m->path) },
+		{ "old_path", str_or_null(m->old_path) },
+		{ "unit", json_object_new_string(m->unit) },
+		{ "scale", json_object_new_double(m->scale) },
+		{ "better", json_object_new_string(m->better == BETTER_HIGHER ?
+							   "higher" :
+							   "lower") },
+		{ "kind", json_object_new_string(metric_kind_name(m->kind)) },
+		{ "test", json_object_new_string(metric_test_name(m->test)) },
+		{ "stat", json_object_new_string(metric_stat_name(m->stat)) },
+		{ "table",
+		  json_object_new_string(metric_table_name(m->table)) },
+		{ "family", json_object_new_string(m->family) },
+		{ "presence", json_object_new_boolean(m->presence) },
+		{ "only", str_or_null(m->only) },
+		{ "help", json_object_new_string(m->help) },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
+		json_object_object_add(o, f[i].key, f[i].v);
+	return o;
+}
