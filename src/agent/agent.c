@@ -31,6 +31,7 @@
 #include "agent/io.h"
 #include "agent/plan.h"
 #include "agent/proto.h"
+#include "util/io.h"
 
 static void power_off(void)
 {
@@ -163,7 +164,7 @@ static int copy_self(const char *dst)
 	if (in < 0 || out < 0)
 		return -1;
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write_all(out, buf, n))
+		if (write_in_full(out, buf, n) < 0)
 			return -1;
 	close(in);
 	return close(out);
@@ -283,12 +284,12 @@ static void inject_fault(void)
 		static const char junk[] = "WBL1 F 5 fio.json\nabcde"
 					   "\x01\x02GET / HTTP/1.0\n";
 
-		write_all(agent_chan_fd, junk, sizeof(junk) - 1);
+		write_in_full(agent_chan_fd, junk, sizeof(junk) - 1);
 		power_off();
 	} else if (!strcmp(fault, "truncate")) {
 		static const char cut[] = "WBL1 F 1000 fio.json\n0123456789";
 
-		write_all(agent_chan_fd, cut, sizeof(cut) - 1);
+		write_in_full(agent_chan_fd, cut, sizeof(cut) - 1);
 		power_off();
 	} else if (!strcmp(fault, "refuse")) {
 		send_frame('F', "evil.sh", "rm -rf /", 8);
@@ -296,7 +297,8 @@ static void inject_fault(void)
 		int fd = open("/sys/kernel/debug/provoke-crash/DIRECT",
 			      O_WRONLY | O_CLOEXEC);
 
-		if (fd < 0 || write_all(fd, fault + 6, strlen(fault + 6)))
+		if (fd < 0 ||
+		    write_in_full(fd, fault + 6, strlen(fault + 6)) < 0)
 			say("lkdtm %s: %s", fault + 6, strerror(errno));
 		if (fd >= 0)
 			close(fd);
@@ -312,7 +314,7 @@ static void inject_fault(void)
 					 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
 					 "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
 
-			if (write_all(fd, line, n))
+			if (write_in_full(fd, line, n) < 0)
 				break;
 		}
 		if (fd >= 0)

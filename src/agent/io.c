@@ -4,9 +4,7 @@
  * frames on the channel to the host, and finding a disk by its serial.
  */
 #include <dirent.h>
-#include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,6 +13,7 @@
 
 #include "agent/io.h"
 #include "agent/proto.h"
+#include "util/io.h"
 
 int agent_chan_fd = -1;
 
@@ -54,29 +53,6 @@ double mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int write_all(int fd, const void *buf, size_t len)
-{
-	const char *p = buf;
-
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && (errno == EINTR || errno == EAGAIN)) {
-			if (errno == EAGAIN) {
-				struct pollfd pfd = { fd, POLLOUT, 0 };
-
-				poll(&pfd, 1, 1000);
-			}
-			continue;
-		}
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= n;
-	}
-	return 0;
-}
-
 int send_frame(char type, const char *name, const void *data, size_t len)
 {
 	char hdr[128];
@@ -86,8 +62,8 @@ int send_frame(char type, const char *name, const void *data, size_t len)
 		return -1;
 	n = snprintf(hdr, sizeof(hdr), PROTO_MAGIC " %c %zu %s\n", type, len,
 		     name);
-	if (write_all(agent_chan_fd, hdr, n) ||
-	    write_all(agent_chan_fd, data, len))
+	if (write_in_full(agent_chan_fd, hdr, n) < 0 ||
+	    write_in_full(agent_chan_fd, data, len) < 0)
 		return -1;
 	return 0;
 }

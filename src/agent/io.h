@@ -12,7 +12,6 @@ extern int agent_chan_fd;
 /* Log a line on the console (/dev/kmsg): the record of last resort. */
 void say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 double mono(void);
-int write_all(int fd, const void *buf, size_t len);
 /* One frame to the host (see proto.h); -1 if there is no channel. */
 int send_frame(char type, const char *name, const void *data, size_t len);
 /* A small file's first line(s), trailing newlines and spaces cut; NULL on error. */

@@ -22,6 +22,7 @@
 #include "agent/io.h"
 #include "agent/plan.h"
 #include "agent/proto.h"
+#include "util/io.h"
 
 static int find_iscsi_disk(const char *spec, char *dev, size_t len,
 			   double wait_s);
@@ -380,7 +381,7 @@ static void step_capture(struct plan_state *st, char **f)
 	if (fd < 0)
 		return;
 	snprintf(hdr, sizeof(hdr), "# %s\n", f[2]);
-	write_all(fd, hdr, strlen(hdr));
+	write_in_full(fd, hdr, strlen(hdr));
 	close(fd);
 	pid = spawn(st, f + 3, path, 1);
 	rc = pid < 0 ? 127 : wait_timeout(pid, 60);
@@ -390,7 +391,7 @@ static void step_capture(struct plan_state *st, char **f)
 		close(fd);
 	}
 	fd = open(path, O_WRONLY | O_APPEND);
-	write_all(fd, "\n", 1);
+	write_in_full(fd, "\n", 1);
 	close(fd);
 	logf_(st, "capture %s:%s rc=%d", f[1], f[2], rc);
 }
@@ -400,7 +401,7 @@ static void step_put(struct plan_state *st, char **f)
 	const char *path = f[1], *text = f[2];
 	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 
-	if (fd < 0 || write_all(fd, text, strlen(text)))
+	if (fd < 0 || write_in_full(fd, text, strlen(text)) < 0)
 		logf_(st, "put %s: %s", path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -416,7 +417,7 @@ static void step_append(struct plan_state *st, char **f)
 	const char *path = f[1], *text = f[2];
 	int fd = open(path, O_WRONLY | O_APPEND);
 
-	if (fd < 0 || write_all(fd, text, strlen(text)))
+	if (fd < 0 || write_in_full(fd, text, strlen(text)) < 0)
 		logf_(st, "append %s '%.120s': %s", path, text,
 		      strerror(errno));
 	if (fd >= 0)
@@ -434,14 +435,14 @@ static void step_cgroup(struct plan_state *st, char **f)
 		return;
 	fd = open("/sys/fs/cgroup/cgroup.subtree_control", O_WRONLY);
 	if (fd >= 0) {
-		write_all(fd, "+memory", 7);
+		write_in_full(fd, "+memory", 7);
 		close(fd);
 	}
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s", cg);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "/sys/fs/cgroup/%s/memory.max", cg);
 	fd = open(path, O_WRONLY);
-	if (fd < 0 || write_all(fd, max, strlen(max))) {
+	if (fd < 0 || write_in_full(fd, max, strlen(max)) < 0) {
 		logf_(st, "cgroup %s memory.max=%s: %s", cg, max,
 		      strerror(errno));
 		if (!st->failed) {

@@ -13,27 +13,19 @@
 #include <unistd.h>
 
 #include "util/fs.h"
+#include "util/io.h"
 #include "util/log.h"
 
 int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	const char *p = data;
 	int fd, saved;
 
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
 	if (fd < 0)
 		goto fail;
-	while (len) {
-		ssize_t n = write(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			goto fail_close;
-		p += n;
-		len -= n;
-	}
+	if (write_in_full(fd, data, len) < 0)
+		goto fail_close;
 	if (fsync(fd) < 0 || close(fd) < 0) {
 		fd = -1;
 		goto fail_unlink;
@@ -188,7 +180,7 @@ int copy_file(const char *src, const char *dst, int mode)
 	if (out < 0)
 		goto out_in;
 	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write(out, buf, n) != n)
+		if (write_in_full(out, buf, n) < 0)
 			goto out_out;
 	if (n < 0)
 		goto out_out;

@@ -10,22 +10,8 @@
 #include <unistd.h>
 
 #include "util/gnuplot.h"
+#include "util/io.h"
 #include "util/run.h"
-
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		buf += w;
-		len -= w;
-	}
-	return 0;
-}
 
 int gnuplot_svg(const struct strbuf *script, struct strbuf *svg,
 		struct strbuf *err)
@@ -41,7 +27,7 @@ int gnuplot_svg(const struct strbuf *script, struct strbuf *svg,
 	/* O_CLOEXEC: gnuplot opens the script by name, it needs no fd. */
 	int fd = mkostemp(path, O_CLOEXEC), rc = -1;
 
-	if (fd < 0 || write_all(fd, script->buf, script->len)) {
+	if (fd < 0 || write_in_full(fd, script->buf, script->len) < 0) {
 		strbuf_addf(err, "%s: cannot write gnuplot script: %s", path,
 			    strerror(errno));
 		goto out;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "util/io.h"
 #include "util/log.h"
 #include "virt/capture.h"
 
@@ -22,18 +23,8 @@ int capture_open(struct capture *c, const char *path, size_t head_max,
 
 static void put(struct capture *c, const char *buf, size_t len)
 {
-	while (len && !c->err) {
-		ssize_t n = write(c->fd, buf, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			c->err = n < 0 ? errno : ENOSPC;
-			return;
-		}
-		buf += n;
-		len -= n;
-	}
+	if (!c->err && write_in_full(c->fd, buf, len) < 0)
+		c->err = errno;
 }
 
 static void ring_add(struct capture *c, const char *buf, size_t len)
