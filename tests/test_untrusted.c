@@ -11,11 +11,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cell/cell.h"
+#include "cell/collectors.h"
+#include "cell/reparse.h"
 #include "cell/results.h"
+#include "cmd/cmds.h"
 #include "collect/console.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -24,6 +29,8 @@
 #include "util/strbuf.h"
 #include "util/utf8.h"
 #include "virt/guest.h"
+
+#include "testdata.h"
 
 static void put(const char *dir, const char *name, const char *data, size_t len)
 {
@@ -196,6 +203,240 @@ START_TEST(cell_json_is_utf8)
 }
 END_TEST
 
+/* ---- wblab reparse on a results directory from elsewhere ---- */
+
+/*
+ * TMP/run/cells/c1: a real cell's files (tests/data/io/README.md) and a
+ * run.json naming it, plus whatever the test plants. Returns TMP.
+ */
+static char *make_run(void)
+{
+	static const char *const files[] = { "cell.json",    "console.log",
+					     "trace.gz",     "trace_stats.txt",
+					     "fsdev.txt",    "vmstat.before",
+					     "vmstat.after", NULL };
+	char *tmp = xstrdup("/tmp/wblab-test-untrusted.XXXXXX");
+	char *cell;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	cell = xasprintf("%s/run/cells/c1", tmp);
+	ck_assert_int_eq(mkdir_p(cell, 0755), 0);
+	testdata_copy(cell, "io/dirty-flood-ext4", files);
+	free(cell);
+	return tmp;
+}
+
+static char *at(const char *tmp, const char *rel)
+{
+	return xasprintf("%s/%s", tmp, rel);
+}
+
+static void put_run_json(const char *tmp, const char *dirs)
+{
+	char *run = at(tmp, "run");
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addf(&sb, "{\"run\": \"r\", \"cells\": [%s]}\n", dirs);
+	put_str(run, "run.json", sb.buf);
+	strbuf_release(&sb);
+	free(run);
+}
+
+static int reparse_cmd(const char *tmp)
+{
+	char *run = at(tmp, "run");
+	char *argv[] = { "reparse", run, NULL };
+	int ret = cmd_reparse(2, argv);
+
+	free(run);
+	return ret;
+}
+
+static bool file_has(const char *path, const char *needle)
+{
+	struct strbuf sb = STRBUF_INIT;
+	bool has;
+
+	ck_assert_int_eq(strbuf_read_file(&sb, path), 0);
+	has = memmem(sb.buf, sb.len, needle, strlen(needle)) != NULL;
+	strbuf_release(&sb);
+	return has;
+}
+
+START_TEST(reparse_follows_no_link)
+{
+	char *tmp = make_run();
+	char *cell = at(tmp, "run/cells/c1"), *secret = at(tmp, "secret");
+	char *strace = at(tmp, "secret-trace"), *p, *cj = at(cell, "cell.json");
+	struct strbuf note = STRBUF_INIT, gz = STRBUF_INIT, orig = STRBUF_INIT;
+	struct reparse_result r;
+	json_object *o;
+
+	/* Files outside the run that links in it point at. */
+	put_str(tmp, "secret",
+		"{\"jobs\": [{\"jobname\": \"SECRET\", \"error\": 0}]}\n");
+	put_str(tmp, "secret-trace", "SECRET-TRACE\n");
+	p = at(cell, "fio.json");
+	ck_assert_int_eq(symlink(secret, p), 0);
+	free(p);
+	p = at(cell, "trace");
+	ck_assert_int_eq(symlink(strace, p), 0);
+	ck_assert_int_eq(cell_reparse(cell, &r, &note), 0);
+	/* Nothing of the targets came in, and the links are noted. */
+	ck_assert(!file_has(cj, "SECRET"));
+	o = json_object_from_file(cj);
+	ck_assert_ptr_nonnull(
+		strstr(json_object_get_string(json_object_object_get(
+			       json_path(o, "metrics.collector_errors"),
+			       "file fio.json")),
+		       "symbolic link"));
+	/* The real trace.gz was read (and left as it was). */
+	ck_assert_int_gt(json_object_get_int(json_path(
+				 o, "metrics.trace.memcg_reclaim.count")),
+			 0);
+	/* gzip -f would have put the target in trace.gz, removing the link. */
+	ck_assert(path_exists(p));
+	testdata_gunzip(&orig, "io/dirty-flood-ext4/trace.gz");
+	free(p);
+	p = at(cell, "trace.gz");
+	{
+		const char *argv[] = { "gzip", "-dc", "--", p, NULL };
+
+		ck_assert_int_eq(run_capture(argv, &gz, NULL), 0);
+	}
+	ck_assert_uint_eq(gz.len, orig.len);
+	ck_assert(!memcmp(gz.buf, orig.buf, gz.len));
+	ck_assert(file_has(strace, "SECRET-TRACE"));
+	json_object_put(o);
+	strbuf_release(&note);
+	strbuf_release(&gz);
+	strbuf_release(&orig);
+	rm_rf(tmp);
+	free(p);
+	free(cj);
+	free(strace);
+	free(secret);
+	free(cell);
+	free(tmp);
+}
+END_TEST
+
+START_TEST(reparse_cell_dir_confined)
+{
+	char *tmp = make_run();
+	char *x = at(tmp, "x"), *xc = at(tmp, "x/cell.json"), *link;
+	static const char *const files[] = { "cell.json", "console.log", NULL };
+
+	/* A cell-like directory outside the run, and a link to it inside. */
+	ck_assert_int_eq(mkdir(x, 0755), 0);
+	testdata_copy(x, "io/dirty-flood-ext4", files);
+	link = at(tmp, "run/cells/c2");
+	ck_assert_int_eq(symlink(x, link), 0);
+	put_run_json(tmp, "{\"id\": \"up\", \"dir\": \"../x\"},"
+			  "{\"id\": \"deep\", \"dir\": \"cells/../../x\"},"
+			  "{\"id\": \"abs\", \"dir\": \"/tmp\"},"
+			  "{\"id\": \"link\", \"dir\": \"cells/c2\"},"
+			  "{\"id\": \"c1\", \"dir\": \"cells/c1\"}");
+	/* Four refused (exit 1), the real cell reparsed. */
+	ck_assert_int_eq(reparse_cmd(tmp), 1);
+	ck_assert(!file_has(xc, "reparsed"));
+	free(xc);
+	xc = at(tmp, "run/cells/c1/cell.json");
+	ck_assert(file_has(xc, "reparsed"));
+	rm_rf(tmp);
+	free(link);
+	free(xc);
+	free(x);
+	free(tmp);
+}
+END_TEST
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* A console that is a FIFO, a link to /dev/zero, or far over the cap. */
+START_TEST(reparse_console_no_hang)
+{
+	char *tmp = make_run();
+	char *cell = at(tmp, "run/cells/c1"), *con = at(cell, "console.log");
+	struct strbuf note = STRBUF_INIT;
+	struct reparse_result r;
+	double t0 = now();
+	int fd;
+
+	ck_assert_int_eq(unlink(con), 0);
+	ck_assert_int_eq(mkfifo(con, 0644), 0);
+	ck_assert_int_eq(cell_reparse(cell, &r, &note), -1);
+	ck_assert_msg(strstr(note.buf, "not a regular file"), "%s", note.buf);
+	strbuf_reset(&note);
+	ck_assert_int_eq(unlink(con), 0);
+	ck_assert_int_eq(symlink("/dev/zero", con), 0);
+	ck_assert_int_eq(cell_reparse(cell, &r, &note), -1);
+	ck_assert_msg(strstr(note.buf, "symbolic link"), "%s", note.buf);
+	strbuf_reset(&note);
+	/* 4 GiB of zeros (sparse): refused by its size, before any read. */
+	ck_assert_int_eq(unlink(con), 0);
+	fd = open(con, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 4LL << 30), 0);
+	close(fd);
+	ck_assert_int_eq(cell_reparse(cell, &r, &note), -1);
+	ck_assert_msg(strstr(note.buf, "larger than its cap"), "%s", note.buf);
+	ck_assert_msg(now() - t0 < 10, "took %.1f s", now() - t0);
+	strbuf_release(&note);
+	rm_rf(tmp);
+	free(con);
+	free(cell);
+	free(tmp);
+}
+END_TEST
+
+/* trace.gz of twice CELL_FILE_MAX zeros: stopped at the cap. */
+START_TEST(reparse_gzip_bomb)
+{
+	char *tmp = make_run();
+	char *cell = at(tmp, "run/cells/c1"), *zeros = at(tmp, "zeros");
+	char *gz = at(cell, "trace.gz"), *cj = at(cell, "cell.json");
+	const char *argv[] = { "gzip", "-c", "-n", "-1", "--", zeros, NULL };
+	struct run_opts o = { .log_path = gz, .timeout = 300 };
+	struct strbuf note = STRBUF_INIT;
+	struct reparse_result r;
+	struct rusage ru;
+	json_object *c;
+	int fd;
+
+	fd = open(zeros, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, 2LL * CELL_FILE_MAX), 0);
+	close(fd);
+	ck_assert_int_eq(unlink(gz), 0);
+	ck_assert_int_eq(run_argv(argv, &o), 0);
+	unlink(zeros);
+	ck_assert_int_eq(cell_reparse(cell, &r, &note), 0);
+	c = json_object_from_file(cj);
+	ck_assert_ptr_nonnull(strstr(str(c, "metrics.collector_errors.trace"),
+				     "more than the cap"));
+	ck_assert_ptr_null(json_path(c, "metrics.trace"));
+	/* At most the cap was held (the bomb is twice that). */
+	getrusage(RUSAGE_SELF, &ru);
+	ck_assert_msg(ru.ru_maxrss < (long)(CELL_FILE_MAX / 1024 * 3 / 2),
+		      "max RSS %ld KiB", ru.ru_maxrss);
+	json_object_put(c);
+	strbuf_release(&note);
+	rm_rf(tmp);
+	free(cj);
+	free(gz);
+	free(zeros);
+	free(cell);
+	free(tmp);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("untrusted");
@@ -203,9 +444,13 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, utf8_helpers);
 	tcase_add_test(tc, cell_json_is_utf8);
+	tcase_add_test(tc, reparse_follows_no_link);
+	tcase_add_test(tc, reparse_cell_dir_confined);
+	tcase_add_test(tc, reparse_console_no_hang);
+	tcase_add_test(tc, reparse_gzip_bomb);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

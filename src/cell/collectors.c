@@ -6,10 +6,13 @@
  * failed in the guest is recorded with the agent's reason in
  * collector_errors.
  */
+#include <dirent.h>
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cell/collectors.h"
 #include "cell/collectors-plan.h"
@@ -31,10 +34,41 @@ static int read_file(const char *dir, const char *name, struct strbuf *sb)
 	char *path = xasprintf("%s/%s", dir, name);
 	int ret;
 
-	strbuf_reset(sb);
-	ret = strbuf_read_file(sb, path);
+	ret = read_file_capped(sb, path, CELL_FILE_MAX);
 	free(path);
 	return ret;
+}
+
+/*
+ * What the collectors will not read, noted once as "file NAME": a link,
+ * a FIFO or device, a directory, a file over CELL_FILE_MAX.
+ */
+static void refused_files(const char *dir, json_object *errs)
+{
+	struct dirent **names;
+	int n = scandir(dir, &names, NULL, alphasort);
+
+	for (int i = 0; i < n; i++) {
+		const char *f = names[i]->d_name;
+		char *path = xasprintf("%s/%s", dir, f);
+		int fd = f[0] == '.' ? 0 : open_regular(path, CELL_FILE_MAX);
+
+		if (fd < 0) {
+			char *k = xasprintf("file %s", f);
+			char *v = xasprintf("%s: %s, not read", f,
+					    open_regular_strerror(errno));
+
+			json_object_object_add(errs, k,
+					       json_object_new_string(v));
+			free(k);
+			free(v);
+		}
+		if (fd > 0)
+			close(fd);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
 }
 
 static int read_kv(const char *dir, const char *name, struct kvset *set)
@@ -240,7 +274,7 @@ static char *file_or_null(const char *dir, const char *name)
 }
 
 static int read_gz(const char *dir, const char *name, struct strbuf *sb,
-		   bool *compress);
+		   bool *compress, json_object *errs);
 static void compress_file(const char *dir, const char *name);
 
 /* The probe sites' histograms, absent ones with why, and reclaim writes. */
@@ -285,7 +319,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 	if (!present)
 		collector_error(errs, "stack_sites", alog, "kprobe_events",
 				"no kprobe stack site came back");
-	if (!read_gz(dir, "stack_probe_trace", &sb, &compress)) {
+	if (!read_gz(dir, "stack_probe_trace", &sb, &compress, errs)) {
 		rw = stack_reclaim_write(sb.buf, sb.len);
 		json_object_object_add(
 			rw, "raw",
@@ -615,37 +649,78 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 	}
 }
 
-/* The raw trace is kept as trace.gz; parse whichever is there. */
+/*
+ * The raw trace is kept as trace.gz; parse whichever is there. A trace.gz
+ * is decompressed only up to CELL_FILE_MAX bytes and for at most
+ * CELL_GUNZIP_TIMEOUT seconds (a gzip bomb in a results directory); one
+ * that fails is noted as "file NAME.gz".
+ */
 static int read_gz(const char *dir, const char *name, struct strbuf *sb,
-		   bool *compress)
+		   bool *compress, json_object *errs)
 {
 	char *path = xasprintf("%s/%s.gz", dir, name);
-	const char *argv[] = { "gzip", "-dc", path, NULL };
-	int ret = 0;
+	const char *argv[] = { "gzip", "-dc", NULL };
+	char in[64];
+	struct run_opts o = { .out = sb,
+			      .quiet = 1,
+			      .in_path = in,
+			      .timeout = CELL_GUNZIP_TIMEOUT,
+			      .max_capture = CELL_FILE_MAX };
+	int fd, ret = -1;
 
 	*compress = !read_file(dir, name, sb);
-	if (!*compress) {
+	if (*compress)
+		goto out;
+	/* gzip would follow a link: it reads the file we checked instead. */
+	fd = open_regular(path, CELL_FILE_MAX);
+	if (fd < 0)
+		goto out;
+	snprintf(in, sizeof(in), "/proc/self/fd/%d", fd);
+	ret = run_argv(argv, &o);
+	close(fd);
+	if (ret) {
+		char *k = xasprintf("file %s.gz", name);
+		char *v = xasprintf(
+			"%s.gz: %s, not read", name,
+			ret == 125 ?
+				"decompresses to more than the cap of a file" :
+			ret == 124 ?
+				"decompression timed out" :
+				"gzip failed (not gzip data, or cut short)");
+
+		json_object_object_add(errs, k, json_object_new_string(v));
+		free(k);
+		free(v);
 		strbuf_reset(sb);
-		ret = path_exists(path) ? run_capture(argv, sb, NULL) : -1;
+		ret = -1;
 	}
+out:
 	free(path);
-	return ret;
+	return *compress ? 0 : ret;
 }
 
-static int read_trace(const char *dir, struct strbuf *sb, bool *compress)
+static int read_trace(const char *dir, struct strbuf *sb, bool *compress,
+		      json_object *errs)
 {
-	return read_gz(dir, "trace", sb, compress);
+	return read_gz(dir, "trace", sb, compress, errs);
 }
 
-/* Raw traces are kept compressed (gzip -f -n, argv) once parsed. */
+/*
+ * Raw traces are kept compressed (gzip -n, argv) once parsed. Not -f: a
+ * results directory may be someone else's, and gzip -f would compress
+ * what a link points at; without it gzip refuses links. A stale NAME.gz
+ * (only the file just read is current) is removed first.
+ */
 static void compress_file(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	const char *argv[] = { "gzip", "-f", "-n", path, NULL };
+	char *gz = xasprintf("%s.gz", path);
+	const char *argv[] = { "gzip", "-n", "--", path, NULL };
 	struct run_opts o = { .quiet = 1, .timeout = 300 };
 
-	if (run_argv(argv, &o))
+	if ((unlink(gz) < 0 && errno != ENOENT) || run_argv(argv, &o))
 		warn("cannot compress %s", path);
+	free(gz);
 	free(path);
 }
 
@@ -657,9 +732,12 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 	bool compress, has_stats;
 	char fs_dev[24] = "", fstype[32] = "";
 
-	if (read_trace(dir, &t, &compress)) {
+	if (read_trace(dir, &t, &compress, errs)) {
+		json_object *why = json_at(errs, "file trace.gz", NULL);
+
 		collector_error(errs, "trace", alog, "get trace:",
-				"no trace from the guest (no tracefs?)");
+				why ? json_object_get_string(why) :
+				      "no trace from the guest (no tracefs?)");
 		goto out;
 	}
 	has_stats = !read_file(dir, "trace_stats.txt", &s);
@@ -812,6 +890,7 @@ void collectors_metrics(const char *dir, json_object *m)
 	const char *al;
 	double elapsed = 0;
 
+	refused_files(dir, errs);
 	al = read_file(dir, "agent.log", &alog) ? NULL : alog.buf;
 	capped_files(al, errs);
 	metrics_fio(dir, m, errs);

@@ -3,14 +3,18 @@
  * wblab reparse's engine: one cell.json re-derived in place from its
  * cell's files (see reparse.h for what is kept and what is decided again).
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "cell/collectors.h"
 #include "cell/outcome.h"
 #include "cell/reparse.h"
 #include "cell/results.h"
 #include "collect/console.h"
+#include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
 
@@ -130,20 +134,26 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 {
 	char *path = xasprintf("%s/cell.json", dir);
 	char *con_path = xasprintf("%s/console.log", dir);
-	json_object *cell = json_object_from_file(path), *cj, *ev, *files, *m;
+	json_object *cell = json_from_file_capped(path, RESULTS_JSON_MAX);
+	json_object *cj, *ev, *files, *m;
 	struct cell_facts was = { 0 }, now = { 0 };
 	struct console_report con;
 	char *old_kind = NULL;
-	int ret = -1;
+	int ret = -1, fd = -1;
 
 	memset(r, 0, sizeof(*r));
 	console_report_init(&con);
 	if (!cell) {
-		strbuf_addf(note, "%s: cannot read cell.json", path);
+		strbuf_addf(note, "%s: cannot read cell.json: %s", path,
+			    errno == EBADMSG ? "not JSON" :
+					       open_regular_strerror(errno));
 		goto out;
 	}
-	if (console_parse_file(con_path, &con) < 0) {
-		strbuf_addf(note, "%s: cannot read the console", con_path);
+	/* The streaming parser is bounded in memory; the size bounds time. */
+	fd = open_regular(con_path, CELL_FILE_MAX);
+	if (fd < 0 || console_parse_fd(fd, &con) < 0) {
+		strbuf_addf(note, "%s: cannot read the console: %s", con_path,
+			    open_regular_strerror(errno));
 		goto out;
 	}
 	snprintf(r->old_outcome, sizeof(r->old_outcome), "%s",
@@ -179,6 +189,8 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 	if (ret)
 		strbuf_addf(note, "%s: cannot write", path);
 out:
+	if (fd >= 0)
+		close(fd);
 	console_report_free(&con);
 	json_object_put(cell);
 	free(old_kind);

@@ -23,6 +23,13 @@ struct reparse_result {
 	char old_outcome[32], new_outcome[32];
 };
 
+/*
+ * A results directory may come from elsewhere: its files are read only
+ * if regular, never through a link, run.json and cell.json up to this
+ * size, the others up to CELL_FILE_MAX (cell/collectors.h).
+ */
+#define RESULTS_JSON_MAX (64u << 20)
+
 /* 0 on success; -1 and an error message in note otherwise. */
 int cell_reparse(const char *cell_dir, struct reparse_result *r,
 		 struct strbuf *note);

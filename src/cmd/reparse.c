@@ -6,10 +6,13 @@
  * console parser's verdict changed, and then this says so (and run.json
  * and the SQLite index follow).
  */
+#include <errno.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cell/reparse.h"
 #include "cell/results.h"
@@ -33,10 +36,13 @@ static void index_cell(const char *run_dir, json_object *run,
 	char *results = xasprintf("%s/..", run_dir);
 	char *db_path = xasprintf("%s/wblab.db", results);
 	char *cp = xasprintf("%s/cell.json", cell_dir);
-	json_object *c = json_object_from_file(cp);
+	json_object *c = json_from_file_capped(cp, RESULTS_JSON_MAX);
+	int fd = open_regular(db_path, 0);
 	sqlite3 *db;
 
-	if (c && path_exists(db_path) && (db = results_db_open(results))) {
+	if (fd >= 0)
+		close(fd);
+	if (c && fd >= 0 && (db = results_db_open(results))) {
 		results_db_cell(
 			db, str(run, "run"), str(c, "cell"),
 			str(c, "kernel.name"), str(c, "kernel.hash"),
@@ -51,6 +57,35 @@ static void index_cell(const char *run_dir, json_object *run,
 	free(cp);
 	free(db_path);
 	free(results);
+}
+
+/*
+ * RUN_DIR/cells/NAME from run.json's "cells/NAME": one directory below
+ * cells/, neither a link, so a cell.json is never written outside the run
+ * ("../x" in a run.json that came from elsewhere). NULL and why if not.
+ */
+static char *cell_dir(const char *run_dir, const char *rel, struct strbuf *why)
+{
+	static const char cells[] = "cells/";
+	char *up = xasprintf("%s/cells", run_dir), *dir = NULL;
+	struct stat st;
+
+	if (strncmp(rel, cells, sizeof(cells) - 1) ||
+	    !is_one_component(rel + sizeof(cells) - 1)) {
+		strbuf_addf(why, "dir \"%s\" is not cells/NAME", rel);
+		goto out;
+	}
+	dir = xasprintf("%s/%s", run_dir, rel);
+	if (lstat(up, &st) < 0 || !S_ISDIR(st.st_mode) || lstat(dir, &st) < 0 ||
+	    !S_ISDIR(st.st_mode)) {
+		strbuf_addf(why, "%s: not a directory (a link is not followed)",
+			    dir);
+		free(dir);
+		dir = NULL;
+	}
+out:
+	free(up);
+	return dir;
 }
 
 static json_object *cell_json(const char *id, const struct reparse_result *r)
@@ -107,10 +142,17 @@ int cmd_reparse(int argc, char **argv)
 	if (parse_options(argc, argv, "wblab reparse", opts, usage, 0) != 1)
 		return usage_error("wblab reparse", "one RUN_DIR is needed");
 	path = xasprintf("%s/run.json", argv[0]);
-	run = json_object_from_file(path);
-	cells = run ? json_path(run, "cells") : NULL;
+	run = json_from_file_capped(path, RESULTS_JSON_MAX);
+	if (!run) {
+		error("%s: cannot read run.json: %s", path,
+		      errno == EBADMSG ? "not JSON" :
+					 open_regular_strerror(errno));
+		free(path);
+		return 2;
+	}
+	cells = json_path(run, "cells");
 	if (!cells || !json_object_is_type(cells, json_type_array)) {
-		error("%s: cannot read run.json, or it has no cells", path);
+		error("%s: run.json has no cells array", path);
 		free(path);
 		json_object_put(run);
 		return 2;
@@ -119,13 +161,12 @@ int cmd_reparse(int argc, char **argv)
 		out = json_object_new_array();
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
-		char *dir = xasprintf("%s/%s", argv[0], str(c, "dir"));
 		struct strbuf note = STRBUF_INIT;
+		char *dir = cell_dir(argv[0], str(c, "dir"), &note);
 		struct reparse_result r;
 
-		if (!*str(c, "dir") || cell_reparse(dir, &r, &note)) {
-			error("%s: %s", str(c, "id"),
-			      note.len ? note.buf : "no cell directory");
+		if (!dir || cell_reparse(dir, &r, &note)) {
+			error("%s: %s", str(c, "id"), note.buf);
 			failed++;
 		} else {
 			if (out)

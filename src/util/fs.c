@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -21,7 +22,14 @@ int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	int fd, saved;
 
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+	/*
+	 * O_EXCL: never through a link planted under the temporary name (a
+	 * results directory may be someone else's); a stale one of ours, left
+	 * by a process with the same pid, is removed once.
+	 */
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	if (fd < 0 && errno == EEXIST && unlink(tmp) == 0)
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
 	if (fd < 0)
 		goto fail;
 	if (write_in_full(fd, data, len) < 0)
@@ -219,6 +227,98 @@ int64_t fs_free_bytes(const char *path)
 		*slash = '\0';
 	}
 	return (int64_t)sv.f_bavail * (int64_t)sv.f_frsize;
+}
+
+int open_regular(const char *path, size_t max)
+{
+	struct stat st;
+	int fd, err = 0;
+
+	/* Look first: opening a device can do things (a tape rewinds). */
+	if (lstat(path, &st) < 0)
+		return -1;
+	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+		errno = S_ISLNK(st.st_mode) ? ELOOP : EINVAL;
+		return -1;
+	}
+	/* And check what was opened: the name may have changed meanwhile. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		err = errno;
+	else if (!S_ISREG(st.st_mode))
+		err = EINVAL;
+	else if (max && (uint64_t)st.st_size > max)
+		err = EFBIG;
+	if (err) {
+		close(fd);
+		errno = err;
+		return -1;
+	}
+	return fd;
+}
+
+int read_file_capped(struct strbuf *sb, const char *path, size_t max)
+{
+	int fd = open_regular(path, max);
+	ssize_t n = 0;
+	int err = 0;
+
+	strbuf_reset(sb);
+	if (fd < 0)
+		return -1;
+	/* Never more than max + 1 bytes: a file that grows is refused. */
+	while (!max || sb->len <= max) {
+		size_t want = max ? max + 1 - sb->len : 1 << 16;
+
+		strbuf_grow(sb, want < (1 << 16) ? want : 1 << 16);
+		n = read(fd, sb->buf + sb->len,
+			 want < sb->alloc - sb->len - 1 ?
+				 want :
+				 sb->alloc - sb->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb->len += n;
+	}
+	sb->buf[sb->len] = '\0';
+	if (n < 0)
+		err = errno;
+	else if (max && sb->len > max)
+		err = EFBIG;
+	close(fd);
+	if (err) {
+		strbuf_reset(sb);
+		errno = err;
+		return -1;
+	}
+	return 0;
+}
+
+const char *open_regular_strerror(int err)
+{
+	switch (err) {
+	case ELOOP:
+		return "a symbolic link (not followed)";
+	case EINVAL:
+		return "not a regular file";
+	case EFBIG:
+		return "larger than its cap";
+	default:
+		return strerror(err);
+	}
+}
+
+bool is_one_component(const char *name)
+{
+	if (!*name || !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("._-", *p))
+			return false;
+	return true;
 }
 
 const char *wblab_home(void)

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,20 @@ int json_write_atomic(const char *path, json_object *o)
 	ret = write_file_atomic(path, sb.buf, sb.len, 0644);
 	strbuf_release(&sb);
 	return ret;
+}
+
+json_object *json_from_file_capped(const char *path, size_t max)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_object *o = NULL;
+
+	if (!read_file_capped(&sb, path, max)) {
+		o = json_tokener_parse(sb.buf);
+		if (!o)
+			errno = EBADMSG;
+	}
+	strbuf_release(&sb);
+	return o;
 }
 
 json_object *json_path(json_object *o, const char *path)

@@ -7,6 +7,12 @@
 /* Write a JSON object to path atomically (temp-then-rename), pretty-printed. */
 int json_write_atomic(const char *path, json_object *o);
 /*
+ * Parse a JSON file of untrusted results: read through read_file_capped()
+ * (a regular file, no link followed, at most max bytes). NULL with errno
+ * set on refusal (see open_regular()), EBADMSG when it is not JSON.
+ */
+json_object *json_from_file_capped(const char *path, size_t max);
+/*
  * Follow a dotted path ("metrics.fio.0.write.bw_kib_s"): object keys, and
  * array indexes where the node is an array. NULL if any step is missing.
  */
