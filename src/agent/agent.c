@@ -32,6 +32,7 @@
 #include "agent/plan.h"
 #include "agent/proto.h"
 #include "util/io.h"
+#include "util/str.h"
 
 static void power_off(void)
 {
@@ -275,6 +276,7 @@ static char *read_plan(size_t *len)
 static void inject_fault(void)
 {
 	char fault[32];
+	const char *arg;
 
 	cmdline_get("wblab.fault", fault, sizeof(fault));
 	if (!fault[0])
@@ -293,17 +295,16 @@ static void inject_fault(void)
 		power_off();
 	} else if (!strcmp(fault, "refuse")) {
 		send_frame('F', "evil.sh", "rm -rf /", 8);
-	} else if (!strncmp(fault, "lkdtm:", 6)) {
+	} else if (skip_prefix(fault, "lkdtm:", &arg)) {
 		int fd = open("/sys/kernel/debug/provoke-crash/DIRECT",
 			      O_WRONLY | O_CLOEXEC);
 
-		if (fd < 0 ||
-		    write_in_full(fd, fault + 6, strlen(fault + 6)) < 0)
-			say("lkdtm %s: %s", fault + 6, strerror(errno));
+		if (fd < 0 || write_in_full(fd, arg, strlen(arg)) < 0)
+			say("lkdtm %s: %s", arg, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-	} else if (!strncmp(fault, "flood:", 6)) {
-		long mb = strtol(fault + 6, NULL, 10);
+	} else if (skip_prefix(fault, "flood:", &arg)) {
+		long mb = strtol(arg, NULL, 10);
 		int fd = open("/dev/ttyS0", O_WRONLY | O_NOCTTY | O_CLOEXEC);
 		char line[128];
 		double t = mono();

@@ -13,6 +13,7 @@
 #include "artifact/kbuild-int.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/str.h"
 
 struct kopt {
 	char *sym;
@@ -25,9 +26,9 @@ struct kopt {
 /* Parse "CONFIG_X=v" or "# CONFIG_X is not set"; 0 if the line is neither. */
 static int parse_config_line(const char *l, char **sym, char **val)
 {
-	const char *eq;
+	const char *eq, *s;
 
-	if (!strncmp(l, "CONFIG_", 7) && (eq = strchr(l, '='))) {
+	if (starts_with(l, "CONFIG_") && (eq = strchr(l, '='))) {
 		size_t vl = strlen(eq + 1);
 
 		while (vl &&
@@ -37,9 +38,8 @@ static int parse_config_line(const char *l, char **sym, char **val)
 		*val = xstrndup(eq + 1, vl);
 		return 1;
 	}
-	if (!strncmp(l, "# CONFIG_", 9) && strstr(l, " is not set")) {
-		const char *s = l + 2;
-
+	if (skip_prefix(l, "# ", &s) && starts_with(s, "CONFIG_") &&
+	    strstr(l, " is not set")) {
 		*sym = xstrndup(s, strcspn(s, " "));
 		*val = xstrdup("n");
 		return 1;
@@ -61,7 +61,7 @@ static const char *config_value(struct strbuf *cfg, const char *sym)
 	/* A linear scan of a few thousand lines per request is cheap enough. */
 	static char val[4096];
 	size_t sl = strlen(sym);
-	const char *p = cfg->buf;
+	const char *p = cfg->buf, *q;
 
 	while (p && *p) {
 		const char *nl = strchr(p, '\n');
@@ -76,9 +76,8 @@ static const char *config_value(struct strbuf *cfg, const char *sym)
 			val[vl] = '\0';
 			return val;
 		}
-		if (len > sl + 2 && !strncmp(p, "# ", 2) &&
-		    !strncmp(p + 2, sym, sl) &&
-		    !strncmp(p + 2 + sl, " is not set", 11))
+		if (len > sl + 2 && skip_prefix(p, "# ", &q) &&
+		    !strncmp(q, sym, sl) && starts_with(q + sl, " is not set"))
 			return "n";
 		p = nl ? nl + 1 : NULL;
 	}

@@ -14,6 +14,7 @@
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
+#include "util/str.h"
 
 /* The @@ header of hunk number n (1-based) of file in a patch; NULL if not found. */
 static char *hunk_header(const char *patch, const char *file, int n)
@@ -26,17 +27,18 @@ static char *hunk_header(const char *patch, const char *file, int n)
 		return NULL;
 	for (char *l = strtok_r(text.buf, "\n", &save); l && !found;
 	     l = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(l, "+++ ", 4)) {
-			char *name = l + 4;
-			char *end = name + strcspn(name, "\t");
-			const char *slash;
+		const char *name;
 
-			*end = '\0';
+		if (skip_prefix(l, "+++ ", &name)) {
+			size_t len = strcspn(name, "\t");
 			/* -p1: drop the first component (b/). */
-			slash = strchr(name, '/');
-			in_file = slash && !strcmp(slash + 1, file);
+			const char *slash = memchr(name, '/', len);
+
+			in_file = slash &&
+				  len - (slash + 1 - name) == strlen(file) &&
+				  !memcmp(slash + 1, file, strlen(file));
 			hunk = 0;
-		} else if (in_file && !strncmp(l, "@@ ", 3) && ++hunk == n) {
+		} else if (in_file && starts_with(l, "@@ ") && ++hunk == n) {
 			found = xstrdup(l);
 		}
 	}
@@ -85,12 +87,13 @@ int kbuild_patch_check(const char *srcdir, const char *patch,
 	}
 	for (char *l = strtok_r(out.buf, "\n", &save); l;
 	     l = strtok_r(NULL, "\n", &save)) {
+		const char *name;
 		int hunk, line;
 
-		if (!strncmp(l, "checking file ", 14) ||
-		    !strncmp(l, "patching file ", 14)) {
+		if (skip_prefix(l, "checking file ", &name) ||
+		    skip_prefix(l, "patching file ", &name)) {
 			free(file);
-			file = xstrdup(l + 14);
+			file = xstrdup(name);
 		} else if (sscanf(l, "Hunk #%d FAILED at %d", &hunk, &line) ==
 			   2) {
 			char *hdr = file ? hunk_header(patch, file, hunk) :

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "collect/blocked.h"
+#include "util/str.h"
 
 #define ADD(o, k, v) json_object_object_add(o, k, v)
 
@@ -60,9 +61,9 @@ static int frame(const char *b, const char *end, char *name, size_t nsz)
 
 static bool scheduler(const char *name)
 {
-	return !strncmp(name, "schedule", 8) ||
-	       !strncmp(name, "__schedule", 10) ||
-	       !strncmp(name, "io_schedule", 11);
+	return starts_with(name, "schedule") ||
+	       starts_with(name, "__schedule") ||
+	       starts_with(name, "io_schedule");
 }
 
 /*

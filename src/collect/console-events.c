@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "collect/console-int.h"
+#include "util/str.h"
 
 /* ---- events ---- */
 
@@ -362,7 +363,7 @@ bool warning_line(struct console_parser *p, const struct line *l)
 	warn_file(t, len, file, sizeof(file), func);
 	if (!file[0] && !starts(t, len, "CPU: ") && !starts(t, len, "at "))
 		return false; /* a driver message, not a WARN() splat */
-	if (!strncmp(file, "kernel/locking/lockdep", 22)) {
+	if (starts_with(file, "kernel/locking/lockdep")) {
 		e = new_event(p, l, K_LOCKDEP, F_HFUNC);
 		if (e) {
 			set_head(e, "WARNING: locking bug", NULL, 0);
@@ -381,7 +382,7 @@ bool warning_line(struct console_parser *p, const struct line *l)
 			e->flags = F_TRACEFUNC;
 		}
 	}
-	if (!strncmp(file, "mm/", 3) && strstr(func, "alloc")) {
+	if (starts_with(file, "mm/") && strstr(func, "alloc")) {
 		set_head(e, "WARNING: kmalloc bug", NULL, 0);
 		e->flags = F_TRACEFUNC | F_SKIP_MEM;
 	}

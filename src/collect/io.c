@@ -16,6 +16,7 @@
 
 #include "collect/io.h"
 #include "util/log.h"
+#include "util/str.h"
 
 const char *const io_class_name[NR_IO] = { "direct", "memcg", "kswapd",
 					   "flusher", "other" };
@@ -497,7 +498,7 @@ static int class_of_stack(int bits, const char *comm)
 	if (bits & ST_DIRECT)
 		return IO_DIRECT;
 	if (bits & ST_KSWAPD ||
-	    (bits & ST_RECLAIM && !strncmp(comm, "kswapd", 6)))
+	    (bits & ST_RECLAIM && starts_with(comm, "kswapd")))
 		return IO_KSWAPD;
 	if (bits & ST_RECLAIM)
 		return -1;
@@ -556,7 +557,7 @@ static bool hist_walk(const char *text, size_t len, hist_fn fn, void *ctx,
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		p = nl ? nl + 1 : end;
-		if (!strncmp(line, "{ ", 2)) {
+		if (starts_with(line, "{ ")) {
 			memset(&e, 0, sizeof(e));
 			parse_key_line(line, &e);
 			in = true;

@@ -9,6 +9,7 @@
 
 #include "collect/blocked.h"
 #include "collect/stack.h"
+#include "util/str.h"
 
 #define ADD(o, k, v) json_object_object_add(o, k, v)
 /*
@@ -237,7 +238,7 @@ json_object *stack_sysrq_tasks(const char *text, size_t len)
 		if (sysrq_task_line(p, n, &t) && t.pid >= 0 &&
 		    (fr = t.stack_free) > 0 && fr <= STACK_THREAD_SIZE) {
 			tasks++;
-			if (!strncmp(t.comm, "kswapd", 6))
+			if (starts_with(t.comm, "kswapd"))
 				json_object_array_add(ks, task_json(t.comm,
 								    t.pid, fr));
 			if (!strcmp(t.comm, "wblab-hog") ||

@@ -13,6 +13,7 @@
 #include "collect/stackprobe.h"
 #include "collect/windows.h"
 #include "util/log.h"
+#include "util/str.h"
 #include "util/strbuf.h"
 
 #define ADD(o, k, v) json_object_object_add(o, k, v)
@@ -419,7 +420,7 @@ static const char *in_window(const struct rw_state *st, const struct sample *s)
 
 	if (k == WK_DIRECT || k == WK_MEMCG || k == WK_KSWAPD)
 		return wkind_name[k];
-	return strncmp(s->comm, "kswapd", 6) ? NULL : wkind_name[WK_KSWAPD];
+	return starts_with(s->comm, "kswapd") ? wkind_name[WK_KSWAPD] : NULL;
 }
 
 json_object *stack_reclaim_write(const char *text, size_t len)

@@ -13,6 +13,7 @@
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
+#include "util/str.h"
 #include "util/strbuf.h"
 
 static int git_out(const char *tree, const char *const *args,
@@ -303,9 +304,11 @@ char *tree_patch_subject(const char *patch)
 	if (strbuf_read_file(&text, patch) >= 0) {
 		for (char *l = strtok_r(text.buf, "\n", &save); l && *l;
 		     l = strtok_r(NULL, "\n", &save)) {
-			if (strncmp(l, "Subject: ", 9))
+			const char *rest;
+
+			if (!skip_prefix(l, "Subject: ", &rest))
 				continue;
-			l = skip_blanks(l + 9);
+			l = skip_blanks((char *)rest);
 			if (*l == '[' && strchr(l, ']'))
 				l = skip_blanks(strchr(l, ']') + 1);
 			subject = xstrdup(l);

@@ -14,6 +14,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/str.h"
 
 /*
  * Parse a JSON file whole; on failure say why in why, as "FILE: ..." or
@@ -292,17 +293,15 @@ static char *patch_subject(const char *name)
 	char line[512], *subj = NULL;
 
 	for (int i = 0; f && i < 64 && fgets(line, sizeof(line), f); i++) {
-		char *s = line;
+		const char *s;
 
-		if (strncmp(s, "Subject:", 8))
+		if (!skip_prefix(line, "Subject:", &s))
 			continue;
-		s += 8;
 		s += strspn(s, " ");
 		if (*s == '[' && strchr(s, ']'))
 			s = strchr(s, ']') + 1;
 		s += strspn(s, " ");
-		s[strcspn(s, "\r\n")] = 0;
-		subj = xstrdup(s);
+		subj = xstrndup(s, strcspn(s, "\r\n"));
 		break;
 	}
 	if (f)

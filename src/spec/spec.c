@@ -10,6 +10,7 @@
 #include "spec/spec.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/str.h"
 
 static int spec_load(struct spec_file *sf, yaml_parser_t *parser)
 {
@@ -272,8 +273,8 @@ const char *spec_value_check(enum spec_value v, const char *s)
 			       NULL :
 			       "must be a git ref ([A-Za-z0-9._/-], no '..')";
 	case SPEC_V_IQN:
-		return (!strncmp(s, "iqn.", 4) || !strncmp(s, "eui.", 4) ||
-			!strncmp(s, "naa.", 4)) &&
+		return (starts_with(s, "iqn.") || starts_with(s, "eui.") ||
+			starts_with(s, "naa.")) &&
 				       all_in(s, "abcdefghijklmnopqrstuvwxyz"
 						 "0123456789.:-") ?
 			       NULL :

@@ -11,6 +11,7 @@
 
 #include "spec/specs.h"
 #include "util/log.h"
+#include "util/str.h"
 
 #define L(field) offsetof(struct topo_layer, field)
 #define T(field) offsetof(struct topology_spec, field)
@@ -315,7 +316,7 @@ static void check_refs(struct spec_file *sf, struct topology_spec *t,
 					l->chunk);
 		}
 	}
-	if (l->type == LAYER_ISCSI_TARGET && strncmp(l->iqn, "iqn.", 4))
+	if (l->type == LAYER_ISCSI_TARGET && !starts_with(l->iqn, "iqn."))
 		LAYER_ERR(sf, t, l, "iqn",
 			  "'%s' is not an IQN (iqn.YYYY-MM.domain:name)",
 			  l->iqn);

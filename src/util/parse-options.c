@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/parse-options.h"
+#include "util/str.h"
 
 struct po_ctx {
 	const char *prefix;
@@ -231,7 +232,7 @@ static const struct option *find_long(const struct option *opts,
 			return o;
 	}
 	/* --no-NAME for booleans */
-	if (len > 3 && !strncmp(name, "no-", 3))
+	if (len > 3 && starts_with(name, "no-"))
 		for (const struct option *o = opts; o->type != OPTION_END;
 		     o++) {
 			if (o->type != OPTION_BOOL || !o->long_name)

@@ -20,6 +20,7 @@
 #include "artifact/cache.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/str.h"
 #include "util/strbuf.h"
 #include "virt/owner.h"
 
@@ -212,9 +213,10 @@ static int base_owner_dead(const char *base)
 static bool legacy_old(const char *name)
 {
 	struct tm tm = { 0 };
-	const char *p = name + 6;
+	const char *p;
 
-	if (strncmp(name, "wblab-", 6) || !strptime(p, "%Y%m%d-%H%M%S", &tm))
+	if (!skip_prefix(name, "wblab-", &p) ||
+	    !strptime(p, "%Y%m%d-%H%M%S", &tm))
 		return false;
 	return time(NULL) - timegm(&tm) > LEGACY_AGE;
 }
@@ -240,7 +242,7 @@ static int reap_domains(virConnectPtr conn)
 		const char *name = virDomainGetName(doms[i]);
 		struct owner o;
 
-		if (name && !strncmp(name, "wblab-", 6) &&
+		if (name && starts_with(name, "wblab-") &&
 		    domain_owner(doms[i], &o) == 0 && !owner_alive(&o)) {
 			char *base = base_name(name);
 
@@ -280,7 +282,7 @@ static int reap_networks(virConnectPtr conn)
 		char *tgt = base ? xasprintf("%s-target", base) : NULL;
 		int dead = base ? base_owner_dead(base) : 0;
 
-		if (name && !strncmp(name, "wblab-", 6) &&
+		if (name && starts_with(name, "wblab-") &&
 		    !domain_exists(conn, base) && !domain_exists(conn, tgt) &&
 		    (dead == 1 || (dead < 0 && legacy_old(name)))) {
 			virNetworkDestroy(nets[i]);
@@ -308,7 +310,7 @@ static int reap_staging(virConnectPtr conn)
 		int dead;
 		size_t len = strlen(de->d_name);
 
-		if (strncmp(de->d_name, "wblab-", 6))
+		if (!starts_with(de->d_name, "wblab-"))
 			continue;
 		base = len > 6 && !strcmp(de->d_name + len - 6, ".owner") ?
 			       xstrndup(de->d_name, len - 6) :
