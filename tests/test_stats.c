@@ -258,41 +258,6 @@ START_TEST(test_fisher_power)
 }
 END_TEST
 
-START_TEST(test_bh_paper)
-{
-	/*
-	 * Benjamini & Hochberg (1995), J. R. Statist. Soc. B 57(1), the
-	 * worked example: 15 p-values; at q* = 0.05 the procedure rejects the
-	 * four smallest (Bonferroni only three). Adjusted values as R's
-	 * p.adjust(p, "BH"): q(4) = 0.0095 * 15 / 4 = 0.035625, and q(5) is
-	 * min over j >= 5 of p(j) * 15 / j = 0.0201 * 15 / 5 = 0.0603.
-	 */
-	const double p[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201,
-			     0.0278, 0.0298, 0.0344, 0.0459, 0.3240,
-			     0.4262, 0.5719, 0.6528, 0.7590, 1.0000 };
-	double q[15];
-	int rejected = 0;
-
-	stats_bh(p, 15, q);
-	for (int i = 0; i < 15; i++)
-		rejected += q[i] < 0.05;
-	ck_assert_int_eq(rejected, 4);
-	ck_assert_double_eq_tol(q[3], 0.035625, 1e-12);
-	ck_assert_double_eq_tol(q[4], 0.0603, 1e-12);
-	ck_assert_double_eq_tol(q[14], 1, 1e-12);
-	/* Order does not matter; NAN is left out of the count. */
-	{
-		const double p2[] = { 0.04, NAN, 0.01 };
-		double q2[3];
-
-		stats_bh(p2, 3, q2);
-		ck_assert_double_eq_tol(q2[0], 0.04, 1e-12);
-		ck_assert_double_eq_tol(q2[2], 0.02, 1e-12);
-		ck_assert(isnan(q2[1]));
-	}
-}
-END_TEST
-
 /*
  * tests/ref/stats_ref.py, "stats_perm_test": SciPy's exact permutation
  * test (every split) of |mean(b) - mean(a)|. Exact p-values are ratios of
@@ -600,105 +565,6 @@ START_TEST(test_tost_edges)
 END_TEST
 
 /*
- * tests/ref/stats_ref.R, "stats_holm, stats_bh": R's p.adjust(p, "holm")
- * and p.adjust(p, "BH"), Simes by hand (min(sort(p) * m / (1:m))).
- * Products and minima of the inputs: tolerance 1e-12.
- */
-static void check_adjusted(const double *p, size_t n, const double *holm,
-			   const double *bh, double simes)
-{
-	double q[16];
-
-	ck_assert_uint_le(n, ARRAY_N(q));
-	stats_holm(p, n, q);
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(holm[i]))
-			ck_assert(isnan(q[i]));
-		else
-			ck_assert_double_eq_tol(q[i], holm[i], 1e-12);
-	}
-	stats_bh(p, n, q);
-	for (size_t i = 0; i < n; i++) {
-		if (isnan(bh[i]))
-			ck_assert(isnan(q[i]));
-		else
-			ck_assert_double_eq_tol(q[i], bh[i], 1e-12);
-	}
-	ck_assert_double_eq_tol(stats_simes(p, n), simes, 1e-12);
-}
-
-START_TEST(test_multi_r)
-{
-	/* Benjamini & Hochberg (1995)'s 15 p-values (test_bh_paper). */
-	const double bh95[] = { 0.0001, 0.0004, 0.0019, 0.0095, 0.0201,
-				0.0278, 0.0298, 0.0344, 0.0459, 0.3240,
-				0.4262, 0.5719, 0.6528, 0.7590, 1.0000 };
-	const double bh95_holm[] = { 0.0015, 0.0056, 0.0247, 0.114,  0.2211,
-				     0.278,  0.278,  0.278,  0.3213, 1,
-				     1,	     1,	     1,	     1,	     1 };
-	const double bh95_bh[] = { 0.0015,
-				   0.0030000000000000001,
-				   0.0094999999999999998,
-				   0.035624999999999997,
-				   0.060299999999999999,
-				   0.063857142857142862,
-				   0.063857142857142862,
-				   0.064500000000000002,
-				   0.076500000000000012,
-				   0.48599999999999999,
-				   0.58118181818181813,
-				   0.71487499999999993,
-				   0.75323076923076926,
-				   0.81321428571428567,
-				   1 };
-	const double ties[] = { 0.01, 0.04, 0.03, 0.005, 0.2, 0.04 };
-	const double ties_holm[] = { 0.05, 0.12, 0.12, 0.03, 0.2, 0.12 };
-	const double ties_bh[] = { 0.03, 0.048, 0.048, 0.03, 0.2, 0.048 };
-	/* NA in R, NAN here: left out of the count. */
-	const double na[] = { 0.5, NAN, 0.02, 0.9 };
-	const double na_holm[] = { 1, NAN, 0.06, 1 };
-	const double na_bh[] = { 0.75, NAN, 0.06, 0.9 };
-	/* Three rows of one count (its log1p Welch p) and a fourth row. */
-	const double pd = 0.00079613375910859258;
-	const double same[] = { pd, pd, pd, 0.3 };
-	const double same_holm[] = { 0.0031845350364343703,
-				     0.0031845350364343703,
-				     0.0031845350364343703, 0.3 };
-	const double same_bh[] = { 0.0010615116788114567, 0.0010615116788114567,
-				   0.0010615116788114567, 0.3 };
-
-	check_adjusted(bh95, ARRAY_N(bh95), bh95_holm, bh95_bh, 0.0015);
-	check_adjusted(ties, ARRAY_N(ties), ties_holm, ties_bh, 0.03);
-	check_adjusted(na, ARRAY_N(na), na_holm, na_bh, 0.06);
-	/* Simes: 4/3 p where Bonferroni within the family took 4 p. */
-	check_adjusted(same, ARRAY_N(same), same_holm, same_bh,
-		       0.0010615116788114567);
-}
-END_TEST
-
-START_TEST(test_multi_edges)
-{
-	const double one[] = { 0.03 }, nans[] = { NAN, NAN },
-		     big[] = { 0.9, 0.8 };
-	double q[2];
-
-	/* One test: nothing to adjust. */
-	stats_holm(one, 1, q);
-	ck_assert_double_eq(q[0], 0.03);
-	ck_assert_double_eq(stats_simes(one, 1), 0.03);
-	/* No test at all: NAN, never 0 or 1 by default. */
-	ck_assert(isnan(stats_simes(nans, 2)));
-	stats_holm(nans, 2, q);
-	ck_assert(isnan(q[0]) && isnan(q[1]));
-	ck_assert(isnan(stats_simes(nans, 0)));
-	/* Capped at 1. */
-	stats_holm(big, 2, q);
-	ck_assert_double_eq(q[0], 1);
-	ck_assert_double_eq_tol(stats_simes(big, 2), 0.9, 1e-15);
-}
-END_TEST
-
-/*
  * tests/ref/stats_ref.R, "stats_mde_abs": R's power.t.test(n, sd =
  * pooled, power = 0.8, strict = TRUE)$delta (equal n) or uniroot of the
  * noncentral t power (unequal n). Two numerical integrations and a root
@@ -757,7 +623,6 @@ int main(void)
 	tcase_add_test(tc, test_power_t_r);
 	tcase_add_test(tc, test_bands);
 	tcase_add_test(tc, test_fisher_power);
-	tcase_add_test(tc, test_bh_paper);
 	tcase_add_test(tc, test_perm_real);
 	tcase_add_test(tc, test_perm_ties_and_edges);
 	tcase_add_test(tc, test_perm_monte_carlo);
@@ -766,8 +631,6 @@ int main(void)
 	tcase_add_test(tc, test_fisher_greater_scipy);
 	tcase_add_test(tc, test_tost_r);
 	tcase_add_test(tc, test_tost_edges);
-	tcase_add_test(tc, test_multi_r);
-	tcase_add_test(tc, test_multi_edges);
 	tcase_add_test(tc, test_mde_abs_r);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -8,6 +8,7 @@
  *                  Fisher, power and smallest detectable effects
  *   stats-perm.c   the permutation test of a difference in means
  *   stats-multi.c  multiplicity: Benjamini-Hochberg, Holm, Simes
+ *   stats-seq.c    group-sequential boundaries (repeated looks)
  * The public interface of all of them is stats/stats.h.
  */
 #include <stddef.h>

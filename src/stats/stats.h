@@ -251,4 +251,50 @@ void stats_holm(const double *p, size_t n, double *q);
  */
 double stats_simes(const double *p, size_t n);
 
+/*
+ * Group-sequential boundaries: a job that looks at its data several
+ * times as it grows (validate at n = 3, 5, 7, 9 a side) and stops at the
+ * first significant look must test each look at a smaller level, or its
+ * chance of a false alarm grows with every look (five looks at 0.05:
+ * 0.14). K looks at information fractions t[0..k-1] (0 < t < = 1,
+ * increasing: n_i / n_max for a t-test of means), two-sided overall
+ * alpha. z[i]: reject at look i when |Z_i| >= z[i]; p[i] (NULL to skip):
+ * the same as a nominal two-sided p-value, 2 (1 - Phi(z[i])), to hold a
+ * look's ordinary p-value against. Computed by the recursive numerical
+ * integration of Armitage, McPherson & Rowe (1969) (Jennison & Turnbull
+ * 2000, ch. 19), to about 1e-6 in z. 0, or -1 on bad looks or alpha.
+ *
+ * Pocock and O'Brien-Fleming take every look's t as given (rescaled so
+ * the last is 1) and fix the shape; the spending forms (Lan & DeMets
+ * 1983) fix how much alpha is spent by each t, so looks may be unequally
+ * spaced or stop early (t[k-1] < 1 leaves the rest unspent):
+ *  POCOCK        one z at every look: stops early most easily
+ *                (K = 4 equal looks: 2.361, nominal p 0.0182 each)
+ *  OBF           z_i = C / sqrt(t_i): almost nothing spent early, the
+ *                last look near the plain test (K = 4: 4.049 ... 2.024)
+ *  SPEND_POCOCK  spends alpha ln(1 + (e - 1) t)
+ *  SPEND_OBF     spends 4 - 4 Phi(z_{1-alpha/4} / sqrt(t)) (alpha/2 a side
+ *                by the one-sided O'Brien-Fleming-like function; rpact's
+ *                "asOF", gsDesign's sfLDOF); a look too early to be
+ *                allowed anything gets z = 20, which nothing crosses
+ * The boundaries are for a normal statistic; a t-test with few degrees
+ * of freedom held to the nominal p[i] is the usual approximation.
+ */
+enum stats_gs_design {
+	STATS_GS_POCOCK,
+	STATS_GS_OBF,
+	STATS_GS_SPEND_POCOCK,
+	STATS_GS_SPEND_OBF,
+};
+int stats_gs_bounds(enum stats_gs_design d, const double *t, size_t k,
+		    double alpha, double *z, double *p);
+
+/*
+ * The chance, when nothing changed, that |Z_i| >= z[i] at some look i
+ * (the overall two-sided type I error of boundaries z at fractions t):
+ * four looks at n = 3, 5, 7, 9 a side held to 1.96 each give 0.12.
+ * NAN on bad input.
+ */
+double stats_gs_crossing(const double *t, const double *z, size_t k);
+
 #endif

@@ -129,3 +129,19 @@ for (c in list(list("ab vmscan_write_file_direct", ab_a, ab_b, direct),
 			power = 0.8, strict = TRUE, tol = 1e-12)$delta)
 }
 show("sd 1, n 3 v 9, mde", mde_abs(1, 3, 9))
+
+section(paste("stats_gs_bounds: rpact getDesignGroupSequential(alpha = 0.05,",
+	      "sided = 2, typeOfDesign = P / OF / asP / asOF)$criticalValues"))
+suppressMessages(library(rpact))
+designs <- c(P = "POCOCK", OF = "OBF", asP = "SPEND_POCOCK",
+	     asOF = "SPEND_OBF")
+looks <- list(eq2 = 1:2 / 2, eq3 = 1:3 / 3, eq4 = 1:4 / 4, eq5 = 1:5 / 5,
+	      n3579 = c(3, 5, 7, 9) / 9)
+for (ty in names(designs)) {
+	for (lk in names(looks)) {
+		t <- looks[[lk]]
+		d <- getDesignGroupSequential(informationRates = t,
+			alpha = 0.05, sided = 2, typeOfDesign = ty)
+		show(paste(designs[[ty]], lk), d$criticalValues)
+	}
+}
