@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "collect/io.h"
+#include "util/dvec.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -45,20 +46,6 @@ enum io_class io_class_of(enum wkind k)
 	default:
 		return IO_OTHER;
 	}
-}
-
-struct dvec {
-	double *v;
-	size_t n, alloc;
-};
-
-static void dvec_add(struct dvec *d, double x)
-{
-	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? 2 * d->alloc : 256;
-		d->v = xrealloc(d->v, d->alloc * sizeof(*d->v));
-	}
-	d->v[d->n++] = x;
 }
 
 /* (dev, sector) -> value, open addressing; keys are never removed. */
@@ -183,11 +170,11 @@ void io_free(struct io_state *s)
 	if (!s)
 		return;
 	for (int i = 0; i < NR_IO; i++) {
-		free(s->w[i].bio_kib.v);
-		free(s->w[i].service_us.v);
+		dvec_clear(&s->w[i].bio_kib);
+		dvec_clear(&s->w[i].service_us);
 	}
 	for (size_t i = 0; i < s->nleaf; i++)
-		free(s->leaf[i].service_us.v);
+		dvec_clear(&s->leaf[i].service_us);
 	free(s->pages.v);
 	free(s->rqs.v);
 	free(s);
@@ -289,7 +276,7 @@ void io_bio_queue(struct io_state *s, const struct trace_line *l,
 		return;
 	w->bios++;
 	w->pages += (b.nr + SECTORS_PER_PAGE - 1) / SECTORS_PER_PAGE;
-	dvec_add(&w->bio_kib, b.nr / 2.0);
+	dvec_push(&w->bio_kib, b.nr / 2.0);
 	if (w->have_prev) {
 		unsigned long long d = b.sector > w->prev_end ?
 					       b.sector - w->prev_end :
@@ -364,29 +351,20 @@ void io_rq_complete(struct io_state *s, const struct trace_line *l)
 	if (lf) {
 		lf->requests++;
 		lf->kib += b.nr / 2;
-		dvec_add(&lf->service_us, us);
+		dvec_push(&lf->service_us, us);
 	}
 	if (e->cls >= 0)
-		dvec_add(&s->w[e->cls].service_us, us);
+		dvec_push(&s->w[e->cls].service_us, us);
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile; null for an empty vector. */
+/* Nearest-rank percentile (util/dvec.h); null for an empty vector. */
 static json_object *pct(struct dvec *d, double q)
 {
-	size_t r;
+	double v;
 
-	if (!d->n)
-		return NULL;
-	qsort(d->v, d->n, sizeof(*d->v), cmp_double);
-	r = (size_t)ceil(q * d->n);
-	return json_object_new_double(round(d->v[r ? r - 1 : 0] * 1000) / 1000);
+	dvec_sort(d);
+	v = dvec_nearest_rank(d, q);
+	return isnan(v) ? NULL : json_object_new_double(round(v * 1000) / 1000);
 }
 
 static json_object *jd(double x)

@@ -17,6 +17,7 @@
 #include "collect/trace.h"
 #include "collect/traceline.h"
 #include "collect/windows.h"
+#include "util/dvec.h"
 #include "util/log.h"
 #include "util/utf8.h"
 
@@ -82,20 +83,6 @@ const struct trace_hist trace_hists[] = {
 };
 
 /* Small growable tables. */
-struct dvec {
-	double *v;
-	size_t n, alloc;
-};
-
-static void dvec_add(struct dvec *d, double x)
-{
-	if (d->n == d->alloc) {
-		d->alloc = d->alloc ? 2 * d->alloc : 256;
-		d->v = xrealloc(d->v, d->alloc * sizeof(*d->v));
-	}
-	d->v[d->n++] = x;
-}
-
 struct named {
 	char name[64];
 	long long a, b;
@@ -492,21 +479,6 @@ static void one(struct summary *s, const struct trace_line *l)
 	}
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* Nearest-rank percentile of a sorted vector. */
-static double pct(const struct dvec *d, double q)
-{
-	size_t r = (size_t)ceil(q * d->n);
-
-	return d->n ? d->v[r ? r - 1 : 0] : 0;
-}
-
 static json_object *jd(double x)
 {
 	return json_object_new_double(round(x * 1000) / 1000);
@@ -520,9 +492,9 @@ static json_object *stall_json(const struct windows *w, enum wkind kind)
 {
 	json_object *o = json_object_new_object(),
 		    *lat = json_object_new_object();
-	struct dvec d = { 0 };
+	struct dvec d = DVEC_INIT;
 	long long reclaimed = 0, unfinished = 0;
-	double sum = 0;
+	double sum;
 
 	for (size_t i = 0; i < w->n; i++) {
 		const struct pid_windows *p = &w->p[i];
@@ -536,25 +508,23 @@ static json_object *stall_json(const struct windows *w, enum wkind kind)
 			}
 			if (win->open_at_start)
 				continue; /* its begin is not in the trace */
-			dvec_add(&d, (win->end - win->begin) * 1e6);
+			dvec_push(&d, (win->end - win->begin) * 1e6);
 			reclaimed += win->nr_reclaimed;
 		}
 	}
-	/* qsort(NULL, 0, ...) is undefined (UBSan in make check-asan). */
-	if (d.n)
-		qsort(d.v, d.n, sizeof(*d.v), cmp_double);
-	for (size_t i = 0; i < d.n; i++)
-		sum += d.v[i];
+	dvec_sort(&d);
+	sum = dvec_sum(&d);
 	ADD(o, "count", I64(d.n));
 	ADD(o, "unfinished", I64(unfinished));
 	ADD(o, "nr_reclaimed", I64(reclaimed));
 	ADD(lat, "mean", jd(d.n ? sum / d.n : 0));
-	ADD(lat, "p50", jd(pct(&d, 0.50)));
-	ADD(lat, "p95", jd(pct(&d, 0.95)));
+	/* No stall waited nothing: 0, not null (direct-stall-p95 compares it). */
+	ADD(lat, "p50", jd(d.n ? dvec_nearest_rank(&d, 0.50) : 0));
+	ADD(lat, "p95", jd(d.n ? dvec_nearest_rank(&d, 0.95) : 0));
 	ADD(lat, "max", jd(d.n ? d.v[d.n - 1] : 0));
 	ADD(lat, "total", jd(sum));
 	ADD(o, "stall_us", lat);
-	free(d.v);
+	dvec_clear(&d);
 	return o;
 }
 

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/dvec.h"
 #include "util/log.h"
 
 #define WIDTH 80
@@ -322,13 +323,6 @@ static void event_names(struct strbuf *out, const struct rpt_group *g,
 		strbuf_release(&line);
 		strvec_clear(&seen);
 	}
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 static const struct rpt_cell *stack_section(struct strbuf *out,
