@@ -66,8 +66,7 @@ int image_lookup(const struct image_spec *s, struct image_artifact *out)
 	if (!path_exists(out->path))
 		return 1;
 	if (cache_verify(out->dir, image_files, why, sizeof(why))) {
-		warn("image cache entry %s is corrupt (%s): rebuilding it",
-		     out->dir, why);
+		cache_warn_corrupt("image", out->dir, why);
 		return 1;
 	}
 	return 0;
@@ -162,11 +161,8 @@ static int image_build(const struct image_spec *s, struct image_artifact *a)
 	chmod(img, 0444);
 	if (cache_seal(tmp, image_files))
 		goto out;
-	rm_rf(a->dir);
-	if (rename(tmp, a->dir) < 0) {
-		error("cannot move %s to %s: %s", tmp, a->dir, strerror(errno));
+	if (cache_install(tmp, a->dir))
 		goto out;
-	}
 	info("image %s: built in %.0f s: %s", s->name, now_mono() - t0,
 	     a->path);
 	ret = 0;
@@ -183,14 +179,18 @@ out:
 	return ret;
 }
 
+/*
+ * Built under the entry's lock (DIR.lock), looked up again once it is
+ * held: another process may have built it meanwhile.
+ */
 int image_ensure(const struct image_spec *s, struct image_artifact *out,
 		 bool *built)
 {
+	char *dir, *lockp = NULL;
+	int ret, lock = -1;
+
 	if (built)
 		*built = false;
-	char *dir;
-	int ret;
-
 	if (image_lookup(s, out) == 0)
 		return 0;
 	dir = cache_path("images", "");
@@ -198,7 +198,18 @@ int image_ensure(const struct image_spec *s, struct image_artifact *out,
 	free(dir);
 	if (ret)
 		return -1;
-	if (built)
-		*built = true;
-	return image_build(s, out);
+	lockp = cache_lock_path(out->dir);
+	lock = cache_lock(lockp, out->dir);
+	free(lockp);
+	if (lock < 0)
+		return -1;
+	image_artifact_free(out);
+	ret = image_lookup(s, out);
+	if (ret) {
+		if (built)
+			*built = true;
+		ret = image_build(s, out);
+	}
+	cache_unlock(lock);
+	return ret;
 }

@@ -71,8 +71,6 @@ void kb_fail_reset(void);
 void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 char *kb_fmt_secs(double secs);
-int kb_take_lock(const char *path, const char *what);
-void kb_drop_lock(int fd);
 int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 		  const char *log);
 

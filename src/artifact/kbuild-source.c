@@ -51,7 +51,7 @@ static int lock_source_cache(void)
 
 	if (!cache_make_dir(srcdir)) {
 		lockp = cache_path("src", ".lock");
-		lock = kb_take_lock(lockp, "the source cache");
+		lock = cache_lock(lockp, "the source cache");
 		free(lockp);
 	}
 	free(srcdir);
@@ -85,9 +85,7 @@ static int unpack_tree(const char *dir, const char *const *extract,
 		write_string_atomic(m, what);
 		free(m);
 	}
-	rm_rf(dir);
-	if (rename(tmp, dir) < 0) {
-		error("cannot rename %s to %s: %s", tmp, dir, strerror(errno));
+	if (cache_install(tmp, dir)) {
 		rm_rf(tmp);
 		goto out;
 	}
@@ -138,7 +136,7 @@ char *kbuild_package_source(const char *package, char **ident)
 		if (unpack_tree(dir, x, tmp, tarball))
 			goto fail;
 	}
-	kb_drop_lock(lock);
+	cache_unlock(lock);
 	if (ident)
 		*ident = xasprintf("%s %s", package, ver.buf);
 	strbuf_release(&ver);
@@ -146,7 +144,7 @@ char *kbuild_package_source(const char *package, char **ident)
 	free(tmp);
 	return dir;
 fail:
-	kb_drop_lock(lock);
+	cache_unlock(lock);
 	strbuf_release(&ver);
 	free(tarball);
 	free(tmp);

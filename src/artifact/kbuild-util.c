@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include "artifact/kbuild-int.h"
@@ -31,32 +30,6 @@ char *kb_fmt_secs(double secs)
 	if (s >= 60)
 		return xasprintf("%ldm%02lds", s / 60, s % 60);
 	return xasprintf("%.1fs", secs);
-}
-
-/* flock()ed lock file: serialises builds of one tree between processes. */
-int kb_take_lock(const char *path, const char *what)
-{
-	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-
-	if (fd < 0) {
-		error("cannot open %s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
-		info("waiting for another wblab process using %s", what);
-		if (flock(fd, LOCK_EX) < 0) {
-			error("cannot lock %s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-	}
-	return fd;
-}
-
-void kb_drop_lock(int fd)
-{
-	if (fd >= 0)
-		close(fd);
 }
 
 int kb_run_logged(const char *const *argv, const char *dir, const char **env,

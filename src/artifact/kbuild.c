@@ -196,7 +196,7 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 		lockp = cache_path("build", leaf);
 		free(leaf);
 	}
-	lock = kb_take_lock(lockp, lockp);
+	lock = cache_lock(lockp, lockp);
 	if (lock < 0)
 		goto out;
 	if (kb_already_built(s, hash, out)) {
@@ -231,14 +231,14 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 	if (k.base_obj) {
 		char *bl = xasprintf("%s.lock", s->base);
 		char *blp = cache_path("build", bl);
-		int bfd = kb_take_lock(blp, blp);
+		int bfd = cache_lock(blp, blp);
 
 		free(bl);
 		free(blp);
 		if (bfd < 0)
 			goto out;
 		ret = kb_prepare_tree(&k);
-		kb_drop_lock(bfd);
+		cache_unlock(bfd);
 		if (ret)
 			goto out;
 		ret = -1;
@@ -270,7 +270,7 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 out:
 	if (ret)
 		kb_fail(KBUILD_INFRA, NULL, "the build failed (see above)");
-	kb_drop_lock(lock);
+	cache_unlock(lock);
 	free(lockp);
 	free(builddir);
 	kb_free(&k);

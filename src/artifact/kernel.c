@@ -188,8 +188,7 @@ int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 		return -1;
 	}
 	if (cache_verify(dir, kernel_files, why, sizeof(why))) {
-		warn("kernel cache entry %s is corrupt (%s): rebuilding it",
-		     dir, why);
+		cache_warn_corrupt("kernel", dir, why);
 		kernel_artifact_free(a);
 		return -1;
 	}
@@ -310,12 +309,8 @@ int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
 	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a) ||
 	    cache_seal(tmpdir, kernel_files))
 		goto out;
-	rm_rf(a->dir);
-	if (rename(tmpdir, a->dir) < 0) {
-		error("cannot move %s to %s: %s", tmpdir, a->dir,
-		      strerror(errno));
+	if (cache_install(tmpdir, a->dir))
 		goto out;
-	}
 	ret = 0;
 out:
 	strbuf_release(&err);
@@ -340,7 +335,7 @@ static char *find_prefixed(const char *dir, const char *prefix)
 	return found;
 }
 
-int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
+static int fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 			  struct kernel_artifact *a)
 {
 	char *dl = cache_path("downloads", "");
@@ -459,5 +454,32 @@ out:
 	free(ver);
 	free(tmpdir);
 	free(root);
+	return ret;
+}
+
+/*
+ * Under the entry's lock (DIR.lock), as source builds are: two processes
+ * meeting a cold or corrupt entry fetch it once, and the second finds
+ * what the first made when it gets the lock.
+ */
+int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
+			  struct kernel_artifact *a)
+{
+	char *dir = kernel_dir(s, hash), *up = cache_path("kernels", "");
+	char *lockp = cache_lock_path(dir);
+	int lock = -1, ret = -1;
+
+	memset(a, 0, sizeof(*a));
+	if (cache_make_dir(up))
+		goto out;
+	lock = cache_lock(lockp, dir);
+	if (lock < 0)
+		goto out;
+	ret = kernel_artifact_load(dir, a) ? fetch_prebuilt(s, hash, a) : 0;
+	cache_unlock(lock);
+out:
+	free(lockp);
+	free(up);
+	free(dir);
 	return ret;
 }

@@ -5,18 +5,26 @@
 #include <stddef.h>
 
 /*
- * Cache entries are sealed: seal.json holds the SHA-256 and size of each
- * of the entry's files, written when the entry is made. Before an entry
- * is used it is checked against its seal, so a corrupted image or kernel
- * is found and rebuilt instead of booted. A full hash costs seconds on a
- * 2 GiB image, so a file whose size, inode, mtime and ctime are those of
- * its last good check (verified.json) is not hashed again; anything that
- * writes to a file changes its ctime. An entry made before seals existed
- * is sealed on its first use.
+ * Cache entries are sealed: seal.json holds each of the entry's files'
+ * plain SHA-256 (what sha256sum prints) and size, written when the entry
+ * is made and before it is renamed into place, so an entry without one is
+ * unfinished or not wblab's, and is rebuilt. Before an entry is used it is
+ * checked against its seal, so a corrupted image or kernel is found and
+ * rebuilt instead of booted. A full hash costs seconds on a 2 GiB image,
+ * so a file whose size, inode, mtime and ctime are those of its last good
+ * check (verified.json) is not hashed again; anything that writes to a
+ * file changes its ctime. A seal from before format 2 (labelled digests)
+ * is checked once against its own digests and sealed again.
  */
 int cache_seal(const char *dir, const char *const *files);
 /* 0 if dir matches its seal; -1 with why (a file, what differs) if not. */
 int cache_verify(const char *dir, const char *const *files, char *why,
 		 size_t len);
+
+/*
+ * "WHAT cache entry DIR is corrupt (WHY): rebuilding it", once per entry
+ * in a process (a lookup made again under the entry's lock says nothing).
+ */
+void cache_warn_corrupt(const char *what, const char *dir, const char *why);
 
 #endif

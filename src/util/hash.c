@@ -78,3 +78,19 @@ int hash_file_hex(const char *path, char *hex)
 	hasher_finish(h, hex);
 	return ret;
 }
+
+int sha256_file_hex(const char *path, char *hex)
+{
+	struct hasher *h = hasher_new();
+	char buf[1 << 16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = -1;
+
+	if (fd >= 0) {
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			hasher_add(h, buf, n);
+		close(fd);
+	}
+	hasher_finish(h, hex);
+	return n < 0 ? -1 : 0;
+}

@@ -16,6 +16,12 @@ void hasher_add_str(struct hasher *h, const char *label, const char *value);
 int hasher_add_file(struct hasher *h, const char *label, const char *path);
 /* Finish into hex (HASH_HEX_LEN + 1 bytes) and free the hasher. */
 void hasher_finish(struct hasher *h, char *hex);
+/*
+ * A labelled digest of a file: SHA-256 over a label and the contents, so
+ * it never equals the file's SHA-256 (it names inputs of cache keys).
+ */
 int hash_file_hex(const char *path, char *hex);
+/* The file's plain SHA-256, as sha256sum prints it. */
+int sha256_file_hex(const char *path, char *hex);
 
 #endif

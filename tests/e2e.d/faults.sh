@@ -147,6 +147,7 @@ if [ -n "$src" ] && [ -n "$deb" ]; then
 	WBLAB_CACHE=$C ./wblab kernel build debian-6.1 >"$R/f-cache1.log" 2>&1
 	check "fault cache: a sealed entry" test -s "$k/seal.json"
 	good=$(sha256sum <"$k/bzImage")
+	check "fault cache: the seal's SHA-256 is sha256sum's" grep -q "$(echo "$good" | cut -c1-64)" "$k/seal.json"
 	printf 'X' | dd of="$k/bzImage" bs=1 seek=4096 conv=notrunc 2>/dev/null
 	WBLAB_CACHE=$C ./wblab kernel build debian-6.1 >"$R/f-cache2.log" 2>&1
 	check "fault cache: the corruption is reported" grep -q "corrupt (bzImage: SHA-256" "$R/f-cache2.log"
