@@ -26,6 +26,7 @@
 #include "collect/trace.h"
 #include "collect/vmstat.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
 
@@ -194,7 +195,7 @@ static void metrics_end_of_workload(json_object *m, const struct kvset *after)
 				       json_object_new_int64(written));
 		json_object_object_add(
 			o, "dirty_share",
-			json_object_new_double((double)(dirty + wb) / written));
+			json_number((double)(dirty + wb) / written));
 	}
 	json_object_object_add(m, "end_of_workload", o);
 }
@@ -363,9 +364,8 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 			m, "stack_max_bytes",
 			json_object_new_int64(
 				(long long)json_num(tr, "max_bytes")));
-		json_object_object_add(
-			m, "stack_max_fraction",
-			json_object_new_double(json_num(tr, "fraction")));
+		json_object_object_add(m, "stack_max_fraction",
+				       json_number(json_num(tr, "fraction")));
 	} else {
 		char *why = agent_failure(alog, STACK_SYSCTL);
 
@@ -509,8 +509,7 @@ static json_object *redirty_pct(json_object *calls, json_object *pages)
 	if (!calls || !pages || !(c = json_object_get_int64(calls)))
 		return NULL;
 	p = json_object_get_int64(pages);
-	return json_object_new_double(p >= c ? 0 :
-					       round(1e4 * (c - p) / c) / 100);
+	return json_number(p >= c ? 0 : 100.0 * (c - p) / c);
 }
 
 /*

@@ -244,24 +244,18 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(t, "started", JS(started));
 	json_object_object_add(t, "finished", JS(finished));
 	/* The lab's own cost: libvirt starting QEMU (part of boot_s). */
-	json_object_object_add(
-		t, "domain_start_s",
-		json_object_new_double(span(g->t_create, g->t_running)));
-	json_object_object_add(
-		t, "boot_s",
-		json_object_new_double(span(g->t_create, g->t_hello)));
-	json_object_object_add(
-		t, "setup_s",
-		json_object_new_double(span(g->t_setup, g->t_workload)));
-	json_object_object_add(
-		t, "workload_s",
-		json_object_new_double(span(g->t_workload, g->t_collect)));
-	json_object_object_add(
-		t, "collect_s",
-		json_object_new_double(span(g->t_collect, g->t_exit)));
-	json_object_object_add(
-		t, "total_s",
-		json_object_new_double(span(g->t_create, g->t_stop)));
+	json_object_object_add(t, "domain_start_s",
+			       json_number(span(g->t_create, g->t_running)));
+	json_object_object_add(t, "boot_s",
+			       json_number(span(g->t_create, g->t_hello)));
+	json_object_object_add(t, "setup_s",
+			       json_number(span(g->t_setup, g->t_workload)));
+	json_object_object_add(t, "workload_s",
+			       json_number(span(g->t_workload, g->t_collect)));
+	json_object_object_add(t, "collect_s",
+			       json_number(span(g->t_collect, g->t_exit)));
+	json_object_object_add(t, "total_s",
+			       json_number(span(g->t_create, g->t_stop)));
 	json_object_object_add(o, "timings", t);
 	json_object_object_add(o, "console_kind", JS(con->kind));
 	if (cj && json_object_object_get_ex(cj, "events", &events))

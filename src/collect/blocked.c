@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "collect/blocked.h"
+#include "util/json.h"
 #include "util/str.h"
-
-#define ADD(o, k, v) json_object_object_add(o, k, v)
 
 /* The line past its "[   12.345678] " timestamp and leading blanks. */
 static const char *body(const char *l, const char *end)
@@ -82,8 +81,8 @@ static void workqueue(json_object *task, const char *b, const char *end)
 	for (fe = fn; fe < end && *fe != ' '; fe++)
 		;
 	if (fe > fn && fe - fn < 128 && (fe - fn < 2 || memcmp(fn, "0x", 2)))
-		ADD(task, "work",
-		    json_object_new_string_len(fn, (int)(fe - fn)));
+		json_put(task, "work",
+			 json_object_new_string_len(fn, (int)(fe - fn)));
 }
 
 json_object *blocked_tasks(const char *text, size_t len)
@@ -105,10 +104,10 @@ json_object *blocked_tasks(const char *text, size_t len)
 			if (t.state == 'D' && ++count <= BLOCKED_MAX_TASKS) {
 				cur = json_object_new_object();
 				frames = json_object_new_array();
-				ADD(cur, "comm",
-				    json_object_new_string(t.comm));
-				ADD(cur, "pid", json_object_new_int(t.pid));
-				ADD(cur, "frames", frames);
+				json_put_str(cur, "comm", t.comm);
+				json_put(cur, "pid",
+					 json_object_new_int(t.pid));
+				json_put(cur, "frames", frames);
 				json_object_array_add(tasks, cur);
 			}
 		} else if (cur && le - b > 11 &&
@@ -123,11 +122,11 @@ json_object *blocked_tasks(const char *text, size_t len)
 					      json_object_new_string(s));
 			if (!json_object_object_get_ex(cur, "wait", NULL) &&
 			    !scheduler(s))
-				ADD(cur, "wait", json_object_new_string(s));
+				json_put_str(cur, "wait", s);
 		}
 		p = nl ? nl + 1 : end;
 	}
-	ADD(o, "count", json_object_new_int64(count));
-	ADD(o, "tasks", tasks);
+	json_put_int(o, "count", count);
+	json_put(o, "tasks", tasks);
 	return o;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "collect/fio.h"
+#include "util/json.h"
 #include "util/utf8.h"
 
 static json_object *get(json_object *o, const char *key)
@@ -31,30 +32,24 @@ static json_object *direction(json_object *d)
 	json_object *clat = get(d, "clat_ns");
 	json_object *pct = get(clat, "percentile");
 
-	json_object_object_add(out, "bw_kib_s",
-			       json_object_new_double(num(d, "bw")));
-	json_object_object_add(out, "iops",
-			       json_object_new_double(num(d, "iops")));
+	json_object_object_add(out, "bw_kib_s", json_number(num(d, "bw")));
+	json_object_object_add(out, "iops", json_number(num(d, "iops")));
 	json_object_object_add(
 		out, "ios",
 		json_object_new_int64((int64_t)num(d, "total_ios")));
 	json_object_object_add(
 		out, "io_kib",
 		json_object_new_int64((int64_t)num(d, "io_kbytes")));
-	json_object_object_add(
-		out, "clat_mean_us",
-		json_object_new_double(num(clat, "mean") / 1000));
+	json_object_object_add(out, "clat_mean_us",
+			       json_number(num(clat, "mean") / 1000));
 	json_object_object_add(out, "clat_max_us",
-			       json_object_new_double(num(clat, "max") / 1000));
-	json_object_object_add(
-		out, "clat_p50_us",
-		json_object_new_double(num(pct, "50.000000") / 1000));
-	json_object_object_add(
-		out, "clat_p95_us",
-		json_object_new_double(num(pct, "95.000000") / 1000));
-	json_object_object_add(
-		out, "clat_p99_us",
-		json_object_new_double(num(pct, "99.000000") / 1000));
+			       json_number(num(clat, "max") / 1000));
+	json_object_object_add(out, "clat_p50_us",
+			       json_number(num(pct, "50.000000") / 1000));
+	json_object_object_add(out, "clat_p95_us",
+			       json_number(num(pct, "95.000000") / 1000));
+	json_object_object_add(out, "clat_p99_us",
+			       json_number(num(pct, "99.000000") / 1000));
 	return out;
 }
 

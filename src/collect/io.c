@@ -16,6 +16,7 @@
 
 #include "collect/io.h"
 #include "util/dvec.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -357,37 +358,32 @@ void io_rq_complete(struct io_state *s, const struct trace_line *l)
 		dvec_push(&s->w[e->cls].service_us, us);
 }
 
-/* Nearest-rank percentile (util/dvec.h); null for an empty vector. */
+/* Nearest-rank percentile (util/dvec.h); null (NAN) for an empty vector. */
 static json_object *pct(struct dvec *d, double q)
 {
 	double v;
 
 	dvec_sort(d);
 	v = dvec_nearest_rank(d, q);
-	return isnan(v) ? NULL : json_object_new_double(round(v * 1000) / 1000);
+	return json_number(v);
 }
-
-static json_object *jd(double x)
-{
-	return json_object_new_double(round(x * 100) / 100);
-}
-
-#define ADD(o, k, v) json_object_object_add(o, k, v)
-#define I64(x) json_object_new_int64(x)
 
 static json_object *writer_json(const struct writer *cw, bool counts_ok)
 {
 	json_object *o = json_object_new_object();
 	struct writer *w = (struct writer *)cw; /* sorts its vectors */
 
-	ADD(o, "pages", counts_ok ? I64(w->pages) : NULL);
-	ADD(o, "bios", counts_ok ? I64(w->bios) : NULL);
-	ADD(o, "seq_pct", w->steps ? jd(100.0 * w->seq / w->steps) : NULL);
-	ADD(o, "mean_seek_kib", w->steps ? jd(w->seek_kib / w->steps) : NULL);
-	ADD(o, "bio_kib_p50", pct(&w->bio_kib, 0.5));
-	ADD(o, "service_us_p50", pct(&w->service_us, 0.5));
-	ADD(o, "service_us_p95", pct(&w->service_us, 0.95));
-	ADD(o, "service_requests", I64(w->service_us.n));
+	json_put(o, "pages",
+		 counts_ok ? json_object_new_int64(w->pages) : NULL);
+	json_put(o, "bios", counts_ok ? json_object_new_int64(w->bios) : NULL);
+	json_put(o, "seq_pct",
+		 w->steps ? json_number(100.0 * w->seq / w->steps) : NULL);
+	json_put(o, "mean_seek_kib",
+		 w->steps ? json_number(w->seek_kib / w->steps) : NULL);
+	json_put(o, "bio_kib_p50", pct(&w->bio_kib, 0.5));
+	json_put(o, "service_us_p50", pct(&w->service_us, 0.5));
+	json_put(o, "service_us_p95", pct(&w->service_us, 0.95));
+	json_put_int(o, "service_requests", w->service_us.n);
 	return o;
 }
 
@@ -399,27 +395,28 @@ json_object *io_json(const struct io_state *s, bool counts_ok)
 	if (s->have_fs_dev) {
 		snprintf(name, sizeof(name), "%u:%u", s->fs_dev >> 20,
 			 s->fs_dev & 0xfffff);
-		ADD(o, "fs_dev", json_object_new_string(name));
+		json_put_str(o, "fs_dev", name);
 	}
 	w = json_object_new_object();
 	for (int i = 0; i < NR_IO; i++)
-		ADD(w, io_class_name[i], writer_json(&s->w[i], counts_ok));
-	ADD(o, "writers", w);
+		json_put(w, io_class_name[i], writer_json(&s->w[i], counts_ok));
+	json_put(o, "writers", w);
 	d = json_object_new_object();
 	for (size_t i = 0; i < s->nleaf; i++) {
 		struct leaf *lf = (struct leaf *)&s->leaf[i];
 		json_object *r = json_object_new_object();
 
-		ADD(r, "write_requests", I64(lf->requests));
-		ADD(r, "write_kib", I64(lf->kib));
-		ADD(r, "service_us_p50", pct(&lf->service_us, 0.5));
-		ADD(r, "service_us_p95", pct(&lf->service_us, 0.95));
+		json_put_int(r, "write_requests", lf->requests);
+		json_put_int(r, "write_kib", lf->kib);
+		json_put(r, "service_us_p50", pct(&lf->service_us, 0.5));
+		json_put(r, "service_us_p95", pct(&lf->service_us, 0.95));
 		snprintf(name, sizeof(name), "%u:%u", lf->dev >> 20,
 			 lf->dev & 0xfffff);
-		ADD(d, name, r);
+		json_put(d, name, r);
 	}
-	ADD(o, "devices", d);
-	ADD(o, "attribution_truncated", json_object_new_boolean(s->truncated));
+	json_put(o, "devices", d);
+	json_put(o, "attribution_truncated",
+		 json_object_new_boolean(s->truncated));
 	return o;
 }
 
@@ -608,16 +605,16 @@ json_object *io_hist_bios(const char *text, size_t len, const char *fs_dev,
 	for (int i = 0; i < NR_IO; i++) {
 		json_object *r = json_object_new_object();
 
-		ADD(r, "bios", I64(c.bios[i]));
-		ADD(r, "pages", I64(c.pages[i]));
-		ADD(o, io_class_name[i], r);
+		json_put_int(r, "bios", c.bios[i]);
+		json_put_int(r, "pages", c.pages[i]);
+		json_put(o, io_class_name[i], r);
 	}
 	if (c.unresolved_bios) {
 		json_object *r = json_object_new_object();
 
-		ADD(r, "bios", I64(c.unresolved_bios));
-		ADD(r, "pages", I64(c.unresolved_pages));
-		ADD(o, "reclaim_unresolved", r);
+		json_put_int(r, "bios", c.unresolved_bios);
+		json_put_int(r, "pages", c.unresolved_pages);
+		json_put(o, "reclaim_unresolved", r);
 	}
 	return o;
 }
@@ -655,16 +652,16 @@ json_object *io_hist_write_folio(const char *text, size_t len, char *why,
 		if (i == IO_FLUSHER)
 			continue; /* the flusher never calls pageout() */
 		r = json_object_new_object();
-		ADD(r, "file", I64(c.n[i][0]));
-		ADD(r, "anon", I64(c.n[i][1]));
-		ADD(o, io_class_name[i], r);
+		json_put_int(r, "file", c.n[i][0]);
+		json_put_int(r, "anon", c.n[i][1]);
+		json_put(o, io_class_name[i], r);
 	}
 	if (c.unresolved[0] || c.unresolved[1]) {
 		json_object *r = json_object_new_object();
 
-		ADD(r, "file", I64(c.unresolved[0]));
-		ADD(r, "anon", I64(c.unresolved[1]));
-		ADD(o, "reclaim_unresolved", r);
+		json_put_int(r, "file", c.unresolved[0]);
+		json_put_int(r, "anon", c.unresolved[1]);
+		json_put(o, "reclaim_unresolved", r);
 	}
 	return o;
 }

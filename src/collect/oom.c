@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "collect/oom.h"
+#include "util/json.h"
 
-#define ADD(o, k, v) json_object_object_add(o, k, v)
 #define PAGE_KB 4 /* x86_64 */
 
 struct report {
@@ -83,28 +83,24 @@ static void report_line(struct report *r, const char *line)
 	}
 }
 
-static json_object *ms(double s)
-{
-	return json_object_new_double(round(s * 1000) / 1000);
-}
-
 static json_object *report_json(const struct report *r, double start)
 {
 	json_object *e = json_object_new_object();
 
-	ADD(e, "t_s", ms(start >= 0 ? r->t - start : r->t));
-	ADD(e, "kind", json_object_new_string(r->memcg ? "memcg" : "global"));
+	json_put_num(e, "t_s", start >= 0 ? r->t - start : r->t);
+	json_put_str(e, "kind", r->memcg ? "memcg" : "global");
 	if (r->memcg && r->cg[0])
-		ADD(e, "memcg", json_object_new_string(r->cg));
+		json_put_str(e, "memcg", r->cg);
 	if (r->file_kb >= 0)
-		ADD(e, "file_kb", json_object_new_int64(r->file_kb));
+		json_put_int(e, "file_kb", r->file_kb);
 	if (r->dirty_kb >= 0)
-		ADD(e, "dirty_kb", json_object_new_int64(r->dirty_kb));
+		json_put_int(e, "dirty_kb", r->dirty_kb);
 	if (r->wb_kb >= 0)
-		ADD(e, "writeback_kb", json_object_new_int64(r->wb_kb));
+		json_put_int(e, "writeback_kb", r->wb_kb);
 	if (r->dirty_kb >= 0 || r->wb_kb >= 0)
-		ADD(e, "dirty_present",
-		    json_object_new_boolean(r->dirty_kb > 0 || r->wb_kb > 0));
+		json_put(e, "dirty_present",
+			 json_object_new_boolean(r->dirty_kb > 0 ||
+						 r->wb_kb > 0));
 	return e;
 }
 
@@ -164,10 +160,10 @@ json_object *oom_facts(const char *text, size_t len, double start)
 		    json_object_get_boolean(v))
 			dirty++;
 	}
-	ADD(o, "reports", json_object_new_int64(n));
-	ADD(o, "with_dirty_file", json_object_new_int64(dirty));
+	json_put_int(o, "reports", n);
+	json_put_int(o, "with_dirty_file", dirty);
 	if (first >= 0 && start >= 0)
-		ADD(o, "first_oom_s", ms(first - start));
-	ADD(o, "events", evs);
+		json_put_num(o, "first_oom_s", first - start);
+	json_put(o, "events", evs);
 	return o;
 }

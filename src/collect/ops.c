@@ -7,15 +7,8 @@
 #include <string.h>
 
 #include "collect/ops.h"
+#include "util/json.h"
 #include "util/log.h"
-
-#define ADD(o, k, v) json_object_object_add(o, k, v)
-#define I64(x) json_object_new_int64(x)
-
-static json_object *jd(double x)
-{
-	return json_object_new_double(round(x * 100) / 100);
-}
 
 static long long d(const struct kvset *b, const struct kvset *a,
 		   const char *name)
@@ -26,7 +19,7 @@ static long long d(const struct kvset *b, const struct kvset *a,
 /* null when nothing was scanned: no reclaim is not 0% efficient. */
 static json_object *ratio(long long a, long long b)
 {
-	return b ? jd(100.0 * a / b) : NULL;
+	return b ? json_number(100.0 * a / b) : NULL;
 }
 
 /* Ops that are a /proc/vmstat counter's delta as it is. */
@@ -64,11 +57,11 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 	long long pf = d(b, a, "pgfault"), mf = d(b, a, "pgmajfault");
 	json_object *c;
 
-	ADD(o, "minor_faults", I64(pf - mf));
-	ADD(o, "major_faults", I64(mf));
-	ADD(o, "swap_ins", I64(d(b, a, "pswpin")));
-	ADD(o, "swap_outs", I64(so));
-	ADD(o, "allocation_stalls", I64(d(b, a, "allocstall")));
+	json_put_int(o, "minor_faults", pf - mf);
+	json_put_int(o, "major_faults", mf);
+	json_put_int(o, "swap_ins", d(b, a, "pswpin"));
+	json_put_int(o, "swap_outs", so);
+	json_put_int(o, "allocation_stalls", d(b, a, "allocstall"));
 	/* By the zone asked for: user pages are movable, not normal. */
 	for (size_t i = 0; i < ARRAY_SIZE(zones); i++) {
 		char c[32], k[48];
@@ -76,29 +69,30 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 		snprintf(c, sizeof(c), "allocstall_%s", zones[i]);
 		snprintf(k, sizeof(k), "allocation_stalls_%s", zones[i]);
 		if (kvset_has(a, c))
-			ADD(o, k, I64(d(b, a, c)));
+			json_put_int(o, k, d(b, a, c));
 	}
-	ADD(o, "fragmentation_stalls", I64(d(b, a, "compact_stall")));
-	ADD(o, "direct_pages_scanned", I64(sd));
-	ADD(o, "kswapd_pages_scanned", I64(sk));
-	ADD(o, "kswapd_pages_reclaimed", I64(tk));
-	ADD(o, "direct_pages_reclaimed", I64(td));
-	ADD(o, "kswapd_efficiency_pct", ratio(tk, sk));
-	ADD(o, "direct_efficiency_pct", ratio(td, sd));
+	json_put_int(o, "fragmentation_stalls", d(b, a, "compact_stall"));
+	json_put_int(o, "direct_pages_scanned", sd);
+	json_put_int(o, "kswapd_pages_scanned", sk);
+	json_put_int(o, "kswapd_pages_reclaimed", tk);
+	json_put_int(o, "direct_pages_reclaimed", td);
+	json_put(o, "kswapd_efficiency_pct", ratio(tk, sk));
+	json_put(o, "direct_efficiency_pct", ratio(td, sd));
 	if (elapsed > 0) {
-		ADD(o, "kswapd_velocity", jd(sk / elapsed));
-		ADD(o, "direct_velocity", jd(sd / elapsed));
-		ADD(o, "elapsed_s", jd(elapsed));
+		json_put_num(o, "kswapd_velocity", sk / elapsed);
+		json_put_num(o, "direct_velocity", sd / elapsed);
+		json_put_num(o, "elapsed_s", elapsed);
 	}
-	ADD(o, "percentage_direct_scans", ratio(sd, sd + sk));
-	ADD(o, "direct_scan_throttled", I64(d(b, a, "pgscan_direct_throttle")));
-	ADD(o, "page_writes_by_reclaim", I64(wr));
+	json_put(o, "percentage_direct_scans", ratio(sd, sd + sk));
+	json_put_int(o, "direct_scan_throttled",
+		     d(b, a, "pgscan_direct_throttle"));
+	json_put_int(o, "page_writes_by_reclaim", wr);
 	/* As mmtests: file = nr_vmscan_write - pswpout, anon = pswpout. */
-	ADD(o, "page_writes_file", I64(wr - so));
-	ADD(o, "page_writes_anon", I64(so));
+	json_put_int(o, "page_writes_file", wr - so);
+	json_put_int(o, "page_writes_anon", so);
 	for (size_t i = 0; i < ARRAY_SIZE(plain_deltas); i++)
-		ADD(o, plain_deltas[i].key,
-		    I64(d(b, a, plain_deltas[i].counter)));
+		json_put_int(o, plain_deltas[i].key,
+			     d(b, a, plain_deltas[i].counter));
 	/*
 	 * 6.1's shrink_folio_list() counts NR_VMSCAN_IMMEDIATE for each dirty
 	 * file folio that reclaim may not write (a direct reclaimer's, or
@@ -106,17 +100,16 @@ json_object *vmstat_ops_json(const struct kvset *b, const struct kvset *a,
 	 * instead: allowing direct reclaim writeback lowers it by construction.
 	 */
 	c = json_object_new_object();
-	ADD(c, "page_reclaim_immediate",
-	    json_object_new_string(
-		    "dirty file folios reclaim declined to write and marked for "
-		    "reclaim when written back: moves by construction with "
-		    "direct-reclaim writeback (the revert writes them instead), "
-		    "not a reclaim quality figure"));
-	ADD(c, "pgpgin_kib",
-	    json_object_new_string(
-		    "KiB through submit_bio() (read bios at the top device); "
-		    "md member I/O resubmitted below it is not counted"));
-	ADD(o, "caveats", c);
+	json_put_str(
+		c, "page_reclaim_immediate",
+		"dirty file folios reclaim declined to write and marked for "
+		"reclaim when written back: moves by construction with "
+		"direct-reclaim writeback (the revert writes them instead), "
+		"not a reclaim quality figure");
+	json_put_str(c, "pgpgin_kib",
+		     "KiB through submit_bio() (read bios at the top device); "
+		     "md member I/O resubmitted below it is not counted");
+	json_put(o, "caveats", c);
 	return o;
 }
 
@@ -146,16 +139,16 @@ json_object *memcg_ops_json(const struct kvset *st)
 		return NULL;
 	for (size_t i = 0; i < ARRAY_SIZE(plain); i++)
 		if (kvset_has(st, plain[i].stat))
-			ADD(o, plain[i].key,
-			    I64(kvset_get(st, plain[i].stat, 0)));
+			json_put_int(o, plain[i].key,
+				     kvset_get(st, plain[i].stat, 0));
 	/* pgfault counts major faults too, as /proc/vmstat's does. */
 	if (kvset_has(st, "pgfault") && kvset_has(st, "pgmajfault"))
-		ADD(o, "minor_faults",
-		    I64(kvset_get(st, "pgfault", 0) -
-			kvset_get(st, "pgmajfault", 0)));
-	ADD(o, "direct_efficiency_pct", ratio(td, sd));
-	ADD(o, "kswapd_efficiency_pct", ratio(tk, sk));
-	ADD(o, "percentage_direct_scans", ratio(sd, sd + sk));
+		json_put_int(o, "minor_faults",
+			     kvset_get(st, "pgfault", 0) -
+				     kvset_get(st, "pgmajfault", 0));
+	json_put(o, "direct_efficiency_pct", ratio(td, sd));
+	json_put(o, "kswapd_efficiency_pct", ratio(tk, sk));
+	json_put(o, "percentage_direct_scans", ratio(sd, sd + sk));
 	return o;
 }
 
@@ -202,10 +195,10 @@ static json_object *psi_line(const char *text, size_t len, const char *kind,
 			continue;
 		*total = (long long)v[3];
 		o = json_object_new_object();
-		ADD(o, "avg10", jd(v[0]));
-		ADD(o, "avg60", jd(v[1]));
-		ADD(o, "avg300", jd(v[2]));
-		ADD(o, "total", I64(*total));
+		json_put_num(o, "avg10", v[0]);
+		json_put_num(o, "avg60", v[1]);
+		json_put_num(o, "avg300", v[2]);
+		json_put_int(o, "total", *total);
 		return o;
 	}
 	return NULL;
@@ -232,11 +225,11 @@ json_object *psi_json(const char *before, size_t blen, const char *after,
 			o = json_object_new_object();
 		k = json_object_new_object();
 		if (b) {
-			ADD(k, "before", b);
-			ADD(k, "total_delta_us", I64(ta - tb));
+			json_put(k, "before", b);
+			json_put_int(k, "total_delta_us", ta - tb);
 		}
-		ADD(k, "after", a);
-		ADD(o, kinds[i], k);
+		json_put(k, "after", a);
+		json_put(o, kinds[i], k);
 	}
 	return o;
 }
@@ -315,20 +308,20 @@ json_object *timeseries_summary(const char *text, size_t len)
 		return NULL;
 	}
 	o = json_object_new_object();
-	ADD(o, "samples", I64(samples));
-	ADD(o, "duration_s", jd(t1 - t0));
+	json_put_int(o, "samples", samples);
+	json_put_num(o, "duration_s", t1 - t0);
 	/* The headline keys first: a column's own keys never replace them. */
 	for (int i = 1; i < ncols; i++) {
 		if (!seen[i])
 			continue;
 		if (!strcmp(cols[i], "dirty_kb"))
-			ADD(o, "peak_dirty_kb", I64((long long)max[i]));
+			json_put_int(o, "peak_dirty_kb", (long long)max[i]);
 		else if (!strcmp(cols[i], "writeback_kb"))
-			ADD(o, "peak_writeback_kb", I64((long long)max[i]));
+			json_put_int(o, "peak_writeback_kb", (long long)max[i]);
 		else if (!strcmp(cols[i], "mem_free_kb"))
-			ADD(o, "min_free_kb", I64((long long)min[i]));
+			json_put_int(o, "min_free_kb", (long long)min[i]);
 		else if (!strcmp(cols[i], "mem_available_kb"))
-			ADD(o, "min_available_kb", I64((long long)min[i]));
+			json_put_int(o, "min_available_kb", (long long)min[i]);
 	}
 	for (int i = 1; i < ncols; i++) {
 		char key[80];
@@ -337,10 +330,10 @@ json_object *timeseries_summary(const char *text, size_t len)
 			continue;
 		snprintf(key, sizeof(key), "max_%s", cols[i]);
 		if (!json_object_object_get_ex(o, key, NULL))
-			ADD(o, key, I64((long long)max[i]));
+			json_put_int(o, key, (long long)max[i]);
 		snprintf(key, sizeof(key), "min_%s", cols[i]);
 		if (!json_object_object_get_ex(o, key, NULL))
-			ADD(o, key, I64((long long)min[i]));
+			json_put_int(o, key, (long long)min[i]);
 	}
 	free(copy);
 	return o;

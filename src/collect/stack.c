@@ -9,9 +9,9 @@
 
 #include "collect/blocked.h"
 #include "collect/stack.h"
+#include "util/json.h"
 #include "util/str.h"
 
-#define ADD(o, k, v) json_object_object_add(o, k, v)
 /*
  * Guest text: a chain or a console holds at most this many entries, and
  * byte counts beyond STACK_BYTES_MAX (1 GiB) are not stack sizes.
@@ -26,8 +26,7 @@ static bool in_range(long long v)
 
 static json_object *frac(long long bytes)
 {
-	return json_object_new_double(
-		round(10000.0 * bytes / STACK_THREAD_SIZE) / 10000);
+	return json_number((double)bytes / STACK_THREAD_SIZE);
 }
 
 /*
@@ -59,9 +58,9 @@ json_object *stack_trace_summary(const char *text, size_t len,
 
 			if (first < 0)
 				first = depth;
-			ADD(f, "depth", json_object_new_int64(depth));
-			ADD(f, "size", json_object_new_int64(size));
-			ADD(f, "location", json_object_new_string(loc));
+			json_put_int(f, "depth", depth);
+			json_put_int(f, "size", size);
+			json_put_str(f, "location", loc);
 			json_object_array_add(chain, f);
 		}
 	}
@@ -81,12 +80,11 @@ json_object *stack_trace_summary(const char *text, size_t len,
 		return NULL;
 	}
 	o = json_object_new_object();
-	ADD(o, "max_bytes", json_object_new_int64(max));
-	ADD(o, "thread_size", json_object_new_int(STACK_THREAD_SIZE));
-	ADD(o, "fraction", frac(max));
-	ADD(o, "entries",
-	    json_object_new_int64(json_object_array_length(chain)));
-	ADD(o, "chain", chain);
+	json_put_int(o, "max_bytes", max);
+	json_put(o, "thread_size", json_object_new_int(STACK_THREAD_SIZE));
+	json_put(o, "fraction", frac(max));
+	json_put_int(o, "entries", json_object_array_length(chain));
+	json_put(o, "chain", chain);
 	return o;
 }
 
@@ -140,12 +138,9 @@ json_object *stack_console_usage(const char *text, size_t len)
 				snprintf(comm, sizeof(comm), "%.*s",
 					 (int)(c - s), s);
 				l = json_object_new_object();
-				ADD(l, "comm", json_object_new_string(comm));
-				ADD(l, "pid",
-				    json_object_new_int64(
-					    pid_of(open + 1, p + n)));
-				ADD(l, "bytes_left",
-				    json_object_new_int64(left));
+				json_put_str(l, "comm", comm);
+				json_put_int(l, "pid", pid_of(open + 1, p + n));
+				json_put_int(l, "bytes_left", left);
 				json_object_array_add(lines, l);
 				if (min_left < 0 || left < min_left)
 					min_left = left;
@@ -168,21 +163,18 @@ json_object *stack_console_usage(const char *text, size_t len)
 		json_object *l = json_object_array_get_idx(lines, i), *v;
 
 		json_object_object_get_ex(l, "bytes_left", &v);
-		ADD(l, "depth_bytes",
-		    json_object_new_int64(thread - json_object_get_int64(v)));
+		json_put_int(l, "depth_bytes",
+			     thread - json_object_get_int64(v));
 	}
-	ADD(o, "count", json_object_new_int64(json_object_array_length(lines)));
+	json_put_int(o, "count", json_object_array_length(lines));
 	if (min_left >= 0) {
-		ADD(o, "thread_size", json_object_new_int64(thread));
-		ADD(o, "min_bytes_left", json_object_new_int64(min_left));
-		ADD(o, "max_depth_bytes",
-		    json_object_new_int64(thread - min_left));
-		ADD(o, "fraction",
-		    json_object_new_double(
-			    round(10000.0 * (thread - min_left) / thread) /
-			    10000));
+		json_put_int(o, "thread_size", thread);
+		json_put_int(o, "min_bytes_left", min_left);
+		json_put_int(o, "max_depth_bytes", thread - min_left);
+		json_put_num(o, "fraction",
+			     (double)(thread - min_left) / thread);
 	}
-	ADD(o, "lines", lines);
+	json_put(o, "lines", lines);
 	return o;
 }
 
@@ -214,11 +206,10 @@ static json_object *task_json(const char *comm, int pid, long long free_b)
 {
 	json_object *t = json_object_new_object();
 
-	ADD(t, "comm", json_object_new_string(comm));
-	ADD(t, "pid", json_object_new_int(pid));
-	ADD(t, "free_bytes", json_object_new_int64(free_b));
-	ADD(t, "depth_bytes",
-	    json_object_new_int64(STACK_THREAD_SIZE - free_b));
+	json_put_str(t, "comm", comm);
+	json_put(t, "pid", json_object_new_int(pid));
+	json_put_int(t, "free_bytes", free_b);
+	json_put_int(t, "depth_bytes", STACK_THREAD_SIZE - free_b);
 	return t;
 }
 
@@ -259,9 +250,9 @@ json_object *stack_sysrq_tasks(const char *text, size_t len)
 		return NULL;
 	}
 	o = json_object_new_object();
-	ADD(o, "tasks", json_object_new_int64(tasks));
-	ADD(o, "kswapd", ks);
-	ADD(o, "workload", wl);
-	ADD(o, "deepest", deep);
+	json_put_int(o, "tasks", tasks);
+	json_put(o, "kswapd", ks);
+	json_put(o, "workload", wl);
+	json_put(o, "deepest", deep);
 	return o;
 }

@@ -12,11 +12,10 @@
 #include "collect/stack.h"
 #include "collect/stackprobe.h"
 #include "collect/windows.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/str.h"
 #include "util/strbuf.h"
-
-#define ADD(o, k, v) json_object_object_add(o, k, v)
 
 /*
  * Reclaim entry, filesystem writeback entry, storage layers top down.
@@ -145,13 +144,13 @@ json_object *stack_hist_summary(const char *text, size_t len)
 			p99 = b[i].depth;
 	}
 	o = json_object_new_object();
-	ADD(o, "samples", json_object_new_int64(total));
+	json_put_int(o, "samples", total);
 	if (n) {
-		ADD(o, "max_bytes", json_object_new_int64(b[n - 1].depth));
-		ADD(o, "p99_bytes", json_object_new_int64(p99));
-		ADD(o, "min_bytes", json_object_new_int64(b[0].depth));
+		json_put_int(o, "max_bytes", b[n - 1].depth);
+		json_put_int(o, "p99_bytes", p99);
+		json_put_int(o, "min_bytes", b[0].depth);
 	}
-	ADD(o, "dropped", json_object_new_int64(dropped));
+	json_put_int(o, "dropped", dropped);
 	free(b);
 	return o;
 }
@@ -449,26 +448,25 @@ json_object *stack_reclaim_write(const char *text, size_t len)
 			best_win = w;
 		}
 	}
-	ADD(o, "threshold_bytes", json_object_new_int(STACK_DEEP_BYTES));
-	ADD(o, "samples", json_object_new_int64(st.ns));
-	ADD(o, "reclaim_windows",
-	    json_object_new_int64(windows_count(&st.w, WK_DIRECT, NULL) +
-				  windows_count(&st.w, WK_MEMCG, NULL)));
-	ADD(o, "in_reclaim", json_object_new_int64(in));
+	json_put(o, "threshold_bytes", json_object_new_int(STACK_DEEP_BYTES));
+	json_put_int(o, "samples", st.ns);
+	json_put_int(o, "reclaim_windows",
+		     windows_count(&st.w, WK_DIRECT, NULL) +
+			     windows_count(&st.w, WK_MEMCG, NULL));
+	json_put_int(o, "in_reclaim", in);
 	if (best) {
-		ADD(o, "max_bytes", json_object_new_int64(best->depth));
-		ADD(o, "site",
-		    json_object_new_string(stack_sites[best->site].name));
-		ADD(o, "comm", json_object_new_string(best->comm));
-		ADD(o, "pid", json_object_new_int(best->pid));
-		ADD(o, "window", json_object_new_string(best_win));
-		ADD(o, "t_s", json_object_new_double(best->ts));
+		json_put_int(o, "max_bytes", best->depth);
+		json_put_str(o, "site", stack_sites[best->site].name);
+		json_put_str(o, "comm", best->comm);
+		json_put(o, "pid", json_object_new_int(best->pid));
+		json_put_str(o, "window", best_win);
+		json_put(o, "t_s", json_object_new_double(best->ts));
 		chain = json_object_new_array();
 		for (size_t i = 0; i < best->chain_len; i++)
 			json_object_array_add(
 				chain, json_object_new_string(
 					       st.frames[best->chain_at + i]));
-		ADD(o, "chain", chain);
+		json_put(o, "chain", chain);
 	}
 	for (size_t i = 0; i < st.nf; i++)
 		free(st.frames[i]);

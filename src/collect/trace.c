@@ -18,6 +18,7 @@
 #include "collect/traceline.h"
 #include "collect/windows.h"
 #include "util/dvec.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/utf8.h"
 
@@ -479,14 +480,6 @@ static void one(struct summary *s, const struct trace_line *l)
 	}
 }
 
-static json_object *jd(double x)
-{
-	return json_object_new_double(round(x * 1000) / 1000);
-}
-
-#define ADD(o, k, v) json_object_object_add(o, k, v)
-#define I64(x) json_object_new_int64(x)
-
 /* Reclaim stalls of one kind from the windows: complete windows only. */
 static json_object *stall_json(const struct windows *w, enum wkind kind)
 {
@@ -514,16 +507,16 @@ static json_object *stall_json(const struct windows *w, enum wkind kind)
 	}
 	dvec_sort(&d);
 	sum = dvec_sum(&d);
-	ADD(o, "count", I64(d.n));
-	ADD(o, "unfinished", I64(unfinished));
-	ADD(o, "nr_reclaimed", I64(reclaimed));
-	ADD(lat, "mean", jd(d.n ? sum / d.n : 0));
+	json_put_int(o, "count", d.n);
+	json_put_int(o, "unfinished", unfinished);
+	json_put_int(o, "nr_reclaimed", reclaimed);
+	json_put_num(lat, "mean", d.n ? sum / d.n : 0);
 	/* No stall waited nothing: 0, not null (direct-stall-p95 compares it). */
-	ADD(lat, "p50", jd(d.n ? dvec_nearest_rank(&d, 0.50) : 0));
-	ADD(lat, "p95", jd(d.n ? dvec_nearest_rank(&d, 0.95) : 0));
-	ADD(lat, "max", jd(d.n ? d.v[d.n - 1] : 0));
-	ADD(lat, "total", jd(sum));
-	ADD(o, "stall_us", lat);
+	json_put_num(lat, "p50", d.n ? dvec_nearest_rank(&d, 0.50) : 0);
+	json_put_num(lat, "p95", d.n ? dvec_nearest_rank(&d, 0.95) : 0);
+	json_put_num(lat, "max", d.n ? d.v[d.n - 1] : 0);
+	json_put_num(lat, "total", sum);
+	json_put(o, "stall_us", lat);
 	dvec_clear(&d);
 	return o;
 }
@@ -559,7 +552,8 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 			json_object_array_add(enabled,
 					      json_object_new_string(line));
 		} else if (!strcmp(section, "buffer_size_kb")) {
-			ADD(o, "buffer_size_kb", I64(strtoll(line, NULL, 10)));
+			json_put_int(o, "buffer_size_kb",
+				     strtoll(line, NULL, 10));
 		} else if ((v = strstr(line, "/stats:"))) {
 			const char *c = strstr(line, "/cpu");
 			int cpu = c ? atoi(c + 4) : -1;
@@ -591,10 +585,10 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 		}
 	}
 	if (cpus) {
-		ADD(o, "cpus", I64(cpus));
-		ADD(o, "overrun", I64(overrun));
-		ADD(o, "commit_overrun", I64(commit_overrun));
-		ADD(o, "dropped_events", I64(dropped));
+		json_put_int(o, "cpus", cpus);
+		json_put_int(o, "overrun", overrun);
+		json_put_int(o, "commit_overrun", commit_overrun);
+		json_put_int(o, "dropped_events", dropped);
 		*lost += overrun + commit_overrun + dropped;
 	}
 	/* Which requested events did the kernel not have? */
@@ -629,9 +623,9 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 			json_object_array_add(missing,
 					      json_object_new_string(want));
 	}
-	ADD(o, "enabled_events", enabled);
+	json_put(o, "enabled_events", enabled);
 	if (json_object_array_length(enabled))
-		ADD(o, "missing_events", missing);
+		json_put(o, "missing_events", missing);
 	else
 		json_object_put(missing);
 }
@@ -645,9 +639,9 @@ static json_object *ntab_json(const struct ntab *t, const char *ka,
 	for (size_t i = 0; i < t->n; i++) {
 		json_object *r = json_object_new_object();
 
-		ADD(r, ka, I64(t->v[i].a));
-		ADD(r, kb, I64(t->v[i].b));
-		ADD(o, t->v[i].name, r);
+		json_put_int(r, ka, t->v[i].a);
+		json_put_int(r, kb, t->v[i].b);
+		json_put(o, t->v[i].name, r);
 	}
 	return o;
 }
@@ -729,32 +723,32 @@ static json_object *ctx_json(const struct wbctx *c, enum io_class k)
 
 	if (k == IO_FLUSHER) {
 		r = json_object_new_object();
-		ADD(r, "count", I64(c->works));
-		ADD(r, "sync_all", I64(c->works_sync_all));
-		ADD(r, "for_kupdate", I64(c->works_kupdate));
-		ADD(r, "for_background", I64(c->works_background));
-		ADD(r, "bounded", I64(c->works_bounded));
-		ADD(r, "nr_to_write", I64(c->works_asked));
-		ADD(r, "written", I64(c->works_written));
-		ADD(o, "works", r);
+		json_put_int(r, "count", c->works);
+		json_put_int(r, "sync_all", c->works_sync_all);
+		json_put_int(r, "for_kupdate", c->works_kupdate);
+		json_put_int(r, "for_background", c->works_background);
+		json_put_int(r, "bounded", c->works_bounded);
+		json_put_int(r, "nr_to_write", c->works_asked);
+		json_put_int(r, "written", c->works_written);
+		json_put(o, "works", r);
 	}
 	r = json_object_new_object();
-	ADD(r, "count", I64(c->inodes));
-	ADD(r, "unbounded", I64(c->inodes_unbounded));
-	ADD(r, "nr_to_write", I64(c->inode_to_write));
-	ADD(r, "written", I64(c->inode_wrote));
-	ADD(o, "single_inode", r);
+	json_put_int(r, "count", c->inodes);
+	json_put_int(r, "unbounded", c->inodes_unbounded);
+	json_put_int(r, "nr_to_write", c->inode_to_write);
+	json_put_int(r, "written", c->inode_wrote);
+	json_put(o, "single_inode", r);
 	r = json_object_new_object();
-	ADD(r, "count", I64(c->ext4_calls));
-	ADD(r, "sync_all", I64(c->ext4_sync_all));
-	ADD(r, "for_kupdate", I64(c->ext4_kupdate));
-	ADD(r, "unbounded", I64(c->ext4_unbounded));
-	ADD(r, "nr_to_write", I64(c->ext4_to_write));
-	ADD(r, "results", I64(c->ext4_results));
-	ADD(r, "written", I64(c->ext4_written));
-	ADD(o, "ext4_writepages", r);
+	json_put_int(r, "count", c->ext4_calls);
+	json_put_int(r, "sync_all", c->ext4_sync_all);
+	json_put_int(r, "for_kupdate", c->ext4_kupdate);
+	json_put_int(r, "unbounded", c->ext4_unbounded);
+	json_put_int(r, "nr_to_write", c->ext4_to_write);
+	json_put_int(r, "results", c->ext4_results);
+	json_put_int(r, "written", c->ext4_written);
+	json_put(o, "ext4_writepages", r);
 	/* pageout() is the one caller with wbc.for_reclaim = 1. */
-	ADD(o, "for_reclaim", I64(c->writepage_calls));
+	json_put_int(o, "for_reclaim", c->writepage_calls);
 	return o;
 }
 
@@ -783,34 +777,35 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 	walk(&s, text, len, false, &in_buf, &written);
 	windows_finish(&s.win, s.last);
 
-	ADD(o, "lines", I64(s.lines));
-	ADD(o, "duration_s", jd(s.lines ? s.last - s.first : 0));
-	ADD(o, "cut_lines", I64(s.cut_lines));
-	ADD(o, "cut_s", s.cut_lines ? jd(s.cut - s.first) : NULL);
+	json_put_int(o, "lines", s.lines);
+	json_put_num(o, "duration_s", s.lines ? s.last - s.first : 0);
+	json_put_int(o, "cut_lines", s.cut_lines);
+	json_put(o, "cut_s", s.cut_lines ? json_number(s.cut - s.first) : NULL);
 	if (in_buf >= 0) {
-		ADD(o, "entries_in_buffer", I64(in_buf));
-		ADD(o, "entries_written", I64(written));
+		json_put_int(o, "entries_in_buffer", in_buf);
+		json_put_int(o, "entries_written", written);
 	}
-	ADD(o, "lost_events", I64(lost));
-	ADD(o, "complete", json_object_new_boolean(!lost));
+	json_put_int(o, "lost_events", lost);
+	json_put(o, "complete", json_object_new_boolean(!lost));
 
 	j = json_object_new_object();
 	for (size_t i = 0; i < s.events.n; i++)
-		ADD(j, s.events.v[i].name, I64(s.events.v[i].a));
-	ADD(o, "events", j);
+		json_put_int(j, s.events.v[i].name, s.events.v[i].a);
+	json_put(o, "events", j);
 
-	ADD(o, "direct_reclaim", stall_json(&s.win, WK_DIRECT));
-	ADD(o, "memcg_reclaim", stall_json(&s.win, WK_MEMCG));
+	json_put(o, "direct_reclaim", stall_json(&s.win, WK_DIRECT));
+	json_put(o, "memcg_reclaim", stall_json(&s.win, WK_MEMCG));
 
 	j = json_object_new_object();
 	for (int w = 0; w < NR_WHO; w++) {
 		k = json_object_new_object();
 		for (int t = 0; t < NR_TY; t++)
-			ADD(k, ty_name[t], I64(s.writes[w][t]));
-		ADD(j, who_name[w], k);
+			json_put_int(k, ty_name[t], s.writes[w][t]);
+		json_put(j, who_name[w], k);
 	}
-	ADD(o, "vmscan_write", j);
-	ADD(o, "vmscan_write_by_comm", ntab_json(&s.wr_comm, "file", "anon"));
+	json_put(o, "vmscan_write", j);
+	json_put(o, "vmscan_write_by_comm",
+		 ntab_json(&s.wr_comm, "file", "anon"));
 
 	j = json_object_new_object();
 	for (int w = 0; w < NR_WHO; w++) {
@@ -819,42 +814,42 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 			json_object *f = json_object_new_object();
 
 			for (int i = 0; i < NR_SH; i++)
-				ADD(f, sh_key[i], I64(s.shrink[w][t][i]));
-			ADD(k, ty_name[t], f);
+				json_put_int(f, sh_key[i], s.shrink[w][t][i]);
+			json_put(k, ty_name[t], f);
 		}
-		ADD(j, who_name[w], k);
+		json_put(j, who_name[w], k);
 	}
-	ADD(o, "shrink_inactive", j);
-	ADD(o, "shrink_file_by_comm",
-	    ntab_json(&s.dirty_comm, "nr_dirty", "nr_scanned"));
+	json_put(o, "shrink_inactive", j);
+	json_put(o, "shrink_file_by_comm",
+		 ntab_json(&s.dirty_comm, "nr_dirty", "nr_scanned"));
 
-	ADD(o, "kswapd_wake", I64(s.kswapd_wake));
-	ADD(o, "kswapd_sleep", I64(s.kswapd_sleep));
-	ADD(o, "oom_victims", I64(s.oom_victims));
+	json_put_int(o, "kswapd_wake", s.kswapd_wake);
+	json_put_int(o, "kswapd_sleep", s.kswapd_sleep);
+	json_put_int(o, "oom_victims", s.oom_victims);
 
-	ADD(o, "throttled", ntab_json(&s.throttle, "count", "delayed_us"));
-
-	j = json_object_new_object();
-	ADD(j, "by_reason", ntab_json(&s.wb, "works", "pages"));
-	ADD(j, "by_bdi", ntab_json(&s.wb_bdi, "works", "pages"));
-	ADD(j, "pages_written", I64(s.wb_pages_written));
-	ADD(o, "writeback", j);
+	json_put(o, "throttled", ntab_json(&s.throttle, "count", "delayed_us"));
 
 	j = json_object_new_object();
-	ADD(j, "count", I64(s.bdp));
-	ADD(j, "paused", I64(s.bdp_paused));
-	ADD(j, "pause_ms_total", I64(s.bdp_pause_ms));
-	ADD(j, "pause_ms_max", I64(s.bdp_pause_max));
-	ADD(j, "dirty_max", I64(s.bdp_dirty_max));
-	ADD(j, "limit_max", I64(s.bdp_limit_max));
-	ADD(o, "balance_dirty_pages", j);
+	json_put(j, "by_reason", ntab_json(&s.wb, "works", "pages"));
+	json_put(j, "by_bdi", ntab_json(&s.wb_bdi, "works", "pages"));
+	json_put_int(j, "pages_written", s.wb_pages_written);
+	json_put(o, "writeback", j);
+
+	j = json_object_new_object();
+	json_put_int(j, "count", s.bdp);
+	json_put_int(j, "paused", s.bdp_paused);
+	json_put_int(j, "pause_ms_total", s.bdp_pause_ms);
+	json_put_int(j, "pause_ms_max", s.bdp_pause_max);
+	json_put_int(j, "dirty_max", s.bdp_dirty_max);
+	json_put_int(j, "limit_max", s.bdp_limit_max);
+	json_put(o, "balance_dirty_pages", j);
 
 	j = json_object_new_object();
 	for (int i = 0; i < NR_IO; i++)
-		ADD(j, io_class_name[i], ctx_json(&s.ctx[i], i));
-	ADD(o, "writeback_context", j);
+		json_put(j, io_class_name[i], ctx_json(&s.ctx[i], i));
+	json_put(o, "writeback_context", j);
 	if (io_seen(s.io))
-		ADD(o, "io", io_json(s.io, !lost));
+		json_put(o, "io", io_json(s.io, !lost));
 	io_free(s.io);
 	windows_free(&s.win);
 	free(s.events.v);
