@@ -298,6 +298,91 @@ START_TEST(test_oom_memcg)
 }
 END_TEST
 
+/*
+ * The same OOM report as other tools keep it: the lab's own memcg OOM
+ * (oom-memcg-wblab.log) with each line's "[   15.464623] " rewritten in
+ * the prefixes of syslog (kern.log keeps the kernel's time after it),
+ * journalctl's short-precise and short-iso-precise, and dmesg -T. Each
+ * must parse to the report of the original: the invoker a bare comm.
+ */
+enum { FMT_SYSLOG, FMT_SHORT_PRECISE, FMT_ISO, FMT_DMESG_T, NR_FMT };
+
+static void reformat(const struct strbuf *in, int fmt, struct strbuf *out)
+{
+	static const char *const days[] = { "Fri", "Sat" };
+	const char *p = in->buf, *end = in->buf + in->len;
+
+	strbuf_reset(out);
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		const char *le = nl ? nl : end;
+		const char *rb = memchr(p, ']', le - p);
+		const char *text = rb ? rb + 2 : p;
+		double ts = strtod(p + 1, NULL);
+		int sec = 52 + (int)ts, ms = (int)((ts - (int)ts) * 1e6);
+
+		switch (fmt) {
+		case FMT_SYSLOG:
+			strbuf_addf(out, "Jun 18 07:44:%02d wblab kernel: ",
+				    sec % 60);
+			text = p; /* "[   15.464623] ..." stays */
+			break;
+		case FMT_SHORT_PRECISE:
+			strbuf_addf(out,
+				    "Jun  8 07:44:%02d.%06d wblab kernel: ",
+				    sec % 60, ms);
+			break;
+		case FMT_ISO:
+			strbuf_addf(
+				out,
+				"2026-06-18T07:44:%02d.%06d+00:00 wblab kernel: ",
+				sec % 60, ms);
+			break;
+		default:
+			strbuf_addf(out, "[%s Dec  4 17:00:%02d 2026] ",
+				    days[sec / 60 % 2], sec % 60);
+		}
+		strbuf_add(out, text, le - text);
+		strbuf_addch(out, '\n');
+		p = le + 1;
+	}
+}
+
+START_TEST(test_oom_log_prefixes)
+{
+	struct strbuf in = STRBUF_INIT, out = STRBUF_INIT;
+	struct console_report want, got;
+	char *path = data_path("oom-memcg-wblab.log");
+
+	ck_assert_int_eq(strbuf_read_file(&in, path), 0);
+	parse_buf(in.buf, in.len, 0, &want);
+	ck_assert_str_eq(dstr(&want.events[0], "invoker"), "wblab-hog");
+	for (int fmt = 0; fmt < NR_FMT; fmt++) {
+		reformat(&in, fmt, &out);
+		parse_buf(out.buf, out.len, 0, &got);
+		ck_assert_str_eq(got.kind, "oom");
+		ck_assert_uint_eq(got.nr_events, want.nr_events);
+		for (size_t i = 0; i < want.nr_events; i++) {
+			const struct console_event *a = &want.events[i];
+			const struct console_event *b = &got.events[i];
+
+			ck_assert_str_eq(b->kind, a->kind);
+			ck_assert_msg(!strcmp(b->title, a->title),
+				      "format %d: \"%s\", want \"%s\"", fmt,
+				      b->title, a->title);
+		}
+		ck_assert_str_eq(dstr(&got.events[0], "invoker"), "wblab-hog");
+		ck_assert_str_eq(dstr(&got.events[0], "victim"), "wblab-hog");
+		ck_assert_str_eq(dstr(&got.events[0], "memcg"), "/wblab");
+		console_report_free(&got);
+	}
+	console_report_free(&want);
+	strbuf_release(&in);
+	strbuf_release(&out);
+	free(path);
+}
+END_TEST
+
 START_TEST(test_oom_panic)
 {
 	struct console_report r;
@@ -584,6 +669,7 @@ static Suite *console_suite(void)
 	tcase_set_timeout(t, 120);
 	tcase_add_test(t, test_oom_global);
 	tcase_add_test(t, test_oom_memcg);
+	tcase_add_test(t, test_oom_log_prefixes);
 	tcase_add_test(t, test_oom_panic);
 	tcase_add_test(t, test_alloc_failure);
 	tcase_add_test(t, test_stack_overflow);

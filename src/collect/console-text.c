@@ -9,37 +9,7 @@
 #include <string.h>
 
 #include "collect/console-int.h"
-
-/* Length of a valid UTF-8 sequence at s, 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t len)
-{
-	size_t n, i;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		n = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		n = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (n > len)
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	if (n == 3 && s[0] == 0xe0 && s[1] < 0xa0)
-		return 0;
-	if (n == 3 && s[0] == 0xed && s[1] >= 0xa0)
-		return 0;
-	if (n == 4 && s[0] == 0xf0 && s[1] < 0x90)
-		return 0;
-	if (n == 4 && s[0] == 0xf4 && s[1] >= 0x90)
-		return 0;
-	return n;
-}
+#include "util/utf8.h"
 
 static void oput(struct obuf *o, const char *s, size_t n)
 {
@@ -102,7 +72,7 @@ copy_word:
 			i++;
 			continue;
 		}
-		n = utf8_len(u + i, len - i);
+		n = utf8_char_len(s + i, len - i);
 		if (!n) {
 			oput(o, "?", 1);
 			i++;
@@ -140,7 +110,7 @@ char *dup_clean(const char *s, size_t len)
 			i++;
 			continue;
 		}
-		n = utf8_len(u + i, len - i);
+		n = utf8_char_len(s + i, len - i);
 		oput(&o, n ? s + i : "?", n ? n : 1);
 		i += n ? n : 1;
 	}
@@ -203,6 +173,128 @@ static size_t strip_date(const char *s, size_t len, size_t i)
 	return k;
 }
 
+/* "hh:mm:ss" and an optional ".ffffff" at s + i: its length, or 0. */
+static size_t clock_len(const char *s, size_t len, size_t i)
+{
+	static const char pat[] = "dd:dd:dd";
+	size_t k;
+
+	if (len - i < sizeof(pat) - 1)
+		return 0;
+	for (k = 0; k < sizeof(pat) - 1; k++)
+		if (pat[k] == 'd' ? !is_digit(s[i + k]) : s[i + k] != pat[k])
+			return 0;
+	if (i + k + 1 < len && s[i + k] == '.' && is_digit(s[i + k + 1]))
+		for (k++; i + k < len && is_digit(s[i + k]) && k < 20; k++)
+			;
+	return k;
+}
+
+/* s + i is one of the words (three letters each); its index or -1. */
+static int word3(const char *s, size_t len, size_t i, const char *words)
+{
+	for (int w = 0; words[3 * w]; w++)
+		if (len - i >= 3 && !memcmp(s + i, words + 3 * w, 3))
+			return w;
+	return -1;
+}
+
+static const char months[] = "JanFebMarAprMayJunJulAugSepOctNovDec";
+static const char wdays[] = "MonTueWedThuFriSatSun";
+
+/* "Dec  4 17:00:00" or "Jun 18 07:44:52.123456": its length, or 0. */
+static size_t month_day_clock(const char *s, size_t len, size_t i)
+{
+	size_t j = i + 4, n;
+
+	if (word3(s, len, i, months) < 0 || len - i < 8 || s[i + 3] != ' ')
+		return 0;
+	if (s[j] == ' ')
+		j++; /* "Dec  4" */
+	if (!is_digit(s[j]))
+		return 0;
+	j += is_digit(s[j + 1]) ? 2 : 1;
+	if (j >= len || s[j] != ' ' || !(n = clock_len(s, len, j + 1)))
+		return 0;
+	return j + 1 + n - i;
+}
+
+/* " HOST kernel: " after a syslog or journal time: its length, or 0. */
+static size_t host_kernel(const char *s, size_t len, size_t i)
+{
+	size_t k = i + 1;
+
+	if (i >= len || s[i] != ' ')
+		return 0;
+	while (k < len && s[k] != ' ' && k - i < 256)
+		k++;
+	if (k == i + 1 || !starts(s + k, len - k, " kernel:"))
+		return 0;
+	return k + 8 - i;
+}
+
+/*
+ * "Jun 18 07:44:52 host kernel: " (syslog, journalctl's short and
+ * short-precise): only the kernel's lines, whose text follows.
+ */
+static size_t strip_syslog(const char *s, size_t len, size_t i)
+{
+	size_t n = month_day_clock(s, len, i), h;
+
+	return n && (h = host_kernel(s, len, i + n)) ? n + h : 0;
+}
+
+/*
+ * "2026-06-18T07:44:52.123456+00:00 host kernel: " (journalctl -o
+ * short-iso[-precise], rsyslog's RFC 3339): the zone is Z, +hh:mm or
+ * +hhmm.
+ */
+static size_t strip_iso(const char *s, size_t len, size_t i)
+{
+	static const char pat[] = "dddd-dd-ddT";
+	size_t k, n, h;
+
+	if (len - i < sizeof(pat) - 1)
+		return 0;
+	for (k = 0; k < sizeof(pat) - 1; k++)
+		if (pat[k] == 'd' ? !is_digit(s[i + k]) : s[i + k] != pat[k])
+			return 0;
+	if (!(n = clock_len(s, len, i + k)))
+		return 0;
+	k += n;
+	if (i + k < len && s[i + k] == 'Z') {
+		k++;
+	} else if (i + k + 5 <= len && (s[i + k] == '+' || s[i + k] == '-')) {
+		k += 3;
+		if (i + k < len && s[i + k] == ':')
+			k++;
+		k += 2;
+		if (i + k > len || !is_digit(s[i + k - 1]) ||
+		    !is_digit(s[i + k - 2]))
+			return 0;
+	}
+	h = host_kernel(s, len, i + k);
+	return h ? k + h : 0;
+}
+
+/* "[Fri Dec  4 17:00:00 2026]" (dmesg -T): its length, or 0. */
+static size_t strip_wallclock(const char *s, size_t len, size_t i)
+{
+	size_t j = i + 1, n;
+
+	if (word3(s, len, j, wdays) < 0 || len - j < 4 || s[j + 3] != ' ')
+		return 0;
+	j += 4;
+	if (!(n = month_day_clock(s, len, j)))
+		return 0;
+	j += n;
+	if (len - j < 6 || s[j] != ' ' || !is_digit(s[j + 1]) ||
+	    !is_digit(s[j + 2]) || !is_digit(s[j + 3]) || !is_digit(s[j + 4]) ||
+	    s[j + 5] != ']')
+		return 0;
+	return j + 6 - i;
+}
+
 void strip_prefix(struct line *l)
 {
 	const char *s = l->raw;
@@ -221,6 +313,12 @@ void strip_prefix(struct line *l)
 			l->has_ts = true;
 		} else if (s[i] == '[' &&
 			   (n = strip_caller(s, len, i, l->caller))) {
+		} else if (s[i] == '[' && (n = strip_wallclock(s, len, i))) {
+			/* A time, never the zero of a boot. */
+			l->has_ts = true;
+		} else if (s[i] >= 'A' && s[i] <= 'S' &&
+			   (n = strip_syslog(s, len, i))) {
+		} else if (is_digit(s[i]) && (n = strip_iso(s, len, i))) {
 		} else if (s[i] == '<' && i + 2 < len && is_digit(s[i + 1])) {
 			n = 2;
 			while (i + n < len && is_digit(s[i + n]))
