@@ -201,6 +201,46 @@ START_TEST(nights)
 END_TEST
 
 /*
+ * Nights recorded under cell.json keys before the metric registry go on
+ * under the registry's names, in its units (fio's KiB/s become MiB/s), the
+ * next time the database is opened; names it does not know stay.
+ */
+START_TEST(nights_renamed)
+{
+	sqlite3 *db;
+	long long id;
+	double means[8];
+
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(history_add_night(db, "mm", "c0", "s", "k", "t", "c0",
+					   "good", &id),
+			 0);
+	ck_assert_int_eq(history_add_metric(db, id, "g",
+					    "vmscan_write_file_direct", 3, 7,
+					    1),
+			 0);
+	ck_assert_int_eq(history_add_metric(db, id, "g",
+					    "metrics.fio.0.write.bw_kib_s", 3,
+					    2048, 512),
+			 0);
+	ck_assert_int_eq(history_add_metric(db, id, "g", "m", 3, 5, 1), 0);
+	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(
+		history_means(db, "mm", "g", "reclaim-wr-direct", 8, means), 1);
+	ck_assert_double_eq(means[0], 7);
+	ck_assert_int_eq(history_means(db, "mm", "g", "fio-write", 8, means),
+			 1);
+	ck_assert_double_eq(means[0], 2);
+	ck_assert_int_eq(history_means(db, "mm", "g",
+				       "vmscan_write_file_direct", 8, means),
+			 0);
+	ck_assert_int_eq(history_means(db, "mm", "g", "m", 8, means), 1);
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
  * A nightly spec's tree url and ref reach git: a value that git would take
  * as an option (--upload-pack=CMD ran CMD as root) fails when the spec is
  * read, naming file, line and field, and nothing is run.
@@ -298,6 +338,7 @@ int main(void)
 	tcase_add_test(tc, registered_kernels);
 	tcase_add_test(tc, failure_record);
 	tcase_add_test(tc, nights);
+	tcase_add_test(tc, nights_renamed);
 	tcase_add_test(tc, pick);
 	tcase_add_test(tc, nightly_spec_values);
 	suite_add_tcase(s, tc);

@@ -14,6 +14,7 @@
 #include "cell/cell.h"
 #include "matrix/matrix.h"
 #include "spec/hosts.h"
+#include "results/metric.h"
 #include "spec/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -60,11 +61,11 @@ START_TEST(shipped_seed_matrix)
 	ck_assert_int_eq(m.reps, 5);
 	ck_assert_int_eq(m.nr_sizes, 1);
 	ck_assert_str_eq(m.image, "debian-12");
-	ck_assert_ptr_nonnull(
-		matrix_spec_threshold(&m, "vmscan_write_file_direct"));
-	ck_assert_str_eq(
-		matrix_spec_threshold(&m, "vmscan_write_file_direct")->bad,
-		"up");
+	ck_assert_ptr_nonnull(matrix_spec_threshold(&m, "reclaim-wr-direct"));
+	ck_assert_str_eq(matrix_spec_threshold(&m, "reclaim-wr-direct")->bad,
+			 "up");
+	ck_assert_ptr_eq(matrix_spec_threshold(&m, "reclaim-wr-direct")->row,
+			 metric_by_name("reclaim-wr-direct"));
 	matrix_expand(&m, 42, 1, (int)m.reps, &p);
 	ck_assert_int_eq(p.n, 100);
 	/* Every specified name exists as a spec. */
@@ -217,12 +218,25 @@ START_TEST(bad_matrices)
 		"m.yaml:6: guests[0].cpus: unknown field");
 	ASSERT_ERR(
 		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
-		"thresholds:\n  oom_kill:\n    change: lots\n",
-		"m.yaml:7: thresholds.oom_kill.change: 'lots' is not a percentage");
+		"thresholds:\n  oom-kills:\n    change: lots\n",
+		"m.yaml:7: thresholds.oom-kills.change: 'lots' is not a percentage");
 	ASSERT_ERR(
 		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
-		"thresholds:\n  oom_kill:\n    change: 5%\n    bad: sideways\n",
-		"m.yaml:8: thresholds.oom_kill.bad: 'sideways' is not one of: up, down, any");
+		"thresholds:\n  oom-kills:\n    change: 5%\n    bad: sideways\n",
+		"m.yaml:8: thresholds.oom-kills.bad: 'sideways' is not one of: up, down, any");
+	/* Metric names are the registry's, checked when the spec is read. */
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
+		"thresholds:\n  reclaim-wr-direct:\n    change: 5%\n"
+		"  vmscan_write_file_direct:\n    change: 5%\n",
+		"m.yaml:8: thresholds.vmscan_write_file_direct: unknown metric "
+		"'vmscan_write_file_direct'; did you mean reclaim-wr-direct?");
+	ASSERT_ERR(
+		"description: t\nkernels: [a]\ntopologies: [t]\nworkloads: [w]\n"
+		"thresholds:\n  Minor faults:\n    change: 5%\n"
+		"  minor-faults:\n    change: 5%\n",
+		"m.yaml:8: thresholds.minor-faults: Minor faults has a threshold "
+		"already");
 	ASSERT_ERR(
 		"description: t\nkernels: [a, b]\ntopologies: [t]\nworkloads: [w, x, y]\n"
 		"reps: 1000\nguests:\n  - memory: 512\n  - memory: 768\n",

@@ -1,18 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * src/results: the metric registry on every cell.json captured in
- * tests/data (the report's A/B, A/A and deadlocked runs, the io cell): no
- * two rows carry the same quantity, every row is found in a captured cell
- * or says which workloads record it, and a name a user mistypes gets the
- * rows it was close to.
+ * tests/data (the report's A/B, A/A and deadlocked runs, the io cell, the
+ * jobs' cells): no two rows carry the same quantity, every row is found in
+ * a captured cell or says which workloads record it, and a name a user
+ * mistypes gets the rows it was close to. The results reader on the
+ * captured runs, and on runs made here to be refused.
  */
 #include <check.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "jobs/pool.h"
+#include "report/report.h"
 #include "results/metric.h"
+#include "results/reader.h"
+#include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/strvec.h"
@@ -26,7 +34,12 @@ static int collect(const char *path, const struct stat *st, int type,
 {
 	const char *base = path + ftw->base;
 
-	if (type == FTW_F && !strcmp(base, "cell.json"))
+	size_t len = strlen(base);
+
+	/* cells/ID/cell.json, and jobs/'s cell-N.json */
+	if (type == FTW_F && (!strcmp(base, "cell.json") ||
+			      (!strncmp(base, "cell-", 5) && len > 5 &&
+			       !strcmp(base + len - 5, ".json"))))
 		strvec_push(&found, path);
 	return 0;
 }
@@ -39,7 +52,7 @@ static json_object **captured_cells(size_t *n)
 
 	strvec_clear(&found);
 	ck_assert_int_eq(nftw(root, collect, 16, FTW_PHYS), 0);
-	ck_assert_msg(found.nr >= 29, "only %zu cell.json under %s", found.nr,
+	ck_assert_msg(found.nr >= 31, "only %zu cells under %s", found.nr,
 		      root);
 	cells = xzalloc(found.nr * sizeof(*cells));
 	for (size_t i = 0; i < found.nr; i++) {
@@ -239,6 +252,250 @@ START_TEST(test_value_scaled)
 }
 END_TEST
 
+/* What a walk over a run saw, cell by cell. */
+struct seen {
+	size_t n, read, counts, absent;
+	struct strvec why;
+};
+
+static int note_cell(const struct results_run *run,
+		     const struct results_cell *c, void *data)
+{
+	struct seen *s = data;
+
+	s->n++;
+	s->read += !!c->json;
+	s->counts += c->counts;
+	s->absent += c->absent;
+	ck_assert(!c->json == !!c->why);
+	ck_assert(!c->counts || c->json);
+	if (c->why)
+		strvec_push(&s->why, c->why);
+	return 0;
+}
+
+static void walk(const char *dir, struct seen *s)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct results_run run;
+
+	memset(s, 0, sizeof(*s));
+	strvec_init(&s->why);
+	ck_assert_msg(!results_open_run(dir, &run, &err), "%s", err.buf);
+	ck_assert_int_eq(results_for_each_cell(&run, note_cell, s), 0);
+	results_close_run(&run);
+	strbuf_release(&err);
+}
+
+START_TEST(test_reader_real_runs)
+{
+	static const struct {
+		const char *run;
+		size_t n, counts;
+	} runs[] = {
+		{ "report/ab", 10, 10 },
+		{ "report/deadlock", 6, 6 },
+		{ "report/aa/20261203-141600-381e", 6, 6 },
+		/* boot-failed is a kernel outcome: it counts */
+		{ "report/aa/20261203-141602-388e", 6, 6 },
+	};
+
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++) {
+		char *dir = testdata_path("%s", runs[i].run);
+		struct seen s;
+
+		walk(dir, &s);
+		ck_assert_uint_eq(s.n, runs[i].n);
+		ck_assert_uint_eq(s.read, runs[i].n);
+		ck_assert_uint_eq(s.counts, runs[i].counts);
+		strvec_clear(&s.why);
+		free(dir);
+	}
+}
+END_TEST
+
+static char tmpdir[] = "/tmp/wblab-test-results-XXXXXX";
+
+/* A run of the named cells ("DIR" entries), each cells/NAME made by hand. */
+static char *make_run(const char *name, const char *const *dirs, size_t n)
+{
+	char *run = xasprintf("%s/%s", tmpdir, name), *path;
+	json_object *o = json_object_new_object(), *cells;
+
+	cells = json_object_new_array();
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_new_object();
+
+		json_put_str(e, "kernel", "k");
+		json_put_str(e, "dir", dirs[i]);
+		json_object_array_add(cells, e);
+	}
+	json_put_str(o, "run", name);
+	json_object_object_add(o, "cells", cells);
+	path = xasprintf("%s/cells", run);
+	ck_assert_int_eq(mkdir_p(path, 0755), 0);
+	free(path);
+	path = xasprintf("%s/run.json", run);
+	ck_assert_int_eq(json_write_atomic(path, o), 0);
+	free(path);
+	json_object_put(o);
+	return run;
+}
+
+/* cells/NAME/cell.json of run with text. */
+static void put_cell(const char *run, const char *name, const char *text)
+{
+	char *dir = xasprintf("%s/cells/%s", run, name);
+	char *path = xasprintf("%s/cell.json", dir);
+
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	ck_assert_int_eq(write_string_atomic(path, text), 0);
+	free(path);
+	free(dir);
+}
+
+static bool has_why(const struct seen *s, const char *want)
+{
+	for (size_t i = 0; i < s->why.nr; i++)
+		if (strstr(s->why.v[i], want))
+			return true;
+	return false;
+}
+
+#define ASSERT_WHY(s, want) \
+	ck_assert_msg(has_why(s, want), "no '%s' among the refusals", want)
+
+/*
+ * The report's loader and the jobs' pool read what the reader lets through
+ * and nothing else (before the reader, each followed "../x" and links).
+ */
+static void assert_readers_agree(const char *run)
+{
+	struct report r;
+	struct pool p = POOL_INIT;
+	struct strbuf err = STRBUF_INIT;
+
+	report_init(&r, NULL);
+	ck_assert_msg(!report_load_run(&r, run, &err), "%s", err.buf);
+	ck_assert_uint_eq(r.nr_cells, 2);
+	ck_assert_uint_eq(r.warnings.nr, 9);
+	ck_assert(r.cells[0]->counts && !r.cells[1]->counts);
+	report_release(&r);
+	ck_assert_int_eq(pool_load_run(&p, run), 0);
+	ck_assert_uint_eq(p.n, 1);
+	ck_assert_int_eq(p.infra, 1);
+	pool_free(&p);
+	strbuf_release(&err);
+}
+
+/*
+ * A run.json that came from elsewhere: a cell dir "../x" or "cells/../x",
+ * a cell.json that is a link (to a good cell's), a cells/NAME that is a
+ * link, a cell.json over RESULTS_JSON_MAX (sparse: nothing is read), a
+ * FIFO (the open must not hang), no outcome. Each is refused with why; the
+ * good cell and the infra-error one are read, the cell that never
+ * finished is absent, and only the good one counts.
+ */
+START_TEST(test_reader_refuses)
+{
+	static const char *const dirs[] = {
+		"cells/good",  "../x",	     "cells/../x", "cells/link",
+		"cells/ldir",  "cells/big",  "cells/fifo", "cells/none",
+		"cells/infra", "cells/gone", ".",
+	};
+	char *run = make_run("r", dirs, ARRAY_SIZE(dirs)), *p, *q;
+	struct seen s;
+	int fd;
+
+	put_cell(run, "good", "{\"outcome\": \"ok\"}");
+	put_cell(tmpdir, "x", "{\"outcome\": \"ok\"}");
+	p = xasprintf("%s/cells/link", run);
+	ck_assert_int_eq(mkdir_p(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/cells/link/cell.json", run);
+	q = xasprintf("%s/cells/good/cell.json", run);
+	ck_assert_int_eq(symlink(q, p), 0);
+	free(p);
+	free(q);
+	p = xasprintf("%s/cells/ldir", run);
+	q = xasprintf("%s/cells/good", run);
+	ck_assert_int_eq(symlink(q, p), 0);
+	free(p);
+	free(q);
+	put_cell(run, "big", "{}");
+	p = xasprintf("%s/cells/big/cell.json", run);
+	fd = open(p, O_WRONLY);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(ftruncate(fd, (off_t)RESULTS_JSON_MAX + 1), 0);
+	close(fd);
+	free(p);
+	p = xasprintf("%s/cells/fifo", run);
+	ck_assert_int_eq(mkdir_p(p, 0755), 0);
+	free(p);
+	p = xasprintf("%s/cells/fifo/cell.json", run);
+	ck_assert_int_eq(mkfifo(p, 0644), 0);
+	free(p);
+	put_cell(run, "none", "{\"cell\": \"none\"}");
+	put_cell(run, "infra", "{\"outcome\": \"infra-error\"}");
+	p = xasprintf("%s/cells/gone", run);
+	ck_assert_int_eq(mkdir_p(p, 0755), 0);
+	free(p);
+
+	walk(run, &s);
+	ck_assert_uint_eq(s.n, ARRAY_SIZE(dirs));
+	ck_assert_uint_eq(s.read, 2);
+	ck_assert_uint_eq(s.counts, 1);
+	ck_assert_uint_eq(s.absent, 1);
+	ASSERT_WHY(&s, "cells.1: dir \"../x\" is not cells/NAME");
+	ASSERT_WHY(&s, "cells.2: dir \"cells/../x\" is not cells/NAME");
+	ASSERT_WHY(&s, "link/cell.json: cannot read: a symbolic link");
+	ASSERT_WHY(&s, "cells/ldir: not a directory (a link is not followed)");
+	ASSERT_WHY(&s, "big/cell.json: cannot read: larger than its cap");
+	ASSERT_WHY(&s, "fifo/cell.json: cannot read: not a regular file");
+	ASSERT_WHY(&s, "none/cell.json: field outcome: missing");
+	ASSERT_WHY(&s, "gone/cell.json: cannot read: No such file");
+	ASSERT_WHY(&s, "cells.10: dir \".\" is not cells/NAME");
+	strvec_clear(&s.why);
+	assert_readers_agree(run);
+	free(run);
+}
+END_TEST
+
+/* run.json itself: a link is not followed, a syntax error names its line. */
+START_TEST(test_reader_run_json)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct results_run run;
+	char *good = make_run("good", NULL, 0);
+	char *dir = xasprintf("%s/linked", tmpdir), *p, *q;
+
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	p = xasprintf("%s/run.json", dir);
+	q = xasprintf("%s/run.json", good);
+	ck_assert_int_eq(symlink(q, p), 0);
+	ck_assert_int_ne(results_open_run(dir, &run, &err), 0);
+	ck_assert_msg(strstr(err.buf, "run.json: cannot read: a symbolic link"),
+		      "%s", err.buf);
+	strbuf_reset(&err);
+	ck_assert_int_eq(unlink(p), 0);
+	ck_assert_int_eq(write_string_atomic(p, "{\n\"cells\": [\n}\n"), 0);
+	ck_assert_int_ne(results_open_run(dir, &run, &err), 0);
+	ck_assert_msg(strstr(err.buf, "linked/run.json:3: "), "%s", err.buf);
+	strbuf_reset(&err);
+	ck_assert_int_eq(write_string_atomic(p, "{\"cells\": 3}"), 0);
+	ck_assert_int_ne(results_open_run(dir, &run, &err), 0);
+	ck_assert_msg(strstr(err.buf, "field cells: missing or not an array"),
+		      "%s", err.buf);
+	ck_assert_int_eq(results_open_run(good, &run, &err), 0);
+	results_close_run(&run);
+	strbuf_release(&err);
+	free(p);
+	free(q);
+	free(dir);
+	free(good);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("results");
@@ -253,17 +510,27 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_unknown_names);
 	tcase_add_test(tc, test_value_scaled);
 	suite_add_tcase(s, tc);
+	tc = tcase_create("reader");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_reader_real_runs);
+	tcase_add_test(tc, test_reader_refuses);
+	tcase_add_test(tc, test_reader_run_json);
+	suite_add_tcase(s, tc);
 	return s;
 }
 
 int main(void)
 {
-	SRunner *sr = srunner_create(suite());
+	SRunner *sr;
 	int failed;
 
+	if (!mkdtemp(tmpdir))
+		return EXIT_FAILURE;
+	sr = srunner_create(suite());
 	srunner_run_all(sr, CK_NORMAL);
 	failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
 	strvec_clear(&found);
+	rm_rf(tmpdir);
 	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
 }

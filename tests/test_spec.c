@@ -302,6 +302,30 @@ START_TEST(workload_errors)
 		      "%s", err.buf);
 	workload_spec_free(&w);
 	free(path);
+	strbuf_reset(&err);
+	/* primary: registry names, each item's own line; kept as spelled
+	 * by the registry */
+	path = write_tmp("w.yaml",
+			 "description: x\ntimeout: 9\nfio: x\nprimary:\n"
+			 "  - minor-faults\n  - wr-direct\n");
+	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
+	ck_assert_msg(strstr(err.buf, "w.yaml:6: primary[1]: unknown metric "
+				      "'wr-direct'; did you mean "
+				      "reclaim-wr-direct"),
+		      "%s", err.buf);
+	ck_assert_msg(!strstr(err.buf, "primary[0]"), "%s", err.buf);
+	workload_spec_free(&w);
+	free(path);
+	strbuf_reset(&err);
+	path = write_tmp("w.yaml",
+			 "description: x\ntimeout: 9\nfio: x\n"
+			 "primary: [minor-faults, reclaim-wr-direct]\n");
+	ck_assert_msg(!workload_spec_load_err(path, "w", &w, &err), "%s",
+		      err.buf);
+	ck_assert_str_eq(w.primary.v[0], "Minor faults");
+	ck_assert_str_eq(w.primary.v[1], "reclaim-wr-direct");
+	workload_spec_free(&w);
+	free(path);
 	strbuf_release(&err);
 }
 END_TEST

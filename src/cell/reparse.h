@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "results/reader.h"
 #include "util/strbuf.h"
 
 /*
@@ -25,10 +26,10 @@ struct reparse_result {
 
 /*
  * A results directory may come from elsewhere: its files are read only
- * if regular, never through a link, run.json and cell.json up to this
- * size, the others up to CELL_FILE_MAX (cell/collectors.h).
+ * if regular, never through a link, run.json and cell.json up to
+ * RESULTS_JSON_MAX (results/reader.h), the others up to CELL_FILE_MAX
+ * (cell/collectors.h).
  */
-#define RESULTS_JSON_MAX (64u << 20)
 
 /* 0 on success; -1 and an error message in note otherwise. */
 int cell_reparse(const char *cell_dir, struct reparse_result *r,

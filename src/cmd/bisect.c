@@ -5,33 +5,24 @@
  *              [--max-reps N] [--resume LOG]
  * wblab bisect-step ...: the same comparison for the tree's HEAD, for
  * `git bisect run` (exit 0 good, 1 bad, 125 skip, 128 abort).
- * NAME is a report row (wblab report's names: reclaim-wr-direct), a
- * cell.json metric (vmscan_write_file_direct) or a dotted path.
+ * NAME is a metric of the registry (wblab metrics: reclaim-wr-direct);
+ * an unknown one is bad usage, with the names it was close to.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmds.h"
 #include "jobs/bisect.h"
-#include "report/report.h"
+#include "results/metric.h"
 #include "util/log.h"
 #include "util/parse-options.h"
 #include "virt/virt.h"
 
-/* A report row's name stands for its cell.json path. */
-static void resolve_metric(struct bisect_opts *o)
-{
-	for (size_t i = 0; o->metric && i < metric_nr_rows; i++)
-		if (!strcmp(o->metric, metric_rows[i].name)) {
-			o->metric_label = o->metric;
-			o->metric = metric_rows[i].path;
-			return;
-		}
-}
-
 static int parse(int argc, char **argv, const char *prefix,
 		 struct bisect_opts *o, bool step)
 {
+	struct strbuf err = STRBUF_INIT;
+	const char *metric = NULL;
 	const struct option opts[] = {
 		OPT_STRING(0, "tree", &o->tree, "DIR",
 			   step ? "the git tree (default: .)" : "the git tree"),
@@ -39,8 +30,8 @@ static int parse(int argc, char **argv, const char *prefix,
 		OPT_STRING(0, "bad", &o->bad, "B", "a bad commit"),
 		OPT_STRING(0, "matrix", &o->matrix, "M",
 			   "lab/matrices/<M>.yaml or a path"),
-		OPT_STRING(0, "metric", &o->metric, "NAME",
-			   "report row or cell.json metric to bisect"),
+		OPT_STRING(0, "metric", &metric, "NAME",
+			   "metric to bisect (wblab metrics lists them)"),
 		OPT_DOUBLE(
 			0, "threshold", &o->threshold, "PCT",
 			"change that matters (default: half the ends' change)"),
@@ -82,7 +73,7 @@ static int parse(int argc, char **argv, const char *prefix,
 			    "--tree, --good, --bad and --matrix are needed");
 		return -2;
 	}
-	if (!o->metric == !o->event) {
+	if (!metric == !o->event) {
 		usage_error(prefix,
 			    "give --metric NAME or --event KIND (one of them)");
 		return -2;
@@ -92,7 +83,11 @@ static int parse(int argc, char **argv, const char *prefix,
 			    o->threshold);
 		return -2;
 	}
-	resolve_metric(o);
+	if (metric && !(o->metric = metric_lookup(metric, &err))) {
+		usage_error(prefix, "--metric: %s", err.buf);
+		strbuf_release(&err);
+		return -2;
+	}
 	return 0;
 }
 

@@ -13,6 +13,7 @@
 #include "cmd/cmds.h"
 #include "jobs/history.h"
 #include "jobs/nightly.h"
+#include "results/metric.h"
 #include "util/log.h"
 #include "util/parse-options.h"
 #include "virt/virt.h"
@@ -53,7 +54,8 @@ int cmd_history(int argc, char **argv)
 {
 	struct history_opts o = { .results = "results" };
 	const struct option opts[] = {
-		OPT_STRING(0, "metric", &o.metric, "M", "only this metric"),
+		OPT_STRING(0, "metric", &o.metric, "M",
+			   "only this metric (wblab metrics lists them)"),
 		OPT_STRING(0, "tree", &o.tree, "NAME", "only this tree"),
 		OPT_STRING(0, "html", &o.html, "FILE",
 			   "also write plots over nights (gnuplot SVG) here"),
@@ -66,9 +68,20 @@ int cmd_history(int argc, char **argv)
 		NULL
 	};
 	int n = parse_options(argc, argv, "wblab history", opts, usage, 0);
+	struct strbuf err = STRBUF_INIT;
+	const struct metric *m;
 
 	if (n)
 		return usage_error("wblab history", "unexpected argument '%s'",
 				   argv[0]);
+	if (o.metric) {
+		m = metric_lookup(o.metric, &err);
+		if (!m) {
+			usage_error("wblab history", "--metric: %s", err.buf);
+			strbuf_release(&err);
+			return 2;
+		}
+		o.metric = m->name;
+	}
 	return history_print(&o, stdout);
 }

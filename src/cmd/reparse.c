@@ -11,12 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cell/reparse.h"
 #include "cell/results.h"
 #include "cmd/cmds.h"
+#include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -57,35 +57,6 @@ static void index_cell(const char *run_dir, json_object *run,
 	free(cp);
 	free(db_path);
 	free(results);
-}
-
-/*
- * RUN_DIR/cells/NAME from run.json's "cells/NAME": one directory below
- * cells/, neither a link, so a cell.json is never written outside the run
- * ("../x" in a run.json that came from elsewhere). NULL and why if not.
- */
-static char *cell_dir(const char *run_dir, const char *rel, struct strbuf *why)
-{
-	static const char cells[] = "cells/";
-	char *up = xasprintf("%s/cells", run_dir), *dir = NULL;
-	struct stat st;
-
-	if (strncmp(rel, cells, sizeof(cells) - 1) ||
-	    !is_one_component(rel + sizeof(cells) - 1)) {
-		strbuf_addf(why, "dir \"%s\" is not cells/NAME", rel);
-		goto out;
-	}
-	dir = xasprintf("%s/%s", run_dir, rel);
-	if (lstat(up, &st) < 0 || !S_ISDIR(st.st_mode) || lstat(dir, &st) < 0 ||
-	    !S_ISDIR(st.st_mode)) {
-		strbuf_addf(why, "%s: not a directory (a link is not followed)",
-			    dir);
-		free(dir);
-		dir = NULL;
-	}
-out:
-	free(up);
-	return dir;
 }
 
 static json_object *cell_json(const char *id, const struct reparse_result *r)
@@ -162,7 +133,7 @@ int cmd_reparse(int argc, char **argv)
 	for (size_t i = 0; i < json_object_array_length(cells); i++) {
 		json_object *c = json_object_array_get_idx(cells, i);
 		struct strbuf note = STRBUF_INIT;
-		char *dir = cell_dir(argv[0], str(c, "dir"), &note);
+		char *dir = results_cell_dir(argv[0], str(c, "dir"), &note);
 		struct reparse_result r;
 
 		if (!dir || cell_reparse(dir, &r, &note)) {

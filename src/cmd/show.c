@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * wblab show RUN_DIR: the key figures of every cell of a run, and per
- * kernel the mean and standard deviation of each, as plain text.
- * For tests and confidence intervals across runs: `wblab report`.
+ * wblab show [--json] [--metric NAME]... RUN_DIR: the key figures of every
+ * cell of a run, and per kernel their mean and standard deviation over the
+ * cells that count (stats_describe), as plain text. Figures are registry
+ * rows (wblab metrics), read through the results reader. For tests and
+ * confidence intervals across runs: `wblab report`.
  */
 #include <json-c/json.h>
 #include <math.h>
@@ -11,148 +13,146 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "results/metric.h"
+#include "results/reader.h"
+#include "stats/stats.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/parse-options.h"
+#include "util/strvec.h"
 
-/* The figures shown, by cell.json path; absent ones print as "-". */
-static const struct figure {
-	const char *head;
-	const char *path;
-	double scale;
-} figures[] = {
-	{ "allocstall", "metrics.allocstall", 1 },
-	{ "memcg-recl", "metrics.trace.memcg_reclaim.count", 1 },
-	{ "wr-direct", "metrics.vmscan_write_file_direct", 1 },
-	{ "wr-kswapd", "metrics.vmscan_write_file_kswapd", 1 },
-	{ "oom", "metrics.oom_kill", 1 },
-	{ "fio-MiB/s", "metrics.fio.0.write.bw_kib_s", 1.0 / 1024 },
-	{ "stack-B", "metrics.stack_max_bytes", 1 },
+/* The figures shown without --metric. */
+static const char *const default_figures[] = {
+	"allocstall",	     "Memcg reclaims", "reclaim-wr-direct",
+	"reclaim-wr-kswapd", "oom-kills",      "fio-write",
+	"stack-max",
 };
 
-#define NR_FIG (sizeof(figures) / sizeof(figures[0]))
-#define MAX_K 8
-
-struct acc {
-	char kernel[64];
+struct kernel_acc {
+	char *name;
 	int cells, ok;
-	double sum[NR_FIG], sq[NR_FIG];
-	int n[NR_FIG];
+	double **vals; /* [figure][cell that counts]; NAN left out */
+	size_t *n;
+};
+
+struct show {
+	const struct metric **fig;
+	size_t nr_fig;
+	struct kernel_acc *k; /* first-seen order, as many as the run has */
+	size_t nr_k;
+	json_object *cells_out; /* --json */
 };
 
 static const char *str_at(json_object *o, const char *path)
 {
-	const char *s = json_object_get_string(json_path(o, path));
+	json_object *v = json_path(o, path);
 
-	return s ? s : "";
+	return v && json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) :
+		       "";
 }
 
-static struct acc *acc_for(struct acc *acc, int *nk, const char *kernel)
+static int width(const struct metric *m)
 {
-	for (int k = 0; k < *nk; k++)
-		if (!strcmp(acc[k].kernel, kernel))
-			return &acc[k];
-	if (*nk == MAX_K)
-		return NULL;
-	snprintf(acc[*nk].kernel, sizeof(acc[*nk].kernel), "%s", kernel);
-	return &acc[(*nk)++];
+	int w = (int)strlen(m->name);
+
+	return w > 9 ? w : 9;
 }
 
-/* One cell: its row (text, or an element of out) and its kernel's sums. */
-static void show_cell(const char *run_dir, json_object *c, struct acc *a,
-		      json_object *out)
+static struct kernel_acc *kernel_for(struct show *s, const char *name)
 {
-	const char *dir = str_at(c, "dir");
-	const char *kernel = str_at(c, "kernel");
-	char *cp = xasprintf("%s/%s/cell.json", run_dir, dir);
-	json_object *cell = json_object_from_file(cp);
-	const char *outcome = cell ? str_at(cell, "outcome") : "missing";
+	struct kernel_acc *k;
+
+	for (size_t i = 0; i < s->nr_k; i++)
+		if (!strcmp(s->k[i].name, name))
+			return &s->k[i];
+	s->k = xrealloc(s->k, (s->nr_k + 1) * sizeof(*s->k));
+	k = &s->k[s->nr_k++];
+	memset(k, 0, sizeof(*k));
+	k->name = xstrdup(name);
+	k->vals = xzalloc(s->nr_fig * sizeof(*k->vals));
+	k->n = xzalloc(s->nr_fig * sizeof(*k->n));
+	return k;
+}
+
+static void keep(struct kernel_acc *k, size_t f, double v)
+{
+	k->vals[f] = xrealloc(k->vals[f], (k->n[f] + 1) * sizeof(double));
+	k->vals[f][k->n[f]++] = v;
+}
+
+/* One cell: its row (text, or an element of cells_out) and its kernel's
+ * values. */
+static int show_cell(const struct results_run *run,
+		     const struct results_cell *c, void *data)
+{
+	struct show *s = data;
+	const char *kernel = str_at(c->entry, "kernel");
+	const char *outcome = c->json ? str_at(c->json, "outcome") : "missing";
+	struct kernel_acc *k = kernel_for(s, kernel);
+	int rep = json_object_get_int(json_path(c->entry, "rep"));
 	json_object *row = NULL, *figs = NULL;
 
-	if (out) {
+	if (c->why && !c->absent)
+		warn("%s", c->why);
+	if (s->cells_out) {
 		row = json_object_new_object();
 		figs = json_object_new_object();
-		json_object_object_add(row, "kernel",
-				       json_object_new_string(kernel));
-		json_object_object_add(row, "rep",
-				       json_object_new_int(json_object_get_int(
-					       json_path(c, "rep"))));
-		json_object_object_add(row, "outcome",
-				       json_object_new_string(outcome));
-		json_object_object_add(row, "dir", json_object_new_string(dir));
+		json_put_str(row, "kernel", kernel);
+		json_put_int(row, "rep", rep);
+		json_put_str(row, "outcome", outcome);
+		json_put_str(row, "dir", c->rel);
 	} else {
-		printf("%-20.20s %-3d %-12s", kernel,
-		       json_object_get_int(json_path(c, "rep")), outcome);
+		printf("%-20.20s %-3d %-12s", kernel, rep, outcome);
 	}
-	if (a) {
-		a->cells++;
-		a->ok += !strcmp(outcome, "ok");
-	}
-	for (size_t f = 0; f < NR_FIG; f++) {
-		json_object *v = cell ? json_path(cell, figures[f].path) : NULL;
-		double d = v ? json_object_get_double(v) * figures[f].scale : 0;
+	k->cells++;
+	k->ok += !strcmp(outcome, "ok");
+	for (size_t f = 0; f < s->nr_fig; f++) {
+		double v = c->json ? metric_value(c->json, s->fig[f]) : NAN;
 
 		if (figs)
-			json_object_object_add(figs, figures[f].head,
-					       v ? json_object_new_double(d) :
-						   NULL);
-		else if (v)
-			printf(" %9.1f", d);
+			json_put_num(figs, s->fig[f]->name, v);
+		else if (!isnan(v))
+			printf(" %*.1f", width(s->fig[f]), v);
 		else
-			printf(" %9s", "-");
-		if (v && a) {
-			a->sum[f] += d;
-			a->sq[f] += d * d;
-			a->n[f]++;
-		}
+			printf(" %*s", width(s->fig[f]), "-");
+		if (!isnan(v) && c->counts)
+			keep(k, f, v);
 	}
 	if (row) {
 		json_object_object_add(row, "figures", figs);
-		json_object_array_add(out, row);
+		json_object_array_add(s->cells_out, row);
 	} else {
 		printf("\n");
 	}
-	json_object_put(cell);
-	free(cp);
+	return 0;
 }
 
-static double acc_sd(const struct acc *a, size_t f, double mean)
-{
-	double n = a->n[f];
-
-	return n > 1 ? sqrt(fmax(0, (a->sq[f] - n * mean * mean) / (n - 1))) :
-		       0;
-}
-
-static json_object *kernels_json(const struct acc *acc, int nk)
+static json_object *kernels_json(const struct show *s)
 {
 	json_object *arr = json_object_new_array();
 
-	for (int k = 0; k < nk; k++) {
+	for (size_t i = 0; i < s->nr_k; i++) {
+		const struct kernel_acc *k = &s->k[i];
 		json_object *o = json_object_new_object();
 		json_object *figs = json_object_new_object();
 
-		json_object_object_add(o, "kernel",
-				       json_object_new_string(acc[k].kernel));
-		json_object_object_add(o, "cells",
-				       json_object_new_int(acc[k].cells));
-		json_object_object_add(o, "ok", json_object_new_int(acc[k].ok));
-		for (size_t f = 0; f < NR_FIG; f++) {
-			json_object *s;
-			double mean;
+		json_put_str(o, "kernel", k->name);
+		json_put_int(o, "cells", k->cells);
+		json_put_int(o, "ok", k->ok);
+		for (size_t f = 0; f < s->nr_fig; f++) {
+			struct stats_desc d;
+			json_object *st;
 
-			if (!acc[k].n[f])
+			if (stats_describe(k->vals[f], k->n[f], &d))
 				continue;
-			mean = acc[k].sum[f] / acc[k].n[f];
-			s = json_object_new_object();
+			st = json_object_new_object();
+			json_put_int(st, "n", (long long)d.n);
+			json_object_object_add(st, "mean",
+					       json_object_new_double(d.amean));
 			json_object_object_add(
-				s, "n", json_object_new_int(acc[k].n[f]));
-			json_object_object_add(s, "mean",
-					       json_object_new_double(mean));
-			json_object_object_add(s, "sd",
-					       json_object_new_double(acc_sd(
-						       &acc[k], f, mean)));
-			json_object_object_add(figs, figures[f].head, s);
+				st, "sd", json_object_new_double(d.stddev));
+			json_object_object_add(figs, s->fig[f]->name, st);
 		}
 		json_object_object_add(o, "figures", figs);
 		json_object_array_add(arr, o);
@@ -160,92 +160,131 @@ static json_object *kernels_json(const struct acc *acc, int nk)
 	return arr;
 }
 
-static void print_kernels(const struct acc *acc, int nk)
+static void print_kernels(const struct show *s)
 {
-	printf("\nper kernel: mean (sd) over its cells\n");
-	for (int k = 0; k < nk; k++) {
-		printf("%-24.24s ok %d/%d\n", acc[k].kernel, acc[k].ok,
-		       acc[k].cells);
-		for (size_t f = 0; f < NR_FIG; f++) {
-			double mean;
+	printf("\nper kernel: mean (sd) over its cells that count "
+	       "(infra-error never does)\n");
+	for (size_t i = 0; i < s->nr_k; i++) {
+		const struct kernel_acc *k = &s->k[i];
 
-			if (!acc[k].n[f])
+		printf("%-24.24s ok %d/%d\n", k->name, k->ok, k->cells);
+		for (size_t f = 0; f < s->nr_fig; f++) {
+			struct stats_desc d;
+
+			if (stats_describe(k->vals[f], k->n[f], &d))
 				continue;
-			mean = acc[k].sum[f] / acc[k].n[f];
-			printf("    %-10s %12.1f (%.1f)\n", figures[f].head,
-			       mean, acc_sd(&acc[k], f, mean));
+			printf("    %-18s %12.1f (%.1f)\n", s->fig[f]->name,
+			       d.amean, d.stddev);
 		}
 	}
 }
 
+static void print_header(const struct results_run *run, const struct show *s)
+{
+	printf("run %s: %s x %s, accel %s\n", str_at(run->json, "run"),
+	       str_at(run->json, "spec.topology"),
+	       str_at(run->json, "spec.workload"),
+	       str_at(run->json, "host.accel"));
+	printf("\n%-20s %-3s %-12s", "kernel", "rep", "outcome");
+	for (size_t f = 0; f < s->nr_fig; f++)
+		printf(" %*s", width(s->fig[f]), s->fig[f]->name);
+	printf("\n");
+}
+
+static void print_json(const struct results_run *run, struct show *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_put_str(o, "run", str_at(run->json, "run"));
+	json_put_str(o, "topology", str_at(run->json, "spec.topology"));
+	json_put_str(o, "workload", str_at(run->json, "spec.workload"));
+	json_put_str(o, "accel", str_at(run->json, "host.accel"));
+	json_object_object_add(o, "cells", s->cells_out);
+	json_object_object_add(o, "kernels", kernels_json(s));
+	puts(json_object_to_json_string_ext(
+		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+	s->cells_out = NULL;
+}
+
+/* The figures: --metric names (each checked), else the default ones. */
+static int pick_figures(struct show *s, const struct strvec *names)
+{
+	size_t n = names->nr ? names->nr : ARRAY_SIZE(default_figures);
+
+	s->fig = xzalloc(n * sizeof(*s->fig));
+	for (size_t i = 0; i < n; i++) {
+		struct strbuf err = STRBUF_INIT;
+		const char *name = names->nr ? names->v[i] : default_figures[i];
+
+		s->fig[i] = metric_lookup(name, &err);
+		if (!s->fig[i])
+			usage_error("wblab show", "--metric: %s", err.buf);
+		strbuf_release(&err);
+		if (!s->fig[i])
+			return -1;
+	}
+	s->nr_fig = n;
+	return 0;
+}
+
+static void show_free(struct show *s)
+{
+	for (size_t i = 0; i < s->nr_k; i++) {
+		for (size_t f = 0; f < s->nr_fig; f++)
+			free(s->k[i].vals[f]);
+		free(s->k[i].vals);
+		free(s->k[i].n);
+		free(s->k[i].name);
+	}
+	free(s->k);
+	free(s->fig);
+	json_object_put(s->cells_out);
+}
+
 int cmd_show(int argc, char **argv)
 {
-	static const char *const usage[] = { "wblab show [--json] RUN_DIR",
-					     NULL };
-	struct acc acc[MAX_K] = { 0 };
-	json_object *run, *cells, *out = NULL;
-	const char *run_dir;
+	static const char *const usage[] = {
+		"wblab show [--json] [--metric NAME]... RUN_DIR", NULL
+	};
+	struct strbuf err = STRBUF_INIT;
+	struct strvec metrics = STRVEC_INIT;
+	struct show s = { 0 };
+	struct results_run run;
 	bool json = false;
-	int nk = 0;
-	char *path;
+	int ret = 2;
 	struct option opts[] = {
 		OPT_BOOL(0, "json", &json,
 			 "the same figures as JSON: cells, then per kernel"),
+		OPT_STRLIST(0, "metric", &metrics, "NAME",
+			    "show this metric (wblab metrics); repeatable"),
 		OPT_END(),
 	};
 
-	if (parse_options(argc, argv, "wblab show", opts, usage, 0) != 1)
+	if (parse_options(argc, argv, "wblab show", opts, usage, 0) != 1) {
+		strvec_clear(&metrics);
 		return usage_error("wblab show", "one RUN_DIR is needed");
-	run_dir = argv[0];
-	path = xasprintf("%s/run.json", run_dir);
-	run = json_object_from_file(path);
-	if (!run) {
-		error("%s: cannot read run.json", path);
-		free(path);
-		return 2;
 	}
-	free(path);
-	cells = json_path(run, "cells");
-	if (json) {
-		out = json_object_new_array();
-	} else {
-		printf("run %s: %s x %s, accel %s\n", str_at(run, "run"),
-		       str_at(run, "spec.topology"),
-		       str_at(run, "spec.workload"), str_at(run, "host.accel"));
-		printf("\n%-20s %-3s %-12s", "kernel", "rep", "outcome");
-		for (size_t f = 0; f < NR_FIG; f++)
-			printf(" %9s", figures[f].head);
-		printf("\n");
+	if (pick_figures(&s, &metrics))
+		goto out;
+	if (results_open_run(argv[0], &run, &err)) {
+		error("%s", err.buf);
+		goto out;
 	}
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
-
-		show_cell(run_dir, c, acc_for(acc, &nk, str_at(c, "kernel")),
-			  out);
-	}
-	if (json) {
-		json_object *o = json_object_new_object();
-
-		json_object_object_add(
-			o, "run", json_object_new_string(str_at(run, "run")));
-		json_object_object_add(
-			o, "topology",
-			json_object_new_string(str_at(run, "spec.topology")));
-		json_object_object_add(
-			o, "workload",
-			json_object_new_string(str_at(run, "spec.workload")));
-		json_object_object_add(
-			o, "accel",
-			json_object_new_string(str_at(run, "host.accel")));
-		json_object_object_add(o, "cells", out);
-		json_object_object_add(o, "kernels", kernels_json(acc, nk));
-		puts(json_object_to_json_string_ext(
-			o, JSON_C_TO_STRING_PRETTY |
-				   JSON_C_TO_STRING_NOSLASHESCAPE));
-		json_object_put(o);
-	} else {
-		print_kernels(acc, nk);
-	}
-	json_object_put(run);
-	return 0;
+	if (json)
+		s.cells_out = json_object_new_array();
+	else
+		print_header(&run, &s);
+	results_for_each_cell(&run, show_cell, &s);
+	if (json)
+		print_json(&run, &s);
+	else
+		print_kernels(&s);
+	results_close_run(&run);
+	ret = 0;
+out:
+	show_free(&s);
+	strvec_clear(&metrics);
+	strbuf_release(&err);
+	return ret;
 }

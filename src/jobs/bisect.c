@@ -78,7 +78,7 @@ static const char *what(const struct bctx *b)
 {
 	if (event_mode(b))
 		return b->o->event;
-	return b->o->metric_label ? b->o->metric_label : b->o->metric;
+	return b->o->metric->name;
 }
 
 static void compare(struct bctx *b, const char *ka, const char *kb,
@@ -135,7 +135,7 @@ static void save_log(struct bctx *b)
 	json_object_object_add(o, "what", json_object_new_string(what(b)));
 	if (p->metric)
 		json_object_object_add(o, "metric",
-				       json_object_new_string(p->metric));
+				       json_object_new_string(p->metric->name));
 	if (p->event)
 		json_object_object_add(o, "event",
 				       json_object_new_string(p->event));

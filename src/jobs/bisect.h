@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "matrix/matrix.h"
+#include "results/metric.h"
 
 /*
  * Noise-aware bisection of a git tree between a good and a bad commit,
@@ -22,8 +23,7 @@ struct bisect_opts {
 	const char *matrix;
 	const char *results;
 	const char *config_from;
-	const char *metric; /* a cell.json metric name or dotted path */
-	const char *metric_label; /* how to name it in the mail */
+	const struct metric *metric; /* the registry's row, or NULL */
 	double threshold; /* %, or pp for events; 0: half the ends' change */
 	const char *event; /* KIND[:TITLE] */
 	int max_reps;

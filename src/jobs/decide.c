@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "jobs/decide.h"
+#include "results/reader.h"
 #include "stats/stats.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -170,50 +171,11 @@ void decision_format(const struct decision *d, const char *what,
 	strbuf_addf(out, " (%s)", d->why);
 }
 
-bool decide_cell_counts(json_object *cell)
-{
-	json_object *o;
-
-	if (!cell || !json_object_object_get_ex(cell, "outcome", &o))
-		return false;
-	return strcmp(json_object_get_string(o), "infra-error") != 0;
-}
-
-static double number_at(json_object *cell, const char *path)
-{
-	json_object *v = json_path(cell, path);
-
-	if (!v || !(json_object_is_type(v, json_type_int) ||
-		    json_object_is_type(v, json_type_double)))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-double decide_cell_metric(json_object *cell, const char *name)
-{
-	const char *prefixes[] = { "metrics.", "metrics.ops." };
-	double v;
-
-	if (!decide_cell_counts(cell))
-		return NAN;
-	if (strchr(name, '.'))
-		return number_at(cell, name);
-	for (size_t i = 0; i < ARRAY_SIZE(prefixes); i++) {
-		char *p = xasprintf("%s%s", prefixes[i], name);
-
-		v = number_at(cell, p);
-		free(p);
-		if (!isnan(v))
-			return v;
-	}
-	return NAN;
-}
-
 int decide_cell_event(json_object *cell, const char *kind, const char *title)
 {
 	json_object *o, *events, *e, *k, *t;
 
-	if (!decide_cell_counts(cell))
+	if (!results_cell_counts(cell))
 		return -1;
 	json_object_object_get_ex(cell, "outcome", &o);
 	if (!strcmp(json_object_get_string(o), kind) && !title)

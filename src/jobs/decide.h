@@ -77,17 +77,6 @@ void decision_format(const struct decision *d, const char *what,
 		     struct strbuf *out);
 
 /*
- * From one cell.json: 1 if the cell enters decisions (its outcome is not
- * infra-error), 0 if it must be left out.
- */
-bool decide_cell_counts(json_object *cell);
-/*
- * The value at a dotted path of a cell.json ("metrics.vmscan_write_file_
- * direct"; a bare name is looked up under metrics. and metrics.ops.);
- * NaN if absent or not a number, or if the cell does not count.
- */
-double decide_cell_metric(json_object *cell, const char *name);
-/*
  * Whether a counting cell had the event: kind is an outcome name
  * ("crashed", "hung") or a console event kind ("oom", "stack_overflow");
  * title (optional) must then be a substring of one such event's title.

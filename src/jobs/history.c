@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "jobs/history.h"
+#include "results/metric.h"
 #include "util/fs.h"
 #include "util/gnuplot.h"
 #include "util/html.h"
@@ -21,6 +22,46 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS night_metrics(night INTEGER, grp TEXT,"
 	" metric TEXT, n INTEGER, mean REAL, sd REAL);";
 
+/*
+ * Nights recorded before the metric registry named their metrics by
+ * cell.json key (vmscan_write_file_direct, metrics.fio.0.write.bw_kib_s)
+ * and kept raw values: rename them and scale their figures to the row's
+ * unit, so a series goes on under one name.
+ */
+static int rename_old_metrics(sqlite3 *db)
+{
+	sqlite3_stmt *st, *up;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT metric FROM night_metrics",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(
+		    db,
+		    "UPDATE night_metrics SET metric = ?1,"
+		    " mean = mean * ?2, sd = sd * ?2 WHERE metric = ?3",
+		    -1, &up, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	}
+	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const struct metric *m = key ? metric_by_old_key(key) : NULL;
+
+		if (!m || !strcmp(m->name, key))
+			continue;
+		sqlite3_bind_text(up, 1, m->name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_double(up, 2, m->scale);
+		sqlite3_bind_text(up, 3, key, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			ret = error("wblab.db: %s", sqlite3_errmsg(db));
+		sqlite3_reset(up);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	return ret;
+}
+
 int history_schema(sqlite3 *db)
 {
 	char *msg = NULL;
@@ -30,7 +71,7 @@ int history_schema(sqlite3 *db)
 		sqlite3_free(msg);
 		return -1;
 	}
-	return 0;
+	return rename_old_metrics(db);
 }
 
 static int step_done(sqlite3 *db, sqlite3_stmt *st)

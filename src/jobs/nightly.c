@@ -162,7 +162,7 @@ struct night {
 	char *good_run, *good_commit, *good_kernel;
 	struct strbuf mail;
 	int regressions;
-	const char *first_metric; /* the first regressed metric */
+	const struct metric *first_metric; /* the first regressed metric */
 };
 
 /* A remote tree: clone it the first time, then fetch ref into FETCH_HEAD. */
@@ -225,8 +225,7 @@ static void compare_rows(struct night *n, long long night)
 			double means[32];
 			char trend[64];
 			size_t nv;
-			double *v =
-				pool_values(p, n->k.name, grp, t->metric, &nv);
+			double *v = pool_values(p, n->k.name, grp, t->row, &nv);
 			struct stats_desc sd;
 			size_t k = 0;
 			bool reg;
@@ -241,12 +240,12 @@ static void compare_rows(struct night *n, long long night)
 			d.threshold = t->change_pct;
 			if (n->good_run)
 				pool_decide_metric(p, "last-good", n->k.name,
-						   grp, t->metric, &d, &dc);
+						   grp, t->row, &d, &dc);
 			reg = n->good_run && dc.verdict == VERDICT_DIFFERENT &&
 			      bad_direction(t, dc.effect) &&
 			      fabs(dc.effect) >= t->change_pct;
 			if (reg && !n->first_metric)
-				n->first_metric = t->metric;
+				n->first_metric = t->row;
 			n->regressions += reg;
 			history_trend(means,
 				      history_means(n->db, n->t->name, grp,
@@ -293,7 +292,7 @@ static void bisect_regression(struct night *n)
 	strbuf_addf(
 		&n->mail,
 		"\nBisecting %s between the last good night (%.12s) and tonight (%.12s):\n\n",
-		n->first_metric, n->good_commit, n->k.commit);
+		n->first_metric->name, n->good_commit, n->k.commit);
 	bisect_run(&b);
 	fclose(f);
 	strbuf_addstr(&n->mail, buf ? buf : "");

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jobs/pool.h"
+#include "results/reader.h"
 #include "util/json.h"
 #include "util/log.h"
 
@@ -63,44 +64,47 @@ static void add_cell(struct pool *p, const char *run_dir, json_object *c)
 		strvec_push(&p->groups, group);
 }
 
+struct load {
+	struct pool *p;
+	const char *run_dir; /* as the caller names it (drop_run, relabel) */
+};
+
+static int load_cell(const struct results_run *run,
+		     const struct results_cell *c, void *data)
+{
+	struct load *l = data;
+
+	if (!c->json) {
+		/* Listed but never finished is no result; a refused one
+		 * (a link, "../x", too big) is said. */
+		if (!c->absent)
+			warn("%s", c->why);
+		return 0;
+	}
+	if (!c->counts)
+		l->p->infra++;
+	else
+		add_cell(l->p, l->run_dir, json_object_get(c->json));
+	return 0;
+}
+
 int pool_load_run(struct pool *p, const char *run_dir)
 {
-	char *path = xasprintf("%s/run.json", run_dir);
-	json_object *run = json_object_from_file(path), *cells;
-	int ret = -1;
+	struct strbuf err = STRBUF_INIT;
+	struct load l = { p, run_dir };
+	struct results_run run;
 
-	if (!run || !json_object_object_get_ex(run, "cells", &cells)) {
-		error("%s: cannot read the run's cell list", path);
-		goto out;
+	if (results_open_run(run_dir, &run, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
+		return -1;
 	}
 	drop_run(p, run_dir);
 	if (!has(&p->runs, run_dir))
 		strvec_push(&p->runs, run_dir);
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		const char *dir =
-			jstr(json_object_array_get_idx(cells, i), "dir");
-		char *cp;
-		json_object *c;
-
-		if (!dir)
-			continue;
-		cp = xasprintf("%s/%s/cell.json", run_dir, dir);
-		c = json_object_from_file(cp);
-		free(cp);
-		if (!c)
-			continue; /* listed but never finished: not a result */
-		if (!decide_cell_counts(c)) {
-			p->infra++;
-			json_object_put(c);
-			continue;
-		}
-		add_cell(p, run_dir, c);
-	}
-	ret = 0;
-out:
-	json_object_put(run);
-	free(path);
-	return ret;
+	results_for_each_cell(&run, load_cell, &l);
+	results_close_run(&run);
+	return 0;
 }
 
 void pool_free(struct pool *p)
@@ -143,14 +147,14 @@ size_t pool_count(const struct pool *p, const char *kernel, const char *group)
 }
 
 double *pool_values(const struct pool *p, const char *kernel, const char *group,
-		    const char *metric, size_t *n)
+		    const struct metric *m, size_t *n)
 {
 	double *v = xzalloc((p->n + 1) * sizeof(*v));
 
 	*n = 0;
 	for (size_t i = 0; i < p->n; i++)
 		if (match(&p->v[i], kernel, group))
-			v[(*n)++] = decide_cell_metric(p->v[i].cell, metric);
+			v[(*n)++] = metric_value(p->v[i].cell, m);
 	return v;
 }
 
@@ -172,12 +176,12 @@ void pool_rate(const struct pool *p, const char *kernel, const char *group,
 }
 
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
-			const char *group, const char *metric,
+			const char *group, const struct metric *m,
 			const struct decide_opts *o, struct decision *d)
 {
 	size_t na, nb;
-	double *a = pool_values(p, ka, group, metric, &na);
-	double *b = pool_values(p, kb, group, metric, &nb);
+	double *a = pool_values(p, ka, group, m, &na);
+	double *b = pool_values(p, kb, group, m, &nb);
 
 	decide_metric(a, na, b, nb, o, d);
 	free(a);

@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "jobs/decide.h"
+#include "results/metric.h"
 #include "util/strvec.h"
 
 /*
@@ -44,13 +45,13 @@ void pool_relabel(struct pool *p, const char *run_dir, const char *label);
 size_t pool_count(const struct pool *p, const char *kernel, const char *group);
 /* The metric's values of kernel in group (NaN where absent); caller frees. */
 double *pool_values(const struct pool *p, const char *kernel, const char *group,
-		    const char *metric, size_t *n);
+		    const struct metric *m, size_t *n);
 /* fail:runs of an event (decide_cell_event) of kernel in group. */
 void pool_rate(const struct pool *p, const char *kernel, const char *group,
 	       const char *kind, const char *title, int *fail, int *runs);
 
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
-			const char *group, const char *metric,
+			const char *group, const struct metric *m,
 			const struct decide_opts *o, struct decision *d);
 void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
 		       const char *group, const char *kind, const char *title,

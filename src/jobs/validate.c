@@ -79,8 +79,8 @@ static void decide_rows(struct vstate *s)
 			r->t = &s->m.thresholds[i];
 			d.threshold = r->t->change_pct;
 			pool_decide_metric(&s->jr.pool, s->base.name,
-					   s->patched.name, r->group,
-					   r->t->metric, &d, &r->d);
+					   s->patched.name, r->group, r->t->row,
+					   &d, &r->d);
 			r->regression = r->d.verdict == VERDICT_DIFFERENT &&
 					bad_direction(r->t, r->d.effect) &&
 					fabs(r->d.effect) >= r->t->change_pct;

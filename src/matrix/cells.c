@@ -13,6 +13,7 @@
 #include "cell/cell.h"
 #include "cell/results.h"
 #include "matrix/engine.h"
+#include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -39,9 +40,11 @@ const struct engine_kernel *first_kernel(const struct engine *e)
 int read_cell_json(struct matrix_cell_result *cr, json_object **out)
 {
 	char *path = xasprintf("%s/cell.json", cr->dir);
-	json_object *o = json_object_from_file(path);
+	struct strbuf why = STRBUF_INIT;
+	json_object *o = results_read_json(path, &why);
 	const char *name;
 
+	strbuf_release(&why);
 	free(path);
 	*out = NULL;
 	if (!o)

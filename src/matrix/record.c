@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "matrix/engine.h"
+#include "results/reader.h"
 #include "util/json.h"
 #include "util/log.h"
 
@@ -42,6 +43,7 @@ void engine_copy_spec(struct matrix_spec *d, const struct matrix_spec *s)
 	d->thresholds =
 		xzalloc((s->nr_thresholds + 1) * sizeof(*d->thresholds));
 	for (size_t i = 0; i < s->nr_thresholds; i++) {
+		d->thresholds[i].row = s->thresholds[i].row;
 		d->thresholds[i].metric = xstrdup(s->thresholds[i].metric);
 		d->thresholds[i].change_pct = s->thresholds[i].change_pct;
 		d->thresholds[i].bad = xstrdup(s->thresholds[i].bad);
@@ -201,10 +203,21 @@ static void spec_from(struct engine *e, json_object *spec)
 	if (th && json_object_is_type(th, json_type_object)) {
 		json_object_object_foreach(th, key, val)
 		{
+			const struct metric *row = metric_by_old_key(key);
+
+			/* Recorded by a wblab with a metric this one lacks. */
+			if (!row) {
+				warn("run.json: spec.thresholds.%s: unknown "
+				     "metric, left out",
+				     key);
+				continue;
+			}
 			m->thresholds = xrealloc(m->thresholds,
 						 (m->nr_thresholds +
 						  1) * sizeof(*m->thresholds));
-			m->thresholds[m->nr_thresholds].metric = xstrdup(key);
+			m->thresholds[m->nr_thresholds].row = row;
+			m->thresholds[m->nr_thresholds].metric =
+				xstrdup(row->name);
 			m->thresholds[m->nr_thresholds].change_pct =
 				json_object_get_double(
 					json_path(val, "change_pct"));
@@ -254,20 +267,37 @@ static void plan_from(struct matrix_plan *p, json_object *a)
 	}
 }
 
+/* run.json through the results reader's checks; NULL after an error. */
+static json_object *read_record(const char *run_dir)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct results_run rr;
+	json_object *o = NULL;
+
+	if (results_open_run(run_dir, &rr, &err))
+		error("%s", err.buf);
+	else
+		o = json_object_get(rr.json);
+	results_close_run(&rr);
+	strbuf_release(&err);
+	return o;
+}
+
 int engine_load_run(struct engine *e, const char *run_dir)
 {
-	char *path = xasprintf("%s/run.json", run_dir);
-	json_object *o = json_object_from_file(path);
+	json_object *o = read_record(run_dir);
 	const char *id = o ? jstr(o, "run") : NULL;
 	json_object *spec = o ? json_path(o, "spec") : NULL;
 	size_t len = strlen(run_dir);
 
-	if (!o || !id || !spec || !json_path(o, "plan") ||
+	if (!o)
+		return -1;
+	if (!id || !spec || !json_path(o, "plan") ||
 	    !json_path(spec, "topologies")) {
-		error("%s: not a matrix run's record (%s)", path,
-		      o ? "no run, spec or plan" : json_util_get_last_err());
+		error("%s/run.json: not a matrix run's record (no run, spec "
+		      "or plan)",
+		      run_dir);
 		json_object_put(o);
-		free(path);
 		return -1;
 	}
 	snprintf(e->r->run_id, sizeof(e->r->run_id), "%s", id);
@@ -295,7 +325,6 @@ int engine_load_run(struct engine *e, const char *run_dir)
 	 * lifetime.
 	 */
 	e->record = o;
-	free(path);
 	return 0;
 }
 
@@ -318,15 +347,10 @@ void engine_plan_append(struct matrix_plan *p, struct matrix_plan *more)
 
 int matrix_print_run_json(const char *run_dir)
 {
-	char *path = xasprintf("%s/run.json", run_dir);
-	json_object *o = json_object_from_file(path);
+	json_object *o = read_record(run_dir);
 
-	if (!o) {
-		error("cannot read %s", path);
-		free(path);
+	if (!o)
 		return -1;
-	}
-	free(path);
 	puts(json_object_to_json_string_ext(
 		o, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Reading run directories for a report: run.json, then each cell.json it
- * lists. Only what the report needs is kept (see struct rpt_cell), so a
- * hundred runs cost a few megabytes, not the parsed JSON of each cell.
+ * Reading run directories for a report, through the results reader
+ * (results/reader.h). Only what the report needs is kept (see struct
+ * rpt_cell), so a hundred runs cost a few megabytes, not the parsed JSON
+ * of each cell.
  */
 #include <errno.h>
 #include <math.h>
@@ -11,47 +12,11 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/str.h"
-
-/*
- * Parse a JSON file whole; on failure say why in why, as "FILE: ..." or
- * "FILE:LINE: ..." for a syntax error, and return NULL.
- */
-static json_object *parse_file(const char *path, struct strbuf *why)
-{
-	struct strbuf sb = STRBUF_INIT;
-	json_tokener *tok;
-	json_object *o = NULL;
-	enum json_tokener_error e;
-
-	if (strbuf_read_file(&sb, path)) {
-		strbuf_addf(why, "%s: cannot read: %s", path, strerror(errno));
-		goto out;
-	}
-	tok = json_tokener_new();
-	o = json_tokener_parse_ex(tok, sb.buf, sb.len);
-	e = json_tokener_get_error(tok);
-	if (e != json_tokener_success || !o ||
-	    !json_object_is_type(o, json_type_object)) {
-		size_t end = json_tokener_get_parse_end(tok), line = 1;
-
-		for (size_t i = 0; i < end && i < sb.len; i++)
-			line += sb.buf[i] == '\n';
-		strbuf_addf(why, "%s:%zu: %s", path, line,
-			    e != json_tokener_success ?
-				    json_tokener_error_desc(e) :
-				    "not a JSON object");
-		json_object_put(o);
-		o = NULL;
-	}
-	json_tokener_free(tok);
-out:
-	strbuf_release(&sb);
-	return o;
-}
 
 static char *str_at(json_object *o, const char *path)
 {
@@ -144,13 +109,15 @@ static void load_chain(struct rpt_cell *c, json_object *cell)
 	}
 }
 
-static struct rpt_cell *load_cell(const struct rpt_run *run, json_object *cell,
-				  const char *dir)
+static struct rpt_cell *load_cell(const struct rpt_run *run,
+				  const struct results_cell *rc)
 {
+	json_object *cell = rc->json;
 	struct rpt_cell *c = xzalloc(sizeof(*c));
 
 	c->run = run;
-	c->dir = xstrdup(dir);
+	c->dir = xstrdup(rc->dir);
+	c->counts = rc->counts;
 	c->id = str_at(cell, "cell");
 	c->kernel = str_at(cell, "kernel.name");
 	c->side = xstrdup(c->kernel);
@@ -184,63 +151,42 @@ static void push_cell(struct report *r, struct rpt_cell *c)
 	r->cells[r->nr_cells++] = c;
 }
 
-/* A run.json "cells" entry: read its cell.json, or warn why not. */
-static void load_listed(struct report *r, const struct rpt_run *run,
-			json_object *entry, size_t idx)
-{
-	json_object *d = json_path(entry, "dir"), *cell;
-	const char *rel = d ? json_object_get_string(d) : NULL;
-	struct strbuf why = STRBUF_INIT;
-	char *dir, *path;
+struct load {
+	struct report *r;
+	const struct rpt_run *run;
+};
 
-	if (!rel || !*rel || strstr(rel, "..")) {
-		strvec_pushf(&r->warnings, "%s/run.json: cells.%zu.dir: %s",
-			     run->dir, idx,
-			     rel ? "not a cell directory" : "missing");
-		return;
-	}
-	dir = xasprintf("%s/%s", run->dir, rel);
-	path = xasprintf("%s/cell.json", dir);
-	cell = parse_file(path, &why);
-	if (!cell) {
-		strvec_push(&r->warnings, why.buf);
-	} else {
-		push_cell(r, load_cell(run, cell, dir));
-	}
-	json_object_put(cell);
-	strbuf_release(&why);
-	free(path);
-	free(dir);
+/* A run.json "cells" entry: keep its cell, or warn why not. */
+static int load_listed(const struct results_run *rr,
+		       const struct results_cell *rc, void *data)
+{
+	struct load *l = data;
+
+	if (rc->json)
+		push_cell(l->r, load_cell(l->run, rc));
+	else
+		strvec_push(&l->r->warnings, rc->why);
+	return 0;
 }
 
 int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 {
-	char *path = xasprintf("%s/run.json", dir);
-	json_object *o = parse_file(path, err), *cells;
+	struct results_run rr;
 	struct rpt_run *run;
-	int ret = -1;
+	struct load l = { r, NULL };
 
-	if (!o)
-		goto out;
-	cells = json_path(o, "cells");
-	if (!cells || !json_object_is_type(cells, json_type_array)) {
-		strbuf_addf(err, "%s: field cells: missing or not an array",
-			    path);
-		goto out;
-	}
+	if (results_open_run(dir, &rr, err))
+		return -1;
 	run = xzalloc(sizeof(*run));
 	run->dir = xstrdup(dir);
-	run->id = str_at(o, "run");
-	run->host = json_object_get(json_path(o, "host"));
+	run->id = str_at(rr.json, "run");
+	run->host = json_object_get(json_path(rr.json, "host"));
 	r->runs = xrealloc(r->runs, (r->nr_runs + 1) * sizeof(*r->runs));
 	r->runs[r->nr_runs++] = run;
-	for (size_t i = 0; i < json_object_array_length(cells); i++)
-		load_listed(r, run, json_object_array_get_idx(cells, i), i);
-	ret = 0;
-out:
-	json_object_put(o);
-	free(path);
-	return ret;
+	l.run = run;
+	results_for_each_cell(&rr, load_listed, &l);
+	results_close_run(&rr);
+	return 0;
 }
 
 static void free_cell(struct rpt_cell *c)

@@ -469,7 +469,7 @@ int report_build(struct report *r, struct strbuf *err)
 	for (size_t i = 0; i < r->nr_cells; i++) {
 		struct rpt_cell *c = r->cells[i];
 
-		if (!strcmp(c->outcome, "infra-error")) {
+		if (!c->counts) {
 			r->infra = xrealloc(r->infra, (r->nr_infra +
 						       1) * sizeof(*r->infra));
 			r->infra[r->nr_infra++] = c;
@@ -494,8 +494,7 @@ int report_build(struct report *r, struct strbuf *err)
 const struct rpt_cell *rpt_side_cell(const struct report *r, const char *side)
 {
 	for (size_t i = 0; i < r->nr_cells; i++)
-		if (!strcmp(r->cells[i]->side, side) &&
-		    strcmp(r->cells[i]->outcome, "infra-error"))
+		if (!strcmp(r->cells[i]->side, side) && r->cells[i]->counts)
 			return r->cells[i];
 	return NULL;
 }

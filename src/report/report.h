@@ -56,6 +56,7 @@ struct rpt_cell {
 	char *cmdline, *topology, *workload, *accel;
 	int memory_mib, vcpus, rep;
 	char *outcome, *reason;
+	bool counts; /* results_cell_counts(): not infra-error */
 	struct rpt_event *events;
 	size_t nr_events;
 	double *val; /* [metric_nr_rows], NAN when absent */

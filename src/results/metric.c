@@ -295,11 +295,32 @@ static size_t distance(const char *a, const char *b)
 	return d;
 }
 
+/* s lowercased, ' ' and '_' as '-'. */
+static char *folded(const char *s)
+{
+	char *f = xstrdup(s);
+
+	for (char *p = f; *p; p++)
+		*p = *p == ' ' || *p == '_' ? '-' : tolower((unsigned char)*p);
+	return f;
+}
+
+/* A part of the name ("wr-direct", "faults") is one edit away. */
+static bool part_of_name(const char *name, const char *s)
+{
+	char *fn = folded(name), *fs = folded(s);
+	bool in = strlen(fs) >= 3 && strstr(fn, fs);
+
+	free(fn);
+	free(fs);
+	return in;
+}
+
 /* How far s is from what the row is called or where cell.json has it. */
 static size_t row_distance(const struct metric *m, const char *s)
 {
 	const char *paths[] = { m->path, m->old_path };
-	size_t best = distance(m->name, s);
+	size_t best = part_of_name(m->name, s) ? 1 : distance(m->name, s);
 
 	for (size_t i = 0; i < ARRAY_SIZE(paths) && paths[i]; i++) {
 		const char *p = paths[i], *last = strrchr(p, '.');
@@ -312,6 +333,22 @@ static size_t row_distance(const struct metric *m, const char *s)
 		best = d < best ? d : best;
 	}
 	return best;
+}
+
+const struct metric *metric_by_old_key(const char *key)
+{
+	static const char *const under[] = { "metrics.", "metrics.ops." };
+	const struct metric *m = metric_by_name(key);
+
+	if (!m)
+		m = metric_by_path(key);
+	for (size_t i = 0; !m && i < ARRAY_SIZE(under); i++) {
+		char *p = xasprintf("%s%s", under[i], key);
+
+		m = metric_by_path(p);
+		free(p);
+	}
+	return m;
 }
 
 #define MAX_SUGGEST 3

@@ -92,6 +92,13 @@ const struct metric *metric_by_name(const char *name);
 /* The row that reads path (its path or old_path). NULL if none. */
 const struct metric *metric_by_path(const char *path);
 /*
+ * A metric as run.json recorded a threshold before the registry: a name,
+ * a cell.json path, or a key under metrics. or metrics.ops. (what the jobs
+ * once guessed). For reading old records only: specs and options take
+ * names (metric_lookup).
+ */
+const struct metric *metric_by_old_key(const char *key);
+/*
  * The check of a name a user gave: its row, or NULL with
  * "unknown metric 'X'; did you mean A, B?" (rows whose name, cell.json
  * path or path's last key is a few edits away) appended to err.

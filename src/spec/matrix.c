@@ -103,8 +103,10 @@ static int parse_thresholds(struct spec_file *sf, yaml_node_t *v,
 	}
 	for (yaml_node_pair_t *p = v->data.mapping.pairs.start;
 	     p < v->data.mapping.pairs.top; p++) {
-		const char *metric = spec_scalar(spec_node(sf, p->key));
+		yaml_node_t *key = spec_node(sf, p->key);
+		const char *metric = spec_scalar(key);
 		yaml_node_t *val = spec_node(sf, p->value);
+		const struct metric *row;
 		struct threshold_tmp t = { 0 };
 		struct matrix_threshold *mt;
 		char prefix[160];
@@ -117,6 +119,14 @@ static int parse_thresholds(struct spec_file *sf, yaml_node_t *v,
 			bad = 1;
 			continue;
 		}
+		row = spec_metric(sf, key, prefix, metric);
+		for (size_t i = 0; row && i < m->nr_thresholds; i++)
+			if (m->thresholds[i].row == row) {
+				spec_error(sf, key, prefix,
+					   "%s has a threshold already",
+					   row->name);
+				row = NULL;
+			}
 		if (spec_apply(sf, val, threshold_fields, &t, prefix) == 0 &&
 		    parse_pct(t.change, &pct)) {
 			char f[200];
@@ -126,12 +136,13 @@ static int parse_thresholds(struct spec_file *sf, yaml_node_t *v,
 				   "'%s' is not a percentage (e.g. 10%%)",
 				   t.change);
 		}
-		if (pct > 0) {
+		if (pct > 0 && row) {
 			m->thresholds = xrealloc(m->thresholds,
 						 (m->nr_thresholds +
 						  1) * sizeof(*m->thresholds));
 			mt = &m->thresholds[m->nr_thresholds++];
-			mt->metric = xstrdup(metric);
+			mt->row = row;
+			mt->metric = xstrdup(row->name);
 			mt->change_pct = pct;
 			mt->bad = xstrdup(t.bad ? t.bad : "any");
 		} else {

@@ -24,7 +24,8 @@ struct matrix_size {
  * which way is bad. Read by the jobs (validate, bisect, nightly).
  */
 struct matrix_threshold {
-	char *metric; /* a metric name as in cell.json's metrics */
+	const struct metric *row; /* the registry's (results/metric.h) */
+	char *metric; /* its name */
 	double change_pct; /* relative change, in percent */
 	char *bad; /* "up", "down" or "any" */
 };

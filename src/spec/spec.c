@@ -655,3 +655,15 @@ char *spec_resolve(const char *kind, const char *dir, const char *name)
 	spec_strlist_free(&names);
 	return NULL;
 }
+
+const struct metric *spec_metric(struct spec_file *sf, const yaml_node_t *node,
+				 const char *field, const char *name)
+{
+	struct strbuf err = STRBUF_INIT;
+	const struct metric *m = metric_lookup(name, &err);
+
+	if (!m)
+		spec_error(sf, node, field, "%s", err.buf);
+	strbuf_release(&err);
+	return m;
+}

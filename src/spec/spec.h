@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
+#include "results/metric.h"
 #include "util/strbuf.h"
 
 /*
@@ -133,5 +134,11 @@ char *spec_resolve(const char *kind, const char *dir, const char *name);
 void spec_list_names(const char *dir, struct spec_strlist *out);
 /* Check a name is [A-Za-z0-9._-]+ (names become file and domain names). */
 bool spec_valid_name(const char *name);
+/*
+ * The registry's row of a metric name a spec gives (results/metric.h), or
+ * NULL with "FILE:LINE: field: unknown metric 'X'; did you mean Y?".
+ */
+const struct metric *spec_metric(struct spec_file *sf, const yaml_node_t *node,
+				 const char *field, const char *name);
 
 #endif

@@ -219,6 +219,29 @@ int kernel_spec_load(const char *path, const char *name,
 	return kernel_spec_load_err(path, name, out, NULL);
 }
 
+/* primary: registry names, each spelled as the registry does after this. */
+static void check_primary(struct spec_file *sf, struct spec_strlist *l)
+{
+	yaml_node_t *seq = spec_map_get(sf, spec_root(sf), "primary");
+
+	for (size_t i = 0; i < l->n; i++) {
+		yaml_node_t *node = seq;
+		const struct metric *m;
+		char field[32];
+
+		if (seq && seq->type == YAML_SEQUENCE_NODE &&
+		    seq->data.sequence.items.start + i <
+			    seq->data.sequence.items.top)
+			node = spec_node(sf, seq->data.sequence.items.start[i]);
+		snprintf(field, sizeof(field), "primary[%zu]", i);
+		m = spec_metric(sf, node, field, l->v[i]);
+		if (m && strcmp(l->v[i], m->name)) {
+			free(l->v[i]);
+			l->v[i] = xstrdup(m->name);
+		}
+	}
+}
+
 static int workload_check(struct spec_file *sf, void *obj)
 {
 	struct workload_spec *s = obj;
@@ -227,6 +250,7 @@ static int workload_check(struct spec_file *sf, void *obj)
 	if (!s->fio && !s->hog_size && !s->pre.n)
 		spec_error(sf, root, "fio",
 			   "a workload needs fio:, hog: or pre:");
+	check_primary(sf, &s->primary);
 	if (s->memcg_max) {
 		uint64_t v;
 

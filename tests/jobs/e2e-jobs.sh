@@ -40,7 +40,7 @@ echo "tree $tree: base $base head $head, the revert is $want [$(($(now) - t0)) s
 # 2. bisect
 t0=$(now)
 "$wblab" bisect --tree "$tree" --good "$base" --bad "$head" --matrix "$matrix" \
-	--metric vmscan_write_file_direct --results "$results" >"$out/bisect.out" 2>"$out/bisect.err"
+	--metric reclaim-wr-direct --results "$results" >"$out/bisect.out" 2>"$out/bisect.err"
 rc=$?
 dt=$(($(now) - t0))
 builds=$(sed -n 's/.* tested, \([0-9]*\) kernel builds.*/\1/p' "$out/bisect.out")

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The results reader (reader.h): run.json and its cells' cell.json, with
+ * one set of path, type and size checks for every command.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "results/reader.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+
+json_object *results_read_json(const char *path, struct strbuf *why)
+{
+	struct strbuf sb = STRBUF_INIT;
+	json_tokener *tok;
+	json_object *o = NULL;
+	enum json_tokener_error e;
+
+	if (read_file_capped(&sb, path, RESULTS_JSON_MAX)) {
+		strbuf_addf(why, "%s: cannot read: %s", path,
+			    open_regular_strerror(errno));
+		goto out;
+	}
+	tok = json_tokener_new();
+	o = json_tokener_parse_ex(tok, sb.buf, sb.len);
+	e = json_tokener_get_error(tok);
+	if (e != json_tokener_success || !o ||
+	    !json_object_is_type(o, json_type_object)) {
+		size_t end = json_tokener_get_parse_end(tok), line = 1;
+
+		for (size_t i = 0; i < end && i < sb.len; i++)
+			line += sb.buf[i] == '\n';
+		strbuf_addf(why, "%s:%zu: %s", path, line,
+			    e != json_tokener_success ?
+				    json_tokener_error_desc(e) :
+				    "not a JSON object");
+		json_object_put(o);
+		o = NULL;
+	}
+	json_tokener_free(tok);
+out:
+	strbuf_release(&sb);
+	return o;
+}
+
+int results_open_run(const char *dir, struct results_run *run,
+		     struct strbuf *err)
+{
+	size_t len = strlen(dir);
+	char *path;
+
+	memset(run, 0, sizeof(*run));
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	run->dir = xstrndup(dir, len);
+	path = xasprintf("%s/run.json", run->dir);
+	run->json = results_read_json(path, err);
+	if (run->json) {
+		run->cells = json_path(run->json, "cells");
+		if (!run->cells ||
+		    !json_object_is_type(run->cells, json_type_array))
+			strbuf_addf(err,
+				    "%s: field cells: missing or not an array",
+				    path);
+	}
+	free(path);
+	if (run->json && run->cells &&
+	    json_object_is_type(run->cells, json_type_array))
+		return 0;
+	results_close_run(run);
+	return -1;
+}
+
+void results_close_run(struct results_run *run)
+{
+	json_object_put(run->json);
+	free(run->dir);
+	memset(run, 0, sizeof(*run));
+}
+
+/* path exists and is a directory, not a link to one. */
+static bool real_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+char *results_cell_dir(const char *run_dir, const char *rel, struct strbuf *why)
+{
+	static const char cells[] = "cells/";
+	char *up, *dir = NULL;
+
+	if (strncmp(rel, cells, sizeof(cells) - 1) ||
+	    !is_one_component(rel + sizeof(cells) - 1)) {
+		strbuf_addf(why, "dir \"%s\" is not cells/NAME", rel);
+		return NULL;
+	}
+	up = xasprintf("%s/cells", run_dir);
+	dir = xasprintf("%s/%s", run_dir, rel);
+	if (!real_dir(up) || !real_dir(dir)) {
+		strbuf_addf(why, "%s: not a directory (a link is not followed)",
+			    dir);
+		free(dir);
+		dir = NULL;
+	}
+	free(up);
+	return dir;
+}
+
+bool results_cell_counts(json_object *cell)
+{
+	json_object *o = json_path(cell, "outcome");
+
+	return o && json_object_is_type(o, json_type_string) &&
+	       strcmp(json_object_get_string(o), "infra-error");
+}
+
+/* Fill c from run.json's entry idx: its dir checked, its cell.json read. */
+static void read_cell(const struct results_run *run, size_t idx,
+		      struct results_cell *c, struct strbuf *why)
+{
+	json_object *d, *o;
+	struct stat st;
+	char *path;
+
+	memset(c, 0, sizeof(*c));
+	c->idx = idx;
+	c->entry = json_object_array_get_idx(run->cells, idx);
+	d = json_path(c->entry, "dir");
+	if (d && json_object_is_type(d, json_type_string))
+		c->rel = json_object_get_string(d);
+	strbuf_addf(why, "%s/run.json: cells.%zu: ", run->dir, idx);
+	if (!c->rel) {
+		strbuf_addstr(why, "no dir");
+		return;
+	}
+	c->dir = results_cell_dir(run->dir, c->rel, why);
+	if (!c->dir)
+		return;
+	strbuf_reset(why);
+	path = xasprintf("%s/cell.json", c->dir);
+	c->json = results_read_json(path, why);
+	c->absent = !c->json && lstat(path, &st) && errno == ENOENT;
+	o = c->json ? json_path(c->json, "outcome") : NULL;
+	if (c->json && (!o || !json_object_is_type(o, json_type_string))) {
+		strbuf_addf(why, "%s: field outcome: missing or not a string",
+			    path);
+		json_object_put(c->json);
+		c->json = NULL;
+	}
+	free(path);
+	if (c->json)
+		strbuf_reset(why);
+	c->counts = c->json && results_cell_counts(c->json);
+}
+
+int results_for_each_cell(const struct results_run *run, results_cell_fn fn,
+			  void *data)
+{
+	size_t n = json_object_array_length(run->cells);
+	struct strbuf why = STRBUF_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct results_cell c;
+
+		read_cell(run, i, &c, &why);
+		c.why = why.len ? why.buf : NULL;
+		ret = fn(run, &c, data);
+		json_object_put(c.json);
+		free(c.dir);
+		strbuf_reset(&why);
+	}
+	strbuf_release(&why);
+	return ret;
+}
