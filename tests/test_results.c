@@ -496,6 +496,32 @@ START_TEST(test_reader_run_json)
 }
 END_TEST
 
+/* docs/results.md holds `wblab metrics` as printed: every row, as now. */
+START_TEST(test_docs_list_every_row)
+{
+	struct strbuf doc = STRBUF_INIT;
+	char *path = xasprintf("%s/docs/results.md", testdata_home());
+
+	ck_assert_msg(!strbuf_read_file(&doc, path), "cannot read %s", path);
+	for_each_metric(m)
+	{
+		char *line = xasprintf(
+			"\n| %s | `%s` | %s | %s | %s | %s | %s | %s |\n",
+			m->name, m->path, m->unit,
+			m->better == BETTER_HIGHER ? "higher" : "lower",
+			metric_kind_name(m->kind), metric_test_name(m->test),
+			metric_table_name(m->table), m->family);
+
+		ck_assert_msg(strstr(doc.buf, line),
+			      "docs/results.md lacks (wblab metrics): %s",
+			      line + 1);
+		free(line);
+	}
+	strbuf_release(&doc);
+	free(path);
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("results");
@@ -509,6 +535,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_name_spellings);
 	tcase_add_test(tc, test_unknown_names);
 	tcase_add_test(tc, test_value_scaled);
+	tcase_add_test(tc, test_docs_list_every_row);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("reader");
 	tcase_set_timeout(tc, 60);
