@@ -3,7 +3,7 @@
 #  1. a git tree from the 6.1 source: a base commit and 16 small commits,
 #     the 11th applying lab/patches' direct-writeback revert
 #     (tests/jobs/make-test-tree.sh);
-#  2. wblab bisect on vmscan_write_file_direct (file folios written by
+#  2. wblab bisect on reclaim-wr-direct (file folios written by
 #     direct/memcg reclaim) with dirty-flood on ext4-disk must name that
 #     commit, in at most ceil(log2 17) + 1 = 6 kernel builds;
 #  3. wblab validate of the revert as a patch on the base exits 1 with the
@@ -73,9 +73,9 @@ v() { # name expected-rc patch...
 	fi
 }
 v revert 1 --patch "$here/lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch"
-grep -q '^  \* different vmscan_write_file_direct' "$out/revert.out" &&
-	pass "validate revert: vmscan_write_file_direct starred" ||
-	fail "validate revert: vmscan_write_file_direct not starred"
+grep -q '^  \* different reclaim-wr-direct' "$out/revert.out" &&
+	pass "validate revert: reclaim-wr-direct starred" ||
+	fail "validate revert: reclaim-wr-direct not starred"
 v harmless 0 --patch "$here/tests/jobs/harmless.patch"
 v seed 2 --patch "$here/lab/patches/seed-disallow-direct-reclaim-writeback.patch"
 grep -q 'mm/vmscan.c: hunk #1 FAILED' "$out/seed.out" &&
