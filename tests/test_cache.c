@@ -28,6 +28,8 @@
 #include "util/run.h"
 #include "util/strbuf.h"
 
+#include "testdata.h"
+
 #define KVER "9.9.9-wblab-test"
 
 static void put(const char *dir, const char *name, const char *data, size_t len)
@@ -322,6 +324,40 @@ START_TEST(legacy_seal_checked_then_resealed)
 }
 END_TEST
 
+/* A corrupt entry met twice in one process is reported once (#20). */
+START_TEST(corruption_warned_once)
+{
+	char cache[] = "/tmp/wblab-test-cache-XXXXXX";
+	struct kernel_artifact a;
+	struct strbuf err = STRBUF_INIT;
+	const char *p;
+	int n = 0;
+	FILE *f;
+
+	ck_assert_ptr_nonnull(mkdtemp(cache));
+	setenv("WBLAB_CACHE", cache, 1);
+	make_deb(cache);
+	ck_assert_int_eq(kernel_ensure(&spec, &a), 0);
+	f = fopen(a.bzimage, "r+");
+	ck_assert_ptr_nonnull(f);
+	fputc('K', f);
+	fclose(f);
+	kernel_artifact_free(&a);
+	stderr_begin();
+	/* The lookup, then kernel_ensure's own and the one under the lock. */
+	ck_assert_int_eq(kernel_lookup(&spec, &a), 1);
+	ck_assert_int_eq(kernel_ensure(&spec, &a), 0);
+	stderr_end(&err);
+	for (p = err.buf; (p = strstr(p, "is corrupt")); p++)
+		n++;
+	ck_assert_msg(n == 1, "%d warnings: %s", n, err.buf);
+	kernel_artifact_free(&a);
+	strbuf_release(&err);
+	unsetenv("WBLAB_CACHE");
+	rm_rf(cache);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("cache");
@@ -334,6 +370,7 @@ int main(void)
 	tcase_add_test(tc, unsealed_entry_is_rebuilt);
 	tcase_add_test(tc, seal_digest_is_sha256sum);
 	tcase_add_test(tc, legacy_seal_checked_then_resealed);
+	tcase_add_test(tc, corruption_warned_once);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

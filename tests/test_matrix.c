@@ -5,19 +5,24 @@
  * order interleaves A and B and a seed reproduces it.
  */
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <unistd.h>
 
 #include "artifact/cache.h"
 #include "cell/cell.h"
+#include "matrix/engine.h"
 #include "matrix/matrix.h"
 #include "spec/hosts.h"
 #include "results/metric.h"
 #include "spec/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
+
+#include "testdata.h"
 
 static char tmpdir[] = "/tmp/wblab-test-matrix-XXXXXX";
 
@@ -322,6 +327,43 @@ START_TEST(hosts_file)
 }
 END_TEST
 
+/*
+ * A run started on a full disk (a 1 MiB tmpfs) stops at once; it may
+ * point to --resume only when its run.json was written (#20).
+ */
+START_TEST(full_disk_resume_hint)
+{
+	char mnt[] = "/tmp/wblab-test-full-XXXXXX";
+	struct matrix_run r = { .run_dir = NULL };
+	struct engine e = { .r = &r };
+	struct strbuf err = STRBUF_INIT;
+	char *rj;
+
+	ck_assert_ptr_nonnull(mkdtemp(mnt));
+	ck_assert_msg(!mount("tmpfs", mnt, "tmpfs", 0, "size=1m"),
+		      "mount tmpfs: %s", strerror(errno));
+	r.run_dir = mnt;
+	rj = xasprintf("%s/run.json", mnt);
+	stderr_begin();
+	ck_assert(!results_disk_ok(&e));
+	stderr_end(&err);
+	ck_assert_msg(!strstr(err.buf, "--resume") &&
+			      strstr(err.buf, "has no run.json"),
+		      "%s", err.buf);
+	ck_assert_int_eq(write_string_atomic(rj, "{}"), 0);
+	r.stopped = false;
+	stderr_begin();
+	ck_assert(!results_disk_ok(&e));
+	stderr_end(&err);
+	ck_assert_msg(strstr(err.buf, "resume with: wblab matrix run --resume"),
+		      "%s", err.buf);
+	strbuf_release(&err);
+	ck_assert_int_eq(umount(mnt), 0);
+	rmdir(mnt);
+	free(rj);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -338,6 +380,7 @@ int main(void)
 	tcase_add_test(tc, bad_matrices);
 	tcase_add_test(tc, long_cell_names_fit);
 	tcase_add_test(tc, hosts_file);
+	tcase_add_test(tc, full_disk_resume_hint);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -437,6 +437,31 @@ START_TEST(reparse_gzip_bomb)
 }
 END_TEST
 
+/* Rows of timeseries.tsv left out are said, with where (#20). */
+START_TEST(timeseries_malformed_noted)
+{
+	char dir[] = "/tmp/wblab-test-ts-XXXXXX";
+	json_object *m, *errs;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	/* Lines 3 and 5 are bad; the last, without its newline, is torn. */
+	put_str(dir, "timeseries.tsv",
+		"t\tdirty_kb\n0\t10\n1\tx\n2\t30\n3\t\n4\t50\n5\t");
+	m = results_metrics(dir);
+	ck_assert_int_eq(
+		json_object_get_int(json_path(m, "timeseries.samples")), 3);
+	ck_assert_int_eq(
+		json_object_get_int(json_path(m, "timeseries.malformed_rows")),
+		2);
+	errs = json_path(m, "collector_errors");
+	ck_assert_str_eq(
+		str(errs, "sampler"),
+		"timeseries.tsv: 2 malformed row(s) left out, the first at line 3");
+	json_object_put(m);
+	rm_rf(dir);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("untrusted");
@@ -451,6 +476,7 @@ int main(void)
 	tcase_add_test(tc, reparse_cell_dir_confined);
 	tcase_add_test(tc, reparse_console_no_hang);
 	tcase_add_test(tc, reparse_gzip_bomb);
+	tcase_add_test(tc, timeseries_malformed_noted);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -8,11 +8,15 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "testdata.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
+
+static int saved_stderr = -1;
+static FILE *stderr_file;
 
 const char *testdata_home(void)
 {
@@ -87,4 +91,25 @@ void testdata_copy(const char *dir, const char *from, const char *const *names)
 		free(src);
 		free(dst);
 	}
+}
+
+void stderr_begin(void)
+{
+	fflush(stderr);
+	saved_stderr = dup(2);
+	ck_assert_int_ge(saved_stderr, 0);
+	stderr_file = tmpfile();
+	ck_assert_ptr_nonnull(stderr_file);
+	ck_assert_int_ge(dup2(fileno(stderr_file), 2), 0);
+}
+
+void stderr_end(struct strbuf *sb)
+{
+	fflush(stderr);
+	dup2(saved_stderr, 2);
+	close(saved_stderr);
+	rewind(stderr_file);
+	strbuf_reset(sb);
+	ck_assert_int_ge(strbuf_read_fd(sb, fileno(stderr_file)), 0);
+	fclose(stderr_file);
 }

@@ -27,4 +27,8 @@ void testdata_gunzip(struct strbuf *sb, const char *fmt, ...)
  */
 void testdata_copy(const char *dir, const char *from, const char *const *names);
 
+/* What is written to stderr between the two calls ends up in sb. */
+void stderr_begin(void);
+void stderr_end(struct strbuf *sb);
+
 #endif

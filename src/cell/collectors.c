@@ -880,6 +880,24 @@ static void metrics_lru_gen(const char *dir, json_object *m, json_object *errs,
 	strbuf_release(&sb);
 }
 
+/* Rows of timeseries.tsv the summary left out, said where they are. */
+static void timeseries_malformed(json_object *ts, json_object *errs)
+{
+	long long n =
+		json_object_get_int64(json_at(ts, "malformed_rows", NULL));
+	char *why;
+
+	if (!n)
+		return;
+	why = xasprintf(
+		"timeseries.tsv: %lld malformed row(s) left out, the first at line %lld",
+		n,
+		(long long)json_object_get_int64(
+			json_at(ts, "first_malformed_line", NULL)));
+	json_object_object_add(errs, "sampler", json_object_new_string(why));
+	free(why);
+}
+
 void collectors_metrics(const char *dir, json_object *m)
 {
 	json_object *errs = json_object_new_object(), *ts = NULL;
@@ -910,6 +928,7 @@ void collectors_metrics(const char *dir, json_object *m)
 						       json_object_get(v));
 		}
 		json_object_object_add(m, "timeseries", ts);
+		timeseries_malformed(ts, errs);
 	} else {
 		json_object_object_add(
 			errs, "sampler",

@@ -254,12 +254,23 @@ static bool valid_cols(char **cols, int n)
 	return true;
 }
 
+/* The 1-based line number of offset off in text. */
+static size_t line_of(const char *text, size_t off)
+{
+	size_t n = 1;
+
+	for (size_t i = 0; i < off; i++)
+		n += text[i] == '\n';
+	return n;
+}
+
 json_object *timeseries_summary(const char *text, size_t len)
 {
 	char *copy = xstrndup(text, len), *save = NULL, *line;
 	char *cols[MAX_COLS];
 	double min[MAX_COLS], max[MAX_COLS], t0 = 0, t1 = 0;
-	int ncols = 0, samples = 0, seen[MAX_COLS] = { 0 };
+	int ncols = 0, samples = 0, seen[MAX_COLS] = { 0 }, malformed = 0;
+	size_t first_bad = 0;
 	json_object *o;
 
 	line = strtok_r(copy, "\n", &save);
@@ -286,8 +297,15 @@ json_object *timeseries_summary(const char *text, size_t len)
 				break;
 			p = e + 1;
 		}
-		if (n != ncols)
-			continue; /* a torn last line */
+		if (n != ncols) {
+			/* A last line without its newline is torn, not bad. */
+			if (line + strlen(line) == copy + len &&
+			    text[len - 1] != '\n')
+				continue;
+			if (!malformed++)
+				first_bad = line_of(text, line - copy);
+			continue;
+		}
 		for (int i = 0; i < ncols; i++) {
 			/* -1: the sampler did not find the field. */
 			if (v[i] < 0)
@@ -310,6 +328,10 @@ json_object *timeseries_summary(const char *text, size_t len)
 	o = json_object_new_object();
 	json_put_int(o, "samples", samples);
 	json_put_num(o, "duration_s", t1 - t0);
+	if (malformed) {
+		json_put_int(o, "malformed_rows", malformed);
+		json_put_int(o, "first_malformed_line", (long long)first_bad);
+	}
 	/* The headline keys first: a column's own keys never replace them. */
 	for (int i = 1; i < ncols; i++) {
 		if (!seen[i])

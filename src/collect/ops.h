@@ -36,7 +36,10 @@ json_object *psi_json(const char *before, size_t blen, const char *after,
  * The agent sampler's timeseries.tsv (header line of column names, then
  * tab-separated samples): {samples, duration_s, peak_dirty_kb,
  * peak_writeback_kb, min_free_kb, min_available_kb (if sampled),
- * max_<col>/min_<col> for all}. NULL without a header and a sample.
+ * max_<col>/min_<col> for all}, and malformed_rows and
+ * first_malformed_line when rows were left out (a value out of range, a
+ * field missing; a last line without its newline is torn, not counted).
+ * NULL without a header and a sample.
  */
 json_object *timeseries_summary(const char *text, size_t len);
 

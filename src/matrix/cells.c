@@ -5,6 +5,7 @@
  * an earlier invocation finished.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,6 +61,24 @@ int read_cell_json(struct matrix_cell_result *cr, json_object **out)
 	return -1;
 }
 
+const char *engine_resume_hint(const struct engine *e)
+{
+	static char hint[PATH_MAX + 128];
+	char *rj = xasprintf("%s/run.json", e->r->run_dir);
+
+	if (path_exists(rj))
+		snprintf(hint, sizeof(hint),
+			 "resume with: wblab matrix run --resume %s",
+			 e->r->run_dir);
+	else
+		snprintf(
+			hint, sizeof(hint),
+			"%s has no run.json: nothing to resume, start the run again",
+			e->r->run_dir);
+	free(rj);
+	return hint;
+}
+
 bool results_disk_ok(struct engine *e)
 {
 	int64_t free_b = fs_free_bytes(e->r->run_dir);
@@ -67,8 +86,9 @@ bool results_disk_ok(struct engine *e)
 	if (free_b >= RESULTS_MIN_FREE)
 		return true;
 	if (!e->r->stopped)
-		error("the results disk is full: %s has %lld KiB free; no new cell starts; finished cells are intact, resume with: wblab matrix run --resume %s",
-		      e->r->run_dir, (long long)(free_b >> 10), e->r->run_dir);
+		error("the results disk is full: %s has %lld KiB free; no new cell starts; finished cells are intact; %s",
+		      e->r->run_dir, (long long)(free_b >> 10),
+		      engine_resume_hint(e));
 	e->r->stopped = true;
 	return false;
 }

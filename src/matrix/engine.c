@@ -318,8 +318,7 @@ static void no_host(struct engine *e)
 		strbuf_addf(&why, " %s: %s;", e->hosts[i].spec->name,
 			    e->hosts[i].down_reason ? e->hosts[i].down_reason :
 						      "disabled");
-	error("%s resume with: wblab matrix run --resume %s", why.buf,
-	      e->r->run_dir);
+	error("%s %s", why.buf, engine_resume_hint(e));
 	for (size_t ci = 0; ci < e->r->n; ci++) {
 		struct matrix_cell_result *cr = &e->r->cells[ci];
 		json_object *cj;
@@ -658,8 +657,7 @@ static void finish_run(struct engine *e)
 	}
 	progress_finish(&e->prog);
 	if (e->r->interrupted || e->r->stopped)
-		info("run %s is resumable: wblab matrix run --resume %s",
-		     e->r->run_id, e->r->run_dir);
+		info("run %s stopped: %s", e->r->run_id, engine_resume_hint(e));
 }
 
 static void engine_free(struct engine *e)

@@ -109,6 +109,12 @@ int load_hosts(struct engine *e);
 /* cells.c */
 int read_cell_json(struct matrix_cell_result *cr, json_object **out);
 bool results_disk_ok(struct engine *e);
+/*
+ * How to go on after the run stopped: "resume with: wblab matrix run
+ * --resume DIR" when DIR has its run.json, else that nothing was recorded
+ * (a run started on a full disk has nothing to resume). A static string.
+ */
+const char *engine_resume_hint(const struct engine *e);
 void record_lost_worker(struct engine *e, size_t ci, const char *why);
 void clean_after_worker(struct engine *e, size_t ci);
 void set_aside(struct engine *e, size_t ci);
