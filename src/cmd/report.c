@@ -18,8 +18,29 @@ static const char *const formats[] = { "mail", "html", "json", NULL };
 
 struct report_args {
 	const char *baseline, *format, *output, *test;
-	bool by_run;
+	struct strvec primary;
+	double threshold;
+	bool by_run, full;
 };
+
+/* --primary names rows of the registry; --threshold a positive %. */
+static int check_args(const char *prefix, const struct report_args *a)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	for (size_t i = 0; i < a->primary.nr; i++)
+		if (!metric_lookup(a->primary.v[i], &err)) {
+			usage_error(prefix, "--primary: %s", err.buf);
+			strbuf_release(&err);
+			return -1;
+		}
+	if (!(a->threshold > 0 && a->threshold <= 1000)) {
+		usage_error(prefix, "--threshold: %g is out of range (0, 1000]",
+			    a->threshold);
+		return -1;
+	}
+	return 0;
+}
 
 /*
  * compare: when a kernel ran in both runs, each run's cells of it are a
@@ -61,6 +82,9 @@ static int render(const char *prefix, struct report_args *a, int nr_dirs,
 		if (!strcmp(a->test, rpt_test_names[i]))
 			o.test = i;
 	o.baseline = a->baseline;
+	o.primary = &a->primary;
+	o.threshold = a->threshold;
+	o.full = a->full;
 	o.timeseries = !strcmp(a->format, "html");
 	report_init(&r, &o);
 	for (int i = 0; i < nr_dirs; i++)
@@ -109,19 +133,31 @@ out:
 	return ret;
 }
 
-#define REPORT_OPTIONS(a)                                                     \
-	OPT_STRING(0, "baseline", &(a).baseline, "KERNEL",                    \
-		   "compare against this kernel (default: the first seen)"),  \
-		OPT_CHOICE(0, "format", &(a).format, "FMT", formats,          \
-			   "mail (80-column text), html (one file) or json"), \
-		OPT_STRING('o', "output", &(a).output, "FILE",                \
-			   "write the report here (default: stdout)"),        \
-		OPT_CHOICE(0, "test", &(a).test, "TEST", rpt_test_names,      \
-			   "what earns a star: welch-bh, welch or bands")
+#define REPORT_OPTIONS(a)                                                      \
+	OPT_STRING(0, "baseline", &(a).baseline, "KERNEL",                     \
+		   "compare against this kernel (default: the first seen)"),   \
+		OPT_CHOICE(0, "format", &(a).format, "FMT", formats,           \
+			   "mail (80-column text), html (one file) or json"),  \
+		OPT_STRING('o', "output", &(a).output, "FILE",                 \
+			   "write the report here (default: stdout)"),         \
+		OPT_CHOICE(0, "test", &(a).test, "TEST", rpt_test_names,       \
+			   "what earns a star in the metric table: fit (each " \
+			   "row's own test), welch-bh, welch or bands"),       \
+		OPT_STRLIST(0, "primary", &(a).primary, "ROW",                 \
+			    "a row to answer in the Verdict block, besides "   \
+			    "the workloads' primary: (repeatable)"),           \
+		OPT_DOUBLE(0, "threshold", &(a).threshold, "PCT",              \
+			   "the Verdict's `same`: a change within PCT %"),     \
+		OPT_BOOL(0, "full", &(a).full,                                 \
+			 "mail: every summary line (Min..Max, Stddev) and "    \
+			 "each row's test and detectable change")
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_args a = { .format = "mail", .test = "welch-bh" };
+	struct report_args a = { .format = "mail",
+				 .test = "fit",
+				 .primary = STRVEC_INIT,
+				 .threshold = 10 };
 	const struct option opts[] = { REPORT_OPTIONS(a), OPT_END() };
 	const char *const usage[] = {
 		"wblab report RUN_DIR... [--baseline KERNEL] "
@@ -132,13 +168,19 @@ int cmd_report(int argc, char **argv)
 
 	if (n < 1)
 		return usage_error("wblab report", "no run directory given");
-	return render("wblab report", &a, n, argv);
+	if (check_args("wblab report", &a))
+		return 2;
+	n = render("wblab report", &a, n, argv);
+	strvec_clear(&a.primary);
+	return n;
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	struct report_args a = { .format = "mail",
-				 .test = "welch-bh",
+				 .test = "fit",
+				 .primary = STRVEC_INIT,
+				 .threshold = 10,
 				 .by_run = true };
 	const struct option opts[] = { REPORT_OPTIONS(a), OPT_END() };
 	const char *const usage[] = {
@@ -151,5 +193,9 @@ int cmd_compare(int argc, char **argv)
 		return usage_error("wblab compare",
 				   "two run directories are needed, %d given",
 				   n);
-	return render("wblab compare", &a, n, argv);
+	if (check_args("wblab compare", &a))
+		return 2;
+	n = render("wblab compare", &a, n, argv);
+	strvec_clear(&a.primary);
+	return n;
 }

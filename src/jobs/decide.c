@@ -15,18 +15,6 @@
 #include "util/json.h"
 #include "util/log.h"
 
-const char *verdict_name(enum verdict v)
-{
-	switch (v) {
-	case VERDICT_SAME:
-		return "same";
-	case VERDICT_DIFFERENT:
-		return "different";
-	default:
-		return "unknown";
-	}
-}
-
 static size_t finite_only(const double *in, size_t n, double *out)
 {
 	size_t k = 0;

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "decide/verdict.h"
 #include "util/strbuf.h"
 
 /*
@@ -21,11 +22,6 @@
  * A metric is compared with Welch's t-test, an event rate (fail:runs)
  * with Fisher's exact test. Pure: numbers in, a decision out.
  */
-enum verdict {
-	VERDICT_UNKNOWN,
-	VERDICT_SAME,
-	VERDICT_DIFFERENT,
-};
 
 struct decide_opts {
 	double alpha; /* level of the test */
@@ -60,8 +56,6 @@ struct decision {
 	double sde;
 	char why[160];
 };
-
-const char *verdict_name(enum verdict v);
 
 /* Values that are NaN are left out (a cell where the metric is absent). */
 void decide_metric(const double *a, size_t na, const double *b, size_t nb,

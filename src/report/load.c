@@ -109,6 +109,22 @@ static void load_chain(struct rpt_cell *c, json_object *cell)
 	}
 }
 
+/* The workload's primary: rows the cell was run for (cells since 2026-12-04). */
+static void load_primary(struct rpt_cell *c, json_object *cell)
+{
+	json_object *a = json_path(cell, "workload_primary");
+
+	strvec_init(&c->primary);
+	if (!a || !json_object_is_type(a, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(a) && i < 64; i++) {
+		json_object *v = json_object_array_get_idx(a, i);
+
+		if (json_object_is_type(v, json_type_string))
+			strvec_push(&c->primary, json_object_get_string(v));
+	}
+}
+
 static struct rpt_cell *load_cell(const struct rpt_run *run,
 				  const struct results_cell *rc)
 {
@@ -136,6 +152,7 @@ static struct rpt_cell *load_cell(const struct rpt_run *run,
 	c->rep = int_at(cell, "rep");
 	c->outcome = str_at(cell, "outcome");
 	c->reason = str_at(cell, "outcome_reason");
+	load_primary(c, cell);
 	c->val = xmalloc(metric_nr_rows * sizeof(*c->val));
 	for_each_metric(mt) c->val[metric_index(mt)] = metric_value(cell, mt);
 	c->stack_bytes = metric_value(cell, metric_by_name("stack-max"));
@@ -208,6 +225,7 @@ static void free_cell(struct rpt_cell *c)
 	free(c->events);
 	free(c->chain);
 	free(c->val);
+	strvec_clear(&c->primary);
 	free(c);
 }
 

@@ -107,8 +107,13 @@ static void cell_col(struct strbuf *out, double v, double pct, bool star)
 
 	rpt_fmt_val(vb, sizeof(vb), v);
 	rpt_fmt_pct(pb, sizeof(pb), pct);
-	strbuf_addf(out, " %11s %c%7s%%%c", vb, star ? '*' : '(', pb,
-		    star ? '*' : ')');
+	/* A change from 0 has no percentage: say what it is. */
+	if (isinf(pct))
+		strbuf_addf(out, " %11s %c%8s%c", vb, star ? '*' : '(',
+			    "from 0", star ? '*' : ')');
+	else
+		strbuf_addf(out, " %11s %c%7s%%%c", vb, star ? '*' : '(', pb,
+			    star ? '*' : ')');
 }
 
 /* The sides of one block: the baseline and up to COLS_PER_BLOCK - 1. */
@@ -208,8 +213,29 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 	strbuf_addch(out, '\n');
 }
 
+/* Zero in every cell of every side: listed by name, not as a row. */
+static bool row_all_zero(const struct rpt_group *g, size_t m)
+{
+	return rpt_row_constant(g, m) && g->sides[0].desc[m].n &&
+	       g->sides[0].desc[m].min == 0;
+}
+
+static void zero_rows(struct strbuf *out, const struct rpt_group *g)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t m = 0; m < metric_nr_rows; m++)
+		if (metric_rows[m].table != MT_NONE && rpt_row_shown(g, m) &&
+		    row_all_zero(g, m))
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "",
+				    metric_rows[m].name);
+	if (names.len)
+		wrap(out, "0 in every cell: ", 4, names.buf);
+	strbuf_release(&names);
+}
+
 static void metric_table(struct strbuf *out, const struct rpt_group *g,
-			 enum metric_table table)
+			 enum metric_table table, bool full)
 {
 	for (size_t first = 1; first < g->nr_sides || first == 1;) {
 		size_t end = block_end(g, first);
@@ -218,15 +244,19 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 			  table == MT_METRIC ? "Metrics" : "Ops (Amean)");
 		for (size_t m = 0; m < metric_nr_rows; m++) {
 			if (metric_rows[m].table != table ||
-			    !rpt_row_shown(g, m))
+			    !rpt_row_shown(g, m) || row_all_zero(g, m))
 				continue;
 			if (table == MT_OPS) {
 				metric_line(out, g, m, L_MAIN, first, end);
 				continue;
 			}
-			/* The same value everywhere: one line says it. */
+			/*
+			 * The same value everywhere: one line says it; the
+			 * spread lines only when asked (--full).
+			 */
 			for (int k = L_MAIN; k <= L_MAX; k++)
-				if (k == L_MAIN || !rpt_row_constant(g, m))
+				if (k == L_MAIN ||
+				    (full && !rpt_row_constant(g, m)))
 					metric_line(out, g, m, k, first, end);
 		}
 		strbuf_addch(out, '\n');
@@ -236,8 +266,35 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 	}
 }
 
+static bool outcome_none(const struct rpt_group *g,
+			 const struct rpt_outcome_row *o)
+{
+	for (size_t s = 0; s < g->nr_sides; s++)
+		if (o->fail[s])
+			return false;
+	return true;
+}
+
+/*
+ * Outcome rows, the ones some cell had; the failures no cell had are one
+ * line of names (0:5 on every side is evidence too, and it is said).
+ */
 static void outcome_table(struct strbuf *out, const struct rpt_group *g)
 {
+	struct strbuf none = STRBUF_INIT;
+	size_t some = 0;
+
+	for (size_t i = 0; i < g->nr_outcomes; i++)
+		if (outcome_none(g, &g->outcomes[i]))
+			strbuf_addf(&none, "%s%s", none.len ? ", " : "",
+				    g->outcomes[i].kind);
+		else
+			some++;
+	if (none.len)
+		wrap(out, "In no cell: ", 4, none.buf);
+	strbuf_release(&none);
+	if (!some)
+		return;
 	for (size_t first = 1; first < g->nr_sides || first == 1;) {
 		size_t end = block_end(g, first);
 
@@ -246,6 +303,8 @@ static void outcome_table(struct strbuf *out, const struct rpt_group *g)
 			const struct rpt_outcome_row *o = &g->outcomes[i];
 			char kb[NAME_W + 1];
 
+			if (outcome_none(g, o))
+				continue;
 			strbuf_addf(out, "%-*s %-*s", STAT_W,
 				    o->is_outcome ? "outcome" :
 				    o->is_figure  ? "cells" :
@@ -366,7 +425,7 @@ static const struct rpt_cell *stack_section(struct strbuf *out,
 	return worst;
 }
 
-static void chain(struct strbuf *out, const struct rpt_cell *c)
+static void chain(struct strbuf *out, const struct rpt_cell *c, size_t max)
 {
 	char first[160], nb[100];
 
@@ -376,16 +435,17 @@ static void chain(struct strbuf *out, const struct rpt_cell *c)
 		 ascii(nb, sizeof(nb), c->id, 60), c->stack_bytes);
 	wrap(out, first, 2, "");
 	strbuf_addf(out, "  %6s %5s  %s\n", "depth", "size", "location");
-	for (size_t i = 0; i < c->chain_len && i < 48; i++) {
+	for (size_t i = 0; i < c->chain_len && i < max; i++) {
 		char loc[64];
 
 		strbuf_addf(out, "  %6d %5d  %s\n", c->chain[i].depth,
 			    c->chain[i].size,
 			    ascii(loc, sizeof(loc), c->chain[i].location, 63));
 	}
-	if (c->chain_len > 48)
-		strbuf_addf(out, "  (%zu more frames in the JSON report)\n",
-			    c->chain_len - 48);
+	if (c->chain_len > max)
+		strbuf_addf(out,
+			    "  (%zu more frames: --full, or the JSON report)\n",
+			    c->chain_len - max);
 }
 
 static const char *test_text(const struct report *r)
@@ -397,12 +457,45 @@ static const char *test_text(const struct report *r)
 	case RTEST_BANDS:
 		return "mmtests' rule: the mean +- 1.96 sd bands of the two "
 		       "kernels do not overlap";
+	case RTEST_FIT:
+		return "each row's own test (below), Simes within a family of "
+		       "rows that move together, Benjamini-Hochberg over the "
+		       "families, one star a family (docs/report.md); the "
+		       "Verdict's rows on their own";
 	default:
 		return "Welch's t-test; rows that move together form a family "
 		       "(docs/report.md) whose p is its smallest times its "
 		       "rows; Benjamini-Hochberg over the families, q < alpha; "
 		       "the star goes to the family's row with the smallest p "
 		       "(one star a family)";
+	}
+}
+
+/* Which test decided each tested row: "log1p-welch: reclaim-wr-direct, ...". */
+static void tests_used(struct strbuf *out, const struct rpt_group *g)
+{
+	for (int t = MTEST_WELCH; t <= MTEST_FISHER; t++) {
+		struct strbuf names = STRBUF_INIT;
+		char head[40];
+
+		for (size_t m = 0; m < metric_nr_rows; m++) {
+			bool used = false;
+
+			for (size_t s = 1; s < g->nr_sides; s++)
+				used |= (g->cmp[s][m].tested ||
+					 g->primary[m]) &&
+					g->cmp[s][m].test ==
+						(enum metric_test)t;
+			if (used)
+				strbuf_addf(&names, "%s%s",
+					    names.len ? ", " : "",
+					    metric_rows[m].name);
+		}
+		snprintf(head, sizeof(head),
+			 "  %s: ", metric_test_name((enum metric_test)t));
+		if (names.len)
+			wrap(out, head, 4, names.buf);
+		strbuf_release(&names);
 	}
 }
 
@@ -429,6 +522,14 @@ static void legend(struct strbuf *out, const struct report *r,
 		 "change bigger than this was there to see.",
 		 g->starred, g->tested, 100 * r->o.power, r->o.alpha);
 	wrap(out, "  ", 2, buf);
+	tests_used(out, g);
+	if (!r->o.full) {
+		wrap(out, "  ", 2,
+		     "--full adds Min, Median, Stddev, CoeffVar and Max lines "
+		     "and each row's smallest detectable change; `wblab "
+		     "metrics` describes the rows.");
+		return;
+	}
 	for (size_t first = 1; first < g->nr_sides; first += 2) {
 		char nb[COL_W + 1];
 
@@ -494,6 +595,91 @@ static void bands_note(struct strbuf *out, const struct rpt_group *g)
 	strbuf_release(&names);
 }
 
+static void verdict_line(struct strbuf *out, const struct rpt_group *g,
+			 const struct rpt_verdict *v)
+{
+	const struct metric *m = &metric_rows[v->metric];
+	const struct vdecision *d = &v->d;
+	struct strbuf line = STRBUF_INIT, eff = STRBUF_INIT, sdc = STRBUF_INIT;
+	char nb[48], name[20];
+
+	vdecision_effect(d, m->unit, 1, &eff);
+	vdecision_sdc(d, m->unit, 1, &sdc);
+	strbuf_addf(&line, "%s, n %d/%d", eff.buf, d->na, d->nb);
+	if (!isnan(d->p))
+		strbuf_addf(&line, ", p %.2g (%s)", d->p,
+			    metric_test_name(d->test));
+	if (d->verdict != VERDICT_DIFFERENT)
+		strbuf_addf(&line, ", could see %s", sdc.buf);
+	snprintf(nb, sizeof(nb), "    %-18s %-9s ",
+		 ascii(name, sizeof(name), m->name, 18),
+		 verdict_name(d->verdict));
+	wrap(out, nb, 33, line.buf);
+	if (d->verdict == VERDICT_UNKNOWN && d->na < STATS_MIN_N)
+		wrap(out, "", 33, d->why);
+	strbuf_release(&line);
+	strbuf_release(&eff);
+	strbuf_release(&sdc);
+}
+
+/*
+ * The question the workload asks, answered first: per kernel against the
+ * baseline, each primary row same, different or unknown.
+ */
+static void verdict_section(struct strbuf *out, const struct report *r,
+			    const struct rpt_group *g)
+{
+	char head[160], nb[64];
+
+	if (g->nr_sides < 2)
+		return;
+	if (!g->nr_verdicts) {
+		wrap(out, "", 0,
+		     "Verdict: the workload names no primary rows (its "
+		     "primary:, or --primary ROW): no question to answer.");
+		strbuf_addch(out, '\n');
+		return;
+	}
+	snprintf(head, sizeof(head),
+		 "Verdict (the workload's question; each row at alpha %.2f, "
+		 "same = within %g%%)",
+		 r->o.alpha, r->o.threshold);
+	wrap(out, "", 0, head);
+	for (size_t s = 1; s < g->nr_sides; s++) {
+		strbuf_addf(out, "  %s against %s\n",
+			    ascii(nb, sizeof(nb), g->sides[s].name, 30),
+			    ascii(head, sizeof(head), g->sides[0].name, 30));
+		for (size_t i = 0; i < g->nr_verdicts; i++)
+			if (g->verdicts[i].side == s)
+				verdict_line(out, g, &g->verdicts[i]);
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* Cells whose workload left work undone: their figures measured less. */
+static void unfinished_note(struct strbuf *out, const struct rpt_group *g)
+{
+	struct strbuf ids = STRBUF_INIT;
+	char nb[80];
+
+	if (!g->unfinished)
+		return;
+	for (size_t s = 0; s < g->nr_sides; s++)
+		for (size_t i = 0; i < g->sides[s].n; i++)
+			if (rpt_cell_unfinished(g->sides[s].cells[i]))
+				strbuf_addf(&ids, "%s%s", ids.len ? ", " : "",
+					    ascii(nb, sizeof(nb),
+						  g->sides[s].cells[i]->id,
+						  60));
+	wrap(out,
+	     "Unequal work: more than 1% of what these cells wrote was "
+	     "still dirty or under writeback when the workload ended "
+	     "(end-dirty): ",
+	     4, ids.buf);
+	strbuf_addch(out, '\n');
+	strbuf_release(&ids);
+}
+
 static void group_section(struct strbuf *out, const struct report *r,
 			  const struct rpt_group *g)
 {
@@ -530,6 +716,8 @@ static void group_section(struct strbuf *out, const struct report *r,
 		     "n is too small for significance tests (fewer than 3 "
 		     "runs on a side): no row is starred.");
 	strbuf_addch(out, '\n');
+	verdict_section(out, r, g);
+	unfinished_note(out, g);
 	outcome_table(out, g);
 	event_names(out, g, "oom", true, "OOM victims:");
 	event_names(out, g, "stack_overflow", false, "Stack overflows:");
@@ -537,10 +725,11 @@ static void group_section(struct strbuf *out, const struct report *r,
 		    "Blocked in the kernel at the end of the workload "
 		    "(SysRq-t, D state):");
 	strbuf_addch(out, '\n');
-	metric_table(out, g, MT_METRIC);
-	metric_table(out, g, MT_OPS);
+	metric_table(out, g, MT_METRIC, r->o.full);
+	metric_table(out, g, MT_OPS, r->o.full);
+	zero_rows(out, g);
 	worst = stack_section(out, g);
-	chain(out, worst);
+	chain(out, worst, r->o.full ? 48 : 8);
 	strbuf_addch(out, '\n');
 	if (g->nr_sides > 1) {
 		legend(out, r, g);

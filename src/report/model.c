@@ -39,6 +39,8 @@ static void free_group(struct rpt_group *g)
 		free(g->outcomes[i].p);
 	}
 	free(g->outcomes);
+	free(g->primary);
+	free(g->verdicts);
 	free(g->cmp);
 	free(g->sides);
 	free(g->topology);
@@ -64,7 +66,8 @@ void report_release(struct report *r)
 	strvec_clear(&r->warnings);
 }
 
-const char *const rpt_test_names[] = { "welch", "welch-bh", "bands", NULL };
+const char *const rpt_test_names[] = { "fit", "welch", "welch-bh", "bands",
+				       NULL };
 
 double rpt_side_stat(const struct rpt_side *s, size_t m)
 {
@@ -196,12 +199,18 @@ static bool all_equal(const struct rpt_side *a, const struct rpt_side *b,
  * rule: the gap 1.96 (sd_a + sd_b) plus the normal quantile of the power
  * times the standard error.
  */
-static double row_mde(const struct report *r, const struct stats_desc *a,
-		      const struct stats_desc *b, size_t div)
+static double row_mde(const struct report *r, const struct rpt_group *g,
+		      size_t s, size_t m, size_t div)
 {
+	const struct stats_desc *a = &g->sides[0].desc[m];
+	const struct stats_desc *b = &g->sides[s].desc[m];
 	double se;
 
 	switch (r->o.test) {
+	case RTEST_FIT:
+		return verdict_sdc(metric_rows[m].test, g->sides[0].vals[m],
+				   a->n, g->sides[s].vals[m], b->n,
+				   r->o.alpha / div, r->o.power);
 	case RTEST_WELCH_BH:
 	case RTEST_WELCH:
 		return stats_mde_t(a->stddev, a->n, b->stddev, b->n,
@@ -232,10 +241,16 @@ static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
 	c->shown = da->n && db->n;
 	if (!c->shown)
 		return;
+	/* The row's own test; the other rules read Welch's p. */
+	if (r->o.test == RTEST_FIT)
+		verdict_test(metric_rows[m].test, a->vals[m], da->n, b->vals[m],
+			     db->n, &c->t, &c->test);
+	else
+		c->t = c->welch, c->test = MTEST_WELCH;
 	c->pct = better_pct(&metric_rows[m], rpt_side_stat(a, m),
 			    rpt_side_stat(b, m));
 	c->tested = da->n >= STATS_MIN_N && db->n >= STATS_MIN_N &&
-		    c->welch.valid && !all_equal(a, b, m);
+		    c->t.valid && !all_equal(a, b, m) && !g->primary[m];
 	c->bands_apart = stats_bands_apart(da->amean, da->stddev, db->amean,
 					   db->stddev, STATS_BAND_Z);
 }
@@ -250,13 +265,42 @@ static size_t family_of(size_t m)
 }
 
 /*
+ * A family's p: Simes' combination of its rows' p (the default), or the
+ * smallest times their number (Bonferroni, the older rules). Rows that
+ * carry nearly one quantity cost Bonferroni a factor of their number;
+ * Simes, exact for positively dependent tests, does not pay it.
+ */
+static double family_p(const struct report *r, const struct rpt_cmp *cmp,
+		       size_t f, size_t k)
+{
+	double *p, best = NAN, out;
+	size_t n = 0;
+
+	if (r->o.test != RTEST_FIT) {
+		for (size_t m = 0; m < metric_nr_rows; m++)
+			if (cmp[m].tested && family_of(m) == f &&
+			    (isnan(best) || cmp[m].t.p < best))
+				best = cmp[m].t.p;
+		return fmin(1, best * k);
+	}
+	p = xmalloc((k + 1) * sizeof(*p));
+	for (size_t m = 0; m < metric_nr_rows; m++)
+		if (cmp[m].tested && family_of(m) == f)
+			p[n++] = cmp[m].t.p;
+	out = stats_simes(p, n);
+	free(p);
+	return out;
+}
+
+/*
  * Stars and smallest detectable changes, once every p is known. A family
- * of correlated rows is one hypothesis: its p is the smallest of its
- * tested rows times their number (Bonferroni within the family), and the
- * star, if the family's test passes, goes to that row alone: an effect
- * (or a drifting host) that moves several rows of a family earns one
- * star, not one per echo. BH runs over the families. The report still
- * counts rows: tested rows, and starred ones (at most one a family).
+ * of correlated rows is one hypothesis, its p combined by family_p(), and
+ * the star, if the family's test passes, goes to its row with the
+ * smallest p alone: an effect (or a drifting host) that moves several
+ * rows of a family earns one star, not one per echo. BH runs over the
+ * families. The report still counts rows: tested rows, and starred ones
+ * (at most one a family). The primary rows are not here: the Verdict
+ * block tests them at alpha on their own (report/verdict.c).
  */
 static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 {
@@ -276,8 +320,8 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 			continue;
 		if (!k[f]++)
 			fams++;
-		if (isnan(fp[f]) || cmp[m].welch.p < fp[f]) {
-			fp[f] = cmp[m].welch.p;
+		if (isnan(fp[f]) || cmp[m].t.p < fp[f]) {
+			fp[f] = cmp[m].t.p;
 			best[f] = m;
 		}
 		if (cmp[m].bands_apart && !bands[f])
@@ -285,18 +329,18 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 	}
 	for (size_t f = 0; f < metric_nr_rows; f++)
 		if (k[f])
-			fp[f] = fmin(1, fp[f] * k[f]);
+			fp[f] = family_p(r, cmp, f, k[f]);
 	stats_bh(fp, metric_nr_rows, fq);
 	for (size_t m = 0; m < metric_nr_rows; m++) {
 		struct rpt_cmp *c = &cmp[m];
 		const struct stats_desc *da = &g->sides[0].desc[m];
 		size_t f = family_of(m);
-		size_t div = r->o.test == RTEST_WELCH_BH ? fams * k[f] : k[f];
+		size_t div = r->o.test == RTEST_WELCH ? k[f] : fams * k[f];
 
 		if (!c->shown)
 			continue;
 		c->q = fq[f];
-		c->mde = row_mde(r, da, &g->sides[s].desc[m], div ? div : 1);
+		c->mde = row_mde(r, g, s, m, div ? div : 1);
 		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
 					      NAN;
 	}
@@ -307,7 +351,7 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 			continue;
 		if (r->o.test == RTEST_WELCH)
 			star = fp[f] < r->o.alpha;
-		else if (r->o.test == RTEST_WELCH_BH)
+		else if (r->o.test != RTEST_BANDS)
 			star = fq[f] < r->o.alpha;
 		else
 			star = bands[f] != 0;
@@ -450,6 +494,8 @@ static int build_group(struct report *r, struct rpt_group *g,
 	}
 	for (size_t s = 0; s < g->nr_sides; s++)
 		summarise_side(&g->sides[s]);
+	rpt_mark_primary(r, g);
+	rpt_build_verdicts(r, g);
 	g->cmp = xzalloc(g->nr_sides * sizeof(*g->cmp));
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		g->cmp[s] = xzalloc(metric_nr_rows * sizeof(**g->cmp));
@@ -459,6 +505,10 @@ static int build_group(struct report *r, struct rpt_group *g,
 			compare_row(r, g, s, m);
 		decide_side(r, g, s);
 	}
+	/* A primary row's star in the table is its Verdict's. */
+	for (size_t i = 0; i < g->nr_verdicts; i++)
+		g->cmp[g->verdicts[i].side][g->verdicts[i].metric].star =
+			g->verdicts[i].d.verdict == VERDICT_DIFFERENT;
 	build_outcomes(g);
 	return 0;
 }

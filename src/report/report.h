@@ -20,6 +20,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "decide/verdict.h"
 #include "results/metric.h"
 #include "stats/stats.h"
 #include "util/strbuf.h"
@@ -27,11 +28,14 @@
 
 /* Which test decides a star. */
 enum rpt_test {
+	RTEST_FIT, /* each row's own test (the registry's), Simes within a
+		    * family, Benjamini-Hochberg over the families */
 	RTEST_WELCH, /* Welch p < alpha, every row on its own */
 	RTEST_WELCH_BH, /* Welch, Benjamini-Hochberg q < alpha over the rows */
 	RTEST_BANDS, /* mmtests: mean +- 1.96 sd bands apart */
 };
-extern const char *const rpt_test_names[]; /* "welch", "welch-bh", "bands" */
+extern const char
+	*const rpt_test_names[]; /* "fit", "welch", "welch-bh", "bands" */
 
 struct rpt_run {
 	char *id, *dir;
@@ -57,6 +61,7 @@ struct rpt_cell {
 	int memory_mib, vcpus, rep;
 	char *outcome, *reason;
 	bool counts; /* results_cell_counts(): not infra-error */
+	struct strvec primary; /* cell.json workload_primary: row names */
 	struct rpt_event *events;
 	size_t nr_events;
 	double *val; /* [metric_nr_rows], NAN when absent */
@@ -80,7 +85,9 @@ struct rpt_cmp {
 	bool shown; /* values on both sides */
 	bool tested; /* n >= STATS_MIN_N on both sides, values vary */
 	struct stats_test welch;
-	double q; /* BH-adjusted Welch p (RTEST_WELCH_BH) */
+	struct stats_test t; /* the test that decided (Welch unless RTEST_FIT) */
+	enum metric_test test; /* which: the row's, or permutation standing in */
+	double q; /* BH-adjusted family p */
 	bool bands_apart; /* mmtests' rule */
 	bool star; /* the chosen test passed at alpha */
 	double pct; /* change of the row's stat, + is better */
@@ -97,9 +104,21 @@ struct rpt_outcome_row {
 	double *p; /* Fisher vs the baseline, [nr_sides] (NAN for base) */
 };
 
+/* A primary row of a group, one side against the baseline. */
+struct rpt_verdict {
+	size_t side, metric;
+	struct vdecision d;
+};
+
 struct rpt_group {
 	char *topology, *workload;
 	int memory_mib;
+	/* [metric_nr_rows]: the question the workload asks (its primary:) */
+	bool *primary;
+	struct rpt_verdict *verdicts; /* per non-base side and primary row */
+	size_t nr_verdicts;
+	/* Cells that ended with more than 1% of what they wrote still dirty. */
+	size_t unfinished;
 	struct rpt_side *sides; /* sides[0] is the baseline */
 	size_t nr_sides;
 	struct rpt_cmp **cmp; /* [nr_sides][metric_nr_rows]; cmp[0] unused */
@@ -112,6 +131,9 @@ struct report_opts {
 	const char *baseline; /* side name, or NULL: the first seen */
 	enum rpt_test test;
 	double alpha, power;
+	double threshold; /* the Verdict's `same`: within this % */
+	const struct strvec *primary; /* rows added to the cells' primary: */
+	bool full; /* mail: every summary line and the per-row legend */
 	bool timeseries; /* load timeseries.tsv for the HTML plots */
 };
 
@@ -128,10 +150,10 @@ struct report {
 	struct strvec warnings; /* cells that could not be read, ... */
 };
 
-#define REPORT_OPTS_INIT                                      \
-	{                                                     \
-		.test = RTEST_WELCH_BH, .alpha = STATS_ALPHA, \
-		.power = STATS_POWER                          \
+#define REPORT_OPTS_INIT                                                       \
+	{                                                                      \
+		.test = RTEST_FIT, .alpha = STATS_ALPHA, .power = STATS_POWER, \
+		.threshold = 10                                                \
 	}
 
 void report_init(struct report *r, const struct report_opts *o);
@@ -153,6 +175,12 @@ int report_build(struct report *r, struct strbuf *err);
 void report_mail(const struct report *r, struct strbuf *out);
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err);
 json_object *report_json(const struct report *r);
+
+/* The Verdict block (verdict.c): primary rows, then their verdicts. */
+void rpt_mark_primary(struct report *r, struct rpt_group *g);
+void rpt_build_verdicts(const struct report *r, struct rpt_group *g);
+/* Did the cell end with more than 1% of what it wrote still dirty? */
+bool rpt_cell_unfinished(const struct rpt_cell *c);
 
 /* Helpers the renderers share (model.c). */
 double rpt_side_stat(const struct rpt_side *s, size_t m);

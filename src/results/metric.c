@@ -231,6 +231,17 @@ const struct metric metric_rows[] = {
 	{ "oom-kills", "metrics.oom_kill", "count", 1,
 	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MSTAT_AMEAN, MT_NONE, "oom",
 	  false, .help = "OOM kills (vmstat oom_kill)" },
+	/*
+	 * Work left undone: (dirty + writeback) pages when the measured
+	 * window ended over the pages fio wrote. The A/B workloads end with
+	 * end_fsync, so it should be ~0; the report flags a cell above 1%:
+	 * its throughput measured less work than the other side's.
+	 */
+	{ "end-dirty", "metrics.end_of_workload.dirty_share", "%", 100,
+	  BETTER_LOWER, PCT, PERM, MSTAT_AMEAN, MT_NONE, "equal-work", false,
+	  .help = "pages still dirty or under writeback when the workload "
+		  "ended, % of what it wrote",
+	  .only = "fio workloads, cells since 2026-12-04 (end_of_workload)" },
 };
 /* clang-format on */
 

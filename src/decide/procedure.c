@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The jobs' decision procedure (decide/procedure.h): looks, levels spent
+ * across them, Holm across the rows and groups, TOST for `same`.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/procedure.h"
+#include "stats/stats.h"
+#include "util/log.h"
+
+static const char *const dboundary_names[] = {
+	[DBOUND_OBF] = "obrien-fleming",
+	[DBOUND_POCOCK] = "pocock",
+	[DBOUND_NONE] = "none",
+};
+
+const char *dboundary_name(enum dboundary b)
+{
+	return dboundary_names[b];
+}
+
+int dboundary_parse(const char *s)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dboundary_names); i++)
+		if (!strcmp(s, dboundary_names[i]))
+			return (int)i;
+	return -1;
+}
+
+/* The looks up to and including the one at n: their information fractions. */
+static size_t looks_upto(const struct dlooks *l, int n, double *t, size_t max)
+{
+	size_t k = 0;
+
+	for (int m = l->first; m <= l->max && k < max; m += l->step) {
+		if (m > n && k)
+			break;
+		t[k++] = (double)m / l->max;
+		if (m >= n)
+			break;
+	}
+	return k;
+}
+
+double dlooks_level(const struct dlooks *l, int n)
+{
+	double t[64], z[64], p[64];
+	size_t k;
+
+	if (l->boundary == DBOUND_NONE || l->max <= l->first)
+		return l->alpha;
+	k = looks_upto(l, n, t, ARRAY_SIZE(t));
+	/*
+	 * The spending forms: a job stops at the first look that settles
+	 * every row, so the later looks may never come.
+	 */
+	if (stats_gs_bounds(l->boundary == DBOUND_OBF ? STATS_GS_SPEND_OBF :
+							STATS_GS_SPEND_POCOCK,
+			    t, k, l->alpha, z, p))
+		die("looks %d..%d step %d: no boundary", l->first, l->max,
+		    l->step);
+	return p[k - 1];
+}
+
+void dhyp_event(struct dhyp *h, unsigned fail_a, unsigned runs_a,
+		unsigned fail_b, unsigned runs_b)
+{
+	struct vdecision *d = &h->d;
+	struct verdict_opts o = VERDICT_OPTS_INIT;
+
+	o.threshold = h->threshold;
+	verdict_rate(fail_a, runs_a, fail_b, runs_b, &o, d);
+	h->event = true;
+	h->bad = 1;
+	/* The question is only whether b has it more often. */
+	if (!isnan(d->p))
+		d->p = stats_fisher_greater(fail_a, runs_a, fail_b, runs_b);
+}
+
+static bool bad_direction(const struct dhyp *h)
+{
+	double x = h->d.diff;
+
+	return h->bad > 0 ? x > 0 : h->bad < 0 ? x < 0 : x != 0;
+}
+
+/*
+ * Beyond the threshold: in % of the reference, or from nothing (a count
+ * that was 0 on every reference cell and is not now has no percentage;
+ * the test said it differs, and that is the news).
+ */
+static bool beyond(const struct dhyp *h)
+{
+	if (h->event)
+		return true;
+	if (isnan(h->d.pct))
+		return h->d.diff != 0;
+	return fabs(h->d.pct) >= h->threshold;
+}
+
+static void decide_one(struct dhyp *h, double p_adj, double level)
+{
+	struct vdecision *d = &h->d;
+
+	h->level = level;
+	if (d->na < 1 || d->nb < 1 || isnan(d->p))
+		return; /* verdict_metric() said why */
+	if (p_adj < level) {
+		d->verdict = VERDICT_DIFFERENT;
+		snprintf(d->why, sizeof(d->why), "%s p=%.3g, Holm %.3g < %.3g",
+			 metric_test_name(d->test), d->p, p_adj, level);
+	} else if (!h->event && d->p_same < level) {
+		d->verdict = VERDICT_SAME;
+		snprintf(d->why, sizeof(d->why),
+			 "%s p=%.3g; TOST p=%.3g < %.3g: within %.3g%%",
+			 metric_test_name(d->test), d->p, d->p_same, level,
+			 h->threshold);
+	} else {
+		d->verdict = VERDICT_UNKNOWN;
+		snprintf(d->why, sizeof(d->why),
+			 "%s p=%.3g (Holm %.3g), TOST p=%.3g: neither at %.3g",
+			 metric_test_name(d->test), d->p, p_adj, d->p_same,
+			 level);
+	}
+	h->regression = d->verdict == VERDICT_DIFFERENT && bad_direction(h) &&
+			beyond(h);
+}
+
+void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)
+{
+	double level = dlooks_level(l, n);
+	double *p = xmalloc((nh + 1) * sizeof(*p));
+	double *adj = xmalloc((nh + 1) * sizeof(*adj));
+
+	/* A row without a test takes no share of the level. */
+	for (size_t i = 0; i < nh; i++)
+		p[i] = h[i].d.p;
+	stats_holm(p, nh, adj);
+	for (size_t i = 0; i < nh; i++)
+		decide_one(&h[i], adj[i], level);
+	free(p);
+	free(adj);
+}
+
+void dhyp_release(struct dhyp *h, size_t nh)
+{
+	for (size_t i = 0; i < nh; i++) {
+		free(h[i].group);
+		free(h[i].what);
+	}
+}

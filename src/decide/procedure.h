@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_DECIDE_PROCEDURE_H
+#define WBLAB_DECIDE_PROCEDURE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "decide/verdict.h"
+
+/*
+ * How validate, bisect and nightly decide: one procedure for all three,
+ * and for `wblab decide`, so that a user can re-check a job's verdict.
+ *
+ * A job looks at its cells several times: n = first, first + step, ...,
+ * max per side, adding repetitions while a row is unknown. Looking again
+ * is testing again: a 5% test looked at four times says "different" about
+ * one time in eight when nothing changed. So the level is spent across
+ * the looks (a group-sequential boundary, O'Brien-Fleming by default: very
+ * strict early, close to alpha at the last look), and at each look Holm's
+ * step-down shares that level among the rows x groups tested (and the new
+ * events), so that alpha bounds the chance that a harmless patch is
+ * called a regression anywhere. `same` is an equivalence test (TOST)
+ * against each row's threshold at the look's level.
+ */
+enum dboundary {
+	DBOUND_OBF, /* O'Brien-Fleming-like spending */
+	DBOUND_POCOCK, /* Pocock-like spending */
+	DBOUND_NONE, /* every look at alpha: uncalibrated, for comparison */
+};
+
+struct dlooks {
+	double alpha; /* family-wise over looks, rows and groups */
+	int first, step, max; /* the looks: n per side */
+	enum dboundary boundary;
+};
+
+#define DLOOKS_INIT                                             \
+	{                                                       \
+		.alpha = 0.05, .first = 3, .step = 2, .max = 9, \
+		.boundary = DBOUND_OBF                          \
+	}
+
+/* What the level at the look with n per side is (n is rounded down to a look). */
+double dlooks_level(const struct dlooks *l, int n);
+const char *dboundary_name(enum dboundary b);
+int dboundary_parse(const char *s);
+
+/* One hypothesis a job tests: a thresholded row of a group, or an event. */
+struct dhyp {
+	char *group;
+	char *what; /* registry row name, or "new KIND: title" */
+	bool event; /* a new event: one-sided Fisher, no `same` */
+	int bad; /* +1: up is bad, -1: down is bad, 0: either */
+	double threshold; /* % of the reference (metric), pp (event) */
+	struct vdecision d; /* from verdict_metric() / dhyp_event() */
+	double level; /* Holm's level for this row at this look */
+	bool regression; /* different, in the bad direction, beyond threshold */
+};
+
+/* An event b showed: p is Fisher's one-sided p that b has it more often. */
+void dhyp_event(struct dhyp *h, unsigned fail_a, unsigned runs_a,
+		unsigned fail_b, unsigned runs_b);
+
+/*
+ * Decide every hypothesis at the look with n per side: Holm at the
+ * look's level over all of them, TOST for `same`, then regression.
+ */
+void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n);
+
+void dhyp_release(struct dhyp *h, size_t nh);
+
+#endif

@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * same / different / unknown for one row (decide/verdict.h). The tests
+ * come from src/stats/; this file picks the one the figure's kind calls
+ * for, runs the equivalence test against the threshold, and words the
+ * effect the way a reviewer reads it ("0 -> 241 pages", never "-inf%").
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/verdict.h"
+#include "stats/stats.h"
+#include "util/log.h"
+
+const char *verdict_name(enum verdict v)
+{
+	switch (v) {
+	case VERDICT_SAME:
+		return "same";
+	case VERDICT_DIFFERENT:
+		return "different";
+	default:
+		return "unknown";
+	}
+}
+
+static size_t finite_only(const double *in, size_t n, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (isfinite(in[i]))
+			out[k++] = in[i];
+	return k;
+}
+
+static void log1p_all(double *x, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		x[i] = log1p(x[i]);
+}
+
+static bool constant_equal(const double *a, size_t na, const double *b,
+			   size_t nb)
+{
+	for (size_t i = 1; i < na; i++)
+		if (a[i] != a[0])
+			return false;
+	for (size_t i = 0; i < nb; i++)
+		if (b[i] != a[0])
+			return false;
+	return true;
+}
+
+/*
+ * The difference test. Welch's t has no answer when neither side varies
+ * (a counter that is 0 in every cell against one that is 5 in every
+ * cell); the exact permutation test does, so it stands in, and *used
+ * says so.
+ */
+void verdict_test(enum metric_test test, const double *a, size_t na,
+		  const double *b, size_t nb, struct stats_test *t,
+		  enum metric_test *used)
+{
+	*used = test;
+	if (test == MTEST_WELCH)
+		stats_welch(a, na, b, nb, t);
+	else if (test == MTEST_LOG1P_WELCH)
+		stats_welch_log1p(a, na, b, nb, t);
+	else
+		t->valid = false;
+	if (!t->valid) {
+		*used = MTEST_PERMUTATION;
+		stats_perm_test(a, na, b, nb, t);
+	}
+}
+
+/*
+ * TOST against the threshold. On the log1p scale the margin is the
+ * ratio 1 + threshold of the geometric means of 1 + x, so that a count
+ * that stays 0 can be `same` as another 0 and a count of 200 is judged
+ * within 10% of 200.
+ */
+static void equivalence(enum metric_test test, const double *a, size_t na,
+			const double *b, size_t nb,
+			const struct verdict_opts *o, struct vdecision *d)
+{
+	struct stats_test t;
+	double *la, *lb;
+
+	d->p_same = NAN;
+	if (constant_equal(a, na, b, nb)) {
+		d->p_same = 0;
+		return;
+	}
+	if (test != MTEST_LOG1P_WELCH) {
+		stats_tost_rel(a, na, b, nb, o->threshold, &t);
+		if (t.valid)
+			d->p_same = t.p;
+		return;
+	}
+	la = xmalloc(na * sizeof(*la));
+	lb = xmalloc(nb * sizeof(*lb));
+	memcpy(la, a, na * sizeof(*la));
+	memcpy(lb, b, nb * sizeof(*lb));
+	log1p_all(la, na);
+	log1p_all(lb, nb);
+	stats_tost(la, na, lb, nb, log1p(o->threshold / 100), &t);
+	if (t.valid)
+		d->p_same = t.p;
+	free(la);
+	free(lb);
+}
+
+double verdict_sdc(enum metric_test test, const double *a, size_t na,
+		   const double *b, size_t nb, double alpha, double power)
+{
+	struct stats_desc la, lb;
+	double *x, m, abs;
+
+	x = xmalloc((na + nb + 1) * sizeof(*x));
+	memcpy(x, a, na * sizeof(*x));
+	memcpy(x + na, b, nb * sizeof(*x));
+	if (test == MTEST_LOG1P_WELCH)
+		log1p_all(x, na + nb);
+	stats_describe(x, na, &la);
+	stats_describe(x + na, nb, &lb);
+	m = stats_mde_t(la.stddev, na, lb.stddev, nb, alpha, power);
+	/* On the log scale: upward from the reference's geometric mean of 1 + x. */
+	abs = test == MTEST_LOG1P_WELCH ?
+		      expm1(la.amean + m) - expm1(la.amean) :
+		      m;
+	free(x);
+	return abs;
+}
+
+void verdict_apply(struct vdecision *d, double alpha)
+{
+	if (d->na < 1 || d->nb < 1 || isnan(d->p)) {
+		if (!*d->why)
+			snprintf(d->why, sizeof(d->why), "no test");
+		d->verdict = VERDICT_UNKNOWN;
+		return;
+	}
+	if (d->p < alpha) {
+		d->verdict = VERDICT_DIFFERENT;
+		snprintf(d->why, sizeof(d->why), "%s p=%.3g < %.3g",
+			 metric_test_name(d->test), d->p, alpha);
+	} else if (d->p_same < alpha) {
+		d->verdict = VERDICT_SAME;
+		snprintf(d->why, sizeof(d->why),
+			 "%s p=%.3g; TOST p=%.3g < %.3g: within the threshold",
+			 metric_test_name(d->test), d->p, d->p_same, alpha);
+	} else {
+		d->verdict = VERDICT_UNKNOWN;
+		snprintf(d->why, sizeof(d->why),
+			 "%s p=%.3g, TOST p=%.3g: neither at %.3g",
+			 metric_test_name(d->test), d->p, d->p_same, alpha);
+	}
+}
+
+void verdict_metric(enum metric_test test, const double *a, size_t na,
+		    const double *b, size_t nb, const struct verdict_opts *o,
+		    struct vdecision *d)
+{
+	double *xa = xmalloc((na + 1) * sizeof(*xa));
+	double *xb = xmalloc((nb + 1) * sizeof(*xb));
+	struct stats_desc da, db;
+	struct stats_test t;
+
+	memset(d, 0, sizeof(*d));
+	d->test = test;
+	d->na = finite_only(a, na, xa);
+	d->nb = finite_only(b, nb, xb);
+	stats_describe(xa, d->na, &da);
+	stats_describe(xb, d->nb, &db);
+	d->a = d->na ? da.amean : NAN;
+	d->b = d->nb ? db.amean : NAN;
+	d->sa = da.stddev;
+	d->sb = db.stddev;
+	d->diff = d->b - d->a;
+	d->pct = d->a != 0 ? 100 * d->diff / fabs(d->a) : NAN;
+	d->p = d->p_same = d->sdc_abs = d->sdc_pct = NAN;
+	if (d->na < o->min_n || d->nb < o->min_n) {
+		d->verdict = VERDICT_UNKNOWN;
+		snprintf(d->why, sizeof(d->why),
+			 "n=%d/%d: at least %d per side needed", d->na, d->nb,
+			 o->min_n);
+		goto out;
+	}
+	verdict_test(test, xa, d->na, xb, d->nb, &t, &d->test);
+	d->p = t.valid ? t.p : NAN;
+	equivalence(test, xa, d->na, xb, d->nb, o, d);
+	d->sdc_abs =
+		verdict_sdc(test, xa, d->na, xb, d->nb, o->alpha, o->power);
+	if (d->a != 0 && isfinite(d->sdc_abs))
+		d->sdc_pct = 100 * d->sdc_abs / fabs(d->a);
+	verdict_apply(d, o->alpha);
+out:
+	free(xa);
+	free(xb);
+}
+
+void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
+		  unsigned runs_b, const struct verdict_opts *o,
+		  struct vdecision *d)
+{
+	double pb;
+
+	memset(d, 0, sizeof(*d));
+	d->test = MTEST_FISHER;
+	d->fa = fail_a;
+	d->fb = fail_b;
+	d->na = runs_a;
+	d->nb = runs_b;
+	d->a = runs_a ? (double)fail_a / runs_a : 0;
+	d->b = runs_b ? (double)fail_b / runs_b : 0;
+	d->diff = d->b - d->a;
+	d->pct = 100 * d->diff;
+	d->p = d->p_same = d->sdc_abs = d->sdc_pct = NAN;
+	if ((int)runs_a < o->min_n || (int)runs_b < o->min_n) {
+		d->verdict = VERDICT_UNKNOWN;
+		snprintf(d->why, sizeof(d->why),
+			 "runs=%u/%u: at least %d per side needed", runs_a,
+			 runs_b, o->min_n);
+		return;
+	}
+	d->p = stats_fisher_2x2(fail_a, runs_a, fail_b, runs_b);
+	/*
+	 * A rate is `same` when these runs would have seen a rise of the
+	 * threshold (in points) with the given power and did not: Fisher has
+	 * no equivalence form worth its n here.
+	 */
+	pb = stats_mde_fisher(d->a, runs_a, runs_b, o->alpha, o->power);
+	if (!isnan(pb)) {
+		d->sdc_abs = pb - d->a;
+		d->sdc_pct = 100 * d->sdc_abs;
+	}
+	verdict_apply(d, o->alpha);
+	if (d->verdict == VERDICT_UNKNOWN && d->sdc_pct <= o->threshold) {
+		d->verdict = VERDICT_SAME;
+		snprintf(d->why, sizeof(d->why),
+			 "fisher p=%.3g; a rise of %.3gpp would have been seen",
+			 d->p, d->sdc_pct);
+	}
+}
+
+static void fmt_num(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else if (fabs(v) >= 1e6 || (fabs(v) < 0.01 && v != 0))
+		strbuf_addf(sb, "%.3g", v);
+	else if (fabs(v) >= 100 || v == floor(v))
+		strbuf_addf(sb, "%.0f", v);
+	else
+		strbuf_addf(sb, "%.3g", v);
+}
+
+void vdecision_effect(const struct vdecision *d, const char *unit, double scale,
+		      struct strbuf *out)
+{
+	if (d->test == MTEST_FISHER) {
+		strbuf_addf(out, "%u:%d -> %u:%d (%+.0fpp)", d->fa, d->na,
+			    d->fb, d->nb, d->pct);
+		return;
+	}
+	fmt_num(out, d->a * scale);
+	strbuf_addstr(out, " -> ");
+	fmt_num(out, d->b * scale);
+	if (unit && *unit)
+		strbuf_addf(out, " %s", unit);
+	if (isfinite(d->pct))
+		strbuf_addf(out, " (%+.1f%%)", d->pct);
+}
+
+void vdecision_sdc(const struct vdecision *d, const char *unit, double scale,
+		   struct strbuf *out)
+{
+	if (d->test == MTEST_FISHER) {
+		if (isnan(d->sdc_pct))
+			strbuf_addstr(out, "-");
+		else
+			strbuf_addf(out, "%.0fpp", d->sdc_pct);
+	} else if (isfinite(d->sdc_pct)) {
+		strbuf_addf(out, "%.0f%%", d->sdc_pct);
+	} else if (isfinite(d->sdc_abs)) {
+		fmt_num(out, d->sdc_abs * scale);
+		if (unit && *unit)
+			strbuf_addf(out, " %s", unit);
+	} else {
+		strbuf_addstr(out, "-");
+	}
+}

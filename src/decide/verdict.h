@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_DECIDE_VERDICT_H
+#define WBLAB_DECIDE_VERDICT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/metric.h"
+#include "stats/stats.h"
+#include "util/strbuf.h"
+
+/*
+ * One comparison of a side A (the reference) with a side B, decided with
+ * the test that fits the figure (after Chromium's Pinpoint, a decision
+ * knows when it does not know):
+ *
+ *   different  the row's test rejects "no change" at alpha;
+ *   same       an equivalence test (TOST) puts the change inside the
+ *              threshold at alpha;
+ *   unknown    neither: more repetitions, or a larger threshold.
+ *
+ * The report's Verdict block and the jobs (validate, bisect, nightly)
+ * decide every row here; the jobs add looks and a family-wise correction
+ * on top (decide/procedure.h). Pure: numbers in, a verdict out.
+ */
+enum verdict {
+	VERDICT_UNKNOWN,
+	VERDICT_SAME,
+	VERDICT_DIFFERENT,
+};
+
+const char *verdict_name(enum verdict v);
+
+struct verdict_opts {
+	double alpha; /* the level of both tests */
+	double power; /* for the smallest detectable change */
+	/*
+	 * The change that matters, in % of the reference mean (a metric) or
+	 * in percentage points of cells (a rate); `same` means smaller.
+	 */
+	double threshold;
+	int min_n; /* fewer values on a side: unknown */
+};
+
+#define VERDICT_OPTS_INIT                                                \
+	{                                                                \
+		.alpha = 0.05, .power = 0.8, .threshold = 10, .min_n = 3 \
+	}
+
+struct vdecision {
+	enum verdict verdict;
+	enum metric_test test; /* the registry's, or the one that stood in */
+	int na, nb; /* values (cells) that entered */
+	int fa, fb; /* a rate: cells with the event */
+	double a, b; /* means, or rates in [0, 1] */
+	double sa, sb; /* standard deviations (metrics) */
+	double diff; /* b - a in the values' unit (rates: in [-1, 1]) */
+	/*
+	 * b against a in % of |a| (NAN when a is 0: then only diff says it,
+	 * never "-inf%"), for a rate in percentage points.
+	 */
+	double pct;
+	double p; /* the difference test's two-sided p */
+	double p_same; /* TOST's p against the threshold; NAN if none */
+	/*
+	 * The smallest change these values could show with the given power
+	 * at alpha: in the values' unit (sdc_abs) and in % of |a| (sdc_pct,
+	 * NAN when a is 0).
+	 */
+	double sdc_abs, sdc_pct;
+	char why[160];
+};
+
+/*
+ * The row's difference test on finite values (stats_test's p): Welch,
+ * Welch on log1p or the permutation test; the permutation test stands in
+ * when Welch has no answer (no variance on either side): *used says which.
+ */
+void verdict_test(enum metric_test test, const double *a, size_t na,
+		  const double *b, size_t nb, struct stats_test *t,
+		  enum metric_test *used);
+/*
+ * The smallest change of the mean these values could show with power at
+ * alpha, in their unit (for log1p-welch, upward from the reference's
+ * geometric mean of 1 + x); NAN when n is too small.
+ */
+double verdict_sdc(enum metric_test test, const double *a, size_t na,
+		   const double *b, size_t nb, double alpha, double power);
+
+/* NaN values are left out (a cell where the figure is absent). */
+void verdict_metric(enum metric_test test, const double *a, size_t na,
+		    const double *b, size_t nb, const struct verdict_opts *o,
+		    struct vdecision *d);
+void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
+		  unsigned runs_b, const struct verdict_opts *o,
+		  struct vdecision *d);
+/*
+ * The verdict at level alpha from d's p-values (the jobs call it again
+ * with the level their look and family leave to a row).
+ */
+void verdict_apply(struct vdecision *d, double alpha);
+
+/* "0 -> 241 pages", "1520 -> 1390 MiB/s (-8.6%)", "0% -> 40% (+40pp)". */
+void vdecision_effect(const struct vdecision *d, const char *unit, double scale,
+		      struct strbuf *out);
+/* "241 pages" or "14%": the smallest detectable change, as a reader wants it. */
+void vdecision_sdc(const struct vdecision *d, const char *unit, double scale,
+		   struct strbuf *out);
+
+#endif

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The Verdict block: the question a workload asks (its primary: rows,
+ * recorded in each cell, plus --primary), answered per group and kernel
+ * with same / different / unknown (decide/verdict.h). A primary row is
+ * tested at alpha with the test that fits it and no family penalty: it
+ * is the one question the cells were run for, so it does not share alpha
+ * with the exploratory rows of the metric table.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+#include "util/log.h"
+
+/* The undone-work flag: (dirty + writeback) above this % of what was written. */
+#define UNFINISHED_PCT 1.0
+
+static void mark_primary(struct report *r, struct rpt_group *g,
+			 const char *name)
+{
+	const struct metric *m = metric_by_name(name);
+
+	if (!m) {
+		/* A cell of an older registry: say so once, go on. */
+		for (size_t i = 0; i < r->warnings.nr; i++)
+			if (strstr(r->warnings.v[i], name))
+				return;
+		strvec_pushf(&r->warnings,
+			     "workload primary row '%s' is not a metric "
+			     "(wblab metrics lists them): left out",
+			     name);
+		return;
+	}
+	g->primary[metric_index(m)] = true;
+}
+
+/* The union of the cells' primary: rows and the report's --primary. */
+void rpt_mark_primary(struct report *r, struct rpt_group *g)
+{
+	g->primary = xzalloc(metric_nr_rows * sizeof(*g->primary));
+	for (size_t s = 0; s < g->nr_sides; s++)
+		for (size_t i = 0; i < g->sides[s].n; i++) {
+			const struct strvec *p = &g->sides[s].cells[i]->primary;
+
+			for (size_t k = 0; k < p->nr; k++)
+				mark_primary(r, g, p->v[k]);
+		}
+	for (size_t k = 0; r->o.primary && k < r->o.primary->nr; k++)
+		mark_primary(r, g, r->o.primary->v[k]);
+}
+
+static void add_verdict(const struct report *r, struct rpt_group *g, size_t s,
+			size_t m)
+{
+	const struct rpt_side *a = &g->sides[0], *b = &g->sides[s];
+	struct verdict_opts o = VERDICT_OPTS_INIT;
+	struct rpt_verdict *v;
+
+	o.alpha = r->o.alpha;
+	o.power = r->o.power;
+	o.threshold = r->o.threshold;
+	o.min_n = STATS_MIN_N;
+	g->verdicts = xrealloc(g->verdicts,
+			       (g->nr_verdicts + 1) * sizeof(*g->verdicts));
+	v = &g->verdicts[g->nr_verdicts++];
+	v->side = s;
+	v->metric = m;
+	verdict_metric(metric_rows[m].test, a->vals[m], a->desc[m].n,
+		       b->vals[m], b->desc[m].n, &o, &v->d);
+}
+
+static size_t count_unfinished(const struct rpt_group *g)
+{
+	const struct metric *m = metric_by_name("end-dirty");
+	size_t n = 0;
+
+	if (!m)
+		return 0;
+	for (size_t s = 0; s < g->nr_sides; s++)
+		for (size_t i = 0; i < g->sides[s].n; i++)
+			n += g->sides[s].cells[i]->val[metric_index(m)] >
+			     UNFINISHED_PCT;
+	return n;
+}
+
+/* After summarise_side(): the verdicts of every primary row. */
+void rpt_build_verdicts(const struct report *r, struct rpt_group *g)
+{
+	for (size_t s = 1; s < g->nr_sides; s++)
+		for (size_t m = 0; m < metric_nr_rows; m++)
+			if (g->primary[m])
+				add_verdict(r, g, s, m);
+	g->unfinished = count_unfinished(g);
+}
+
+bool rpt_cell_unfinished(const struct rpt_cell *c)
+{
+	const struct metric *m = metric_by_name("end-dirty");
+
+	return m && c->val[metric_index(m)] > UNFINISHED_PCT;
+}
