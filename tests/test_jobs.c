@@ -83,6 +83,29 @@ START_TEST(resolve_and_range)
 }
 END_TEST
 
+/*
+ * A revision from the command line (bisect's --good, validate's --base)
+ * that looks like an option reaches git after --end-of-options: rev-list
+ * took "--output=FILE..HEAD" as an option and wrote FILE..HEAD (#20).
+ */
+START_TEST(revs_are_not_options)
+{
+	char *out = xasprintf("%s/pwn", tmp),
+	     *made = xasprintf("%s..HEAD", out);
+	char *good = xasprintf("--output=%s", out), c[41];
+	struct strvec r = STRVEC_INIT;
+
+	ck_assert_int_ne(tree_range(tmp, good, "HEAD", &r), 0);
+	ck_assert_msg(!path_exists(made), "git wrote %s", made);
+	ck_assert_int_ne(tree_resolve(tmp, good, c, NULL, 0), 0);
+	ck_assert(!path_exists(out));
+	strvec_clear(&r);
+	free(good);
+	free(made);
+	free(out);
+}
+END_TEST
+
 START_TEST(mbox_and_subjects)
 {
 	const char *fp[] = { "git",	 "format-patch", "-q",
@@ -334,6 +357,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_set_timeout(tc, 30);
 	tcase_add_test(tc, resolve_and_range);
+	tcase_add_test(tc, revs_are_not_options);
 	tcase_add_test(tc, mbox_and_subjects);
 	tcase_add_test(tc, registered_kernels);
 	tcase_add_test(tc, failure_record);

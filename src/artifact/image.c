@@ -145,9 +145,13 @@ static int image_build(const struct image_spec *s, struct image_artifact *a)
 		goto out;
 	size = xasprintf("%lluk", (unsigned long long)(s->size >> 10));
 	{
-		const char *argv[] = { "mkfs.ext4",	 "-q", "-F", "-L",
-				       "wblab-root",	 "-d", root, "-E",
-				       "root_owner=0:0", img,  size, NULL };
+		const char *argv[] = {
+			"mkfs.ext4", "-q",	   "-F",
+			"-L",	     "wblab-root", "-d",
+			root,	     "-E",	   "root_owner=0:0",
+			"--",	     img,	   size,
+			NULL
+		};
 		struct run_opts o = { .log_path = log };
 
 		rc = run_argv(argv, &o);

@@ -134,7 +134,9 @@ int kb_prepare_tree(struct kb *k)
 	unlink(stamp_path);
 	rm_rf(newt);
 	{
-		const char *cp[] = { "cp", "-al", k->pristine, newt, NULL };
+		const char *cp[] = {
+			"cp", "-al", "--", k->pristine, newt, NULL
+		};
 
 		if (run_capture(cp, NULL, &err)) {
 			error("cp -al %s %s failed: %s", k->pristine, newt,
@@ -172,8 +174,9 @@ int kb_prepare_tree(struct kb *k)
 	}
 	if (k->base_obj) {
 		char *dst = xasprintf("%s/obj", newt);
-		const char *cp[] = { "cp",	  "-a", "--reflink=auto",
-				     k->base_obj, dst,	NULL };
+		const char *cp[] = { "cp", "-a",	"--reflink=auto",
+				     "--", k->base_obj, dst,
+				     NULL };
 		double t0 = now_mono();
 
 		info("kernel %s: starting from a copy of %s", k->s->name,

@@ -165,13 +165,13 @@ int kb_check_patches(const char *name, const char *pristine, char **paths,
 		if (!scratch) {
 			char *leaf =
 				xasprintf(".check-%s.%d", name, (int)getpid());
-			const char *cp[] = { "cp", "-al", pristine, NULL,
-					     NULL };
+			const char *cp[] = { "cp",     "-al", "--",
+					     pristine, NULL,  NULL };
 			struct strbuf err = STRBUF_INIT;
 
 			scratch = cache_path("build", leaf);
 			free(leaf);
-			cp[3] = scratch;
+			cp[4] = scratch;
 			if (run_capture(cp, NULL, &err))
 				ret = error("cp -al %s %s failed: %s", pristine,
 					    scratch, err.buf);

@@ -19,7 +19,7 @@
 static char *find_tarball(const char *package)
 {
 	const char *exts[] = { "tar.xz", "tar.bz2", "tar.gz" };
-	const char *argv[] = { "dpkg-query", "-L", package, NULL };
+	const char *argv[] = { "dpkg-query", "-L", "--", package, NULL };
 	struct strbuf out = STRBUF_INIT;
 	char *found = NULL;
 
@@ -104,8 +104,8 @@ out:
 
 char *kbuild_package_source(const char *package, char **ident)
 {
-	const char *q[] = { "dpkg-query", "-W", "-f=${Version}", package,
-			    NULL };
+	const char *q[] = { "dpkg-query", "-W",	   "-f=${Version}",
+			    "--",	  package, NULL };
 	struct strbuf ver = STRBUF_INIT;
 	char *dir = NULL, *tarball = NULL, *leaf, *tmp = NULL;
 	int lock = -1;

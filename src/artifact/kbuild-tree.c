@@ -71,8 +71,8 @@ int kb_git_resolve(struct kb *k)
 	char *rev = xasprintf("%s^{commit}",
 			      k->plan.source_ref ? k->plan.source_ref : "HEAD");
 	const char *rp[] = { "git",	  "-C",	      k->plan.source_git,
-			     "rev-parse", "--verify", rev,
-			     NULL };
+			     "rev-parse", "--verify", "--end-of-options",
+			     rev,	  NULL };
 	struct strbuf commit = STRBUF_INIT;
 	int ret = -1;
 
@@ -133,6 +133,7 @@ static int ensure_clone(struct kb *k)
 				     "-q",
 				     "--shared",
 				     "--no-checkout",
+				     "--",
 				     k->plan.source_git,
 				     k->srctree,
 				     NULL };

@@ -45,7 +45,8 @@ static int hash_source(struct hasher *h, const struct kernel_spec *s)
 	int ret = 0;
 
 	if (s->source_package) {
-		const char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
+		const char *argv[] = { "dpkg-query",	  "-W",
+				       "-f=${Version}",	  "--",
 				       s->source_package, NULL };
 
 		if (run_capture(argv, &out, NULL) || !out.len)
@@ -57,9 +58,10 @@ static int hash_source(struct hasher *h, const struct kernel_spec *s)
 	} else if (s->source_git) {
 		char *rev = xasprintf("%s^{commit}",
 				      s->source_ref ? s->source_ref : "HEAD");
-		const char *argv[] = { "git",	    "-C",	s->source_git,
-				       "rev-parse", "--verify", rev,
-				       NULL };
+		const char *argv[] = { "git",	      "-C",
+				       s->source_git, "rev-parse",
+				       "--verify",    "--end-of-options",
+				       rev,	      NULL };
 
 		if (run_capture(argv, &out, NULL))
 			ret = error("%s: source.git: cannot resolve %s in %s",
@@ -243,9 +245,11 @@ static int make_modules_img(const char *tmpdir)
 	char *src = xasprintf("%s/modules/lib/modules", tmpdir);
 	char *img = xasprintf("%s/modules.img", tmpdir);
 	char size[32];
-	const char *argv[] = { "mkfs.ext4",	 "-q", "-F", "-L",
-			       "wblab-mod",	 "-d", src,  "-E",
-			       "root_owner=0:0", img,  size, NULL };
+	const char *argv[] = { "mkfs.ext4", "-q",	 "-F",
+			       "-L",	    "wblab-mod", "-d",
+			       src,	    "-E",	 "root_owner=0:0",
+			       "--",	    img,	 size,
+			       NULL };
 	struct strbuf err = STRBUF_INIT;
 	int ret;
 
@@ -297,7 +301,9 @@ static int write_kernel_json(const char *tmpdir,
 int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
 {
 	char *moddir = xasprintf("%s/modules", tmpdir);
-	const char *depmod[] = { "depmod", "-b", moddir, a->version, NULL };
+	const char *depmod[] = {
+		"depmod", "-b", moddir, "--", a->version, NULL
+	};
 	struct strbuf err = STRBUF_INIT;
 	int ret = -1;
 
@@ -349,7 +355,7 @@ static int fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 		goto out;
 	deb = find_prefixed(dl, pfx);
 	if (!deb) {
-		const char *argv[] = { "apt-get", "download", s->package,
+		const char *argv[] = { "apt-get", "download", "--", s->package,
 				       NULL };
 		struct run_opts o = { .dir = dl, .out = &err, .err = &err };
 

@@ -180,9 +180,9 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	}
 	chown_to_qemu(vm->stage);
 	{
-		const char *qimg[] = { "qemu-img", "create", "-q",  "-f",
-				       "qcow2",	   "-F",     "raw", "-b",
-				       c->image,   overlay,  NULL };
+		const char *qimg[] = { "qemu-img", "create", "-q",    "-f",
+				       "qcow2",	   "-F",     "raw",   "-b",
+				       c->image,   "--",     overlay, NULL };
 
 		if (run_capture(qimg, &out, &out)) {
 			strbuf_addf(&x->err, "qemu-img create %s failed: %s",

@@ -43,8 +43,10 @@ int tree_resolve(const char *tree, const char *ref, char *commit, char *subject,
 		 size_t subject_len)
 {
 	char *rev = xasprintf("%s^{commit}", ref);
-	const char *rp[] = { "rev-parse", "--verify", "-q", rev, NULL };
-	const char *lg[] = { "log", "-1", "--format=%s", rev, NULL };
+	const char *rp[] = { "rev-parse",	 "--verify", "-q",
+			     "--end-of-options", rev,	     NULL };
+	const char *lg[] = { "log", "-1", "--format=%s", "--end-of-options",
+			     rev,   NULL };
 	struct strbuf out = STRBUF_INIT;
 	int ret = -1;
 
@@ -72,8 +74,8 @@ int tree_range(const char *tree, const char *good, const char *bad,
 	       struct strvec *commits)
 {
 	char *range = xasprintf("%s..%s", good, bad);
-	const char *rl[] = { "rev-list", "--reverse", "--ancestry-path", range,
-			     NULL };
+	const char *rl[] = { "rev-list",	 "--reverse", "--ancestry-path",
+			     "--end-of-options", range,	      NULL };
 	struct strbuf out = STRBUF_INIT;
 	char *save = NULL;
 	int ret = -1;
@@ -254,7 +256,7 @@ void tree_kernel_release(struct tree_kernel *k)
 int tree_mbox_split(const char *mbox, const char *dir, struct strvec *out)
 {
 	char *odir = xasprintf("-o%s", dir);
-	const char *ms[] = { "git", "mailsplit", "-b", odir, mbox, NULL };
+	const char *ms[] = { "git", "mailsplit", "-b", odir, "--", mbox, NULL };
 	struct strbuf n = STRBUF_INIT, err = STRBUF_INIT;
 	int ret = -1, count;
 
