@@ -16,8 +16,10 @@
 #include "artifact/cache.h"
 #include "artifact/kbuild.h"
 #include "artifact/kernel.h"
+#include "testdata.h"
 #include "spec/specs.h"
 #include "util/fs.h"
+#include "util/kallsyms.h"
 #include "util/log.h"
 #include "util/run.h"
 #include "util/strbuf.h"
@@ -92,6 +94,23 @@ START_TEST(test_shipped_specs_load)
 	ck_assert_str_eq(s.localversion, "-wblab-dw");
 	kernel_spec_free(&s);
 
+	/* 8 KiB stacks: a variant of 6.1, and the revert a variant of it. */
+	ck_assert_msg(!load_shipped("6.1-8k", &s, &err), "%s", err.buf);
+	ck_assert_str_eq(s.base, "6.1");
+	ck_assert_int_eq(s.patches.n, 1);
+	ck_assert_str_eq(s.patches.v[0], "0003-x86-64-8-KiB-task-stacks.patch");
+	ck_assert_str_eq(s.localversion, "-wblab-8k");
+	kernel_spec_free(&s);
+	ck_assert_msg(!load_shipped("6.1-8k-direct-writeback", &s, &err), "%s",
+		      err.buf);
+	ck_assert_str_eq(s.base, "6.1-8k");
+	ck_assert_int_eq(s.patches.n, 1);
+	ck_assert_str_eq(
+		s.patches.v[0],
+		"0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch");
+	ck_assert_str_eq(s.localversion, "-wblab-8k-dw");
+	kernel_spec_free(&s);
+
 	ck_assert_msg(!load_shipped("6.1-seed-patch", &s, &err), "%s", err.buf);
 	ck_assert_int_eq(s.patches.n, 1);
 	ck_assert_str_eq(s.patches.v[0],
@@ -104,6 +123,7 @@ START_TEST(test_shipped_specs_load)
 			"lab/configs/wblab.config",
 			"lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch",
 			"lab/patches/seed-disallow-direct-reclaim-writeback.patch",
+			"lab/patches/0003-x86-64-8-KiB-task-stacks.patch",
 		};
 
 		for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
@@ -434,6 +454,8 @@ START_TEST(test_seed_patch_on_6_1)
 	char *dw = xasprintf(
 		"%s/lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch",
 		home);
+	char *k8 = xasprintf(
+		"%s/lab/patches/0003-x86-64-8-KiB-task-stacks.patch", home);
 	struct strbuf msg = STRBUF_INIT;
 
 	if (!tree) {
@@ -454,11 +476,32 @@ START_TEST(test_seed_patch_on_6_1)
 	strbuf_reset(&msg);
 	ck_assert_msg(kbuild_patch_check(tree, dw, &msg) == 0,
 		      "0001 does not apply: %s", msg.buf);
+	strbuf_reset(&msg);
+	ck_assert_msg(kbuild_patch_check(tree, k8, &msg) == 0,
+		      "0003 does not apply: %s", msg.buf);
 out:
 	strbuf_release(&msg);
 	free(tree);
 	free(seed);
 	free(dw);
+	free(k8);
+}
+END_TEST
+
+/*
+ * THREAD_SIZE from a symbol table: __end_init_task - __start_init_task
+ * (tests/data/kallsyms/README.md: grep of the built 6.1's System.map).
+ */
+START_TEST(test_thread_size)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	testdata_read(&sb, "kallsyms/6.1-System.map.grep");
+	ck_assert_int_eq(ksyms_thread_size(sb.buf, sb.len), 16384);
+	/* One of the two symbols alone says nothing. */
+	ck_assert_int_eq(ksyms_thread_size(sb.buf, strlen(sb.buf) / 2), 0);
+	ck_assert_int_eq(ksyms_thread_size(NULL, 0), 0);
+	strbuf_release(&sb);
 }
 END_TEST
 
@@ -550,6 +593,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, test_patch_check_names_hunk);
 	tcase_add_test(tc, test_seed_patch_on_6_1);
 	tcase_add_test(tc, test_config_verify);
+	tcase_add_test(tc, test_thread_size);
 	tcase_add_test(tc, test_wblab_config_builtin);
 	suite_add_tcase(s, tc);
 	return s;

@@ -296,6 +296,12 @@ int kb_install(struct kb *k, const char *hash, struct kernel_artifact *a)
 	a->source = xstrdup(k->ident);
 	a->patches = strbuf_detach(&pl, NULL);
 	a->origin = xstrdup("built");
+	{
+		char *map = xasprintf("%s/System.map", k->obj);
+
+		kernel_read_thread_size(a, map);
+		free(map);
+	}
 	if (kernel_commit(tmpdir, a))
 		goto out;
 	{

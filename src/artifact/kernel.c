@@ -18,8 +18,10 @@
 #include "artifact/kernel.h"
 #include "artifact/seal.h"
 #include "util/fs.h"
+#include "util/kallsyms.h"
 #include "util/log.h"
 #include "util/run.h"
+#include "util/strbuf.h"
 
 static char *lab_file(const char *sub, const char *name)
 {
@@ -160,7 +162,7 @@ int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 {
 	char why[160];
 	char *path = xasprintf("%s/kernel.json", dir);
-	json_object *o = json_object_from_file(path);
+	json_object *o = json_object_from_file(path), *ts;
 	const char *hash;
 
 	memset(a, 0, sizeof(*a));
@@ -173,6 +175,8 @@ int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 	a->source = jdup(o, "source");
 	a->patches = jdup(o, "patches");
 	a->origin = jdup(o, "origin");
+	if (json_object_object_get_ex(o, "thread_size", &ts))
+		a->thread_size = json_object_get_int64(ts);
 	hash = jstr(o, "hash");
 	snprintf(a->hash, sizeof(a->hash), "%s", hash ? hash : "");
 	a->bzimage = xasprintf("%s/bzImage", dir);
@@ -286,6 +290,9 @@ static int write_kernel_json(const char *tmpdir,
 	json_object_object_add(o, "patches",
 			       json_object_new_string(a->patches ? a->patches :
 								   ""));
+	if (a->thread_size)
+		json_object_object_add(o, "thread_size",
+				       json_object_new_int64(a->thread_size));
 	json_object_object_add(o, "bzimage", json_object_new_string("bzImage"));
 	json_object_object_add(o, "config", json_object_new_string("config"));
 	json_object_object_add(o, "modules",
@@ -296,6 +303,19 @@ static int write_kernel_json(const char *tmpdir,
 	json_object_put(o);
 	free(path);
 	return ret;
+}
+
+void kernel_read_thread_size(struct kernel_artifact *a, const char *path)
+{
+	struct strbuf map = STRBUF_INIT;
+
+	if (strbuf_read_file(&map, path) < 0)
+		warn("kernel %s: no System.map at %s: THREAD_SIZE not recorded",
+		     a->name, path);
+	else if (!(a->thread_size = ksyms_thread_size(map.buf, map.len)))
+		warn("kernel %s: %s has no __start_init_task/__end_init_task THREAD_SIZE apart: THREAD_SIZE not recorded",
+		     a->name, path);
+	strbuf_release(&map);
 }
 
 int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
@@ -438,6 +458,13 @@ static int fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 	}
 	if (ret)
 		goto out;
+	{
+		char *map =
+			xasprintf("%s/boot/System.map-%s", root, a->version);
+
+		kernel_read_thread_size(a, map);
+		free(map);
+	}
 	rm_rf(root);
 	ret = kernel_commit(tmpdir, a);
 	if (!ret) {

@@ -23,6 +23,12 @@ struct kernel_artifact {
 	char *source; /* package name+version, or git tree+commit */
 	char *patches; /* comma-separated, in order ("" if none) */
 	char *origin; /* "prebuilt" or "built" */
+	/*
+	 * THREAD_SIZE in bytes, from the kernel's System.map when it was
+	 * built or fetched (util/kallsyms.h); 0 when unknown (an artifact
+	 * cached before it was recorded).
+	 */
+	long thread_size;
 };
 
 /* Compute the cache key of a spec (reads patches and config fragments). */
@@ -37,6 +43,8 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
  * modules/lib/modules/<version>/.
  */
 int kernel_commit(const char *tmpdir, struct kernel_artifact *a);
+/* a->thread_size from the System.map at path (warns when it has none). */
+void kernel_read_thread_size(struct kernel_artifact *a, const char *path);
 int kernel_artifact_load(const char *dir, struct kernel_artifact *out);
 void kernel_artifact_free(struct kernel_artifact *a);
 

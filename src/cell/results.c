@@ -219,6 +219,11 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		json_object_object_add(k, "origin", JS(c->kernel->origin));
 		json_object_object_add(k, "source", JS(c->kernel->source));
 		json_object_object_add(k, "patches", JS(c->kernel->patches));
+		/* From its System.map when built or fetched; absent: unknown. */
+		if (c->kernel->thread_size)
+			json_object_object_add(
+				k, "thread_size",
+				json_object_new_int64(c->kernel->thread_size));
 	}
 	json_object_object_add(k, "guest_release", JS(g->release));
 	json_object_object_add(k, "cmdline", JS(cmdline));
