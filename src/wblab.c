@@ -40,6 +40,8 @@ static const struct cmd_struct commands[] = {
 	{ "aa", cmd_aa, "A/A self-check: one kernel as two sides" },
 	{ "validate", cmd_validate,
 	  "pre-merge: does a patch or series regress? (exit 0/1/2/3)" },
+	{ "decide", cmd_decide,
+	  "the jobs' same/different/unknown on any runs (exit 0/1/2)" },
 	{ "bisect", cmd_bisect,
 	  "find the commit that changed a metric or an event rate" },
 	{ "bisect-step", cmd_bisect_step,

@@ -146,6 +146,26 @@ void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)
 	free(adj);
 }
 
+void dhyp_format(const struct dhyp *h, struct strbuf *out)
+{
+	const struct metric *m = h->event ? NULL : metric_by_name(h->what);
+	const char *unit = m ? m->unit : "";
+
+	strbuf_addf(out, "%-9s %s: ", verdict_name(h->d.verdict), h->what);
+	vdecision_effect(&h->d, unit, 1, out);
+	strbuf_addf(out, ", n %d/%d (%s)", h->d.na, h->d.nb, h->d.why);
+	if (h->event)
+		return;
+	strbuf_addf(out, "; threshold %g%%, bad %s", h->threshold,
+		    h->bad > 0 ? "up" :
+		    h->bad < 0 ? "down" :
+				 "either way");
+	if (h->d.verdict == VERDICT_UNKNOWN) {
+		strbuf_addstr(out, "; could see ");
+		vdecision_sdc(&h->d, unit, 1, out);
+	}
+}
+
 void dhyp_release(struct dhyp *h, size_t nh)
 {
 	for (size_t i = 0; i < nh; i++) {

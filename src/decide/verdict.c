@@ -55,9 +55,10 @@ static bool constant_equal(const double *a, size_t na, const double *b,
 }
 
 /*
- * The difference test. Welch's t has no answer when neither side varies
- * (a counter that is 0 in every cell against one that is 5 in every
- * cell); the exact permutation test does, so it stands in, and *used
+ * The difference test. Welch's t has no honest answer when neither side
+ * varies (a counter that is 0 in every cell against one that is 5 in
+ * every cell: stats_welch() calls it certain, p = 0, at any n); the exact
+ * permutation test does (p = 0.1 at 3 a side), so it stands in, and *used
  * says so.
  */
 void verdict_test(enum metric_test test, const double *a, size_t na,
@@ -71,7 +72,8 @@ void verdict_test(enum metric_test test, const double *a, size_t na,
 		stats_welch_log1p(a, na, b, nb, t);
 	else
 		t->valid = false;
-	if (!t->valid) {
+	/* Welch calls a difference without noise on either side certain. */
+	if (!t->valid || isinf(t->stat)) {
 		*used = MTEST_PERMUTATION;
 		stats_perm_test(a, na, b, nb, t);
 	}

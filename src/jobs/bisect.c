@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "jobs/bisect.h"
+#include "decide/procedure.h"
 #include "jobs/decide.h"
 #include "jobs/jobrun.h"
 #include "jobs/tree.h"
@@ -81,11 +82,29 @@ static const char *what(const struct bctx *b)
 	return b->o->metric->name;
 }
 
+/*
+ * The level of a comparison at the look its cells are at: bisect adds
+ * repetitions while unknown (n = reps, reps + 2, ... max), so it spends
+ * alpha over those looks as validate does (decide/procedure.h).
+ */
+static double look_level(const struct bctx *b, const char *ka, const char *kb,
+			 const char *group)
+{
+	struct dlooks l = DLOOKS_INIT;
+	size_t na = pool_count(&b->jr.pool, ka, group);
+	size_t nb = pool_count(&b->jr.pool, kb, group);
+
+	l.first = b->reps;
+	l.max = b->o->max_reps > b->reps ? b->o->max_reps : b->reps;
+	return dlooks_level(&l, (int)(na < nb ? na : nb));
+}
+
 static void compare(struct bctx *b, const char *ka, const char *kb,
 		    const char *group, struct decision *d)
 {
 	struct decide_opts o = DECIDE_OPTS_INIT;
 
+	o.alpha = look_level(b, ka, kb, group);
 	o.threshold = b->threshold;
 	if (event_mode(b))
 		pool_decide_event(&b->jr.pool, ka, kb, group, b->kind,
@@ -432,6 +451,7 @@ static int confirm_ends(struct bctx *b)
 			 * unknown, and the ends get more repetitions.
 			 */
 			o.threshold = b->o->threshold > 0 ? b->o->threshold : 0;
+			o.alpha = look_level(b, k[0], k[1], grp);
 			if (event_mode(b))
 				pool_decide_event(&b->jr.pool, k[0], k[1], grp,
 						  b->kind,

@@ -15,112 +15,65 @@
 #include "util/json.h"
 #include "util/log.h"
 
-static size_t finite_only(const double *in, size_t n, double *out)
+/*
+ * The jobs' struct decision from a verdict: the effect in % of the
+ * reference (rates: percentage points); from a reference of 0 it is
+ * +-100% ("from nothing"), and the smallest detectable change likewise.
+ */
+static void from_verdict(const struct vdecision *v, bool rate,
+			 struct decision *d)
 {
-	size_t k = 0;
-
-	for (size_t i = 0; i < n; i++)
-		if (isfinite(in[i]))
-			out[k++] = in[i];
-	return k;
-}
-
-/* The rule, shared by metrics and rates. */
-static void apply_rule(const struct decide_opts *o, struct decision *d)
-{
-	if (d->p < o->alpha) {
-		d->verdict = VERDICT_DIFFERENT;
-		snprintf(d->why, sizeof(d->why), "p=%.3g < alpha=%g", d->p,
-			 o->alpha);
-	} else if (d->sde <= o->threshold) {
-		d->verdict = VERDICT_SAME;
-		snprintf(d->why, sizeof(d->why),
-			 "p=%.3g and a change of %.3g%s would have been seen",
-			 d->p, o->threshold, d->rate ? "pp" : "%");
-	} else {
-		d->verdict = VERDICT_UNKNOWN;
-		snprintf(
-			d->why, sizeof(d->why),
-			"p=%.3g, but only a change of %.3g%s or more could be seen (threshold %.3g%s)",
-			d->p, d->sde, d->rate ? "pp" : "%", o->threshold,
-			d->rate ? "pp" : "%");
-	}
-}
-
-void decide_metric(const double *a, size_t na, const double *b, size_t nb,
-		   const struct decide_opts *o, struct decision *d)
-{
-	double *xa = xzalloc((na + 1) * sizeof(*xa));
-	double *xb = xzalloc((nb + 1) * sizeof(*xb));
-	struct stats_desc da, db;
-	struct stats_test t;
-	double scale, mde;
-
 	memset(d, 0, sizeof(*d));
-	d->na = finite_only(a, na, xa);
-	d->nb = finite_only(b, nb, xb);
-	stats_describe(xa, d->na, &da);
-	stats_describe(xb, d->nb, &db);
-	d->a = d->na ? da.amean : NAN;
-	d->b = d->nb ? db.amean : NAN;
-	d->sa = da.stddev;
-	d->sb = db.stddev;
-	d->p = NAN;
-	d->sde = INFINITY;
-	scale = fabs(d->a) > 0 ? fabs(d->a) : fabs(d->b) > 0 ? fabs(d->b) : 1;
-	d->effect = d->na && d->nb ? 100 * (d->b - d->a) / scale : NAN;
-	if (d->na < o->min_n || d->nb < o->min_n) {
-		d->verdict = VERDICT_UNKNOWN;
-		snprintf(d->why, sizeof(d->why),
-			 "n=%d/%d: at least %d per side needed", d->na, d->nb,
-			 o->min_n);
-		goto out;
-	}
-	/* No noise on both sides (a counter that stays 0): p is 1 or 0. */
-	stats_welch(xa, d->na, xb, d->nb, &t);
-	if (!t.valid) {
-		d->verdict = VERDICT_UNKNOWN;
-		snprintf(d->why, sizeof(d->why), "no test: %s", t.why);
-		goto out;
-	}
-	d->p = t.p;
-	mde = stats_mde_t(d->sa, d->na, d->sb, d->nb, o->alpha, o->power);
-	d->sde = isnan(mde) ? INFINITY : 100 * mde / scale;
-	apply_rule(o, d);
-out:
-	free(xa);
-	free(xb);
+	d->verdict = v->verdict;
+	d->rate = rate;
+	d->na = v->na;
+	d->nb = v->nb;
+	d->fa = v->fa;
+	d->fb = v->fb;
+	d->a = v->a;
+	d->b = v->b;
+	d->sa = v->sa;
+	d->sb = v->sb;
+	d->p = v->p;
+	d->test = v->test;
+	if (rate || isfinite(v->pct))
+		d->effect = v->pct;
+	else
+		d->effect = v->diff > 0 ? 100 : v->diff < 0 ? -100 : 0;
+	d->sde = isfinite(v->sdc_pct) ? v->sdc_pct : INFINITY;
+	snprintf(d->why, sizeof(d->why), "%s", v->why);
+}
+
+static void to_verdict_opts(const struct decide_opts *o,
+			    struct verdict_opts *vo)
+{
+	vo->alpha = o->alpha;
+	vo->power = o->power;
+	vo->threshold = o->threshold;
+	vo->min_n = o->min_n;
+}
+
+void decide_metric(const struct metric *m, const double *a, size_t na,
+		   const double *b, size_t nb, const struct decide_opts *o,
+		   struct decision *d)
+{
+	struct verdict_opts vo;
+	struct vdecision v;
+
+	to_verdict_opts(o, &vo);
+	verdict_metric(m->test, a, na, b, nb, &vo, &v);
+	from_verdict(&v, false, d);
 }
 
 void decide_rate(int fail_a, int runs_a, int fail_b, int runs_b,
 		 const struct decide_opts *o, struct decision *d)
 {
-	double pb;
+	struct verdict_opts vo;
+	struct vdecision v;
 
-	memset(d, 0, sizeof(*d));
-	d->rate = true;
-	d->fa = fail_a;
-	d->fb = fail_b;
-	d->na = runs_a;
-	d->nb = runs_b;
-	d->a = runs_a ? (double)fail_a / runs_a : 0;
-	d->b = runs_b ? (double)fail_b / runs_b : 0;
-	d->effect = 100 * (d->b - d->a);
-	d->p = NAN;
-	d->sde = INFINITY;
-	if (runs_a < o->min_n || runs_b < o->min_n) {
-		d->verdict = VERDICT_UNKNOWN;
-		snprintf(d->why, sizeof(d->why),
-			 "runs=%d/%d: at least %d per side needed", runs_a,
-			 runs_b, o->min_n);
-		return;
-	}
-	d->p = stats_fisher_2x2(fail_a, runs_a, fail_b, runs_b);
-	/* The rise of the rate these runs would see (a rate that falls is
-	 * never a regression here). */
-	pb = stats_mde_fisher(d->a, runs_a, runs_b, o->alpha, o->power);
-	d->sde = isnan(pb) ? INFINITY : 100 * (pb - d->a);
-	apply_rule(o, d);
+	to_verdict_opts(o, &vo);
+	verdict_rate(fail_a, runs_a, fail_b, runs_b, &vo, &v);
+	from_verdict(&v, true, d);
 }
 
 static void fmt_num(struct strbuf *sb, double v)
@@ -151,7 +104,8 @@ void decision_format(const struct decision *d, const char *what,
 	if (isnan(d->p))
 		strbuf_addstr(out, " p=-");
 	else
-		strbuf_addf(out, " p=%.3g", d->p);
+		strbuf_addf(out, " p=%.3g (%s)", d->p,
+			    metric_test_name(d->test));
 	if (isinf(d->sde))
 		strbuf_addstr(out, " sde=inf");
 	else

@@ -10,17 +10,12 @@
 #include "util/strbuf.h"
 
 /*
- * Decisions that know when they do not know (after Chromium's Pinpoint):
- * every comparison of a side A (the reference) with a side B is one of
- *
- *   different  the test rejects "no change" at alpha;
- *   same       it does not, and the data rule out a change as large as
- *              the threshold (the smallest effect this n and this noise
- *              could detect with the given power is at most the threshold);
- *   unknown    neither: the caller adds repetitions (or gives up).
- *
- * A metric is compared with Welch's t-test, an event rate (fail:runs)
- * with Fisher's exact test. Pure: numbers in, a decision out.
+ * The jobs' view of one decision (decide/verdict.h underneath): the row's
+ * registry test, TOST for `same`, at the level the caller passes as
+ * alpha (bisect: its look's, decide/procedure.h). validate, nightly and
+ * `wblab decide` decide whole families (jobs/family.h) instead. The
+ * effect is in % of the reference, +-100% from a reference of 0, and in
+ * percentage points for a rate.
  */
 
 struct decide_opts {
@@ -53,13 +48,15 @@ struct decision {
 	 */
 	double effect;
 	double p;
+	enum metric_test test; /* the test that gave p */
 	double sde;
 	char why[160];
 };
 
 /* Values that are NaN are left out (a cell where the metric is absent). */
-void decide_metric(const double *a, size_t na, const double *b, size_t nb,
-		   const struct decide_opts *o, struct decision *d);
+void decide_metric(const struct metric *m, const double *a, size_t na,
+		   const double *b, size_t nb, const struct decide_opts *o,
+		   struct decision *d);
 void decide_rate(int fail_a, int runs_a, int fail_b, int runs_b,
 		 const struct decide_opts *o, struct decision *d);
 

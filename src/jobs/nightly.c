@@ -16,6 +16,7 @@
 
 #include "cell/results.h"
 #include "jobs/bisect.h"
+#include "jobs/family.h"
 #include "jobs/history.h"
 #include "jobs/jobrun.h"
 #include "jobs/nightly.h"
@@ -163,6 +164,7 @@ struct night {
 	struct strbuf mail;
 	int regressions;
 	const struct metric *first_metric; /* the first regressed metric */
+	char *first_event; /* else the first new event, KIND[:TITLE] */
 };
 
 /* A remote tree: clone it the first time, then fetch ref into FETCH_HEAD. */
@@ -198,21 +200,72 @@ out:
 	return ret ? -1 : 0;
 }
 
-static bool bad_direction(const struct matrix_threshold *t, double effect)
+/* The hypothesis of a group's row in the family, NULL before a good night. */
+static const struct dhyp *row_of(const struct family *f, const char *grp,
+				 const char *metric)
 {
-	if (!strcmp(t->bad, "up"))
-		return effect > 0;
-	if (!strcmp(t->bad, "down"))
-		return effect < 0;
-	return effect != 0;
+	for (size_t i = 0; i < f->n; i++)
+		if (!f->h[i].event && !strcmp(f->h[i].group, grp) &&
+		    !strcmp(f->h[i].what, metric))
+			return &f->h[i];
+	return NULL;
 }
 
-/* One row per group and thresholded metric: tonight, last good, trend. */
+/* Tonight's figure of a row in a group, stored in the history. */
+static double tonight_mean(struct night *n, long long night, const char *grp,
+			   const struct matrix_threshold *t)
+{
+	size_t nv, k = 0;
+	double *v = pool_values(&n->jr.pool, n->k.name, grp, t->row, &nv);
+	struct stats_desc sd;
+
+	for (size_t j = 0; j < nv; j++)
+		if (isfinite(v[j]))
+			v[k++] = v[j];
+	stats_describe(v, k, &sd);
+	free(v);
+	history_add_metric(n->db, night, grp, t->metric, (int)k,
+			   k ? sd.amean : NAN, sd.stddev);
+	return k ? sd.amean : NAN;
+}
+
+static void row_line(struct night *n, const char *grp,
+		     const struct matrix_threshold *t, const struct dhyp *h,
+		     double tonight)
+{
+	double means[32];
+	char trend[64];
+
+	history_trend(means,
+		      history_means(n->db, n->t->name, grp, t->metric, 14,
+				    means),
+		      trend, sizeof(trend));
+	strbuf_addf(&n->mail, "%c %-28.28s ", h && h->regression ? '*' : ' ',
+		    t->metric);
+	if (h)
+		strbuf_addf(&n->mail, "%12.4g %12.4g %+8.1f%% %9.3g  %s (%s)\n",
+			    h->d.a, tonight, h->d.pct, h->d.p, trend,
+			    verdict_name(h->d.verdict));
+	else
+		strbuf_addf(&n->mail, "%12s %12.4g %9s %9s  %s (first night)\n",
+			    "-", tonight, "-", "-", trend);
+}
+
+/*
+ * One row per group and thresholded metric: last good, tonight, trend.
+ * Tonight against the last good night is one family (decide/procedure.h):
+ * Holm over its rows x groups and the new event kinds, one look.
+ */
 static void compare_rows(struct night *n, long long night)
 {
-	struct decide_opts d = DECIDE_OPTS_INIT;
+	struct dlooks l = DLOOKS_INIT;
+	struct family fam = { 0 };
 	const struct pool *p = &n->jr.pool;
 
+	l.boundary = DBOUND_NONE;
+	if (n->good_run)
+		family_decide(&fam, p, "last-good", n->k.name, n->m.thresholds,
+			      n->m.nr_thresholds, &l);
 	strbuf_addf(&n->mail, "%-30s %12s %12s %9s %9s  %s\n", "metric",
 		    "last good", "tonight", "change", "p", "trend");
 	for (size_t g = 0; g < p->groups.nr; g++) {
@@ -221,54 +274,32 @@ static void compare_rows(struct night *n, long long night)
 		strbuf_addf(&n->mail, "%s\n", grp);
 		for (size_t i = 0; i < n->m.nr_thresholds; i++) {
 			const struct matrix_threshold *t = &n->m.thresholds[i];
-			struct decision dc;
-			double means[32];
-			char trend[64];
-			size_t nv;
-			double *v = pool_values(p, n->k.name, grp, t->row, &nv);
-			struct stats_desc sd;
-			size_t k = 0;
-			bool reg;
+			const struct dhyp *h = row_of(&fam, grp, t->metric);
+			double tonight = tonight_mean(n, night, grp, t);
 
-			for (size_t j = 0; j < nv; j++)
-				if (isfinite(v[j]))
-					v[k++] = v[j];
-			stats_describe(v, k, &sd);
-			free(v);
-			history_add_metric(n->db, night, grp, t->metric, (int)k,
-					   k ? sd.amean : NAN, sd.stddev);
-			d.threshold = t->change_pct;
-			if (n->good_run)
-				pool_decide_metric(p, "last-good", n->k.name,
-						   grp, t->row, &d, &dc);
-			reg = n->good_run && dc.verdict == VERDICT_DIFFERENT &&
-			      bad_direction(t, dc.effect) &&
-			      fabs(dc.effect) >= t->change_pct;
-			if (reg && !n->first_metric)
+			if (h && h->regression && !n->first_metric)
 				n->first_metric = t->row;
-			n->regressions += reg;
-			history_trend(means,
-				      history_means(n->db, n->t->name, grp,
-						    t->metric, 14, means),
-				      trend, sizeof(trend));
-			strbuf_addf(&n->mail, "%c %-28.28s ", reg ? '*' : ' ',
-				    t->metric);
-			if (n->good_run)
-				strbuf_addf(&n->mail, "%12.4g ", dc.a);
-			else
-				strbuf_addf(&n->mail, "%12s ", "-");
-			strbuf_addf(&n->mail, "%12.4g ", k ? sd.amean : NAN);
-			if (n->good_run)
-				strbuf_addf(&n->mail,
-					    "%+8.1f%% %9.3g  %s (%s)\n",
-					    dc.effect, dc.p, trend,
-					    verdict_name(dc.verdict));
-			else
-				strbuf_addf(&n->mail,
-					    "%9s %9s  %s (first night)\n", "-",
-					    "-", trend);
+			row_line(n, grp, t, h, tonight);
 		}
 	}
+	for (size_t i = 0; i < fam.n; i++)
+		if (fam.h[i].event && fam.h[i].regression) {
+			/* "new KIND: title" -> "KIND:title" for bisect --event */
+			if (!n->first_event) {
+				const char *w = fam.h[i].what + 4;
+				const char *c = strstr(w, ": ");
+
+				n->first_event = c ? xasprintf("%.*s:%s",
+							       (int)(c - w), w,
+							       c + 2) :
+						     xstrdup(w);
+			}
+			strbuf_addf(&n->mail, "* %s: %d:%d -> %d:%d cells\n",
+				    fam.h[i].what, fam.h[i].d.fa, fam.h[i].d.na,
+				    fam.h[i].d.fb, fam.h[i].d.nb);
+		}
+	n->regressions += family_regressions(&fam);
+	family_release(&fam);
 }
 
 static void bisect_regression(struct night *n)
@@ -280,6 +311,8 @@ static void bisect_regression(struct night *n)
 				 .results = n->o->spec->results,
 				 .config_from = n->o->config_from,
 				 .metric = n->first_metric,
+				 .event = n->first_metric ? NULL :
+							    n->first_event,
 				 .max_reps = n->o->max_reps,
 				 .mo = n->o->mo };
 	char *buf = NULL;
@@ -292,7 +325,8 @@ static void bisect_regression(struct night *n)
 	strbuf_addf(
 		&n->mail,
 		"\nBisecting %s between the last good night (%.12s) and tonight (%.12s):\n\n",
-		n->first_metric->name, n->good_commit, n->k.commit);
+		n->first_metric ? n->first_metric->name : n->first_event,
+		n->good_commit, n->k.commit);
 	bisect_run(&b);
 	fclose(f);
 	strbuf_addstr(&n->mail, buf ? buf : "");
@@ -463,6 +497,7 @@ int nightly_run(const struct nightly_opts *o)
 		free(n.good_run);
 		free(n.good_commit);
 		free(n.good_kernel);
+		free(n.first_event);
 		strbuf_release(&n.mail);
 	}
 	results_db_close(db);

@@ -183,7 +183,7 @@ void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 	double *a = pool_values(p, ka, group, m, &na);
 	double *b = pool_values(p, kb, group, m, &nb);
 
-	decide_metric(a, na, b, nb, o, d);
+	decide_metric(m, a, na, b, nb, o, d);
 	free(a);
 	free(b);
 }

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "jobs/decide.h"
+#include "jobs/family.h"
 #include "jobs/jobrun.h"
 #include "jobs/tree.h"
 #include "jobs/validate.h"
@@ -26,19 +27,6 @@
 #include "util/json.h"
 #include "util/log.h"
 
-struct vrow {
-	const char *group;
-	const struct matrix_threshold *t;
-	struct decision d;
-	bool regression;
-};
-
-struct vevent {
-	char *kind, *title;
-	struct decision d;
-	bool regression;
-};
-
 struct vstate {
 	struct validate_opts *o;
 	struct matrix_spec m;
@@ -46,127 +34,18 @@ struct vstate {
 	struct jobrun jr;
 	char *run_dir;
 	char *work; /* results/validate-<ts> */
-	struct vrow *rows;
-	size_t nr_rows;
-	struct vevent *events;
-	size_t nr_events;
+	struct family fam; /* what the cells decide so far */
+	struct dlooks looks;
 	int reps;
 	bool short_of_cells;
 };
 
-static bool bad_direction(const struct matrix_threshold *t, double effect)
+/* Every thresholded row x group and the new events, at this look. */
+static void decide_now(struct vstate *s)
 {
-	if (!strcmp(t->bad, "up"))
-		return effect > 0;
-	if (!strcmp(t->bad, "down"))
-		return effect < 0;
-	return effect != 0;
-}
-
-static void decide_rows(struct vstate *s)
-{
-	struct decide_opts d = DECIDE_OPTS_INIT;
-	size_t k = 0;
-
-	free(s->rows);
-	s->nr_rows = s->jr.pool.groups.nr * s->m.nr_thresholds;
-	s->rows = xzalloc((s->nr_rows + 1) * sizeof(*s->rows));
-	for (size_t g = 0; g < s->jr.pool.groups.nr; g++) {
-		for (size_t i = 0; i < s->m.nr_thresholds; i++, k++) {
-			struct vrow *r = &s->rows[k];
-
-			r->group = s->jr.pool.groups.v[g];
-			r->t = &s->m.thresholds[i];
-			d.threshold = r->t->change_pct;
-			pool_decide_metric(&s->jr.pool, s->base.name,
-					   s->patched.name, r->group, r->t->row,
-					   &d, &r->d);
-			r->regression = r->d.verdict == VERDICT_DIFFERENT &&
-					bad_direction(r->t, r->d.effect) &&
-					fabs(r->d.effect) >= r->t->change_pct;
-		}
-	}
-}
-
-static bool any_unknown(const struct vstate *s)
-{
-	for (size_t i = 0; i < s->nr_rows; i++)
-		if (s->rows[i].d.verdict == VERDICT_UNKNOWN &&
-		    (s->rows[i].d.na > 0 || s->rows[i].d.nb > 0))
-			return true;
-	return false;
-}
-
-/* An outcome or a console event of a cell, as "kind\ttitle" keys. */
-static void cell_kinds(json_object *c, struct strvec *out)
-{
-	json_object *o = json_path(c, "outcome"), *ev;
-	const char *oc = o ? json_object_get_string(o) : "";
-
-	if (strcmp(oc, "ok"))
-		strvec_pushf(out, "%s\t", oc);
-	if (!json_object_object_get_ex(c, "events", &ev) ||
-	    !json_object_is_type(ev, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(ev); i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-		json_object *k = json_path(e, "kind"),
-			    *t = json_path(e, "title");
-
-		if (k && strcmp(json_object_get_string(k), "warning"))
-			strvec_pushf(out, "%s\t%s", json_object_get_string(k),
-				     t ? json_object_get_string(t) : "");
-	}
-}
-
-static bool strvec_has(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
-/* Event kinds the patched kernel showed and the base never did. */
-static void decide_events(struct vstate *s)
-{
-	struct strvec seen_base = STRVEC_INIT, seen_patched = STRVEC_INIT;
-	struct decide_opts d = DECIDE_OPTS_INIT;
-	const struct pool *p = &s->jr.pool;
-
-	for (size_t i = 0; i < p->n; i++)
-		cell_kinds(p->v[i].cell, !strcmp(p->v[i].kernel, s->base.name) ?
-						 &seen_base :
-						 &seen_patched);
-	for (size_t i = 0; i < s->nr_events; i++) {
-		free(s->events[i].kind);
-		free(s->events[i].title);
-	}
-	free(s->events);
-	s->events = xzalloc((seen_patched.nr + 1) * sizeof(*s->events));
-	s->nr_events = 0;
-	for (size_t i = 0; i < seen_patched.nr; i++) {
-		const char *key = seen_patched.v[i];
-		const char *tab = strchr(key, '\t');
-		struct vevent *e;
-		bool dup = false;
-
-		for (size_t j = 0; j < i; j++)
-			dup |= !strcmp(seen_patched.v[j], key);
-		if (dup || strvec_has(&seen_base, key))
-			continue;
-		e = &s->events[s->nr_events++];
-		e->kind = xstrndup(key, tab - key);
-		e->title = xstrdup(tab + 1);
-		d.threshold = 50;
-		pool_decide_event(p, s->base.name, s->patched.name, NULL,
-				  e->kind, *e->title ? e->title : NULL, &d,
-				  &e->d);
-		/* New, and seen twice: it reproduces. */
-		e->regression = e->d.fa == 0 && e->d.fb >= 2;
-	}
-	strvec_clear(&seen_base);
-	strvec_clear(&seen_patched);
+	family_release(&s->fam);
+	family_decide(&s->fam, &s->jr.pool, s->base.name, s->patched.name,
+		      s->m.thresholds, s->m.nr_thresholds, &s->looks);
 }
 
 static int fail_exit(struct vstate *s, const struct tree_kernel *k,
@@ -238,39 +117,21 @@ static void print_header(struct vstate *s)
 static void print_rows(struct vstate *s)
 {
 	FILE *f = s->o->out;
-	const char *last = "";
 
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		struct vrow *r = &s->rows[i];
-		struct strbuf sb = STRBUF_INIT;
-
-		if (strcmp(last, r->group))
-			fprintf(f, "%s%s\n", *last ? "\n" : "", r->group);
-		last = r->group;
-		decision_format(&r->d, r->t->metric, &sb);
-		fprintf(f, "  %s %s\n", r->regression ? "*" : " ", sb.buf);
-		fprintf(f, "      (threshold %.3g%%, bad when %s)\n",
-			r->t->change_pct, r->t->bad);
-		strbuf_release(&sb);
-	}
-	for (size_t i = 0; i < s->nr_events; i++) {
-		struct vevent *e = &s->events[i];
-		char *what = xasprintf("new %s%s%s", e->kind,
-				       *e->title ? ": " : "", e->title);
-		struct strbuf sb = STRBUF_INIT;
-
-		decision_format(&e->d, what, &sb);
-		fprintf(f, "  %s %s\n", e->regression ? "*" : " ", sb.buf);
-		strbuf_release(&sb);
-		free(what);
-	}
+	family_print(f, &s->fam);
 	fprintf(f,
-		"\n  * a regression: different (p < alpha) beyond the threshold in the bad\n"
-		"    direction, or an event kind the base never showed, seen twice or more.\n"
+		"\n  * a regression: different in the bad direction beyond the threshold,\n"
+		"    or an event kind the base never showed at a higher rate (one-sided\n"
+		"    Fisher). Levels: alpha %.2f spent over the looks at n = %d, %d, ... %d\n"
+		"    (%s) and shared by Holm among the %zu rows; this look (n=%d)\n"
+		"    had %.3g. same: TOST inside the threshold at that level.\n"
 		"  n = cells with a kernel result per side (base/patched); %d infra-error\n"
-		"  cells were left out. sde: smallest change these cells could detect\n"
-		"  (power 0.8); \"same\" needs it below the threshold.\n\n",
-		s->jr.pool.infra);
+		"  cells were left out. %zu of %zu rows same, %zu unknown.\n\n",
+		s->looks.alpha, s->looks.first, s->looks.first + s->looks.step,
+		s->looks.max, dboundary_name(s->looks.boundary), s->fam.n,
+		s->fam.look, dlooks_level(&s->looks, s->fam.look),
+		s->jr.pool.infra, family_same(&s->fam), s->fam.n,
+		family_unknown(&s->fam));
 }
 
 static int measure(struct vstate *s)
@@ -282,10 +143,11 @@ static int measure(struct vstate *s)
 		s->reps = s->o->max_reps;
 	if (jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
 		return -1;
+	s->looks.first = s->reps;
+	s->looks.max = s->o->max_reps > s->reps ? s->o->max_reps : s->reps;
 	for (;;) {
-		decide_rows(s);
-		decide_events(s);
-		if (!any_unknown(s) || s->reps >= s->o->max_reps)
+		decide_now(s);
+		if (!family_unknown(&s->fam) || s->reps >= s->o->max_reps)
 			break;
 		info("validate: some decisions are unknown at n=%d per side: 2 more reps",
 		     s->reps);
@@ -307,16 +169,11 @@ static int measure(struct vstate *s)
 static int verdict(struct vstate *s)
 {
 	FILE *f = s->o->out;
-	int regressions = 0, unknown = 0;
+	size_t regressions = family_regressions(&s->fam);
+	size_t unknown = family_unknown(&s->fam);
 
-	for (size_t i = 0; i < s->nr_rows; i++) {
-		regressions += s->rows[i].regression;
-		unknown += s->rows[i].d.verdict == VERDICT_UNKNOWN;
-	}
-	for (size_t i = 0; i < s->nr_events; i++)
-		regressions += s->events[i].regression;
 	if (regressions) {
-		fprintf(f, "Verdict: REGRESSION (%d starred) in %s\n",
+		fprintf(f, "Verdict: REGRESSION (%zu starred) in %s\n",
 			regressions, s->run_dir);
 		return VALIDATE_REGRESSION;
 	}
@@ -357,12 +214,7 @@ static void free_state(struct vstate *s)
 	tree_kernel_release(&s->base);
 	tree_kernel_release(&s->patched);
 	jobrun_free(&s->jr);
-	for (size_t i = 0; i < s->nr_events; i++) {
-		free(s->events[i].kind);
-		free(s->events[i].title);
-	}
-	free(s->events);
-	free(s->rows);
+	family_release(&s->fam);
 	free(s->run_dir);
 	free(s->work);
 }
@@ -441,7 +293,9 @@ static int build_only(struct vstate *s)
 
 int validate_run(struct validate_opts *o)
 {
-	struct vstate s = { .o = o, .jr.pool = POOL_INIT };
+	struct vstate s = { .o = o,
+			    .jr.pool = POOL_INIT,
+			    .looks = DLOOKS_INIT };
 	char ts[32];
 	time_t now = time(NULL);
 	int ret = VALIDATE_INFRA;

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The family of hypotheses a job decides (jobs/family.h): thresholded
+ * rows x groups and the new event kinds, from the pool's cells.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/family.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/strvec.h"
+
+static struct dhyp *add(struct family *f)
+{
+	f->h = xrealloc(f->h, (f->n + 1) * sizeof(*f->h));
+	memset(&f->h[f->n], 0, sizeof(*f->h));
+	return &f->h[f->n++];
+}
+
+static int bad_of(const char *bad)
+{
+	return !strcmp(bad, "up") ? 1 : !strcmp(bad, "down") ? -1 : 0;
+}
+
+static void add_row(struct family *f, const struct pool *p, const char *ka,
+		    const char *kb, const char *group,
+		    const struct matrix_threshold *t)
+{
+	struct verdict_opts o = VERDICT_OPTS_INIT;
+	struct dhyp *h = add(f);
+	size_t na, nb;
+	double *a = pool_values(p, ka, group, t->row, &na);
+	double *b = pool_values(p, kb, group, t->row, &nb);
+
+	h->group = xstrdup(group);
+	h->what = xstrdup(t->row->name);
+	h->bad = bad_of(t->bad);
+	h->threshold = t->change_pct;
+	o.threshold = t->change_pct;
+	verdict_metric(t->row->test, a, na, b, nb, &o, &h->d);
+	free(a);
+	free(b);
+}
+
+/* An outcome or a console event of a cell, as "kind\ttitle" keys. */
+static void cell_kinds(json_object *c, struct strvec *out)
+{
+	json_object *o = json_path(c, "outcome"), *ev;
+	const char *oc = o ? json_object_get_string(o) : "";
+
+	if (strcmp(oc, "ok"))
+		strvec_pushf(out, "%s\t", oc);
+	if (!json_object_object_get_ex(c, "events", &ev) ||
+	    !json_object_is_type(ev, json_type_array))
+		return;
+	for (size_t i = 0; i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		json_object *k = json_path(e, "kind"),
+			    *t = json_path(e, "title");
+
+		if (k && strcmp(json_object_get_string(k), "warning"))
+			strvec_pushf(out, "%s\t%s", json_object_get_string(k),
+				     t ? json_object_get_string(t) : "");
+	}
+}
+
+static bool strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
+/*
+ * Event kinds kb showed and ka never did, each decided by the one-sided
+ * Fisher test of kb's rate against ka's over every group: a kind both
+ * kernels share at a few percent (TCG boot failures run near 8%) is no
+ * news however the cells fall.
+ */
+static void add_events(struct family *f, const struct pool *p, const char *ka,
+		       const char *kb)
+{
+	struct strvec seen_a = STRVEC_INIT, seen_b = STRVEC_INIT;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->v[i].kernel, ka))
+			cell_kinds(p->v[i].cell, &seen_a);
+		else if (!strcmp(p->v[i].kernel, kb))
+			cell_kinds(p->v[i].cell, &seen_b);
+	for (size_t i = 0; i < seen_b.nr; i++) {
+		const char *key = seen_b.v[i], *tab = strchr(key, '\t');
+		char *kind = xstrndup(key, tab - key);
+		struct dhyp *h;
+		int fa, ra, fb, rb;
+		bool dup = false;
+
+		for (size_t j = 0; j < i; j++)
+			dup |= !strcmp(seen_b.v[j], key);
+		if (dup || strvec_has(&seen_a, key)) {
+			free(kind);
+			continue;
+		}
+		pool_rate(p, ka, NULL, kind, tab[1] ? tab + 1 : NULL, &fa, &ra);
+		pool_rate(p, kb, NULL, kind, tab[1] ? tab + 1 : NULL, &fb, &rb);
+		h = add(f);
+		h->group = xstrdup("all groups");
+		h->what = xasprintf("new %s%s%s", kind, tab[1] ? ": " : "",
+				    tab + 1);
+		h->threshold = 0;
+		dhyp_event(h, fa, ra, fb, rb);
+		free(kind);
+	}
+	strvec_clear(&seen_a);
+	strvec_clear(&seen_b);
+}
+
+void family_build(struct family *f, const struct pool *p, const char *ka,
+		  const char *kb, const struct matrix_threshold *t, size_t nt)
+{
+	memset(f, 0, sizeof(*f));
+	f->look = -1;
+	for (size_t g = 0; g < p->groups.nr; g++) {
+		const char *grp = p->groups.v[g];
+		int na = (int)pool_count(p, ka, grp);
+		int nb = (int)pool_count(p, kb, grp);
+		int n = na < nb ? na : nb;
+
+		if (f->look < 0 || n < f->look)
+			f->look = n;
+		for (size_t i = 0; i < nt; i++)
+			add_row(f, p, ka, kb, grp, &t[i]);
+	}
+	if (f->look < 0)
+		f->look = 0;
+	add_events(f, p, ka, kb);
+}
+
+void family_decide(struct family *f, const struct pool *p, const char *ka,
+		   const char *kb, const struct matrix_threshold *t, size_t nt,
+		   const struct dlooks *l)
+{
+	family_build(f, p, ka, kb, t, nt);
+	decide_family(f->h, f->n, l, f->look);
+}
+
+void family_release(struct family *f)
+{
+	dhyp_release(f->h, f->n);
+	free(f->h);
+	memset(f, 0, sizeof(*f));
+}
+
+size_t family_regressions(const struct family *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += f->h[i].regression;
+	return n;
+}
+
+size_t family_unknown(const struct family *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += !f->h[i].event && f->h[i].d.verdict == VERDICT_UNKNOWN &&
+		     (f->h[i].d.na > 0 || f->h[i].d.nb > 0);
+	return n;
+}
+
+size_t family_same(const struct family *f)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < f->n; i++)
+		n += f->h[i].d.verdict == VERDICT_SAME;
+	return n;
+}
+
+void family_print(FILE *out, const struct family *f)
+{
+	const char *last = "";
+
+	for (size_t i = 0; i < f->n; i++) {
+		const struct dhyp *h = &f->h[i];
+		struct strbuf sb = STRBUF_INIT;
+
+		if (strcmp(last, h->group))
+			fprintf(out, "%s%s\n", *last ? "\n" : "", h->group);
+		last = h->group;
+		dhyp_format(h, &sb);
+		fprintf(out, "  %s %s\n", h->regression ? "*" : " ", sb.buf);
+		strbuf_release(&sb);
+	}
+}

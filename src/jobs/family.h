@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_JOBS_FAMILY_H
+#define WBLAB_JOBS_FAMILY_H
+
+#include <stdio.h>
+
+#include "decide/procedure.h"
+#include "jobs/pool.h"
+#include "spec/matrix.h"
+
+/*
+ * What a job decides about kernel kb against the reference ka: one
+ * hypothesis per thresholded row and group, and one per event kind (an
+ * outcome, or a console event with its title) that kb showed and ka never
+ * did. validate, nightly and `wblab decide` build it here and decide it
+ * with decide_family() (decide/procedure.h) at the look their cells are
+ * at, so that all three reach the same verdict from the same cells.
+ */
+struct family {
+	struct dhyp *h;
+	size_t n;
+	int look; /* the fewest cells of a side in any group */
+};
+
+void family_build(struct family *f, const struct pool *p, const char *ka,
+		  const char *kb, const struct matrix_threshold *t, size_t nt);
+/* family_build() then decide_family() at the look. */
+void family_decide(struct family *f, const struct pool *p, const char *ka,
+		   const char *kb, const struct matrix_threshold *t, size_t nt,
+		   const struct dlooks *l);
+void family_release(struct family *f);
+
+size_t family_regressions(const struct family *f);
+/* Rows still unknown that had cells (the caller may add repetitions). */
+size_t family_unknown(const struct family *f);
+size_t family_same(const struct family *f);
+
+/* The rows, grouped, one line each, a '*' before a regression. */
+void family_print(FILE *out, const struct family *f);
+
+#endif
