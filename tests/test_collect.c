@@ -108,7 +108,7 @@ START_TEST(test_psi)
 
 	testdata_read(&b, "collect/mixed-reclaim/pressure.memory.before");
 	testdata_read(&a, "collect/mixed-reclaim/pressure.memory.after");
-	o = psi_json(b.buf, b.len, a.buf, a.len);
+	o = psi_json(b.buf, b.len, a.buf, a.len, NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "some.total_delta_us"), 19552396);
 	ck_assert_int_eq(iat(o, "full.total_delta_us"), 10741207);
@@ -117,11 +117,11 @@ START_TEST(test_psi)
 	json_object_put(o);
 	/* io: some and full, before absent is allowed. */
 	testdata_read(&a, "collect/mixed-reclaim/pressure.io.after");
-	o = psi_json(NULL, 0, a.buf, a.len);
+	o = psi_json(NULL, 0, a.buf, a.len, NULL);
 	ck_assert_ptr_nonnull(at(o, "some.after.total"));
 	ck_assert_ptr_null(at(o, "some.total_delta_us"));
 	json_object_put(o);
-	ck_assert_ptr_null(psi_json(NULL, 0, "junk\n", 5));
+	ck_assert_ptr_null(psi_json(NULL, 0, "junk\n", 5, NULL));
 	strbuf_release(&a);
 	strbuf_release(&b);
 }
@@ -134,7 +134,7 @@ START_TEST(test_stack_trace)
 
 	testdata_read(&t, "collect/mixed-reclaim/stack_trace");
 	testdata_read(&m, "collect/mixed-reclaim/stack_max_size");
-	o = stack_trace_summary(t.buf, t.len, m.buf, m.len);
+	o = stack_trace_summary(t.buf, t.len, m.buf, m.len, NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "max_bytes"), 4328);
 	ck_assert_int_eq(iat(o, "thread_size"), 16384);
@@ -150,10 +150,10 @@ START_TEST(test_stack_trace)
 		"_raw_spin_lock+0x5/0x30");
 	json_object_put(o);
 	/* Without stack_max_size, the chain's first depth. */
-	o = stack_trace_summary(t.buf, t.len, NULL, 0);
+	o = stack_trace_summary(t.buf, t.len, NULL, 0, NULL);
 	ck_assert_int_eq(iat(o, "max_bytes"), 4328);
 	json_object_put(o);
-	ck_assert_ptr_null(stack_trace_summary("", 0, NULL, 0));
+	ck_assert_ptr_null(stack_trace_summary("", 0, NULL, 0, NULL));
 	strbuf_release(&t);
 	strbuf_release(&m);
 }
@@ -168,7 +168,7 @@ START_TEST(test_stack_console)
 	struct strbuf sb = STRBUF_INIT;
 	json_object *o, *l;
 
-	o = stack_console_usage("[ 1.0] no such lines\n", 21);
+	o = stack_console_usage("[ 1.0] no such lines\n", 21, NULL);
 	ck_assert_int_eq(iat(o, "count"), 0);
 	ck_assert_ptr_null(at(o, "max_depth_bytes"));
 	json_object_put(o);
@@ -176,7 +176,7 @@ START_TEST(test_stack_console)
 		free(p);
 		return; /* corpus not here: nothing more to check */
 	}
-	o = stack_console_usage(sb.buf, sb.len);
+	o = stack_console_usage(sb.buf, sb.len, NULL);
 	ck_assert_int_ge(iat(o, "count"), 5);
 	l = json_object_array_get_idx(at(o, "lines"), 0);
 	ck_assert_str_eq(json_object_get_string(at(l, "comm")), "kworker/u4:0");
@@ -206,7 +206,7 @@ START_TEST(test_trace_line)
 	long long v;
 	char buf[64];
 
-	ck_assert(trace_parse_line(l1, strlen(l1), &l));
+	ck_assert(trace_parse_line(l1, strlen(l1), &l, NULL));
 	ck_assert_str_eq(l.comm, "kworker/u4:0");
 	ck_assert_int_eq(l.pid, 9);
 	ck_assert_int_eq(l.cpu, 0);
@@ -218,13 +218,13 @@ START_TEST(test_trace_line)
 	ck_assert(trace_arg_str(&l, "reason", buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "background");
 	ck_assert(!trace_arg_num(&l, "pages", &v)); /* not nr_pages */
-	ck_assert(trace_parse_line(l2, strlen(l2), &l));
+	ck_assert(trace_parse_line(l2, strlen(l2), &l, NULL));
 	ck_assert_str_eq(l.comm, "kswapd0");
 	ck_assert_int_eq(l.pid, 44);
 	ck_assert(trace_arg_str(&l, "flags", buf, sizeof(buf)));
 	ck_assert_str_eq(buf, "RECLAIM_WB_FILE|RECLAIM_WB_ASYNC");
-	ck_assert(!trace_parse_line("# tracer: nop", 13, &l));
-	ck_assert(!trace_parse_line("garbage - [x] y", 15, &l));
+	ck_assert(!trace_parse_line("# tracer: nop", 13, &l, NULL));
+	ck_assert(!trace_parse_line("garbage - [x] y", 15, &l, NULL));
 }
 END_TEST
 

@@ -21,6 +21,7 @@
 
 #include "artifact/seal.h"
 #include "cell/cell.h"
+#include "cell/collectors.h"
 #include "cell/results.h"
 #include "collect/console.h"
 #include "collect/fio.h"
@@ -316,11 +317,11 @@ START_TEST(psi_rejects_nan_inf_and_overflow)
 		"some avg10=1.50 avg60=0.00 avg300=0.00 total=123456\n";
 
 	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
-		ck_assert_msg(!psi_json(NULL, 0, bad[i], strlen(bad[i])), "%s",
-			      bad[i]);
+		ck_assert_msg(!psi_json(NULL, 0, bad[i], strlen(bad[i]), NULL),
+			      "%s", bad[i]);
 	{
 		json_object *o =
-			psi_json(ok, sizeof(ok) - 1, ok, sizeof(ok) - 1);
+			psi_json(ok, sizeof(ok) - 1, ok, sizeof(ok) - 1, NULL);
 
 		ck_assert_int_eq(json_object_get_int64(
 					 json_path(o, "some.total_delta_us")),
@@ -386,7 +387,8 @@ START_TEST(stack_hostile)
 		strbuf_addf(&sb, "  %d)     %d      64   f%d+0x5/0x1d0\n", i,
 			    100000 - i, i);
 	strbuf_addstr(&sb, "  1) 9223372036854775807 64 evil\n");
-	o = stack_trace_summary(sb.buf, sb.len, "99999999999999999999", 20);
+	o = stack_trace_summary(sb.buf, sb.len, "99999999999999999999", 20,
+				NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_le(json_object_get_int64(json_path(o, "entries")), 1024);
 	/* A max_size out of range falls back to the chain's first depth. */
@@ -401,7 +403,7 @@ START_TEST(stack_hostile)
 			    i % 3 ? 9999999 : 9223372);
 	strbuf_addstr(&sb, "[ 1.0] y (1) used greatest stack depth: "
 			   "99999999999999999999 bytes left\n");
-	o = stack_console_usage(sb.buf, sb.len);
+	o = stack_console_usage(sb.buf, sb.len, NULL);
 	ck_assert_int_le(json_object_get_int64(json_path(o, "count")), 1024);
 	ck_assert_int_eq(json_object_get_int64(json_path(o, "lines.0.pid")),
 			 -1);
@@ -411,6 +413,83 @@ START_TEST(stack_hostile)
 END_TEST
 
 /* ---- fio JSON ---- */
+
+/* Replace the first of what in DIR/NAME by with. */
+static void corrupt(const char *dir, const char *name, const char *what,
+		    const char *with)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	struct strbuf sb = STRBUF_INIT, out = STRBUF_INIT;
+	const char *at;
+
+	ck_assert_int_eq(strbuf_read_file(&sb, path), 0);
+	at = strstr(sb.buf, what);
+	ck_assert_ptr_nonnull(at);
+	strbuf_add(&out, sb.buf, at - sb.buf);
+	strbuf_addstr(&out, with);
+	strbuf_addstr(&out, at + strlen(what));
+	ck_assert_int_eq(write_string_atomic(path, out.buf), 0);
+	strbuf_release(&sb);
+	strbuf_release(&out);
+	free(path);
+}
+
+static const char *errat(json_object *m, const char *key)
+{
+	json_object *errs, *v;
+
+	ck_assert(json_object_object_get_ex(m, "collector_errors", &errs));
+	return json_object_object_get_ex(errs, key, &v) ?
+		       json_object_get_string(v) :
+		       "(none)";
+}
+
+/*
+ * A number the guest wrote that is not one is a collector error naming
+ * the file and line (atoi and strtoll read "12x" as 12, a PSI total of
+ * "nan" dropped the whole file as if the kernel had no PSI), and what it
+ * was part of is left out. A real cell's files, three values spoiled.
+ */
+START_TEST(bad_numbers_are_collector_errors)
+{
+	static const char *const files[] = { "vmstat.before",
+					     "vmstat.after",
+					     "pressure.memory.before",
+					     "pressure.memory.after",
+					     "stack_trace",
+					     "stack_max_size",
+					     "trace.gz",
+					     "trace_stats.txt",
+					     NULL };
+	char dir[] = "/tmp/wblab-test-numbers.XXXXXX";
+	json_object *m = json_object_new_object(), *v;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	testdata_copy(dir, "collect/mixed-reclaim", files);
+	corrupt(dir, "trace_stats.txt", "cpu1/stats:overrun: 0",
+		"cpu1/stats:overrun: 12x");
+	corrupt(dir, "stack_max_size", "4328", "4328kB");
+	corrupt(dir, "pressure.memory.after", "total=19552396", "total=nan");
+	collectors_metrics(dir, m);
+	ck_assert_str_eq(errat(m, "number trace_stats.txt"),
+			 "trace_stats.txt:22: '12x': not a number");
+	ck_assert_str_eq(errat(m, "number stack_max_size"),
+			 "stack_max_size:1: '4328kB': not a number");
+	ck_assert_str_eq(errat(m, "number pressure.memory.after"),
+			 "pressure.memory.after:1: 'nan': not a number");
+	/* The overrun line is out: no lost event invented or hidden. */
+	ck_assert(json_object_object_get_ex(m, "trace", &v));
+	ck_assert_int_eq(json_object_get_int64(json_path(v, "overrun")), 0);
+	/* The chain's own first depth stands in for the spoiled size. */
+	ck_assert_int_eq(json_object_get_int64(json_path(m, "stack_max_bytes")),
+			 4328);
+	/* The "full" line of the same file still reads. */
+	ck_assert_ptr_null(json_path(m, "psi.memory.some"));
+	ck_assert_ptr_nonnull(json_path(m, "psi.memory.full.after"));
+	json_object_put(m);
+	rm_rf(dir);
+}
+END_TEST
 
 START_TEST(fio_deep_nesting_and_nan)
 {
@@ -747,7 +826,7 @@ START_TEST(fuzz_trace_overflow_wb_written)
 	/* As fuzz_trace: the trace up to a NUL, the stats after it. */
 	n = strlen(sb.buf);
 	o = trace_summary_dev(sb.buf, n, n < sb.len ? sb.buf + n + 1 : NULL,
-			      n < sb.len ? sb.len - n - 1 : 0, "254:16");
+			      n < sb.len ? sb.len - n - 1 : 0, "254:16", NULL);
 	assert_no_wrap(json_object_object_get(o, "writeback"), "writeback");
 	json_object_put(o);
 	strbuf_release(&sb);
@@ -775,6 +854,7 @@ int main(void)
 	tcase_add_test(tc, timeseries_one_huge_line);
 	tcase_add_test(tc, stack_hostile);
 	tcase_add_test(tc, fio_deep_nesting_and_nan);
+	tcase_add_test(tc, bad_numbers_are_collector_errors);
 	tcase_add_test(tc, cell_json_guest_cannot_overwrite);
 	tcase_add_test(tc, console_flood_capped_constant_memory);
 	tcase_add_test(tc, console_capture_small_is_verbatim);

@@ -34,7 +34,7 @@ static void feed(struct windows *w, const struct strbuf *t)
 		struct trace_line l;
 		long long r = 0;
 
-		if (trace_parse_line(p, n, &l)) {
+		if (trace_parse_line(p, n, &l, NULL)) {
 			trace_arg_num(&l, "nr_reclaimed", &r);
 			windows_tick(w, l.ts);
 			windows_event(w, l.pid, l.ts, l.event, l.event_len, r);
@@ -143,7 +143,7 @@ START_TEST(test_io_trace)
 
 	testdata_gunzip(&t, DF "trace.gz");
 	testdata_read(&s, DF "trace_stats.txt");
-	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, "254:32");
+	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, "254:32", NULL);
 	ck_assert(json_object_get_boolean(at(o, "complete")));
 	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 136);
 	ck_assert_int_eq(iat(o, "io.writers.flusher.pages"), 58258);
@@ -184,7 +184,7 @@ START_TEST(test_io_trace)
 	ck_assert_int_eq(iat(o, "writeback_context.memcg.for_reclaim"), 0);
 	json_object_put(o);
 	/* Without the device there is nothing to attribute at it. */
-	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, NULL);
+	o = trace_summary_dev(t.buf, t.len, s.buf, s.len, NULL, NULL);
 	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 0);
 	json_object_put(o);
 	strbuf_release(&t);
@@ -207,7 +207,7 @@ START_TEST(test_io_hist)
 	json_object *o;
 
 	testdata_read(&h, DF "hist.block_bio_queue");
-	o = io_hist_bios(h.buf, h.len, "254:32", why, sizeof(why));
+	o = io_hist_bios(h.buf, h.len, "254:32", why, sizeof(why), NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "flusher.bios"), 136);
 	ck_assert_int_eq(iat(o, "flusher.pages"), 58258);
@@ -217,14 +217,15 @@ START_TEST(test_io_hist)
 	ck_assert_ptr_null(at(o, "reclaim_unresolved"));
 	json_object_put(o);
 	testdata_read(&h, DF "hist.mm_vmscan_write_folio");
-	o = io_hist_write_folio(h.buf, h.len, why, sizeof(why));
+	o = io_hist_write_folio(h.buf, h.len, why, sizeof(why), NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "memcg.file"), 0);
 	ck_assert_int_eq(iat(o, "direct.file"), 0);
 	json_object_put(o);
 	/* Not a hist: null and why. */
 	testdata_read(&h, DF "fsdev.txt");
-	ck_assert_ptr_null(io_hist_bios(h.buf, h.len, NULL, why, sizeof(why)));
+	ck_assert_ptr_null(
+		io_hist_bios(h.buf, h.len, NULL, why, sizeof(why), NULL));
 	ck_assert_ptr_nonnull(strstr(why, "no hist"));
 	strbuf_release(&h);
 }
@@ -241,7 +242,8 @@ START_TEST(test_io_hist_dropped)
 	p = strstr(h.buf, "Dropped: 0");
 	ck_assert_ptr_nonnull(p);
 	p[9] = '7';
-	ck_assert_ptr_null(io_hist_bios(h.buf, h.len, NULL, why, sizeof(why)));
+	ck_assert_ptr_null(
+		io_hist_bios(h.buf, h.len, NULL, why, sizeof(why), NULL));
 	ck_assert_ptr_nonnull(strstr(why, "dropped 7"));
 	strbuf_release(&h);
 }
@@ -292,7 +294,7 @@ static double cost(size_t n, const char *head, const char *pat)
 {
 	char *b = hostile(n, head, pat);
 	double t0 = now();
-	json_object *o = trace_summary_dev(b, n, NULL, 0, "254:32");
+	json_object *o = trace_summary_dev(b, n, NULL, 0, "254:32", NULL);
 
 	t0 = now() - t0;
 	json_object_put(o);
@@ -435,7 +437,7 @@ START_TEST(test_io_raid5)
 	json_object *o;
 
 	testdata_gunzip(&t, "io/dirty-flood-raid5-xfs/trace-head.gz");
-	o = trace_summary_dev(t.buf, t.len, NULL, 0, "9:0");
+	o = trace_summary_dev(t.buf, t.len, NULL, 0, "9:0", NULL);
 	ck_assert_int_eq(iat(o, "io.writers.flusher.bios"), 10);
 	ck_assert_int_eq(iat(o, "io.writers.flusher.pages"), 15131);
 	ck_assert_int_eq(iat(o, "io.writers.flusher.service_requests"), 82);

@@ -63,7 +63,7 @@ START_TEST(test_hist)
 	json_object *h;
 
 	testdata_read(&sb, DEB "stack_hist.submit_bio_noacct");
-	h = stack_hist_summary(sb.buf, sb.len);
+	h = stack_hist_summary(sb.buf, sb.len, NULL);
 	ck_assert_ptr_nonnull(h);
 	ck_assert_int_eq(iat(h, "samples"), 14094);
 	ck_assert_int_eq(iat(h, "max_bytes"), 3184);
@@ -73,7 +73,7 @@ START_TEST(test_hist)
 	json_object_put(h);
 
 	testdata_read(&sb, DEB "stack_hist.try_to_free_mem_cgroup_pages");
-	h = stack_hist_summary(sb.buf, sb.len);
+	h = stack_hist_summary(sb.buf, sb.len, NULL);
 	ck_assert_int_eq(iat(h, "samples"), 3663);
 	ck_assert_int_eq(iat(h, "max_bytes"), 2552);
 	ck_assert_int_eq(iat(h, "p99_bytes"), 2368);
@@ -81,13 +81,13 @@ START_TEST(test_hist)
 
 	/* Armed but never hit: zero samples, no depth at all. */
 	testdata_read(&sb, DEB "stack_hist.balance_pgdat");
-	h = stack_hist_summary(sb.buf, sb.len);
+	h = stack_hist_summary(sb.buf, sb.len, NULL);
 	ck_assert_int_eq(iat(h, "samples"), 0);
 	ck_assert_ptr_null(at(h, "max_bytes"));
 	json_object_put(h);
 
 	/* Not a hist file. */
-	ck_assert_ptr_null(stack_hist_summary("nothing\n", 8));
+	ck_assert_ptr_null(stack_hist_summary("nothing\n", 8, NULL));
 	strbuf_release(&sb);
 }
 END_TEST
@@ -127,7 +127,7 @@ START_TEST(test_reclaim_write_none)
 	json_object *o;
 
 	testdata_gunzip(&t, DEB "stack_probe_trace.gz");
-	o = stack_reclaim_write(t.buf, t.len);
+	o = stack_reclaim_write(t.buf, t.len, NULL);
 	ck_assert_int_eq(iat(o, "samples"), 788);
 	ck_assert_int_eq(iat(o, "reclaim_windows"), 3663);
 	/* Stock 6.1: memcg reclaim never reached a storage layer. */
@@ -148,7 +148,7 @@ START_TEST(test_oom_memcg)
 	testdata_read(&c, DEB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_BEGIN,
 				       STACK_MARK_END, &w, &wl));
-	o = oom_facts(w, wl, console_line_ts(w, wl));
+	o = oom_facts(w, wl, console_line_ts(w, wl), NULL);
 	ck_assert_int_eq(iat(o, "reports"), 4);
 	ck_assert_int_eq(iat(o, "with_dirty_file"), 0);
 	ck_assert_double_eq_tol(json_object_get_double(at(o, "first_oom_s")),
@@ -212,14 +212,14 @@ START_TEST(test_layers_present)
 	ck_assert_ptr_nonnull(why);
 	free(why);
 	testdata_read(&sb, OVL "stack_hist.raid5_make_request");
-	h = stack_hist_summary(sb.buf, sb.len);
+	h = stack_hist_summary(sb.buf, sb.len, NULL);
 	ck_assert_int_eq(iat(h, "samples"), 304);
 	ck_assert_int_eq(iat(h, "max_bytes"), 2800);
 	ck_assert_int_eq(iat(h, "p99_bytes"), 2128);
 	ck_assert_int_eq(iat(h, "min_bytes"), 400);
 	json_object_put(h);
 	testdata_read(&sb, OVL "stack_hist.iscsi_queuecommand");
-	h = stack_hist_summary(sb.buf, sb.len);
+	h = stack_hist_summary(sb.buf, sb.len, NULL);
 	ck_assert_int_eq(iat(h, "samples"), 811);
 	ck_assert_int_eq(iat(h, "max_bytes"), 2128);
 	json_object_put(h);
@@ -244,7 +244,7 @@ START_TEST(test_sysrq_and_window)
 	testdata_read(&c, LAB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
 				       &wl));
-	o = stack_sysrq_tasks(w, wl);
+	o = stack_sysrq_tasks(w, wl, NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "tasks"), 58);
 	ck_assert_str_eq(sat(o, "kswapd.0.comm"), "kswapd0");
@@ -256,12 +256,12 @@ START_TEST(test_sysrq_and_window)
 	ck_assert_int_eq(json_object_array_length(at(o, "workload")), 0);
 	json_object_put(o);
 
-	o = stack_console_usage(c.buf, c.len);
+	o = stack_console_usage(c.buf, c.len, NULL);
 	ck_assert_int_eq(iat(o, "count"), 7);
 	json_object_put(o);
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_BEGIN,
 				       STACK_MARK_END, &w, &wl));
-	o = stack_console_usage(w, wl);
+	o = stack_console_usage(w, wl, NULL);
 	ck_assert_int_eq(iat(o, "count"), 1);
 	ck_assert_str_eq(sat(o, "lines.0.comm"), "fio");
 	ck_assert_int_eq(iat(o, "lines.0.pid"), 104);
@@ -271,7 +271,7 @@ START_TEST(test_sysrq_and_window)
 	testdata_read(&c, DEB "console.log");
 	ck_assert(stack_console_window(c.buf, c.len, STACK_MARK_SYSRQ, NULL, &w,
 				       &wl));
-	ck_assert_ptr_null(stack_sysrq_tasks(w, wl));
+	ck_assert_ptr_null(stack_sysrq_tasks(w, wl, NULL));
 	strbuf_release(&c);
 }
 END_TEST
@@ -285,7 +285,7 @@ static json_object *blocked_in(struct strbuf *c, const char *file)
 	testdata_read(c, file);
 	ck_assert(stack_console_window(c->buf, c->len, STACK_MARK_SYSRQ, NULL,
 				       &w, &wl));
-	return blocked_tasks(w, wl);
+	return blocked_tasks(w, wl, NULL);
 }
 
 /*
@@ -330,7 +330,7 @@ START_TEST(test_blocked_tasks)
 	ck_assert_int_eq(iat(o, "count"), 0);
 	ck_assert_int_eq(json_object_array_length(at(o, "tasks")), 0);
 	json_object_put(o);
-	o = blocked_tasks("", 0);
+	o = blocked_tasks("", 0, NULL);
 	ck_assert_int_eq(iat(o, "count"), 0);
 	json_object_put(o);
 	strbuf_release(&c);
@@ -345,7 +345,7 @@ START_TEST(test_reclaim_write_dw)
 	bool fs = false;
 
 	testdata_gunzip(&t, LABDW "stack_probe_trace.gz");
-	o = stack_reclaim_write(t.buf, t.len);
+	o = stack_reclaim_write(t.buf, t.len, NULL);
 	ck_assert_int_eq(iat(o, "samples"), 3717);
 	ck_assert_int_eq(iat(o, "reclaim_windows"), 610);
 	ck_assert_int_eq(iat(o, "in_reclaim"), 1790);

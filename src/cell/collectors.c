@@ -8,6 +8,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,6 +29,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/run.h"
 
 static int read_file(const char *dir, const char *name, struct strbuf *sb)
@@ -106,6 +108,29 @@ static void collector_error(json_object *errs, const char *name,
 	json_object_object_add(errs, name,
 			       json_object_new_string(why ? why : fallback));
 	free(why);
+}
+
+/*
+ * The numbers a parser refused (util/num.h): "number FILE" names the
+ * first, "FILE:LINE: 'VALUE': why", and how many there were. What they
+ * were part of is left out, never read as 0. Releases ns.
+ */
+static void number_errors(json_object *errs, struct numsrc *ns)
+{
+	char *key, *why;
+
+	if (!ns->nr_bad)
+		goto out;
+	key = xasprintf("number %s", ns->first_file ? ns->first_file : "?");
+	why = ns->nr_bad > 1 ?
+		      xasprintf("%s (%u bad numbers)", ns->first, ns->nr_bad) :
+		      xstrdup(ns->first);
+	if (!json_object_object_get_ex(errs, key, NULL))
+		json_object_object_add(errs, key, json_object_new_string(why));
+	free(key);
+	free(why);
+out:
+	numsrc_release(ns);
 }
 
 static double json_num(json_object *o, const char *key)
@@ -236,10 +261,16 @@ static void metrics_psi(const char *dir, json_object *m, json_object *errs,
 		char *na = xasprintf("pressure.%s.after", res[i]);
 		int hb = !read_file(dir, nb, &b);
 		json_object *o = NULL;
+		struct numsrc ns = NUMSRC_INIT;
 
-		if (!read_file(dir, na, &a))
+		if (!read_file(dir, na, &a)) {
+			numsrc_add(&ns, na, a.buf, a.len);
+			if (hb)
+				numsrc_add(&ns, nb, b.buf, b.len);
 			o = psi_json(hb ? b.buf : NULL, hb ? b.len : 0, a.buf,
-				     a.len);
+				     a.len, &ns);
+			number_errors(errs, &ns);
+		}
 		if (o) {
 			json_object_object_add(psi, res[i], o);
 		} else {
@@ -294,9 +325,13 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 		char *name = xasprintf("stack_hist.%s", s->name);
 		json_object *h = NULL;
 		char *why = stack_site_absent(s, kev, ksym, alog);
+		struct numsrc ns = NUMSRC_INIT;
 
-		if (!why && !read_file(dir, name, &sb))
-			h = stack_hist_summary(sb.buf, sb.len);
+		if (!why && !read_file(dir, name, &sb)) {
+			numsrc_add(&ns, name, sb.buf, sb.len);
+			h = stack_hist_summary(sb.buf, sb.len, &ns);
+			number_errors(errs, &ns);
+		}
 		if (!why && !h)
 			why = xstrdup(
 				"the probe exists but no histogram came back");
@@ -321,7 +356,11 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 		collector_error(errs, "stack_sites", alog, "kprobe_events",
 				"no kprobe stack site came back");
 	if (!read_gz(dir, "stack_probe_trace", &sb, &compress, errs)) {
-		rw = stack_reclaim_write(sb.buf, sb.len);
+		struct numsrc ns = NUMSRC_INIT;
+
+		numsrc_add(&ns, "stack_probe_trace", sb.buf, sb.len);
+		rw = stack_reclaim_write(sb.buf, sb.len, &ns);
+		number_errors(errs, &ns);
 		json_object_object_add(
 			rw, "raw",
 			json_object_new_string("stack_probe_trace.gz"));
@@ -339,16 +378,24 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 }
 
 static void metrics_stack(const char *dir, json_object *m, json_object *errs,
-			  const char *alog, const struct strbuf *console)
+			  const char *alog, const struct strbuf *console,
+			  struct numsrc *cns)
 {
 	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
 	json_object *st = json_object_new_object(), *tr = NULL, *con;
 	int ht = !read_file(dir, "stack_trace", &t);
 	int hs = !read_file(dir, "stack_max_size", &s);
 
+	if (ht)
+		numsrc_add(&ns, "stack_trace", t.buf, t.len);
+	if (hs)
+		numsrc_add(&ns, "stack_max_size", s.buf, s.len);
 	if (ht || hs)
 		tr = stack_trace_summary(ht ? t.buf : NULL, ht ? t.len : 0,
-					 hs ? s.buf : NULL, hs ? s.len : 0);
+					 hs ? s.buf : NULL, hs ? s.len : 0,
+					 &ns);
+	number_errors(errs, &ns);
 	if (tr && !read_file(dir, "stack_trace_filter", &s)) {
 		json_object *f = json_object_new_array();
 		char *save = NULL;
@@ -389,8 +436,8 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 		json_object *sq;
 
 		/* Boot and setup set records too: the workload's lines only. */
-		con = win ? stack_console_usage(w, wl) :
-			    stack_console_usage(cb, cl);
+		con = win ? stack_console_usage(w, wl, cns) :
+			    stack_console_usage(cb, cl, cns);
 		json_object_object_add(
 			con, "window",
 			json_object_new_string(
@@ -399,7 +446,7 @@ static void metrics_stack(const char *dir, json_object *m, json_object *errs,
 		json_object_object_add(st, "console", con);
 		sq = stack_console_window(cb, cl, STACK_MARK_SYSRQ, NULL, &w,
 					  &wl) ?
-			     stack_sysrq_tasks(w, wl) :
+			     stack_sysrq_tasks(w, wl, cns) :
 			     NULL;
 		if (sq)
 			json_object_object_add(st, "sysrq", sq);
@@ -451,9 +498,11 @@ static json_object *num_or_null(json_object *o, const char *a, const char *b,
 /* The hist file of a trigger, parsed by fn; NULL and why if none. */
 static json_object *read_hist(const char *dir, const char *file,
 			      const char *fs_dev, bool bios, char *why,
-			      size_t why_len, const char *alog)
+			      size_t why_len, const char *alog,
+			      json_object *errs)
 {
 	struct strbuf sb = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
 	json_object *o = NULL;
 	char *fail;
 
@@ -472,10 +521,13 @@ static json_object *read_hist(const char *dir, const char *file,
 			       "no hist file in the cell (an older cell, or CONFIG_HIST_TRIGGERS off)");
 		free(fail);
 		free(what);
-	} else if (bios) {
-		o = io_hist_bios(sb.buf, sb.len, fs_dev, why, why_len);
 	} else {
-		o = io_hist_write_folio(sb.buf, sb.len, why, why_len);
+		numsrc_add(&ns, file, sb.buf, sb.len);
+		o = bios ? io_hist_bios(sb.buf, sb.len, fs_dev, why, why_len,
+					&ns) :
+			   io_hist_write_folio(sb.buf, sb.len, why, why_len,
+					       &ns);
+		number_errors(errs, &ns);
 	}
 	strbuf_release(&sb);
 	return o;
@@ -523,9 +575,9 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 {
 	char why_b[256] = "", why_w[256] = "";
 	json_object *hb = read_hist(dir, "hist.block_bio_queue", fs_dev, true,
-				    why_b, sizeof(why_b), alog);
+				    why_b, sizeof(why_b), alog, errs);
 	json_object *hw = read_hist(dir, "hist.mm_vmscan_write_folio", NULL,
-				    false, why_w, sizeof(why_w), alog);
+				    false, why_w, sizeof(why_w), alog, errs);
 	json_object *io = json_at(sum, "io", NULL), *ctx, *wb, *calls[2],
 		    *pages[2];
 	json_object *miss = json_at(sum, "missing_events", NULL);
@@ -727,6 +779,7 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 			  const char *alog)
 {
 	struct strbuf t = STRBUF_INIT, s = STRBUF_INIT, f = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
 	json_object *sum, *miss;
 	bool compress, has_stats;
 	char fs_dev[24] = "", fstype[32] = "";
@@ -747,8 +800,12 @@ static void metrics_trace(const char *dir, json_object *m, json_object *errs,
 			errs, "fsdev",
 			json_object_new_string(
 				"fsdev.txt names no device for the test mount"));
+	numsrc_add(&ns, "trace", t.buf, t.len);
+	if (has_stats)
+		numsrc_add(&ns, "trace_stats.txt", s.buf, s.len);
 	sum = trace_summary_dev(t.buf, t.len, has_stats ? s.buf : NULL, s.len,
-				fs_dev[0] ? fs_dev : NULL);
+				fs_dev[0] ? fs_dev : NULL, &ns);
+	number_errors(errs, &ns);
 	json_object_object_add(sum, "raw", json_object_new_string("trace.gz"));
 	json_object_object_add(m, "trace", sum);
 	miss = json_at(sum, "missing_events", NULL);
@@ -798,9 +855,14 @@ static void capped_files(const char *alog, json_object *errs)
 /* fio's run step exit status, from "run workload:fio rc=N" in agent.log. */
 static int fio_rc(const char *alog)
 {
-	const char *p = alog ? strstr(alog, "run workload:fio rc=") : NULL;
+	static const char key[] = "run workload:fio rc=";
+	const char *p = alog ? strstr(alog, key) : NULL;
+	long long rc;
 
-	return p ? atoi(p + strlen("run workload:fio rc=")) : -1;
+	return p && !num_ll(NULL, p + strlen(key), 10, INT_MIN, INT_MAX, &rc,
+			    NULL) ?
+		       (int)rc :
+		       -1;
 }
 
 /*
@@ -808,7 +870,7 @@ static int fio_rc(const char *alog)
  * time to the first one, and whether fio finished its work anyway.
  */
 static void metrics_oom(json_object *m, const char *alog,
-			const struct strbuf *console)
+			const struct strbuf *console, struct numsrc *cns)
 {
 	const char *w = NULL;
 	size_t wl = 0;
@@ -822,7 +884,7 @@ static void metrics_oom(json_object *m, const char *alog,
 		w = console->buf;
 		wl = console->len;
 	}
-	o = oom_facts(w, wl, start);
+	o = oom_facts(w, wl, start, cns);
 	json_object_object_add(
 		o, "window",
 		json_object_new_string(
@@ -849,7 +911,8 @@ static void metrics_blocked(json_object *m, const struct strbuf *console)
 	if (!stack_console_window(console->buf, console->len, STACK_MARK_SYSRQ,
 				  NULL, &w, &wl))
 		return;
-	o = blocked_tasks(w, wl);
+	/* stack_sysrq_tasks() read the same task lines: their numbers too. */
+	o = blocked_tasks(w, wl, NULL);
 	json_object_object_add(
 		o, "when",
 		json_object_new_string("SysRq-t at the end of the workload"));
@@ -904,6 +967,7 @@ void collectors_metrics(const char *dir, json_object *m)
 	struct strbuf sb = STRBUF_INIT, alog = STRBUF_INIT,
 		      conbuf = STRBUF_INIT;
 	const struct strbuf *con;
+	struct numsrc cns = NUMSRC_INIT;
 	const char *al;
 	double elapsed = 0;
 
@@ -945,10 +1009,18 @@ void collectors_metrics(const char *dir, json_object *m)
 			json_object_object_add(
 				o, ev.v[i].name,
 				json_object_new_int64(ev.v[i].value));
-		if (!read_file(dir, "memcg.peak", &sb))
-			json_object_object_add(o, "peak_bytes",
-					       json_object_new_int64(strtoll(
-						       sb.buf, NULL, 10)));
+		if (!read_file(dir, "memcg.peak", &sb)) {
+			struct numsrc ns = NUMSRC_INIT;
+			long long peak;
+
+			numsrc_add(&ns, "memcg.peak", sb.buf, sb.len);
+			if (!num_ll(&ns, sb.buf, 10, 0, KVSET_VALUE_MAX, &peak,
+				    NULL))
+				json_object_object_add(
+					o, "peak_bytes",
+					json_object_new_int64(peak));
+			number_errors(errs, &ns);
+		}
 		/* Global vmstat leaves memcg reclaim out: memory.stat has it. */
 		if (!read_file(dir, "memcg.stat", &sb)) {
 			json_object *st = json_object_new_object();
@@ -967,11 +1039,14 @@ void collectors_metrics(const char *dir, json_object *m)
 	}
 	/* The console, read once: the stack, OOM and blocked-task parsers. */
 	con = read_file(dir, "console.log", &conbuf) ? NULL : &conbuf;
-	metrics_stack(dir, m, errs, al, con);
+	if (con)
+		numsrc_add(&cns, "console.log", con->buf, con->len);
+	metrics_stack(dir, m, errs, al, con, &cns);
 	if (con) {
-		metrics_oom(m, al, con);
+		metrics_oom(m, al, con, &cns);
 		metrics_blocked(m, con);
 	}
+	number_errors(errs, &cns);
 	metrics_lru_gen(dir, m, errs, al);
 	metrics_trace(dir, m, errs, al);
 	json_object_object_add(m, "collector_errors", errs);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* D-state tasks in a SysRq-t dump, and where each of them waits. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "collect/blocked.h"
 #include "util/json.h"
+#include "util/num.h"
 #include "util/str.h"
 
 /* The line past its "[   12.345678] " timestamp and leading blanks. */
@@ -23,22 +25,27 @@ static const char *body(const char *l, const char *end)
 	return l;
 }
 
-bool sysrq_task_line(const char *l, size_t n, struct sysrq_task *t)
+bool sysrq_task_line(const char *l, size_t n, struct sysrq_task *t,
+		     struct numsrc *ns)
 {
-	const char *end = l + n, *b = body(l, end), *st, *sk, *pd;
+	const char *end = l + n, *b = body(l, end), *c, *st, *sk, *pd;
+	size_t cn;
+	long long v;
 	int cl;
 
-	if (end - b < 5 || memcmp(b, "task:", 5) ||
-	    !(st = memmem(b, end - b, " state:", 7)) || st + 8 > end)
+	if (!skip_prefix_mem(b, end - b, "task:", &c, &cn) ||
+	    !(st = memmem(c, cn, " state:", 7)) || st + 8 > end)
 		return false;
-	for (cl = (int)(st - b - 5); cl > 0 && b[5 + cl - 1] == ' '; cl--)
+	for (cl = (int)(st - c); cl > 0 && c[cl - 1] == ' '; cl--)
 		;
-	snprintf(t->comm, sizeof(t->comm), "%.*s", cl, b + 5);
+	snprintf(t->comm, sizeof(t->comm), "%.*s", cl, c);
 	t->state = st[7];
 	sk = memmem(st, end - st, " stack:", 7);
-	t->stack_free = sk ? strtoll(sk + 7, NULL, 10) : -1;
+	t->stack_free =
+		sk && !num_ll(ns, sk + 7, 10, 0, 1LL << 30, &v, NULL) ? v : -1;
 	pd = memmem(st, end - st, " pid:", 5);
-	t->pid = pd ? atoi(pd + 5) : -1;
+	t->pid = pd && !num_ll(ns, pd + 5, 10, 0, INT_MAX, &v, NULL) ? (int)v :
+								       -1;
 	return true;
 }
 
@@ -85,7 +92,7 @@ static void workqueue(json_object *task, const char *b, const char *end)
 			 json_object_new_string_len(fn, (int)(fe - fn)));
 }
 
-json_object *blocked_tasks(const char *text, size_t len)
+json_object *blocked_tasks(const char *text, size_t len, struct numsrc *ns)
 {
 	json_object *o = json_object_new_object(),
 		    *tasks = json_object_new_array(), *cur = NULL,
@@ -95,11 +102,12 @@ json_object *blocked_tasks(const char *text, size_t len)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
-		const char *le = nl ? nl : end, *b = body(p, le);
+		const char *le = nl ? nl : end, *b = body(p, le), *r;
 		struct sysrq_task t;
+		size_t rn;
 		char s[128];
 
-		if (sysrq_task_line(p, le - p, &t)) {
+		if (sysrq_task_line(p, le - p, &t, ns)) {
 			cur = NULL;
 			if (t.state == 'D' && ++count <= BLOCKED_MAX_TASKS) {
 				cur = json_object_new_object();
@@ -110,10 +118,12 @@ json_object *blocked_tasks(const char *text, size_t len)
 				json_put(cur, "frames", frames);
 				json_object_array_add(tasks, cur);
 			}
-		} else if (cur && le - b > 11 &&
-			   !memcmp(b, "Workqueue: ", 11)) {
-			workqueue(cur, b + 11, le);
-		} else if (cur && le - b >= 7 && !memcmp(b, "</TASK>", 7)) {
+		} else if (cur &&
+			   skip_prefix_mem(b, le - b, "Workqueue: ", &r, &rn) &&
+			   rn) {
+			workqueue(cur, r, le);
+		} else if (cur &&
+			   skip_prefix_mem(b, le - b, "</TASK>", &r, &rn)) {
 			cur = NULL;
 		} else if (cur && frame(b, le, s, sizeof(s)) &&
 			   json_object_array_length(frames) <

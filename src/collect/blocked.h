@@ -20,7 +20,11 @@ struct sysrq_task {
 	int pid;
 };
 
-bool sysrq_task_line(const char *line, size_t len, struct sysrq_task *t);
+struct numsrc;
+
+/* A pid or free figure that is not a number is -1 and recorded in ns. */
+bool sysrq_task_line(const char *line, size_t len, struct sysrq_task *t,
+		     struct numsrc *ns);
 
 /* Guest text: at most this many tasks listed, this many frames each. */
 #define BLOCKED_MAX_TASKS 32
@@ -42,6 +46,6 @@ bool sysrq_task_line(const char *line, size_t len, struct sysrq_task *t);
  * kworker's work function (its "Workqueue:" line), absent for others;
  * "?" frames are left out. count 0 when the text has none.
  */
-json_object *blocked_tasks(const char *console, size_t len);
+json_object *blocked_tasks(const char *console, size_t len, struct numsrc *ns);
 
 #endif

@@ -4,11 +4,13 @@
  * that holds its anchor, opens an event (new_event) and fills its head;
  * the state machine in console.c then reads the lines that follow.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collect/console-int.h"
+#include "util/num.h"
 #include "util/str.h"
 
 /* ---- events ---- */
@@ -585,13 +587,15 @@ static const char *kv(const char *s, size_t len, const char *key,
 static void jset_num(json_object *o, const char *k, const char *v, size_t n)
 {
 	char buf[32];
+	long long x;
 
 	if (!v || !n || n >= sizeof(buf) || !is_digit(v[0]))
 		return;
+	/* A bounded copy: the console line need not end after the value. */
 	memcpy(buf, v, n);
 	buf[n] = '\0';
-	json_object_object_add(o, k,
-			       json_object_new_int64(strtoll(buf, 0, 10)));
+	if (!num_ll(NULL, buf, 10, 0, LLONG_MAX, &x, NULL))
+		json_object_object_add(o, k, json_object_new_int64(x));
 }
 
 static void jset_kvnum(json_object *o, const char *k, const char *s, size_t len,

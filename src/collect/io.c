@@ -8,6 +8,7 @@
  * input, and the attribution table is capped (IO_MAX_PAGES).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "util/dvec.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/str.h"
 
 const char *const io_class_name[NR_IO] = { "direct", "memcg", "kswapd",
@@ -148,14 +150,25 @@ static unsigned int mkdev(unsigned int maj, unsigned int min)
 	return (maj << 20) | (min & 0xfffff);
 }
 
-static bool parse_devstr(const char *s, unsigned int *dev)
+/* "MAJ<sep>MIN" (":" in fsdev.txt, "," in block events); *end past it. */
+static bool parse_dev(struct numsrc *ns, const char *s, char sep,
+		      unsigned int *dev, const char **end)
 {
-	unsigned int maj, min;
+	long long maj, min;
+	const char *e;
 
-	if (!s || sscanf(s, "%u:%u", &maj, &min) != 2)
+	if (!s || num_ll(ns, s, 10, 0, 4095, &maj, &e) || *e != sep ||
+	    num_ll(ns, e + 1, 10, 0, 0xfffff, &min, &e))
 		return false;
 	*dev = mkdev(maj, min);
+	if (end)
+		*end = e;
 	return true;
+}
+
+static bool parse_devstr(const char *s, unsigned int *dev)
+{
+	return parse_dev(NULL, s, ':', dev, NULL);
 }
 
 struct io_state *io_new(const char *fs_dev)
@@ -209,30 +222,43 @@ struct blk {
 	bool has_old;
 };
 
+/*
+ * "254,32 W 4096 () 12345 + 8 [fio]", "254,32 W 12345 + 8 <- (8,16) 99":
+ * the device, rwbs, the sector (the number before " + "), the sectors,
+ * and a remap's origin.
+ */
 static bool parse_blk(const struct trace_line *l, struct blk *b)
 {
-	char buf[256], *p, *plus;
-	unsigned int maj, min;
-	int n = 0;
+	const char *p = l->args, *end = l->args + l->args_len, *r, *plus;
+	long long sector, nr;
+	size_t n;
 
-	trace_args_copy(l, buf, sizeof(buf));
 	memset(b, 0, sizeof(*b));
-	if (sscanf(buf, "%u,%u %11s %n", &maj, &min, b->rwbs, &n) != 3 || !n)
+	if (!parse_dev(l->ns, p, ',', &b->dev, &p) || p >= end || *p != ' ')
 		return false;
-	b->dev = mkdev(maj, min);
-	/* The sector is the number before " + ". */
-	plus = strstr(buf + n, " + ");
+	while (p < end && *p == ' ')
+		p++;
+	for (r = p; r < end && *r != ' '; r++)
+		;
+	n = r - p < (int)sizeof(b->rwbs) - 1 ? (size_t)(r - p) :
+					       sizeof(b->rwbs) - 1;
+	if (!n)
+		return false;
+	memcpy(b->rwbs, p, n);
+	plus = memmem(r, end - r, " + ", 3);
 	if (!plus)
 		return false;
-	p = plus;
-	while (p > buf + n && isdigit((unsigned char)p[-1]))
-		p--;
-	if (p == plus || sscanf(p, "%llu + %u", &b->sector, &b->nr) != 2)
+	for (p = plus; p > r && isdigit((unsigned char)p[-1]); p--)
+		;
+	if (p == plus || num_ll(l->ns, p, 10, 0, LLONG_MAX, &sector, NULL) ||
+	    num_ll(l->ns, plus + 3, 10, 0, UINT_MAX, &nr, NULL))
 		return false;
-	p = strstr(plus, " <- (");
-	if (p &&
-	    sscanf(p, " <- (%u,%u) %llu", &maj, &min, &b->old_sector) == 3) {
-		b->old_dev = mkdev(maj, min);
+	b->sector = sector;
+	b->nr = nr;
+	p = memmem(plus, end - plus, " <- (", 5);
+	if (p && parse_dev(l->ns, p + 5, ',', &b->old_dev, &p) && *p == ')' &&
+	    !num_ll(l->ns, p + 1, 10, 0, LLONG_MAX, &sector, NULL)) {
+		b->old_sector = sector;
 		b->has_old = true;
 	}
 	return true;
@@ -489,15 +515,21 @@ struct hist_entry {
 	int bits;
 };
 
-/* "key: value" in a bounded line: the number after "key:". */
-static bool field_num(const char *line, const char *key, unsigned long long *v)
+/* "key: value" in the line l (n bytes): the number after "key:". */
+static bool field_num(struct numsrc *ns, const char *l, size_t n,
+		      const char *key, unsigned long long *v)
 {
-	const char *p = strstr(line, key);
+	const char *p = memmem(l, n, key, strlen(key));
+	long long x;
 
-	return p && sscanf(p + strlen(key), " %llu", v) == 1;
+	if (!p || num_ll(ns, p + strlen(key), 10, 0, LLONG_MAX, &x, NULL))
+		return false;
+	*v = x;
+	return true;
 }
 
-static void parse_key_line(const char *line, struct hist_entry *e)
+static void parse_key_line(const char *line, const char *l, size_t n,
+			   struct hist_entry *e, struct numsrc *ns)
 {
 	const char *p = strstr(line, "common_pid: ");
 
@@ -509,15 +541,15 @@ static void parse_key_line(const char *line, struct hist_entry *e)
 			n--;
 		snprintf(e->comm, sizeof(e->comm), "%.*s", (int)n, q);
 	}
-	e->has_dev = field_num(line, "dev:", &e->dev);
-	e->has_flags = field_num(line, "reclaim_flags:", &e->flags);
+	e->has_dev = field_num(ns, l, n, "dev:", &e->dev);
+	e->has_flags = field_num(ns, l, n, "reclaim_flags:", &e->flags);
 }
 
 typedef void (*hist_fn)(const struct hist_entry *e, void *ctx);
 
 /* Walk a hist file; false (and why) if it is none or dropped entries. */
 static bool hist_walk(const char *text, size_t len, hist_fn fn, void *ctx,
-		      char *why, size_t why_len)
+		      char *why, size_t why_len, struct numsrc *ns)
 {
 	const char *p = text, *end = text + len;
 	struct hist_entry e;
@@ -528,27 +560,29 @@ static bool hist_walk(const char *text, size_t len, hist_fn fn, void *ctx,
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *l = p;
 		char line[512];
 
 		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		p = nl ? nl + 1 : end;
 		if (starts_with(line, "{ ")) {
 			memset(&e, 0, sizeof(e));
-			parse_key_line(line, &e);
+			parse_key_line(line, l, n, &e, ns);
 			in = true;
 		} else if (in && line[0] != '}' &&
 			   isspace((unsigned char)line[0])) {
 			e.bits |= frame_bits(line, strlen(line));
 		}
 		if (in && strstr(line, "} hitcount:")) {
-			field_num(line, "hitcount:", &e.hitcount);
-			field_num(line, "nr_sector:", &e.nr_sector);
+			field_num(ns, l, n, "hitcount:", &e.hitcount);
+			field_num(ns, l, n, "nr_sector:", &e.nr_sector);
 			fn(&e, ctx);
 			in = false;
 		}
 		if (strstr(line, "Totals:"))
 			totals = true;
-		if (totals && field_num(line, "Dropped:", &dropped) && dropped)
+		if (totals && field_num(ns, l, n, "Dropped:", &dropped) &&
+		    dropped)
 			break;
 	}
 	if (!totals) {
@@ -593,13 +627,13 @@ static void bio_entry(const struct hist_entry *e, void *v)
 }
 
 json_object *io_hist_bios(const char *text, size_t len, const char *fs_dev,
-			  char *why, size_t why_len)
+			  char *why, size_t why_len, struct numsrc *ns)
 {
 	struct bio_ctx c = { 0 };
 	json_object *o;
 
 	c.have_dev = parse_devstr(fs_dev, &c.dev);
-	if (!hist_walk(text, len, bio_entry, &c, why, why_len))
+	if (!hist_walk(text, len, bio_entry, &c, why, why_len, ns))
 		return NULL;
 	o = json_object_new_object();
 	for (int i = 0; i < NR_IO; i++) {
@@ -638,12 +672,12 @@ static void wf_entry(const struct hist_entry *e, void *v)
 }
 
 json_object *io_hist_write_folio(const char *text, size_t len, char *why,
-				 size_t why_len)
+				 size_t why_len, struct numsrc *ns)
 {
 	struct wf_ctx c = { 0 };
 	json_object *o;
 
-	if (!hist_walk(text, len, wf_entry, &c, why, why_len))
+	if (!hist_walk(text, len, wf_entry, &c, why, why_len, ns))
 		return NULL;
 	o = json_object_new_object();
 	for (int i = 0; i < NR_IO; i++) {

@@ -9,6 +9,8 @@
 #include "collect/traceline.h"
 #include "collect/windows.h"
 
+struct numsrc;
+
 /*
  * Real writes by writer (pure): write bios queued at the filesystem's
  * device (block:block_bio_queue) by writer class, their sequentiality and
@@ -53,13 +55,15 @@ json_object *io_json(const struct io_state *s, bool counts_ok);
  * no hist or the table dropped entries.
  */
 json_object *io_hist_bios(const char *text, size_t len, const char *fs_dev,
-			  char *why, size_t why_len);
+			  char *why, size_t why_len, struct numsrc *ns);
 /*
  * The mm_vmscan_write_folio hist (keys common_pid.execname, reclaim_flags,
  * stacktrace): {class: {file, anon}} writepage calls by reclaim context.
+ * Both record a figure that is not a number in ns (util/num.h; may be
+ * NULL) and leave it out.
  */
 json_object *io_hist_write_folio(const char *text, size_t len, char *why,
-				 size_t why_len);
+				 size_t why_len, struct numsrc *ns);
 
 /*
  * fsdev.txt ("# findmnt": "MAJ:MIN FSTYPE TARGET"; "# mountinfo"): the

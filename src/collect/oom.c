@@ -8,8 +8,11 @@
 
 #include "collect/oom.h"
 #include "util/json.h"
+#include "util/num.h"
+#include "util/str.h"
 
 #define PAGE_KB 4 /* x86_64 */
+#define OOM_NUM_MAX (1LL << 50) /* pages or bytes: KiB of it fit */
 
 struct report {
 	double t;
@@ -21,63 +24,84 @@ struct report {
 
 double console_line_ts(const char *l, size_t n)
 {
-	char *e;
+	const char *e;
 	double t;
 
-	if (n < 3 || l[0] != '[')
+	if (n < 3 || l[0] != '[' || num_double(NULL, l + 1, 0, 1e12, &t, &e) ||
+	    e >= l + n || *e != ']')
 		return -1;
-	t = strtod(l + 1, &e);
-	return e > l + 1 && e < l + n && *e == ']' ? t : -1;
+	return t;
 }
 
-/* The value after key in line (a bounded copy), or -1. */
-static long long num_after(const char *line, const char *key)
+static const char *find(const char *l, size_t n, const char *what)
 {
-	const char *p = strstr(line, key);
-
-	return p ? strtoll(p + strlen(key), NULL, 10) : -1;
+	return memmem(l, n, what, strlen(what));
 }
 
-static void report_line(struct report *r, const char *line)
+/* The number after key in the line, or -1 (and recorded in ns). */
+static long long num_after(const char *l, size_t n, const char *key,
+			   struct numsrc *ns)
 {
-	const char *cg = strstr(line, "Memory cgroup stats for ");
-	const char *body = strstr(line, "] ");
+	const char *p = find(l, n, key);
 	long long v;
 
-	body = body ? body + 2 : line;
+	return p && !num_ll(ns, p + strlen(key), 10, 0, OOM_NUM_MAX, &v, NULL) ?
+		       v :
+		       -1;
+}
+
+/* A memcg stats line, "file 4096": bytes, as KiB (or -1). */
+static long long stat_kb(const char *v, struct numsrc *ns)
+{
+	long long x;
+
+	return num_ll(ns, v, 10, 0, OOM_NUM_MAX, &x, NULL) ? -1 : x / 1024;
+}
+
+static void report_line(struct report *r, const char *l, size_t n,
+			struct numsrc *ns)
+{
+	const char *cg = find(l, n, "Memory cgroup stats for ");
+	const char *body = find(l, n, "] "), *v;
+	size_t bn;
+	long long x;
+
+	body = body ? body + 2 : l;
+	bn = l + n - body;
 	if (cg) {
 		const char *s = cg + strlen("Memory cgroup stats for ");
-		size_t n = strcspn(s, ":\n");
+		const char *colon = memchr(s, ':', l + n - s);
 
 		r->memcg = true;
 		r->in_memcg_stats = true;
-		snprintf(r->cg, sizeof(r->cg), "%.*s", (int)n, s);
+		snprintf(r->cg, sizeof(r->cg), "%.*s",
+			 (int)((colon ? colon : l + n) - s), s);
 		return;
 	}
 	if (r->in_memcg_stats) {
 		/* "file 4096", "file_dirty 0", "file_writeback 0": bytes. */
-		if (!strncmp(body, "file ", 5))
-			r->file_kb = strtoll(body + 5, NULL, 10) / 1024;
-		else if (!strncmp(body, "file_dirty ", 11))
-			r->dirty_kb = strtoll(body + 11, NULL, 10) / 1024;
-		else if (!strncmp(body, "file_writeback ", 15))
-			r->wb_kb = strtoll(body + 15, NULL, 10) / 1024;
+		if (skip_prefix_mem(body, bn, "file ", &v, &bn))
+			r->file_kb = stat_kb(v, ns);
+		else if (skip_prefix_mem(body, bn, "file_dirty ", &v, &bn))
+			r->dirty_kb = stat_kb(v, ns);
+		else if (skip_prefix_mem(body, bn, "file_writeback ", &v, &bn))
+			r->wb_kb = stat_kb(v, ns);
 		return;
 	}
 	/* Mem-Info in pages; the per-node line has kB and is skipped. */
-	if (strstr(line, "unevictable:") && !strstr(line, "kB")) {
-		if ((v = num_after(line, " dirty:")) >= 0)
-			r->dirty_kb = v * PAGE_KB;
-		if ((v = num_after(line, " writeback:")) >= 0)
-			r->wb_kb = v * PAGE_KB;
+	if (find(l, n, "unevictable:") && !find(l, n, "kB")) {
+		if ((x = num_after(l, n, " dirty:", ns)) >= 0)
+			r->dirty_kb = x * PAGE_KB;
+		if ((x = num_after(l, n, " writeback:", ns)) >= 0)
+			r->wb_kb = x * PAGE_KB;
 	}
-	if (strstr(line, "active_file:") && !strstr(line, "kB")) {
-		long long a = num_after(line, "active_file:");
-		long long i = num_after(line, "inactive_file:");
+	if (find(l, n, "active_file:") && !find(l, n, "kB")) {
+		long long a = num_after(l, n, "active_file:", ns);
+		long long i = num_after(l, n, "inactive_file:", ns);
 
 		/* "active_file:" also matches inside "inactive_file:". */
-		if (strstr(line, " active_file:"))
-			a = num_after(line, " active_file:");
+		if (find(l, n, " active_file:"))
+			a = num_after(l, n, " active_file:", ns);
 		if (a >= 0 && i >= 0)
 			r->file_kb = (a + i) * PAGE_KB;
 	}
@@ -104,7 +128,8 @@ static json_object *report_json(const struct report *r, double start)
 	return e;
 }
 
-json_object *oom_facts(const char *text, size_t len, double start)
+json_object *oom_facts(const char *text, size_t len, double start,
+		       struct numsrc *ns)
 {
 	json_object *o = json_object_new_object(),
 		    *evs = json_object_new_array();
@@ -117,17 +142,16 @@ json_object *oom_facts(const char *text, size_t len, double start)
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[512];
+		const char *line = p;
 
-		snprintf(line, sizeof(line), "%.*s", (int)ll, p);
 		p = nl ? nl + 1 : end;
-		if (strstr(line, " invoked oom-killer: ")) {
+		if (find(line, ll, " invoked oom-killer: ")) {
 			if (open)
 				json_object_array_add(evs,
 						      report_json(&r, start));
 			memset(&r, 0, sizeof(r));
 			r.file_kb = r.dirty_kb = r.wb_kb = -1;
-			r.t = console_line_ts(line, strlen(line));
+			r.t = console_line_ts(line, ll);
 			open = true;
 			n++;
 			if (first < 0)
@@ -136,19 +160,19 @@ json_object *oom_facts(const char *text, size_t len, double start)
 		}
 		if (!open)
 			continue;
-		if (strstr(line, "Tasks state (memory values in pages)")) {
+		if (find(line, ll, "Tasks state (memory values in pages)")) {
 			r.in_memcg_stats = false;
 			continue;
 		}
 		/* The report's end: the kill verdict. */
-		if (strstr(line, "oom-kill:constraint=")) {
-			if (strstr(line, "CONSTRAINT_MEMCG"))
+		if (find(line, ll, "oom-kill:constraint=")) {
+			if (find(line, ll, "CONSTRAINT_MEMCG"))
 				r.memcg = true;
 			json_object_array_add(evs, report_json(&r, start));
 			open = false;
 			continue;
 		}
-		report_line(&r, line);
+		report_line(&r, line, ll, ns);
 	}
 	if (open)
 		json_object_array_add(evs, report_json(&r, start));

@@ -9,6 +9,8 @@
 #include "collect/ops.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/num.h"
+#include "util/str.h"
 
 static long long d(const struct kvset *b, const struct kvset *a,
 		   const char *name)
@@ -152,44 +154,34 @@ json_object *memcg_ops_json(const struct kvset *st)
 	return o;
 }
 
-/* A finite double in [lo, hi] at p, or false. */
-static bool num_in(const char *p, char **e, double lo, double hi, double *v)
-{
-	*v = strtod(p, e);
-	return *e != p && isfinite(*v) && *v >= lo && *v <= hi;
-}
-
 /*
  * "some avg10=0.00 avg60=0.00 avg300=0.00 total=0": averages are
  * percentages, total microseconds; anything else (NaN, inf, overflow)
- * makes the line not a PSI line.
+ * makes the line not a PSI line, and a bad figure is recorded in ns.
  */
 static json_object *psi_line(const char *text, size_t len, const char *kind,
-			     long long *total)
+			     long long *total, struct numsrc *ns)
 {
 	static const char *const keys[] = { " avg10=", " avg60=", " avg300=",
 					    " total=" };
 	const char *p = text, *end = text + len;
-	size_t k = strlen(kind);
 
 	while (p && p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		char line[200], *q, *e;
+		const char *nl = memchr(p, '\n', end - p), *q;
+		size_t n = (nl ? nl : end) - p;
 		double v[4];
 		int i;
 		json_object *o;
 
-		snprintf(line, sizeof(line), "%.*s", (int)((nl ? nl : end) - p),
-			 p);
+		q = p;
 		p = nl ? nl + 1 : end;
-		if (strncmp(line, kind, k))
+		if (!skip_prefix_mem(q, n, kind, &q, &n))
 			continue;
-		for (i = 0, q = line + k; i < 4; i++, q = e) {
-			size_t kl = strlen(keys[i]);
-
-			if (strncmp(q, keys[i], kl) ||
-			    !num_in(q + kl, &e, 0, i < 3 ? 100 : 1e18, &v[i]))
+		for (i = 0; i < 4; i++) {
+			if (!skip_prefix_mem(q, n, keys[i], &q, &n) ||
+			    num_double(ns, q, 0, i < 3 ? 100 : 1e18, &v[i], &q))
 				break;
+			n = (nl ? nl : end) - q;
 		}
 		if (i < 4)
 			continue;
@@ -205,16 +197,17 @@ static json_object *psi_line(const char *text, size_t len, const char *kind,
 }
 
 json_object *psi_json(const char *before, size_t blen, const char *after,
-		      size_t alen)
+		      size_t alen, struct numsrc *ns)
 {
 	static const char *const kinds[] = { "some", "full" };
 	json_object *o = NULL;
 
 	for (int i = 0; i < 2; i++) {
 		long long tb = 0, ta = 0;
-		json_object *a = psi_line(after, alen, kinds[i], &ta);
+		json_object *a = psi_line(after, alen, kinds[i], &ta, ns);
 		json_object *b =
-			before ? psi_line(before, blen, kinds[i], &tb) : NULL;
+			before ? psi_line(before, blen, kinds[i], &tb, ns) :
+				 NULL;
 		json_object *k;
 
 		if (!a) {
@@ -285,12 +278,12 @@ json_object *timeseries_summary(const char *text, size_t len)
 	}
 	while (ncols && (line = strtok_r(NULL, "\n", &save))) {
 		double v[MAX_COLS];
-		char *p = line, *e;
+		const char *p = line, *e;
 		int n = 0;
 
 		while (n < ncols) {
 			/* -1 (not found) up to 2^53: a sample, else torn. */
-			if (!num_in(p, &e, -1, TS_VALUE_MAX, &v[n]))
+			if (num_double(NULL, p, -1, TS_VALUE_MAX, &v[n], &e))
 				break;
 			n++;
 			if (*e != '\t')

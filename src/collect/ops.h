@@ -27,10 +27,13 @@ json_object *memcg_ops_json(const struct kvset *st);
 /*
  * /proc/pressure/{memory,io} before and after: {some: {before: {avg10,
  * avg60, avg300, total}, after: {...}, total_delta_us}, full: ...}.
- * before may be NULL. NULL if after has no "some" line.
+ * before may be NULL. NULL if after has no "some" line. A line with a
+ * figure that is not a number in range is no PSI line, and recorded in ns
+ * (util/num.h; may be NULL).
  */
+struct numsrc;
 json_object *psi_json(const char *before, size_t blen, const char *after,
-		      size_t alen);
+		      size_t alen, struct numsrc *ns);
 
 /*
  * The agent sampler's timeseries.tsv (header line of column names, then

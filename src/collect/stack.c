@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The stack tracer's deepest chain and DEBUG_STACK_USAGE console lines. */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include "collect/blocked.h"
 #include "collect/stack.h"
 #include "util/json.h"
+#include "util/num.h"
 #include "util/str.h"
 
 /*
@@ -18,11 +20,6 @@
  */
 #define STACK_MAX_ENTRIES 1024
 #define STACK_BYTES_MAX (1LL << 30)
-
-static bool in_range(long long v)
-{
-	return v >= 0 && v <= STACK_BYTES_MAX;
-}
 
 static json_object *frac(long long bytes)
 {
@@ -34,45 +31,65 @@ static json_object *frac(long long bytes)
  *         -----    ----   --------
  *   0)     2920      64   update_curr+0x5/0x1d0
  */
+/*
+ * "  0)     2920      64   update_curr+0x5/0x1d0": depth, size and the
+ * location's bytes (at most 299). False for the header lines; a line with
+ * an index whose figures are not byte counts is recorded in ns.
+ */
+static bool chain_line(const char *l, const char *end, long long *depth,
+		       long long *size, const char **loc, int *loc_len,
+		       struct numsrc *ns)
+{
+	long long idx;
+	const char *e;
+
+	while (l < end && *l == ' ')
+		l++;
+	if (l == end || !isdigit((unsigned char)*l) ||
+	    num_ll(NULL, l, 10, 0, INT_MAX, &idx, &e) || *e != ')' ||
+	    num_ll(ns, e + 1, 10, 0, STACK_BYTES_MAX, depth, &e) ||
+	    num_ll(ns, e, 10, 0, STACK_BYTES_MAX, size, &e))
+		return false;
+	while (e < end && (*e == ' ' || *e == '\t'))
+		e++;
+	*loc = e;
+	while (e < end && !isspace((unsigned char)*e) && e - *loc < 299)
+		e++;
+	*loc_len = (int)(e - *loc);
+	return *loc_len > 0;
+}
+
 json_object *stack_trace_summary(const char *text, size_t len,
-				 const char *max_size, size_t max_len)
+				 const char *max_size, size_t max_len,
+				 struct numsrc *ns)
 {
 	json_object *o, *chain = json_object_new_array();
 	const char *p = text, *end = text + len;
 	long long max = -1, first = -1;
 
 	while (text && p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[512], loc[300];
-		int idx;
+		const char *nl = memchr(p, '\n', end - p), *loc;
+		const char *le = nl ? nl : end;
 		long long depth, size;
+		int loc_len;
 
-		snprintf(line, sizeof(line), "%.*s", (int)n, p);
-		p = nl ? nl + 1 : end;
 		if (json_object_array_length(chain) < STACK_MAX_ENTRIES &&
-		    sscanf(line, " %d) %lld %lld %299s", &idx, &depth, &size,
-			   loc) == 4 &&
-		    in_range(depth) && in_range(size)) {
+		    chain_line(p, le, &depth, &size, &loc, &loc_len, ns)) {
 			json_object *f = json_object_new_object();
 
 			if (first < 0)
 				first = depth;
 			json_put_int(f, "depth", depth);
 			json_put_int(f, "size", size);
-			json_put_str(f, "location", loc);
+			json_put(f, "location",
+				 json_object_new_string_len(loc, loc_len));
 			json_object_array_add(chain, f);
 		}
+		p = nl ? nl + 1 : end;
 	}
-	if (max_size && max_len) {
-		char buf[32];
-
-		snprintf(buf, sizeof(buf), "%.*s", (int)max_len, max_size);
-		if (isdigit((unsigned char)buf[0]))
-			max = strtoll(buf, NULL, 10);
-		if (!in_range(max))
-			max = -1;
-	}
+	if (max_size && max_len &&
+	    num_ll(ns, max_size, 10, 0, STACK_BYTES_MAX, &max, NULL))
+		max = -1;
 	if (max < 0)
 		max = first;
 	if (max < 0) {
@@ -88,21 +105,17 @@ json_object *stack_trace_summary(const char *text, size_t len,
 	return o;
 }
 
-/* The digits after '(' up to end, as a pid (-1 if not one). */
-static long long pid_of(const char *s, const char *end)
+/* The pid after '(' (-1 if not one: PID_MAX_LIMIT is 4194304). */
+static long long pid_of(const char *s, struct numsrc *ns)
 {
-	long long v = 0;
+	long long v;
 
-	if (s >= end || !isdigit((unsigned char)*s))
-		return -1;
-	for (; s < end && isdigit((unsigned char)*s); s++)
-		if ((v = v * 10 + (*s - '0')) > 4194304)
-			return -1;
-	return v;
+	return num_ll(ns, s, 10, 0, 4194304, &v, NULL) ? -1 : v;
 }
 
 /* "[   12.3] kworker/u4:1 (123) used greatest stack depth: 11624 bytes left" */
-json_object *stack_console_usage(const char *text, size_t len)
+json_object *stack_console_usage(const char *text, size_t len,
+				 struct numsrc *ns)
 {
 	static const char key[] = ") used greatest stack depth: ";
 	json_object *o = json_object_new_object(),
@@ -131,15 +144,17 @@ json_object *stack_console_usage(const char *text, size_t len)
 				s--;
 			while (s < c && *s == ' ')
 				s++;
-			left = strtoll(k + sizeof(key) - 1, NULL, 10);
-			if (*open == '(' && left > 0 && in_range(left)) {
+			if (*open == '(' &&
+			    !num_ll(ns, k + sizeof(key) - 1, 10, 0,
+				    STACK_BYTES_MAX, &left, NULL) &&
+			    left > 0) {
 				char comm[64];
 
 				snprintf(comm, sizeof(comm), "%.*s",
 					 (int)(c - s), s);
 				l = json_object_new_object();
 				json_put_str(l, "comm", comm);
-				json_put_int(l, "pid", pid_of(open + 1, p + n));
+				json_put_int(l, "pid", pid_of(open + 1, ns));
 				json_put_int(l, "bytes_left", left);
 				json_object_array_add(lines, l);
 				if (min_left < 0 || left < min_left)
@@ -213,7 +228,7 @@ static json_object *task_json(const char *comm, int pid, long long free_b)
 	return t;
 }
 
-json_object *stack_sysrq_tasks(const char *text, size_t len)
+json_object *stack_sysrq_tasks(const char *text, size_t len, struct numsrc *ns)
 {
 	json_object *o, *ks = json_object_new_array(),
 			*wl = json_object_new_array(), *deep = NULL;
@@ -226,7 +241,7 @@ json_object *stack_sysrq_tasks(const char *text, size_t len)
 		struct sysrq_task t;
 		long long fr;
 
-		if (sysrq_task_line(p, n, &t) && t.pid >= 0 &&
+		if (sysrq_task_line(p, n, &t, ns) && t.pid >= 0 &&
 		    (fr = t.stack_free) > 0 && fr <= STACK_THREAD_SIZE) {
 			tasks++;
 			if (starts_with(t.comm, "kswapd"))

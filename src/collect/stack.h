@@ -6,6 +6,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+struct numsrc;
+
+/*
+ * A figure of the guest's that is not a number in range leaves its line
+ * out and is recorded in ns (util/num.h; NULL: not recorded).
+ */
+
 /* Kernel stack size on x86_64 (without KASAN): the denominator of fractions. */
 #define STACK_THREAD_SIZE 16384
 
@@ -17,14 +24,16 @@
  * chain and no size.
  */
 json_object *stack_trace_summary(const char *trace, size_t len,
-				 const char *max_size, size_t max_len);
+				 const char *max_size, size_t max_len,
+				 struct numsrc *ns);
 
 /*
  * DEBUG_STACK_USAGE's "COMM (PID) used greatest stack depth: N bytes left"
  * console lines: {count, min_bytes_left, max_depth_bytes, fraction,
  * lines: [{comm, pid, bytes_left, depth_bytes}]} (count 0 when none).
  */
-json_object *stack_console_usage(const char *console, size_t len);
+json_object *stack_console_usage(const char *console, size_t len,
+				 struct numsrc *ns);
 
 /*
  * Console markers the plan writes to the kernel log (collectors.c): the
@@ -49,6 +58,7 @@ bool stack_console_window(const char *console, size_t len, const char *begin,
  * free_bytes, depth_bytes}; workload tasks are wblab-hog and fio. NULL when
  * there are no task lines or every free figure is 0.
  */
-json_object *stack_sysrq_tasks(const char *console, size_t len);
+json_object *stack_sysrq_tasks(const char *console, size_t len,
+			       struct numsrc *ns);
 
 #endif

@@ -4,6 +4,7 @@
  * the tracefs strings that arm them, and pure parsers of what comes back.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,7 @@
 #include "collect/windows.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/str.h"
 #include "util/strbuf.h"
 
@@ -88,18 +90,19 @@ static int by_depth(const void *a, const void *b)
 }
 
 /* "{ sp:      12536 } hitcount:          1" */
-static bool hist_line(const char *l, long long *sp, long long *hits)
+static bool hist_line(const char *l, size_t n, long long *sp, long long *hits,
+		      struct numsrc *ns)
 {
-	const char *k = strstr(l, "{ sp:"), *h = strstr(l, "hitcount:");
+	const char *k = memmem(l, n, "{ sp:", 5),
+		   *h = memmem(l, n, "hitcount:", 9);
 
-	if (!k || !h)
-		return false;
-	*sp = strtoll(k + 5, NULL, 0);
-	*hits = strtoll(h + 9, NULL, 10);
-	return *sp >= 0 && *sp<STACK_THREAD_SIZE && * hits> 0;
+	return k && h &&
+	       !num_ll(ns, k + 5, 0, 0, STACK_THREAD_SIZE - 1, sp, NULL) &&
+	       /* hit counts of a 4096-entry hist: sums stay far from overflow */
+	       !num_ll(ns, h + 9, 10, 1, 1LL << 40, hits, NULL);
 }
 
-json_object *stack_hist_summary(const char *text, size_t len)
+json_object *stack_hist_summary(const char *text, size_t len, struct numsrc *ns)
 {
 	const char *p = text, *end = text + len;
 	struct bucket *b = NULL;
@@ -111,17 +114,16 @@ json_object *stack_hist_summary(const char *text, size_t len)
 	while (text && p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[256];
+		const char *line = p, *d;
 		long long sp, hits;
 
-		snprintf(line, sizeof(line), "%.*s", (int)ll, p);
 		p = nl ? nl + 1 : end;
-		if (strstr(line, "# event histogram"))
+		if (memmem(line, ll, "# event histogram", 17))
 			header = true;
-		if (strstr(line, "Dropped:"))
-			dropped =
-				strtoll(strstr(line, "Dropped:") + 8, NULL, 10);
-		if (!hist_line(line, &sp, &hits))
+		if ((d = memmem(line, ll, "Dropped:", 8)) &&
+		    num_ll(ns, d + 8, 10, 0, LLONG_MAX, &dropped, NULL))
+			dropped = 0;
+		if (!hist_line(line, ll, &sp, &hits, ns))
 			continue;
 		if (n == cap) {
 			cap = cap ? 2 * cap : 256;
@@ -226,10 +228,11 @@ struct tline {
  * The comm may hold spaces and dashes: the pid is the digits before the
  * " [CPU]" and the comm what comes before that dash.
  */
-static bool parse_tline(const char *l, size_t n, struct tline *t)
+static bool parse_tline(const char *l, size_t n, struct tline *t,
+			struct numsrc *ns)
 {
-	const char *end = l + n, *b, *c, *d, *colon;
-	char *e;
+	const char *end = l + n, *b, *c, *d, *colon, *e = NULL;
+	long long pid, cpu;
 
 	for (b = l; b < end; b++) {
 		if (*b != '[' || b == l || b[-1] != ' ')
@@ -241,15 +244,17 @@ static bool parse_tline(const char *l, size_t n, struct tline *t)
 	}
 	if (b >= end)
 		return false;
-	t->cpu = atoi(b + 1);
 	for (d = b; d > l && d[-1] == ' '; d--)
 		;
 	c = d;
 	while (c > l && isdigit((unsigned char)c[-1]))
 		c--;
-	if (c == d || c == l || c[-1] != '-')
+	if (c == d || c == l || c[-1] != '-' ||
+	    num_ll(ns, b + 1, 10, 0, INT_MAX, &cpu, NULL) ||
+	    num_ll(ns, c, 10, 0, INT_MAX, &pid, NULL))
 		return false;
-	t->pid = atoi(c);
+	t->cpu = (int)cpu;
+	t->pid = (int)pid;
 	{
 		const char *s = l;
 
@@ -259,11 +264,11 @@ static bool parse_tline(const char *l, size_t n, struct tline *t)
 	}
 	/* Skip "] ", the flags word if any, then the timestamp. */
 	for (d = memchr(b, ']', end - b) + 1; d < end; d++) {
-		if (isdigit((unsigned char)*d) && (d[-1] == ' ')) {
-			t->ts = strtod(d, &e);
-			if (e < end && *e == ':')
-				break;
-		}
+		/* The flags word ("...1.") is no timestamp: not an error. */
+		if (isdigit((unsigned char)*d) && d[-1] == ' ' &&
+		    !num_double(NULL, d, 0, 1e12, &t->ts, &e) && e < end &&
+		    *e == ':')
+			break;
 	}
 	if (d >= end)
 		return false;
@@ -298,6 +303,7 @@ struct rw_state {
 	size_t ns, caps;
 	char **frames;
 	size_t nf, capf;
+	struct numsrc *nums;
 };
 
 static int site_by_event(const struct tline *t)
@@ -337,15 +343,11 @@ static struct sample *chain_owner(struct rw_state *st, const struct tline *t)
 
 static void add_sample(struct rw_state *st, const struct tline *t, int site)
 {
-	const char *sp = NULL;
+	const char *sp = memmem(t->rest, t->rest_len, " sp=", 4);
 	struct sample *s;
+	long long v;
 
-	for (size_t i = 0; i + 3 < t->rest_len; i++)
-		if (!memcmp(t->rest + i, " sp=", 4)) {
-			sp = t->rest + i + 4;
-			break;
-		}
-	if (!sp)
+	if (!sp || num_ll(st->nums, sp + 4, 0, 0, STACK_THREAD_SIZE, &v, NULL))
 		return;
 	if (st->ns == st->caps) {
 		st->caps = st->caps ? 2 * st->caps : 256;
@@ -358,16 +360,17 @@ static void add_sample(struct rw_state *st, const struct tline *t, int site)
 	s->cpu = t->cpu;
 	s->ts = t->ts;
 	snprintf(s->comm, sizeof(s->comm), "%s", t->comm);
-	s->depth = STACK_THREAD_SIZE - strtoll(sp, NULL, 0);
+	s->depth = STACK_THREAD_SIZE - v;
 }
 
 /* "nr_reclaimed=N" of a reclaim _end event, else 0. */
-static long long nr_reclaimed(const struct tline *t)
+static long long nr_reclaimed(struct rw_state *st, const struct tline *t)
 {
-	for (size_t i = 0; i + 13 < t->rest_len; i++)
-		if (!memcmp(t->rest + i, "nr_reclaimed=", 13))
-			return strtoll(t->rest + i + 13, NULL, 10);
-	return 0;
+	const char *k = memmem(t->rest, t->rest_len, "nr_reclaimed=", 13);
+	long long v;
+
+	return k && !num_ll(st->nums, k + 13, 10, 0, LLONG_MAX, &v, NULL) ? v :
+									    0;
 }
 
 static void read_trace(struct rw_state *st, const char *text, size_t len)
@@ -393,7 +396,7 @@ static void read_trace(struct rw_state *st, const char *text, size_t len)
 				add_frame(st, p + 4, n - 4);
 				owner->chain_len++;
 			}
-		} else if (*p != '#' && parse_tline(p, n, &t)) {
+		} else if (*p != '#' && parse_tline(p, n, &t, st->nums)) {
 			owner = NULL;
 			windows_tick(&st->w, t.ts);
 			if (ev_is(&t, "<stack trace>"))
@@ -402,7 +405,8 @@ static void read_trace(struct rw_state *st, const char *text, size_t len)
 				add_sample(st, &t, site);
 			else
 				windows_event(&st->w, t.pid, t.ts, t.event,
-					      t.event_len, nr_reclaimed(&t));
+					      t.event_len,
+					      nr_reclaimed(st, &t));
 		}
 		p = nl ? nl + 1 : end;
 	}
@@ -422,9 +426,10 @@ static const char *in_window(const struct rw_state *st, const struct sample *s)
 	return starts_with(s->comm, "kswapd") ? wkind_name[WK_KSWAPD] : NULL;
 }
 
-json_object *stack_reclaim_write(const char *text, size_t len)
+json_object *stack_reclaim_write(const char *text, size_t len,
+				 struct numsrc *ns)
 {
-	struct rw_state st = { 0 };
+	struct rw_state st = { .nums = ns };
 	json_object *o = json_object_new_object(), *chain;
 	const struct sample *best = NULL;
 	const char *best_win = NULL;

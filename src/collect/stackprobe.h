@@ -5,6 +5,8 @@
 #include <json-c/json.h>
 #include <stddef.h>
 
+struct numsrc;
+
 /*
  * Stack depth at a dozen kprobe sites: reclaim entry, filesystem writeback
  * entry and each storage layer's entry. Each probe records the low 14 bits
@@ -44,9 +46,12 @@ const char *stack_site_hist(void);
 /*
  * One site's tracefs hist file ("{ sp: N } hitcount: M" lines): {samples,
  * max_bytes, p99_bytes, min_bytes, dropped}. NULL if text holds no
- * histogram header. samples 0 when the site was never hit.
+ * histogram header. samples 0 when the site was never hit. A line whose
+ * sp or hitcount is not a number in range is left out and recorded in ns
+ * (util/num.h; may be NULL), as are the bad numbers of the trace below.
  */
-json_object *stack_hist_summary(const char *text, size_t len);
+json_object *stack_hist_summary(const char *text, size_t len,
+				struct numsrc *ns);
 
 /*
  * Why a site produced no histogram, from the kprobe_events listing, the
@@ -64,6 +69,7 @@ char *stack_site_absent(const struct stack_site *s, const char *kprobe_events,
  * sample inside a reclaim window (direct, memcg, or a kswapd task);
  * max_bytes and what follows are absent when there is none.
  */
-json_object *stack_reclaim_write(const char *trace, size_t len);
+json_object *stack_reclaim_write(const char *trace, size_t len,
+				 struct numsrc *ns);
 
 #endif

@@ -20,6 +20,8 @@
 #include "util/dvec.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/num.h"
+#include "util/str.h"
 #include "util/utf8.h"
 
 const char *const trace_events[] = {
@@ -233,6 +235,7 @@ struct summary {
 	/* First pass: each CPU's last timestamp; kswapd's pids. */
 	double cpu_last[MAX_CPUS];
 	bool cpu_seen[MAX_CPUS], cpu_lost[MAX_CPUS];
+	struct numsrc *ns; /* bad numbers of the trace and trace_stats.txt */
 };
 
 static bool ev(const struct trace_line *l, const char *name)
@@ -291,13 +294,14 @@ static void bdi_of(const struct trace_line *l, char *buf, size_t len)
 static bool spaced_num(const struct trace_line *l, const char *key,
 		       long long *v)
 {
-	char buf[256], *p;
+	const char *p = l->args, *end = l->args + l->args_len;
 	size_t k = strlen(key);
 
-	trace_args_copy(l, buf, sizeof(buf));
-	for (p = buf; (p = strstr(p, key)); p += k)
-		if ((p == buf || p[-1] == ' ') && p[k] == ' ')
-			return sscanf(p + k + 1, "%lld", v) == 1;
+	for (; (p = memmem(p, end - p, key, k)); p += k)
+		if ((p == l->args || p[-1] == ' ') && p + k < end &&
+		    p[k] == ' ')
+			return !num_ll(l->ns, p + k + 1, 10, -TRACE_NUM_MAX,
+				       TRACE_NUM_MAX, v, NULL);
 	return false;
 }
 
@@ -457,10 +461,8 @@ static void one(struct summary *s, const struct trace_line *l)
 		wb_written(s, l);
 	} else if (ev(l, "writeback_pages_written")) {
 		/* "writeback_pages_written: 123" */
-		char num[24];
-
-		trace_args_copy(l, num, sizeof(num));
-		s->wb_pages_written += trace_clamp(strtoll(num, NULL, 10));
+		if (!num_ll(s->ns, l->args, 10, 0, TRACE_NUM_MAX, &n, NULL))
+			trace_add(&s->wb_pages_written, n);
 	} else if (ev(l, "balance_dirty_pages")) {
 		s->bdp++;
 		if (trace_arg_num(l, "pause", &n) && n > 0) {
@@ -521,13 +523,21 @@ static json_object *stall_json(const struct windows *w, enum wkind kind)
 	return o;
 }
 
+/* A per-CPU ring buffer figure: "overrun: 12" after its path's "/stats:". */
+static bool stat_num(struct numsrc *ns, const char *v, const char *key,
+		     long long *x)
+{
+	return skip_prefix(v, key, &v) &&
+	       !num_ll(ns, v, 10, 0, TRACE_NUM_MAX, x, NULL);
+}
+
 /* trace_stats.txt: "# section" headers, per-CPU "PATH:key: value" lines. */
 static void parse_stats(const char *text, size_t len, json_object *o,
-			long long *lost, bool *cpu_lost)
+			long long *lost, bool *cpu_lost, struct numsrc *ns)
 {
 	const char *p = text, *end = text + len;
 	char section[64] = "";
-	long long overrun = 0, dropped = 0, commit_overrun = 0, entries = 0;
+	long long overrun = 0, dropped = 0, commit_overrun = 0;
 	int cpus = 0;
 	json_object *enabled = json_object_new_array();
 	json_object *missing = json_object_new_array();
@@ -535,53 +545,44 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		char line[256];
-		const char *v;
+		const char *line = p, *v, *c;
+		long long x, cpu = -1;
 
-		snprintf(line, sizeof(line), "%.*s", (int)n, p);
 		p = nl ? nl + 1 : end;
-		if (line[0] == '#' && line[1] == ' ') {
-			if (strncmp(line + 2, "(exit", 5))
-				snprintf(section, sizeof(section), "%.63s",
-					 line + 2);
+		if (skip_prefix_mem(line, n, "# ", &v, &n)) {
+			if (!starts_with(v, "(exit"))
+				snprintf(section, sizeof(section), "%.*s",
+					 (int)(n < 63 ? n : 63), v);
 			continue;
 		}
-		if (!line[0])
+		if (!n)
 			continue;
 		if (!strcmp(section, "set_event")) {
-			json_object_array_add(enabled,
-					      json_object_new_string(line));
+			json_object_array_add(
+				enabled, json_object_new_string_len(line, n));
 		} else if (!strcmp(section, "buffer_size_kb")) {
-			json_put_int(o, "buffer_size_kb",
-				     strtoll(line, NULL, 10));
-		} else if ((v = strstr(line, "/stats:"))) {
-			const char *c = strstr(line, "/cpu");
-			int cpu = c ? atoi(c + 4) : -1;
-			long long x;
-
+			if (!num_ll(ns, line, 10, 0, TRACE_NUM_MAX, &x, NULL))
+				json_put_int(o, "buffer_size_kb", x);
+		} else if ((v = memmem(line, n, "/stats:", 7))) {
+			c = memmem(line, v - line, "/cpu", 4);
+			if (c &&
+			    num_ll(ns, c + 4, 10, 0, MAX_CPUS - 1, &cpu, NULL))
+				cpu = -1;
 			v += 7;
+			if (stat_num(ns, v, "entries:", &x)) {
+				cpus++;
+			} else if (stat_num(ns, v, "overrun:", &x)) {
+				trace_add(&overrun, x);
+			} else if (stat_num(ns, v, "commit overrun:", &x)) {
+				trace_add(&commit_overrun, x);
+			} else if (stat_num(ns, v, "dropped events:", &x)) {
+				trace_add(&dropped, x);
+			} else {
+				continue;
+			}
 			/* Which CPUs lost events, for the cut. */
-			if ((!strncmp(v, "overrun:", 8) &&
-			     (x = strtoll(v + 8, NULL, 10))) ||
-			    (!strncmp(v, "commit overrun:", 15) &&
-			     (x = strtoll(v + 15, NULL, 10))) ||
-			    (!strncmp(v, "dropped events:", 15) &&
-			     (x = strtoll(v + 15, NULL, 10))))
-				if (cpu >= 0 && cpu < MAX_CPUS)
-					cpu_lost[cpu] = true;
-			if (!strncmp(v, "entries:", 8))
-				entries +=
-					trace_clamp(strtoll(v + 8, NULL, 10)),
-					cpus++;
-			else if (!strncmp(v, "overrun:", 8))
-				overrun +=
-					trace_clamp(strtoll(v + 8, NULL, 10));
-			else if (!strncmp(v, "commit overrun:", 15))
-				commit_overrun +=
-					trace_clamp(strtoll(v + 15, NULL, 10));
-			else if (!strncmp(v, "dropped events:", 15))
-				dropped +=
-					trace_clamp(strtoll(v + 15, NULL, 10));
+			if (x && cpu >= 0 && !starts_with(v, "entries:"))
+				cpu_lost[cpu] = true;
 		}
 	}
 	if (cpus) {
@@ -589,7 +590,9 @@ static void parse_stats(const char *text, size_t len, json_object *o,
 		json_put_int(o, "overrun", overrun);
 		json_put_int(o, "commit_overrun", commit_overrun);
 		json_put_int(o, "dropped_events", dropped);
-		*lost += overrun + commit_overrun + dropped;
+		trace_add(lost, overrun);
+		trace_add(lost, commit_overrun);
+		trace_add(lost, dropped);
 	}
 	/* Which requested events did the kernel not have? */
 	for (size_t i = 0; trace_events[i]; i++) {
@@ -647,6 +650,21 @@ static json_object *ntab_json(const struct ntab *t, const char *ka,
 }
 
 /* Calls fn for each parsable line; header facts go to the summary. */
+#define ENTRIES "entries-in-buffer/entries-written: "
+
+/* "# entries-in-buffer/entries-written: 11255/11255   #P:2" */
+static void entries_header(struct numsrc *ns, const char *h, long long *in_buf,
+			   long long *written)
+{
+	long long a, b;
+
+	if (!num_ll(ns, h, 10, 0, TRACE_NUM_MAX, &a, &h) && *h == '/' &&
+	    !num_ll(ns, h + 1, 10, 0, TRACE_NUM_MAX, &b, NULL)) {
+		*in_buf = a;
+		*written = b;
+	}
+}
+
 static void walk(struct summary *s, const char *text, size_t len, bool first,
 		 long long *in_buf, long long *written)
 {
@@ -657,23 +675,22 @@ static void walk(struct summary *s, const char *text, size_t len, bool first,
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 		struct trace_line l;
 		const char *h;
+		long long lost;
 
 		if (p[0] == '#' && n > 40 &&
-		    (h = memmem(p, n < 200 ? n : 200,
-				"entries-in-buffer/entries-written: ", 35))) {
-			if (first &&
-			    sscanf(h + 35, "%lld/%lld", in_buf, written) == 2) {
-				*in_buf = trace_clamp(*in_buf);
-				*written = trace_clamp(*written);
-			}
+		    (h = memmem(p, n < 200 ? n : 200, ENTRIES,
+				strlen(ENTRIES)))) {
+			if (first)
+				entries_header(s->ns, h + strlen(ENTRIES),
+					       in_buf, written);
 		} else if (p[0] == '#') {
 			/* a header line */
 		} else if (n < 64 && memmem(p, n, " EVENTS]", 8) &&
 			   (h = memmem(p, n, "[LOST ", 6))) {
-			if (first)
-				s->lost_lines +=
-					trace_clamp(strtoll(h + 6, NULL, 10));
-		} else if (trace_parse_line(p, n, &l)) {
+			if (first && !num_ll(s->ns, h + 6, 10, 0, TRACE_NUM_MAX,
+					     &lost, NULL))
+				trace_add(&s->lost_lines, lost);
+		} else if (trace_parse_line(p, n, &l, first ? s->ns : NULL)) {
 			int cpu = l.cpu >= 0 && l.cpu < MAX_CPUS ? l.cpu : 0;
 
 			if (first) {
@@ -685,6 +702,7 @@ static void walk(struct summary *s, const char *text, size_t len, bool first,
 			} else if (l.ts > s->cut) {
 				s->cut_lines++;
 			} else {
+				l.ns = s->ns; /* the first pass parsed the header */
 				one(s, &l);
 			}
 		}
@@ -755,20 +773,21 @@ static json_object *ctx_json(const struct wbctx *c, enum io_class k)
 json_object *trace_summary(const char *text, size_t len, const char *stats,
 			   size_t stats_len)
 {
-	return trace_summary_dev(text, len, stats, stats_len, NULL);
+	return trace_summary_dev(text, len, stats, stats_len, NULL, NULL);
 }
 
 json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
-			       size_t stats_len, const char *fs_dev)
+			       size_t stats_len, const char *fs_dev,
+			       struct numsrc *ns)
 {
-	struct summary s = { 0 };
+	struct summary s = { .ns = ns };
 	json_object *o = json_object_new_object(), *j, *k;
 	long long in_buf = -1, written = -1, lost = 0;
 
 	windows_init(&s.win);
 	s.io = io_new(fs_dev);
 	if (stats)
-		parse_stats(stats, stats_len, o, &lost, s.cpu_lost);
+		parse_stats(stats, stats_len, o, &lost, s.cpu_lost, ns);
 	walk(&s, text, len, true, &in_buf, &written);
 	if (in_buf >= 0 && written > in_buf && !stats)
 		lost += written - in_buf;

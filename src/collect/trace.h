@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "collect/traceline.h"
+#include "util/num.h"
 
 /*
  * Reclaim and writeback tracepoints: a summary of the text of tracefs'
@@ -23,10 +24,13 @@ json_object *trace_summary(const char *text, size_t len, const char *stats,
 			   size_t stats_len);
 /*
  * The same, attributing write bios at the filesystem's device fs_dev
- * ("MAJ:MIN", or NULL: no "io" writers) to their writer class.
+ * ("MAJ:MIN", or NULL: no "io" writers) to their writer class, and
+ * recording the numbers that are not (util/num.h) in ns, which has the
+ * trace and stats texts registered (or is NULL).
  */
 json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
-			       size_t stats_len, const char *fs_dev);
+			       size_t stats_len, const char *fs_dev,
+			       struct numsrc *ns);
 
 /* Events the plan enables, "system/event" (NULL-terminated). */
 extern const char *const trace_events[];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "collect/traceline.h"
+#include "util/num.h"
 #include "util/utf8.h"
 
 #define HEADER_MAX 64 /* comm (16), '-', pid (7), blanks, " [" */
@@ -29,10 +30,12 @@ static bool isnum(const char *p, const char *e)
  * "           <...>-1234    [001] d..1.   123.456789: event: args"
  * The comm may hold spaces and dashes: find "-PID [CPU]" instead.
  */
-bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
+bool trace_parse_line(const char *line, size_t len, struct trace_line *out,
+		      struct numsrc *ns)
 {
 	const char *end = line + len, *p, *open = NULL, *close = NULL;
 	const char *dash, *ps, *t, *te;
+	long long pid, cpu;
 
 	if (!len || line[0] == '#')
 		return false;
@@ -69,8 +72,12 @@ bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
 			t++;
 		snprintf(out->comm, sizeof(out->comm), "%.*s", (int)(dash - t),
 			 t);
-		out->pid = atoi(ps);
-		out->cpu = atoi(open + 1);
+		if (num_ll(ns, ps, 10, 0, INT_MAX, &pid, NULL) ||
+		    num_ll(ns, open + 1, 10, 0, INT_MAX, &cpu, NULL))
+			return false;
+		out->pid = (int)pid;
+		out->cpu = (int)cpu;
+		out->ns = ns;
 		break;
 	}
 	if (!close)
@@ -78,21 +85,16 @@ bool trace_parse_line(const char *line, size_t len, struct trace_line *out)
 	/* Then an optional flags field, the timestamp with ':', the event. */
 	p = close + 1;
 	for (int tok = 0; tok < 2; tok++) {
-		char num[40], *e;
-		size_t n;
+		const char *e;
 
 		while (p < end && *p == ' ')
 			p++;
 		t = p;
 		while (p < end && *p != ' ')
 			p++;
-		n = p - t;
-		if (n < 2 || t[n - 1] != ':' || n >= sizeof(num))
-			continue;
-		memcpy(num, t, n - 1);
-		num[n - 1] = '\0';
-		out->ts = strtod(num, &e);
-		if (*e)
+		/* The flags word ("d..1.") is no timestamp: not an error. */
+		if (p - t < 2 || p[-1] != ':' ||
+		    num_double(NULL, t, 0, 1e12, &out->ts, &e) || e != p - 1)
 			continue;
 		while (p < end && *p == ' ')
 			p++;
@@ -139,20 +141,8 @@ static const char *find_arg(const struct trace_line *l, const char *key)
 bool trace_arg_num(const struct trace_line *l, const char *key, long long *v)
 {
 	const char *p = find_arg(l, key);
-	char num[32];
-	size_t n = 0;
-	const char *end = l->args + l->args_len;
 
-	if (!p)
-		return false;
-	while (p < end && n < sizeof(num) - 1 &&
-	       (isxdigit((unsigned char)*p) || *p == '-' || *p == 'x'))
-		num[n++] = *p++;
-	num[n] = '\0';
-	if (!n)
-		return false;
-	*v = strtoll(num, NULL, 0);
-	return true;
+	return p && !num_ll(l->ns, p, 0, LLONG_MIN, LLONG_MAX, v, NULL);
 }
 
 void trace_add(long long *acc, long long v)

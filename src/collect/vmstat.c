@@ -7,12 +7,12 @@
  * through a sorted index so a delta costs n log n, not n * m.
  */
 #include <ctype.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "collect/vmstat.h"
 #include "util/log.h"
+#include "util/num.h"
 
 static bool name_char(char c)
 {
@@ -22,9 +22,7 @@ static bool name_char(char c)
 /* One "name[:] value" line into kv; false if it is not one. */
 static bool parse_line(const char *p, const char *le, struct kv *kv)
 {
-	const char *q = p;
-	char num[32], *e;
-	size_t n = 0;
+	const char *q = p, *e;
 
 	while (q < le && name_char(*q))
 		q++;
@@ -34,18 +32,10 @@ static bool parse_line(const char *p, const char *le, struct kv *kv)
 	kv->name[q - p] = '\0';
 	if (q < le && *q == ':')
 		q++;
-	while (q < le && *q == ' ')
-		q++;
-	while (q < le && (isdigit((unsigned char)*q) || (*q == '-' && !n)) &&
-	       n < sizeof(num) - 1)
-		num[n++] = *q++;
-	num[n] = '\0';
-	if (!n || (q < le && isdigit((unsigned char)*q)))
-		return false;
-	errno = 0;
-	kv->value = strtoll(num, &e, 10);
-	return !errno && e != num && kv->value <= KVSET_VALUE_MAX &&
-	       kv->value >= -KVSET_VALUE_MAX;
+	return q < le &&
+	       !num_ll(NULL, q, 10, -KVSET_VALUE_MAX, KVSET_VALUE_MAX,
+		       &kv->value, &e) &&
+	       e <= le;
 }
 
 static const struct kvset *sort_set;

@@ -15,9 +15,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t ml = nl ? (size_t)(nl - t) : n;
 	json_object *o;
 
-	o = stack_trace_summary(t, n, t, ml);
+	o = stack_trace_summary(t, n, t, ml, NULL);
 	json_object_put(o);
-	o = stack_console_usage(t, n);
+	o = stack_console_usage(t, n, NULL);
 	json_object_put(o);
 	free(t);
 	return 0;

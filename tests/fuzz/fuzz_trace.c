@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *s = stats ? xstrndup(stats, size - n - 1) : NULL;
 	json_object *o;
 
-	o = trace_summary_dev(t, n, s, s ? strlen(s) : 0, "254:16");
+	o = trace_summary_dev(t, n, s, s ? strlen(s) : 0, "254:16", NULL);
 	json_object_to_json_string(o);
 	json_object_put(o);
 	free(s);

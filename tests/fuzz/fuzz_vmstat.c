@@ -33,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vmstat_counter_delta(&before, &after, "allocstall");
 	kvset_free(&before);
 	kvset_free(&after);
-	o = psi_json(copy, a, copy + size - b, b);
+	o = psi_json(copy, a, copy + size - b, b, NULL);
 	json_object_put(o);
 	o = timeseries_summary(copy, size);
 	if (o)
