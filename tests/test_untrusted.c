@@ -32,6 +32,17 @@
 
 #include "testdata.h"
 
+#if defined(__SANITIZE_ADDRESS__)
+#define ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASAN 1
+#endif
+#endif
+#ifndef ASAN
+#define ASAN 0
+#endif
+
 static void put(const char *dir, const char *name, const char *data, size_t len)
 {
 	char *path = xasprintf("%s/%s", dir, name);
@@ -422,10 +433,16 @@ START_TEST(reparse_gzip_bomb)
 	ck_assert_ptr_nonnull(strstr(str(c, "metrics.collector_errors.trace"),
 				     "more than the cap"));
 	ck_assert_ptr_null(json_path(c, "metrics.trace"));
-	/* At most the cap was held (the bomb is twice that). */
+	/*
+	 * At most the cap was held (the bomb is twice that): 261 MiB measured.
+	 * AddressSanitizer's quarantine keeps every buffer a growing strbuf
+	 * left behind (make check-asan: 810 MiB), so there the size is all.
+	 */
 	getrusage(RUSAGE_SELF, &ru);
-	ck_assert_msg(ru.ru_maxrss < (long)(CELL_FILE_MAX / 1024 * 3 / 2),
-		      "max RSS %ld KiB", ru.ru_maxrss);
+	if (!ASAN)
+		ck_assert_msg(ru.ru_maxrss <
+				      (long)(CELL_FILE_MAX / 1024 * 3 / 2),
+			      "max RSS %ld KiB", ru.ru_maxrss);
 	json_object_put(c);
 	strbuf_release(&note);
 	rm_rf(tmp);
