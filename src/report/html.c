@@ -424,6 +424,58 @@ static const char *test_html(enum rpt_test t)
 	}
 }
 
+/* The Verdict block: the workload's question, answered first. */
+static void verdict_html(struct strbuf *out, const struct report *r,
+			 const struct rpt_group *g)
+{
+	if (g->nr_sides < 2)
+		return;
+	strbuf_addf(out,
+		    "<h3>Verdict</h3>\n<p>The workload's primary rows, each "
+		    "tested at alpha %.2f with its own test; same means within "
+		    "%g%% (TOST).</p>\n",
+		    r->o.alpha, r->o.threshold);
+	if (!g->nr_verdicts) {
+		strbuf_addstr(out, "<p>No primary rows (the workload's "
+				   "primary:, or --primary).</p>\n");
+		return;
+	}
+	strbuf_addstr(out, "<table><tr><th>kernel</th><th>row</th>"
+			   "<th>verdict</th><th>effect</th><th>n</th>"
+			   "<th>p</th><th>test</th><th>could see</th></tr>\n");
+	for (size_t i = 0; i < g->nr_verdicts; i++) {
+		const struct rpt_verdict *v = &g->verdicts[i];
+		const struct metric *m = &metric_rows[v->metric];
+		struct strbuf eff = STRBUF_INIT, sdc = STRBUF_INIT;
+
+		vdecision_effect(&v->d, m->unit, 1, &eff);
+		vdecision_sdc(&v->d, m->unit, 1, &sdc);
+		strbuf_addstr(out, "<tr><td>");
+		esc(out, g->sides[v->side].name);
+		strbuf_addstr(out, "</td><td>");
+		esc(out, m->name);
+		strbuf_addf(out, "</td><td><b>%s</b></td><td>",
+			    verdict_name(v->d.verdict));
+		esc(out, eff.buf);
+		strbuf_addf(out,
+			    "</td><td>%d/%d</td><td>%.2g</td><td>%s</td>"
+			    "<td>",
+			    v->d.na, v->d.nb, v->d.p,
+			    metric_test_name(v->d.test));
+		esc(out, sdc.buf);
+		strbuf_addstr(out, "</td></tr>\n");
+		strbuf_release(&eff);
+		strbuf_release(&sdc);
+	}
+	strbuf_addstr(out, "</table>\n");
+	if (g->unfinished)
+		strbuf_addf(
+			out,
+			"<p>Unequal work: %zu cells ended with more than "
+			"1%% of what they wrote still dirty (end-dirty).</p>\n",
+			g->unfinished);
+}
+
 static int group_html(struct strbuf *out, const struct report *r,
 		      const struct rpt_group *g, struct strbuf *err)
 {
@@ -440,6 +492,7 @@ static int group_html(struct strbuf *out, const struct report *r,
 	}
 	strbuf_addf(out, ". %zu of %zu tested rows starred.</p>\n", g->starred,
 		    g->tested);
+	verdict_html(out, r, g);
 	outcome_matrix(out, g);
 	strbuf_addstr(out, "<h3>Metrics</h3>\n");
 	metric_table(out, g, MT_METRIC);

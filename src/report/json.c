@@ -55,6 +55,9 @@ static json_object *cmp_json(const struct rpt_cmp *c)
 		add(o, "welch_df", num(c->welch.df));
 		add(o, "welch_p", num(c->welch.p));
 	}
+	add(o, "test", str(metric_test_name(c->test)));
+	if (c->t.valid)
+		add(o, "p", num(c->t.p));
 	add(o, "bh_q", num(c->q));
 	add(o, "bands_apart", json_object_new_boolean(c->bands_apart));
 	add(o, "mde", num(c->mde));
@@ -212,6 +215,37 @@ static json_object *stack_json(const struct rpt_group *g)
 	return o;
 }
 
+/* The Verdict block: one entry per non-base kernel and primary row. */
+static json_object *verdicts_json(const struct rpt_group *g)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < g->nr_verdicts; i++) {
+		const struct rpt_verdict *v = &g->verdicts[i];
+		const struct vdecision *d = &v->d;
+		json_object *o = json_object_new_object();
+
+		add(o, "kernel", str(g->sides[v->side].name));
+		add(o, "row", str(metric_rows[v->metric].name));
+		add(o, "unit", str(metric_rows[v->metric].unit));
+		add(o, "verdict", str(verdict_name(d->verdict)));
+		add(o, "test", str(metric_test_name(d->test)));
+		add(o, "n", json_object_new_int(d->na));
+		add(o, "n_kernel", json_object_new_int(d->nb));
+		add(o, "mean_baseline", num(d->a));
+		add(o, "mean", num(d->b));
+		add(o, "diff", num(d->diff));
+		add(o, "pct", num(d->pct));
+		add(o, "p", num(d->p));
+		add(o, "p_same", num(d->p_same));
+		add(o, "sdc", num(d->sdc_abs));
+		add(o, "sdc_pct", num(d->sdc_pct));
+		add(o, "why", str(d->why));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 static json_object *group_json(const struct rpt_group *g)
 {
 	json_object *o = json_object_new_object();
@@ -230,6 +264,8 @@ static json_object *group_json(const struct rpt_group *g)
 					      cell_ref(g->sides[s].cells[i]));
 	}
 	add(o, "n", n);
+	add(o, "verdicts", verdicts_json(g));
+	add(o, "unequal_work_cells", json_object_new_int64(g->unfinished));
 	add(o, "rows_tested", json_object_new_int64(g->tested));
 	add(o, "rows_starred", json_object_new_int64(g->starred));
 	add(o, "outcomes", outcomes_json(g));
