@@ -13,7 +13,7 @@
 #include <stdlib.h>
 
 #include "cell/plan.h"
-#include "jobs/nightly.h"
+#include "spec/nightly.h"
 #include "spec/hosts.h"
 #include "spec/matrix.h"
 #include "spec/specs.h"
