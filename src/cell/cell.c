@@ -245,6 +245,15 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		strbuf_addstr(&x->err, "cannot write the domain XML");
 		goto out;
 	}
+	/* What libvirt was given, for a reproducer (wblab repro). */
+	{
+		char *xp = xasprintf("%s/domain%s.xml", c->cell_dir,
+				     tgt ? "-target" : "");
+
+		if (write_file_atomic(xp, vm->xml.buf, vm->xml.len, 0644))
+			warn("cannot write %s: %s", xp, strerror(errno));
+		free(xp);
+	}
 	ret = 0;
 out:
 	strbuf_release(&out);
