@@ -41,9 +41,13 @@ static const char *s(const char *v)
 static void dump_topology(const struct topology_spec *t)
 {
 	printf("## topology %s\n", t->name);
-	printf("disks %lld x %" PRIu64 "\n", t->disk_count, t->disk_size);
+	/* No disk has no size (the field was required once, now it is not). */
+	printf("disks %lld x %" PRIu64 "\n", t->disk_count,
+	       t->disk_count ? t->disk_size : 0);
 	printf("target disks %lld x %" PRIu64 ", memory %lld MiB\n",
-	       t->target_disk_count, t->target_disk_size, t->target_memory);
+	       t->target_disk_count,
+	       t->target_disk_count ? t->target_disk_size : 0,
+	       t->target_memory);
 	printf("mount %s\n", s(t->mount));
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		const struct topo_layer *l = &t->layers[i];
