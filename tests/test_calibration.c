@@ -196,6 +196,43 @@ START_TEST(test_known_answer_power)
 }
 END_TEST
 
+/*
+ * The mail a reviewer reads: the Verdict first, reclaim-wr-direct
+ * different in the workload's unit, the whole report within 100 lines
+ * (the spread lines and the per-row legend wait for --full).
+ */
+START_TEST(test_mail_verdict_first)
+{
+	struct report r;
+	struct strbuf mail = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	char *ab = testdata_path(AB_RUN);
+	const char *v, *o;
+	size_t lines = 0;
+
+	report_init(&r, NULL);
+	r.o.baseline = BASE;
+	ck_assert_msg(!report_load_run(&r, ab, &err), "%s", err.buf);
+	ck_assert_int_eq(report_build(&r, &err), 0);
+	report_mail(&r, &mail);
+	v = strstr(mail.buf, "Verdict (");
+	o = strstr(mail.buf, "Outcomes (fail:runs)");
+	ck_assert_ptr_nonnull(v);
+	ck_assert_ptr_nonnull(o);
+	ck_assert(v < o);
+	ck_assert_ptr_nonnull(strstr(
+		v, "reclaim-wr-direct  different 0 -> 295 pages, n 10/10"));
+	ck_assert_ptr_null(strstr(mail.buf, "inf%"));
+	for (const char *p = mail.buf; *p; p++)
+		lines += *p == '\n';
+	ck_assert_uint_le(lines, 100);
+	strbuf_release(&mail);
+	strbuf_release(&err);
+	free(ab);
+	report_release(&r);
+}
+END_TEST
+
 /* ---- whole validate runs, simulated ---- */
 
 /* The five thresholded rows of the real validate, 10% each. */
@@ -345,6 +382,7 @@ int main(void)
 	tcase_add_test(tc, test_aa_report_n3);
 	tcase_add_test(tc, test_aa_report_n5);
 	tcase_add_test(tc, test_known_answer_power);
+	tcase_add_test(tc, test_mail_verdict_first);
 	tcase_add_test(tc, test_validate_harmless);
 	tcase_add_test(tc, test_validate_revert);
 	suite_add_tcase(s, tc);

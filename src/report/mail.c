@@ -506,21 +506,30 @@ static void legend(struct strbuf *out, const struct report *r,
 
 	strbuf_addstr(out, "Legend\n");
 	wrap(out, "  value (  x%)  ", 16,
-	     "the kernel's figure and its change against the baseline, "
-	     "signs normalised: a positive % is always better (less "
-	     "spread is better for Stddev and CoeffVar).");
+	     r->o.full ? "the kernel's figure and its change against the "
+			 "baseline, signs normalised: a positive % is always "
+			 "better (less spread is better for Stddev and "
+			 "CoeffVar)." :
+			 "the kernel's figure and its change against the "
+			 "baseline, signs normalised: a positive % is always "
+			 "better.");
 	snprintf(buf, sizeof(buf),
 		 "significant: %s, alpha %.2f, n >= %d per side. Outcome "
 		 "rates: Fisher's exact test, two-sided, p < %.2f marks "
 		 "fail:runs with '*'.",
 		 test_text(r), r->o.alpha, STATS_MIN_N, r->o.alpha);
 	wrap(out, "  value *  x%*  ", 16, buf);
-	snprintf(buf, sizeof(buf),
-		 "%zu of %zu tested rows starred. Smallest change each row "
-		 "could have shown with power %.0f%% (alpha %.2f, this n and "
-		 "noise), in %% of the baseline mean: no star means no "
-		 "change bigger than this was there to see.",
-		 g->starred, g->tested, 100 * r->o.power, r->o.alpha);
+	if (r->o.full)
+		snprintf(buf, sizeof(buf),
+			 "%zu of %zu tested rows starred. Smallest change each "
+			 "row could have shown with power %.0f%% (alpha %.2f, "
+			 "this n and noise), in %% of the baseline mean: no "
+			 "star means no change bigger than this was there to "
+			 "see.",
+			 g->starred, g->tested, 100 * r->o.power, r->o.alpha);
+	else
+		snprintf(buf, sizeof(buf), "%zu of %zu tested rows starred.",
+			 g->starred, g->tested);
 	wrap(out, "  ", 2, buf);
 	tests_used(out, g);
 	if (!r->o.full) {
