@@ -22,7 +22,9 @@ static bool name_char(char c)
 /* One "name[:] value" line into kv; false if it is not one. */
 static bool parse_line(const char *p, const char *le, struct kv *kv)
 {
-	const char *q = p, *e;
+	const char *q = p;
+	char val[64];
+	size_t n;
 
 	while (q < le && name_char(*q))
 		q++;
@@ -32,10 +34,19 @@ static bool parse_line(const char *p, const char *le, struct kv *kv)
 	kv->name[q - p] = '\0';
 	if (q < le && *q == ':')
 		q++;
-	return q < le &&
-	       !num_ll(NULL, q, 10, -KVSET_VALUE_MAX, KVSET_VALUE_MAX,
-		       &kv->value, &e) &&
-	       e <= le;
+	if (q >= le)
+		return false;
+	/*
+	 * The guest's text is not NUL-terminated where the line ends (nor
+	 * at all, from a fuzzer): strtoll must see a bounded copy. A value
+	 * field longer than the copy is no number of /proc/vmstat's.
+	 */
+	n = le - q < (ptrdiff_t)sizeof(val) ? (size_t)(le - q) :
+					      sizeof(val) - 1;
+	memcpy(val, q, n);
+	val[n] = '\0';
+	return !num_ll(NULL, val, 10, -KVSET_VALUE_MAX, KVSET_VALUE_MAX,
+		       &kv->value, NULL);
 }
 
 static const struct kvset *sort_set;
