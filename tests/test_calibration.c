@@ -226,6 +226,17 @@ START_TEST(test_mail_verdict_first)
 	for (const char *p = mail.buf; *p; p++)
 		lines += *p == '\n';
 	ck_assert_uint_le(lines, 100);
+	/*
+	 * These cells keep no timeseries.tsv: the HTML report says so
+	 * instead of failing in gnuplot ("no valid points"), and shows the
+	 * Verdict too.
+	 */
+	r.o.timeseries = true;
+	strbuf_reset(&mail);
+	ck_assert_msg(!report_html(&r, &mail, &err), "%s", err.buf);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "<h3>Verdict</h3>"));
+	ck_assert_ptr_nonnull(
+		strstr(mail.buf, "no time series in these cells"));
 	strbuf_release(&mail);
 	strbuf_release(&err);
 	free(ab);

@@ -136,14 +136,17 @@ static int dist_plot(struct strbuf *out, const struct rpt_group *g, size_t m,
 	return ret;
 }
 
-/* One cell's timeseries.tsv as "t dirty writeback free" lines (MiB). */
-static void ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
+/*
+ * One cell's timeseries.tsv as "t dirty writeback free" lines (MiB); the
+ * number of points it gave.
+ */
+static int ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
 {
 	static const char *const want[] = { "dirty_kb", "writeback_kb",
 					    "mem_free_kb" };
 	struct strbuf f = STRBUF_INIT;
 	char *path = xasprintf("%s/timeseries.tsv", c->dir);
-	int idx = -1, ti = -1, rows = 0;
+	int idx = -1, ti = -1, rows = 0, points = 0;
 	char *line, *save;
 
 	if (strbuf_read_file(&f, path) || f.len > TS_MAX_BYTES)
@@ -168,8 +171,10 @@ static void ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
 			if (i == idx)
 				v = strtod(tok, NULL);
 		}
-		if (rows++ && isfinite(t) && isfinite(v))
+		if (rows++ && isfinite(t) && isfinite(v)) {
 			strbuf_addf(s, "%.3f %.3f\n", t, v / 1024);
+			points++;
+		}
 		if (idx < 0 || ti < 0)
 			break;
 	}
@@ -177,6 +182,7 @@ static void ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
 out:
 	free(path);
 	strbuf_release(&f);
+	return points;
 }
 
 /* Dirty, writeback and free memory over time, every cell of a kernel. */
@@ -186,7 +192,7 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 	static const char *const what[] = { "Dirty", "Writeback", "MemFree" };
 	static const char *const color[] = { "#d62728", "#1f77b4", "#2ca02c" };
 	struct strbuf s = STRBUF_INIT, alt = STRBUF_INIT;
-	int ret;
+	int ret, points[3] = { 0 };
 
 	gp_head(&s, 520, 240);
 	strbuf_addstr(&s, "set xlabel 'seconds into the workload'\n"
@@ -196,15 +202,27 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 	for (int col = 0; col < 3; col++) {
 		strbuf_addf(&s, "$t%d << EOD\n", col);
 		for (size_t i = 0; i < sd->n; i++)
-			ts_block(&s, sd->cells[i], col);
+			points[col] += ts_block(&s, sd->cells[i], col);
 		strbuf_addstr(&s, "EOD\n");
 	}
+	/* Cells without timeseries.tsv (imported, trimmed): no plot. */
+	if (!points[0] && !points[1] && !points[2]) {
+		strbuf_addstr(out, "<p class=\"note\">");
+		esc(out, sd->name);
+		strbuf_addstr(out, ": no time series in these cells.</p>\n");
+		strbuf_release(&s);
+		return 0;
+	}
 	strbuf_addstr(&s, "plot ");
-	for (int col = 0; col < 3; col++)
+	for (int col = 0, first = 1; col < 3; col++) {
+		if (!points[col])
+			continue;
 		strbuf_addf(&s,
 			    "%s$t%d using 1:2 with lines lw 1 lc '%s' "
 			    "title '%s'",
-			    col ? ", " : "", col, color[col], what[col]);
+			    first ? "" : ", ", col, color[col], what[col]);
+		first = 0;
+	}
 	strbuf_addch(&s, '\n');
 	strbuf_addf(&alt, "time series of %s", sd->name);
 	ret = gnuplot_img(out, &s, alt.buf, err);
