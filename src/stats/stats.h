@@ -297,4 +297,48 @@ int stats_gs_bounds(enum stats_gs_design d, const double *t, size_t k,
  */
 double stats_gs_crossing(const double *t, const double *z, size_t k);
 
+/*
+ * Change points of a series (stats-cpd.c): E-divisive means (Matteson and
+ * James 2014) as Apache Otava runs it over performance histories. The
+ * series is cut where the divergence of the stretches either side is
+ * largest, if a permutation test (the values shuffled within the current
+ * segments, `permutations` times, from a fixed seed) says it is
+ * significant: p = (permutations reaching the same divergence) /
+ * (permutations + 1) <= alpha; then each segment is searched again. No
+ * segment is shorter than min_size (>= 2), so one odd night is never a
+ * change point of its own. Reference: tests/ref/edivisive_ref.py.
+ */
+struct stats_cpd_opts {
+	double alpha;
+	unsigned permutations;
+	size_t min_size;
+	unsigned long long seed;
+};
+
+#define STATS_CPD_INIT                                             \
+	{                                                          \
+		.alpha = 0.05, .permutations = 199, .min_size = 3, \
+		.seed = 20140101                                   \
+	}
+
+struct stats_cp {
+	size_t index; /* the first value after the change */
+	size_t before,
+		after; /* the segments: [before, index), [index, after) */
+	double q; /* the divergence at the cut */
+	double p; /* the permutation test's p */
+	double mean_before, sd_before, mean_after, sd_after;
+};
+
+/*
+ * The change points of x[0..n-1] (finite values), sorted by index, at most
+ * max of them into cp: how many, or -1 on bad input (a NaN, min_size < 2,
+ * no permutations, alpha <= 0) or no memory.
+ */
+int stats_cpd(const double *x, size_t n, const struct stats_cpd_opts *o,
+	      struct stats_cp *cp, size_t max);
+/* The largest divergence over one segment and where (*tau); NAN, -INF. */
+double stats_edivisive_q(const double *x, size_t n, size_t min_size,
+			 size_t *tau);
+
 #endif
