@@ -61,10 +61,16 @@ int cmd_history(int argc, char **argv)
 			   "also write plots over nights (gnuplot SVG) here"),
 		OPT_STRING(0, "results", &o.results, "DIR",
 			   "results directory (its wblab.db)"),
+		OPT_BOOL(0, "changes", &o.changes,
+			 "list the change points of every series instead"),
+		OPT_BOOL(0, "json", &o.json, "the change points as JSON"),
+		OPT_INT(0, "min-nights", &o.min_nights, "N", 2, 1000,
+			"the shortest segment between change points (3)"),
 		OPT_END(),
 	};
 	const char *const usage[] = {
 		"wblab history [--metric M] [--tree NAME] [--html FILE] [--results DIR]",
+		"wblab history --changes [--json] [--min-nights N] [--metric M] [--tree NAME]",
 		NULL
 	};
 	int n = parse_options(argc, argv, "wblab history", opts, usage, 0);
@@ -74,6 +80,8 @@ int cmd_history(int argc, char **argv)
 	if (n)
 		return usage_error("wblab history", "unexpected argument '%s'",
 				   argv[0]);
+	if (o.json && !o.changes)
+		return usage_error("wblab history", "--json needs --changes");
 	if (o.metric) {
 		m = metric_lookup(o.metric, &err);
 		if (!m) {

@@ -9,16 +9,13 @@
 
 #include "jobs/history.h"
 #include "results/metric.h"
-#include "util/fs.h"
-#include "util/gnuplot.h"
-#include "util/html.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
 static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS nights(id INTEGER PRIMARY KEY, tree TEXT,"
 	" commit_id TEXT, subject TEXT, kernel TEXT, started TEXT,"
-	" run_dir TEXT, verdict TEXT);"
+	" run_dir TEXT, verdict TEXT, host TEXT, accel TEXT);"
 	"CREATE TABLE IF NOT EXISTS night_metrics(night INTEGER, grp TEXT,"
 	" metric TEXT, n INTEGER, mean REAL, sd REAL);";
 
@@ -62,6 +59,52 @@ static int rename_old_metrics(sqlite3 *db)
 	return ret;
 }
 
+static int has_column(sqlite3 *db, const char *table, const char *name)
+{
+	char *sql = xasprintf("PRAGMA table_info(%s)", table);
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(sql);
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	}
+	while (!found && sqlite3_step(st) == SQLITE_ROW)
+		found = !strcmp((const char *)sqlite3_column_text(st, 1), name);
+	sqlite3_finalize(st);
+	free(sql);
+	return found;
+}
+
+/*
+ * Nights recorded before a night knew its host and accelerator have NULL
+ * there: a series of their own ("-"), never mixed with the nights after.
+ */
+static int add_host_columns(sqlite3 *db)
+{
+	static const char *const cols[] = { "host", "accel" };
+
+	for (size_t i = 0; i < 2; i++) {
+		int has = has_column(db, "nights", cols[i]);
+		char *sql, *msg = NULL;
+
+		if (has)
+			continue;
+		if (has < 0)
+			return -1;
+		sql = xasprintf("ALTER TABLE nights ADD COLUMN %s TEXT",
+				cols[i]);
+		if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+			error("wblab.db: %s", msg);
+			sqlite3_free(msg);
+			free(sql);
+			return -1;
+		}
+		free(sql);
+	}
+	return 0;
+}
+
 int history_schema(sqlite3 *db)
 {
 	char *msg = NULL;
@@ -71,6 +114,8 @@ int history_schema(sqlite3 *db)
 		sqlite3_free(msg);
 		return -1;
 	}
+	if (add_host_columns(db))
+		return -1;
 	return rename_old_metrics(db);
 }
 
@@ -106,6 +151,21 @@ int history_add_night(sqlite3 *db, const char *tree, const char *commit,
 		return -1;
 	*id = sqlite3_last_insert_rowid(db);
 	return 0;
+}
+
+int history_night_host(sqlite3 *db, long long night, const char *host,
+		       const char *accel)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(
+		    db, "UPDATE nights SET host = ?, accel = ? WHERE id = ?",
+		    -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, accel, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 3, night);
+	return step_done(db, st);
 }
 
 int history_add_metric(sqlite3 *db, long long night, const char *group,
@@ -167,8 +227,12 @@ int history_means(sqlite3 *db, const char *tree, const char *group,
 	if (sqlite3_prepare_v2(
 		    db,
 		    "SELECT m.mean FROM night_metrics m JOIN nights n"
-		    " ON m.night = n.id WHERE n.tree = ? AND m.grp = ?"
-		    " AND m.metric = ? ORDER BY n.id DESC LIMIT ?",
+		    " ON m.night = n.id WHERE n.tree = ?1 AND m.grp = ?2"
+		    " AND m.metric = ?3 AND n.host IS (SELECT host FROM"
+		    " nights WHERE tree = ?1 ORDER BY id DESC LIMIT 1)"
+		    " AND n.accel IS (SELECT accel FROM nights WHERE"
+		    " tree = ?1 ORDER BY id DESC LIMIT 1)"
+		    " ORDER BY n.id DESC LIMIT ?4",
 		    -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(st, 1, tree, -1, SQLITE_TRANSIENT);
@@ -219,94 +283,19 @@ void history_trend(const double *y, int n, char *buf, size_t len)
 
 /* ---- wblab history ---- */
 
-static void esc(struct strbuf *out, const char *s)
-{
-	html_escape(out, s);
-}
-
-/* gnuplot script strings: [A-Za-z0-9._/+-] only. */
-static void gp_safe(struct strbuf *out, const char *s)
-{
-	for (; *s; s++)
-		strbuf_addch(out, (*s >= 'a' && *s <= 'z') ||
-						  (*s >= 'A' && *s <= 'Z') ||
-						  (*s >= '0' && *s <= '9') ||
-						  strchr("._/+-", *s) ?
-					  *s :
-					  '_');
-}
-
-struct series {
-	char *tree, *group, *metric;
-	struct strbuf data; /* "night mean sd\n" */
-	int n;
-};
-
-static int plot(const struct series *s, struct strbuf *html)
-{
-	struct strbuf script = STRBUF_INIT, svg = STRBUF_INIT,
-		      err = STRBUF_INIT;
-	int rc;
-
-	strbuf_addstr(&script, "set terminal svg size 640,280 font 'sans,10'\n"
-			       "set output\nset xlabel 'night'\nset ylabel '");
-	gp_safe(&script, s->metric);
-	strbuf_addstr(&script, "'\nset title '");
-	gp_safe(&script, s->tree);
-	strbuf_addch(&script, ' ');
-	gp_safe(&script, s->group);
-	strbuf_addf(&script,
-		    "'\n$d << EOD\n%sEOD\n"
-		    "plot $d using 1:2:3 with yerrorlines title 'mean +- sd'\n",
-		    s->data.buf);
-	rc = gnuplot_svg(&script, &svg, &err);
-	if (rc)
-		error("%s", err.buf);
-	else
-		/*
-		 * Inline from the <svg> element on (the XML prolog has no
-		 * place in HTML); gnuplot wrote it from sanitised strings
-		 * and numbers.
-		 */
-		strbuf_addstr(html, strstr(svg.buf, "<svg"));
-	strbuf_release(&script);
-	strbuf_release(&svg);
-	strbuf_release(&err);
-	return rc;
-}
-
 static const char nights_sql[] =
 	"SELECT n.id, n.started, n.tree, n.commit_id, n.verdict, m.grp,"
-	" m.metric, m.n, m.mean, m.sd FROM nights n LEFT JOIN night_metrics m"
+	" m.metric, m.n, m.mean, m.sd, COALESCE(n.host, '-') || '/' ||"
+	" COALESCE(n.accel, '-') FROM nights n LEFT JOIN night_metrics m"
 	" ON m.night = n.id WHERE (?1 IS NULL OR n.tree = ?1)"
 	" AND (?2 IS NULL OR m.metric = ?2 OR m.metric IS NULL)"
 	" ORDER BY m.grp, m.metric, n.id";
 
-static struct series *find_series(struct series **v, size_t *n,
-				  const char *tree, const char *grp,
-				  const char *metric)
-{
-	for (size_t i = 0; i < *n; i++)
-		if (!strcmp((*v)[i].tree, tree) &&
-		    !strcmp((*v)[i].group, grp) &&
-		    !strcmp((*v)[i].metric, metric))
-			return &(*v)[i];
-	*v = xrealloc(*v, (*n + 1) * sizeof(**v));
-	(*v)[*n] = (struct series){ .tree = xstrdup(tree),
-				    .group = xstrdup(grp),
-				    .metric = xstrdup(metric),
-				    .data = STRBUF_INIT };
-	return &(*v)[(*n)++];
-}
-
 int history_print(const struct history_opts *o, FILE *out)
 {
 	char *path = xasprintf("%s/wblab.db", o->results);
-	struct series *ser = NULL;
-	size_t nser = 0;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	struct strbuf html = STRBUF_INIT;
 	int ret = 1, rows = 0;
 
 	if (access(path, R_OK)) {
@@ -314,9 +303,28 @@ int history_print(const struct history_opts *o, FILE *out)
 		      path);
 		goto out;
 	}
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
-		    SQLITE_OK ||
-	    sqlite3_prepare_v2(db, nights_sql, -1, &st, NULL) != SQLITE_OK) {
+	/*
+	 * Read-write where it may, so that a database from before a night
+	 * had a host and accelerator is migrated as nightly would.
+	 */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) ==
+	    SQLITE_OK) {
+		sqlite3_busy_timeout(db, 30000);
+		if (history_schema(db))
+			goto out;
+	} else {
+		sqlite3_close(db);
+		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
+		    SQLITE_OK) {
+			error("%s: %s", path, sqlite3_errmsg(db));
+			goto out;
+		}
+	}
+	if (o->changes) {
+		ret = history_changes(db, o, out);
+		goto out;
+	}
+	if (sqlite3_prepare_v2(db, nights_sql, -1, &st, NULL) != SQLITE_OK) {
 		error("%s: %s (no nights yet?)", path, sqlite3_errmsg(db));
 		goto out;
 	}
@@ -324,77 +332,33 @@ int history_print(const struct history_opts *o, FILE *out)
 		sqlite3_bind_text(st, 1, o->tree, -1, SQLITE_TRANSIENT);
 	if (o->metric)
 		sqlite3_bind_text(st, 2, o->metric, -1, SQLITE_TRANSIENT);
-	fprintf(out, "%-5s %-20s %-14s %-12s %-12s %-28s %-26s %4s %12s %10s\n",
-		"night", "started", "tree", "commit", "verdict", "group",
-		"metric", "n", "mean", "sd");
+	fprintf(out,
+		"%-5s %-20s %-14s %-14s %-12s %-12s %-28s %-26s %4s %12s %10s\n",
+		"night", "started", "tree", "host/accel", "commit", "verdict",
+		"group", "metric", "n", "mean", "sd");
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		const char *grp = (const char *)sqlite3_column_text(st, 5);
 		const char *met = (const char *)sqlite3_column_text(st, 6);
-		const char *tree = (const char *)sqlite3_column_text(st, 2);
-		double mean = sqlite3_column_double(st, 8);
-		double sd = sqlite3_column_double(st, 9);
 
 		fprintf(out,
-			"%-5lld %-20.20s %-14.14s %-12.12s %-12.12s %-28.28s %-26.26s %4d %12.4g %10.4g\n",
+			"%-5lld %-20.20s %-14.14s %-14.14s %-12.12s %-12.12s %-28.28s %-26.26s %4d %12.4g %10.4g\n",
 			(long long)sqlite3_column_int64(st, 0),
-			(const char *)sqlite3_column_text(st, 1), tree,
+			(const char *)sqlite3_column_text(st, 1),
+			(const char *)sqlite3_column_text(st, 2),
+			(const char *)sqlite3_column_text(st, 10),
 			(const char *)sqlite3_column_text(st, 3),
 			(const char *)sqlite3_column_text(st, 4),
 			grp ? grp : "-", met ? met : "-",
-			sqlite3_column_int(st, 7), mean, sd);
+			sqlite3_column_int(st, 7), sqlite3_column_double(st, 8),
+			sqlite3_column_double(st, 9));
 		rows++;
-		if (grp && met && sqlite3_column_type(st, 8) != SQLITE_NULL) {
-			struct series *s =
-				find_series(&ser, &nser, tree, grp, met);
-
-			strbuf_addf(&s->data, "%lld %.17g %.17g\n",
-				    (long long)sqlite3_column_int64(st, 0),
-				    mean,
-				    sqlite3_column_type(st, 9) == SQLITE_NULL ?
-					    0 :
-					    sd);
-			s->n++;
-		}
 	}
 	if (!rows)
 		fprintf(out, "(no nights%s%s)\n",
 			o->metric ? " with metric " : "",
 			o->metric ? o->metric : "");
-	ret = 0;
-	if (o->html) {
-		strbuf_addstr(
-			&html,
-			"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-			"<title>wblab history</title><style>body{font-family:sans-serif}"
-			"</style></head><body><h1>wblab history</h1>\n");
-		for (size_t i = 0; i < nser; i++) {
-			strbuf_addstr(&html, "<h2>");
-			esc(&html, ser[i].tree);
-			strbuf_addstr(&html, ": ");
-			esc(&html, ser[i].group);
-			strbuf_addstr(&html, " ");
-			esc(&html, ser[i].metric);
-			strbuf_addf(&html, " (%d nights)</h2>\n", ser[i].n);
-			if (plot(&ser[i], &html))
-				ret = 1;
-		}
-		strbuf_addstr(&html, "</body></html>\n");
-		if (write_file_atomic(o->html, html.buf, html.len, 0644)) {
-			error("cannot write %s", o->html);
-			ret = 1;
-		} else {
-			fprintf(out, "html: %s (%zu plots)\n", o->html, nser);
-		}
-	}
+	ret = o->html ? history_html(db, o, out) : 0;
 out:
-	for (size_t i = 0; i < nser; i++) {
-		free(ser[i].tree);
-		free(ser[i].group);
-		free(ser[i].metric);
-		strbuf_release(&ser[i].data);
-	}
-	free(ser);
-	strbuf_release(&html);
 	sqlite3_finalize(st);
 	sqlite3_close(db);
 	free(path);

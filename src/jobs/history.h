@@ -3,13 +3,18 @@
 #define WBLAB_JOBS_HISTORY_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /*
  * The nights in the results database (DIR/wblab.db, next to runs and
  * cells):
- *   nights(id, tree, commit_id, subject, kernel, started, run_dir, verdict)
+ *   nights(id, tree, commit_id, subject, kernel, started, run_dir, verdict,
+ *          host, accel)
  *     verdict: good, regression, build-failed or infra
+ *     host, accel: where the night's cells ran (the lab's hostname for
+ *     "local", "kvm" or "tcg"; several joined by ','); NULL in nights
+ *     recorded before they were (history_schema() adds the columns)
  *   night_metrics(night, grp, metric, n, mean, sd)
  *     one row per group (topology/workload/memory) and thresholded metric
  */
@@ -19,6 +24,9 @@ int history_add_night(sqlite3 *db, const char *tree, const char *commit,
 		      const char *subject, const char *kernel,
 		      const char *started, const char *run_dir,
 		      const char *verdict, long long *id);
+/* Where the night's cells ran: a series never mixes hosts or accelerators. */
+int history_night_host(sqlite3 *db, long long night, const char *host,
+		       const char *accel);
 int history_add_metric(sqlite3 *db, long long night, const char *group,
 		       const char *metric, int n, double mean, double sd);
 /*
@@ -28,8 +36,8 @@ int history_add_metric(sqlite3 *db, long long night, const char *group,
 int history_last_good(sqlite3 *db, const char *tree, char **run_dir,
 		      char **commit, char **kernel);
 /*
- * The means of a metric over the last `last` nights of tree (oldest
- * first, the newest excluded when skip_newest); returns how many.
+ * The means of a metric over the last `last` nights of tree on the host
+ * and accelerator of its newest night (oldest first); returns how many.
  */
 int history_means(sqlite3 *db, const char *tree, const char *group,
 		  const char *metric, int last, double *out);
@@ -43,8 +51,19 @@ struct history_opts {
 	const char *tree; /* only this tree (NULL: all) */
 	const char *html; /* write HTML here */
 	int last; /* nights, newest last */
+	bool changes; /* list the change points instead of the nights */
+	bool json; /* the change points as JSON */
+	int min_nights; /* the shortest segment (0: STATS_CPD_INIT's) */
 };
 
 int history_print(const struct history_opts *o, FILE *out);
+/*
+ * Per tree, host, accelerator, group and metric, the nights' means cut
+ * where they change (stats_cpd()): each change point with the nights
+ * either side, the means, the change and its p. 0, or 1 on failure.
+ */
+int history_changes(sqlite3 *db, const struct history_opts *o, FILE *out);
+/* o->html: a gnuplot SVG per series, its change points marked. */
+int history_html(sqlite3 *db, const struct history_opts *o, FILE *out);
 
 #endif

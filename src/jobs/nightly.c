@@ -21,6 +21,7 @@
 #include "jobs/jobrun.h"
 #include "jobs/nightly.h"
 #include "jobs/tree.h"
+#include "results/reader.h"
 #include "spec/matrix.h"
 #include "stats/stats.h"
 #include "util/fs.h"
@@ -212,6 +213,66 @@ static void bisect_regression(struct night *n)
 	free(buf);
 }
 
+/* A string member of o, or def. */
+static const char *str_of(json_object *o, const char *key, const char *def)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v) ||
+	    !json_object_is_type(v, json_type_string))
+		return def;
+	return json_object_get_string(v);
+}
+
+/* Add s to the ','-joined set list unless it is there. */
+static void add_distinct(struct strbuf *list, const char *s)
+{
+	size_t len = strlen(s);
+
+	for (const char *p = list->buf; *p;) {
+		const char *e = strchrnul(p, ',');
+
+		if ((size_t)(e - p) == len && !strncmp(p, s, len))
+			return;
+		p = *e ? e + 1 : e;
+	}
+	if (list->len)
+		strbuf_addch(list, ',');
+	strbuf_addstr(list, s);
+}
+
+/*
+ * Where tonight's cells ran, for the history's series: a cell's host
+ * name ("local" is the lab, named by its hostname in run.json) and its
+ * accelerator.
+ */
+static void night_host(struct night *n, long long night)
+{
+	struct strbuf host = STRBUF_INIT, accel = STRBUF_INIT,
+		      err = STRBUF_INIT;
+	struct results_run run = { 0 };
+	const char *lab = "local";
+	json_object *h;
+
+	if (!results_open_run(n->run_dir, &run, &err) &&
+	    json_object_object_get_ex(run.json, "host", &h))
+		lab = str_of(h, "hostname", "local");
+	for (size_t i = 0; i < n->jr.pool.n; i++) {
+		const struct pool_cell *c = &n->jr.pool.v[i];
+		const char *name = str_of(c->cell, "host", "local");
+
+		if (strcmp(c->kernel, n->k.name))
+			continue;
+		add_distinct(&host, strcmp(name, "local") ? name : lab);
+		add_distinct(&accel, str_of(c->cell, "accel", "-"));
+	}
+	history_night_host(n->db, night, host.buf, accel.buf);
+	results_close_run(&run);
+	strbuf_release(&host);
+	strbuf_release(&accel);
+	strbuf_release(&err);
+}
+
 static int night_measure(struct night *n)
 {
 	const char *k[] = { n->k.name };
@@ -276,6 +337,7 @@ record:
 		return 3;
 	if (ret || !n->run_dir)
 		return ret;
+	night_host(n, id);
 	compare_rows(n, id);
 	if (n->regressions) {
 		sqlite3_stmt *st;

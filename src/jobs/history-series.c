@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The series of the history (jobs/history.h): one per tree, host,
+ * accelerator, group and metric, a night's mean each, so that a series
+ * never mixes machines or TCG with KVM. Their change points
+ * (stats_cpd(), E-divisive means) for `wblab history --changes`, and
+ * their plots with the change points marked for `--html`.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "jobs/history.h"
+#include "results/metric.h"
+#include "stats/stats.h"
+#include "util/fs.h"
+#include "util/gnuplot.h"
+#include "util/html.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/strbuf.h"
+
+struct hseries {
+	char *tree, *host, *accel, *group, *metric;
+	size_t n, alloc;
+	long long *night;
+	char **commit, **started;
+	double *mean, *sd;
+	struct stats_cp *cp;
+	int ncp;
+};
+
+static const char series_sql[] =
+	"SELECT n.tree, COALESCE(n.host, '-'), COALESCE(n.accel, '-'), m.grp,"
+	" m.metric, n.id, n.commit_id, n.started, m.mean, m.sd"
+	" FROM night_metrics m JOIN nights n ON m.night = n.id"
+	" WHERE (?1 IS NULL OR n.tree = ?1) AND (?2 IS NULL OR m.metric = ?2)"
+	" AND m.mean IS NOT NULL"
+	" ORDER BY 1, 2, 3, 4, 5, n.id";
+
+static const char *text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+static bool same_key(const struct hseries *s, sqlite3_stmt *st)
+{
+	return !strcmp(s->tree, text(st, 0)) && !strcmp(s->host, text(st, 1)) &&
+	       !strcmp(s->accel, text(st, 2)) &&
+	       !strcmp(s->group, text(st, 3)) &&
+	       !strcmp(s->metric, text(st, 4));
+}
+
+static void add_point(struct hseries *s, sqlite3_stmt *st)
+{
+	if (s->n == s->alloc) {
+		s->alloc = s->alloc ? 2 * s->alloc : 16;
+		s->night = xrealloc(s->night, s->alloc * sizeof(*s->night));
+		s->commit = xrealloc(s->commit, s->alloc * sizeof(*s->commit));
+		s->started =
+			xrealloc(s->started, s->alloc * sizeof(*s->started));
+		s->mean = xrealloc(s->mean, s->alloc * sizeof(*s->mean));
+		s->sd = xrealloc(s->sd, s->alloc * sizeof(*s->sd));
+	}
+	s->night[s->n] = sqlite3_column_int64(st, 5);
+	s->commit[s->n] = xstrdup(text(st, 6));
+	s->started[s->n] = xstrdup(text(st, 7));
+	s->mean[s->n] = sqlite3_column_double(st, 8);
+	s->sd[s->n] = sqlite3_column_type(st, 9) == SQLITE_NULL ?
+			      0 :
+			      sqlite3_column_double(st, 9);
+	s->n++;
+}
+
+static void series_free(struct hseries *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct hseries *s = &v[i];
+
+		for (size_t j = 0; j < s->n; j++) {
+			free(s->commit[j]);
+			free(s->started[j]);
+		}
+		free(s->tree);
+		free(s->host);
+		free(s->accel);
+		free(s->group);
+		free(s->metric);
+		free(s->night);
+		free(s->commit);
+		free(s->started);
+		free(s->mean);
+		free(s->sd);
+		free(s->cp);
+	}
+	free(v);
+}
+
+/* Every series of the nights (of o->tree, of o->metric), and its changes. */
+static int series_load(sqlite3 *db, const struct history_opts *o,
+		       struct hseries **out, size_t *nout)
+{
+	struct stats_cpd_opts co = STATS_CPD_INIT;
+	struct hseries *v = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0;
+
+	if (sqlite3_prepare_v2(db, series_sql, -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s (no nights yet?)",
+			     sqlite3_errmsg(db));
+	if (o->tree)
+		sqlite3_bind_text(st, 1, o->tree, -1, SQLITE_TRANSIENT);
+	if (o->metric)
+		sqlite3_bind_text(st, 2, o->metric, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!n || !same_key(&v[n - 1], st)) {
+			v = xrealloc(v, (n + 1) * sizeof(*v));
+			v[n++] = (struct hseries){
+				.tree = xstrdup(text(st, 0)),
+				.host = xstrdup(text(st, 1)),
+				.accel = xstrdup(text(st, 2)),
+				.group = xstrdup(text(st, 3)),
+				.metric = xstrdup(text(st, 4)),
+			};
+		}
+		add_point(&v[n - 1], st);
+	}
+	sqlite3_finalize(st);
+	co.min_size = o->min_nights ? (size_t)o->min_nights : co.min_size;
+	for (size_t i = 0; i < n; i++) {
+		size_t max = v[i].n / co.min_size + 1;
+
+		v[i].cp = xzalloc(max * sizeof(*v[i].cp));
+		v[i].ncp = stats_cpd(v[i].mean, v[i].n, &co, v[i].cp, max);
+		if (v[i].ncp < 0)
+			v[i].ncp = 0;
+	}
+	*out = v;
+	*nout = n;
+	return 0;
+}
+
+/* "worse" or "better" by the row's direction; "changed" when unknown. */
+static const char *direction(const char *metric, double before, double after)
+{
+	const struct metric *m = metric_by_name(metric);
+
+	if (!m || before == after)
+		return "changed";
+	return (after > before) == (m->better == BETTER_HIGHER) ? "better" :
+								  "worse";
+}
+
+static const char *unit_of(const char *metric)
+{
+	const struct metric *m = metric_by_name(metric);
+
+	return m ? m->unit : "";
+}
+
+static void print_change(FILE *out, const struct hseries *s,
+			 const struct stats_cp *c)
+{
+	const struct stats_cpd_opts co = STATS_CPD_INIT;
+	size_t a = c->index - 1, b = c->index;
+
+	fprintf(out,
+		"  night %lld (%.12s) | night %lld (%.12s): %.4g -> %.4g %s",
+		s->night[a], s->commit[a], s->night[b], s->commit[b],
+		c->mean_before, c->mean_after, unit_of(s->metric));
+	if (c->mean_before != 0)
+		fprintf(out, " (%+.1f%%)",
+			100 * (c->mean_after - c->mean_before) /
+				fabs(c->mean_before));
+	fprintf(out, ", %s; ",
+		direction(s->metric, c->mean_before, c->mean_after));
+	if (c->p == 0)
+		/* no shuffle reached it: Otava's estimate is 0, the bound is */
+		fprintf(out, "p<%.2g", 1.0 / (co.permutations + 1));
+	else
+		fprintf(out, "p=%.3g", c->p);
+	fprintf(out, ", %zu nights before, %zu after\n", c->index - c->before,
+		c->after - c->index);
+}
+
+static json_object *side_json(const struct hseries *s, size_t i, size_t k,
+			      double mean, double sd)
+{
+	json_object *o = json_object_new_object();
+
+	json_put_int(o, "night", s->night[i]);
+	json_put_str(o, "commit", s->commit[i]);
+	json_put_str(o, "started", s->started[i]);
+	json_put_int(o, "nights", (long long)k);
+	json_put_num(o, "mean", mean);
+	json_put_num(o, "sd", sd);
+	return o;
+}
+
+static json_object *change_json(const struct hseries *s,
+				const struct stats_cp *c)
+{
+	json_object *o = json_object_new_object();
+	const struct stats_cpd_opts co = STATS_CPD_INIT;
+
+	json_put_str(o, "tree", s->tree);
+	json_put_str(o, "host", s->host);
+	json_put_str(o, "accel", s->accel);
+	json_put_str(o, "group", s->group);
+	json_put_str(o, "metric", s->metric);
+	json_put_str(o, "unit", unit_of(s->metric));
+	json_put(o, "before",
+		 side_json(s, c->index - 1, c->index - c->before,
+			   c->mean_before, c->sd_before));
+	json_put(o, "after",
+		 side_json(s, c->index, c->after - c->index, c->mean_after,
+			   c->sd_after));
+	if (c->mean_before != 0)
+		json_put_num(o, "change_pct",
+			     100 * (c->mean_after - c->mean_before) /
+				     fabs(c->mean_before));
+	else
+		json_put(o, "change_pct", NULL);
+	json_put_str(o, "direction",
+		     direction(s->metric, c->mean_before, c->mean_after));
+	json_put_num(o, "p", c->p);
+	json_put_num(o, "q", c->q);
+	json_put_int(o, "permutations", co.permutations);
+	return o;
+}
+
+int history_changes(sqlite3 *db, const struct history_opts *o, FILE *out)
+{
+	const struct stats_cpd_opts co = STATS_CPD_INIT;
+	struct hseries *v;
+	size_t n, total = 0;
+	json_object *arr = o->json ? json_object_new_array() : NULL;
+
+	if (series_load(db, o, &v, &n)) {
+		json_object_put(arr);
+		return 1;
+	}
+	if (!arr)
+		fprintf(out,
+			"change points (E-divisive means: %u permutations, p <= %g, segments of %d nights or more)\n",
+			co.permutations, co.alpha,
+			o->min_nights ? o->min_nights : (int)co.min_size);
+	for (size_t i = 0; i < n; i++) {
+		if (!arr && v[i].ncp)
+			fprintf(out, "%s %s/%s %s %s (%zu nights)\n", v[i].tree,
+				v[i].host, v[i].accel, v[i].group, v[i].metric,
+				v[i].n);
+		for (int c = 0; c < v[i].ncp; c++, total++)
+			if (arr)
+				json_object_array_add(
+					arr, change_json(&v[i], &v[i].cp[c]));
+			else
+				print_change(out, &v[i], &v[i].cp[c]);
+	}
+	if (arr)
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(
+				arr, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+	else if (!total)
+		fprintf(out, "(none in %zu series)\n", n);
+	json_object_put(arr);
+	series_free(v, n);
+	return 0;
+}
+
+/* ---- the HTML page ---- */
+
+/* gnuplot script strings: [A-Za-z0-9._/+-] only. */
+static void gp_safe(struct strbuf *out, const char *s)
+{
+	for (; *s; s++)
+		strbuf_addch(out, (*s >= 'a' && *s <= 'z') ||
+						  (*s >= 'A' && *s <= 'Z') ||
+						  (*s >= '0' && *s <= '9') ||
+						  strchr("._/+-", *s) ?
+					  *s :
+					  '_');
+}
+
+/* A dashed line between the nights either side of each change point. */
+static void gp_changes(struct strbuf *script, const struct hseries *s)
+{
+	for (int c = 0; c < s->ncp; c++) {
+		size_t b = s->cp[c].index;
+		double x = (s->night[b - 1] + s->night[b]) / 2.0;
+
+		strbuf_addf(script,
+			    "set arrow from %g, graph 0 to %g, graph 1 nohead"
+			    " dashtype 2 linecolor rgb 'red'\n"
+			    "set label 'change p=%.2g' at %g, graph 0.95"
+			    " textcolor rgb 'red'\n",
+			    x, x, s->cp[c].p, x);
+	}
+}
+
+static int plot(const struct hseries *s, struct strbuf *html)
+{
+	struct strbuf script = STRBUF_INIT, svg = STRBUF_INIT,
+		      err = STRBUF_INIT;
+	int rc;
+
+	strbuf_addstr(&script, "set terminal svg size 640,280 font 'sans,10'\n"
+			       "set output\nset xlabel 'night'\nset ylabel '");
+	gp_safe(&script, s->metric);
+	strbuf_addstr(&script, "'\nset title '");
+	gp_safe(&script, s->tree);
+	strbuf_addch(&script, ' ');
+	gp_safe(&script, s->host);
+	strbuf_addch(&script, '/');
+	gp_safe(&script, s->accel);
+	strbuf_addch(&script, ' ');
+	gp_safe(&script, s->group);
+	strbuf_addstr(&script, "'\n");
+	gp_changes(&script, s);
+	strbuf_addstr(&script, "$d << EOD\n");
+	for (size_t i = 0; i < s->n; i++)
+		strbuf_addf(&script, "%lld %.17g %.17g\n", s->night[i],
+			    s->mean[i], s->sd[i]);
+	strbuf_addstr(
+		&script,
+		"EOD\nplot $d using 1:2:3 with yerrorlines title 'mean +- sd'\n");
+	rc = gnuplot_svg(&script, &svg, &err);
+	if (rc)
+		error("%s", err.buf);
+	else
+		/*
+		 * Inline from the <svg> element on (the XML prolog has no
+		 * place in HTML); gnuplot wrote it from sanitised strings
+		 * and numbers.
+		 */
+		strbuf_addstr(html, strstr(svg.buf, "<svg"));
+	strbuf_release(&script);
+	strbuf_release(&svg);
+	strbuf_release(&err);
+	return rc;
+}
+
+static void heading(struct strbuf *html, const struct hseries *s)
+{
+	strbuf_addstr(html, "<h2>");
+	html_escape(html, s->tree);
+	strbuf_addstr(html, " ");
+	html_escape(html, s->host);
+	strbuf_addstr(html, "/");
+	html_escape(html, s->accel);
+	strbuf_addstr(html, ": ");
+	html_escape(html, s->group);
+	strbuf_addstr(html, " ");
+	html_escape(html, s->metric);
+	strbuf_addf(html, " (%zu nights, %d change point%s)</h2>\n", s->n,
+		    s->ncp, s->ncp == 1 ? "" : "s");
+	for (int c = 0; c < s->ncp; c++) {
+		const struct stats_cp *cp = &s->cp[c];
+
+		strbuf_addf(html, "<p>change after night %lld (",
+			    s->night[cp->index - 1]);
+		html_escape(html, s->commit[cp->index - 1]);
+		strbuf_addf(html, "), before night %lld (",
+			    s->night[cp->index]);
+		html_escape(html, s->commit[cp->index]);
+		strbuf_addf(html, "): %.4g -&gt; %.4g, %s, p=%.3g</p>\n",
+			    cp->mean_before, cp->mean_after,
+			    direction(s->metric, cp->mean_before,
+				      cp->mean_after),
+			    cp->p);
+	}
+}
+
+int history_html(sqlite3 *db, const struct history_opts *o, FILE *out)
+{
+	struct strbuf html = STRBUF_INIT;
+	struct hseries *v;
+	size_t n;
+	int ret = 0;
+
+	if (series_load(db, o, &v, &n))
+		return 1;
+	strbuf_addstr(
+		&html,
+		"<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
+		"<title>wblab history</title><style>body{font-family:sans-serif}"
+		"</style></head><body><h1>wblab history</h1>\n");
+	for (size_t i = 0; i < n; i++) {
+		heading(&html, &v[i]);
+		if (plot(&v[i], &html))
+			ret = 1;
+	}
+	strbuf_addstr(&html, "</body></html>\n");
+	if (write_file_atomic(o->html, html.buf, html.len, 0644)) {
+		error("cannot write %s", o->html);
+		ret = 1;
+	} else {
+		fprintf(out, "html: %s (%zu plots)\n", o->html, n);
+	}
+	strbuf_release(&html);
+	series_free(v, n);
+	return ret;
+}
