@@ -49,6 +49,8 @@ static const struct cmd_struct commands[] = {
 	{ "nightly", cmd_nightly,
 	  "follow trees: build heads, run, compare, bisect, mail" },
 	{ "history", cmd_history, "the nights: a table, and plots in HTML" },
+	{ "repro", cmd_repro,
+	  "a reproducer bundle of one cell: kernel, plan as shell, XML, QEMU" },
 };
 
 static void usage(FILE *f)

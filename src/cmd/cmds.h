@@ -25,5 +25,6 @@ int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);
 int cmd_history(int argc, char **argv);
+int cmd_repro(int argc, char **argv);
 
 #endif

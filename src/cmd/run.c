@@ -5,6 +5,9 @@
  * A one-off matrix (kernels x topology x workload x n) run by the matrix
  * engine (src/matrix/): the same order, slots, retries and records as
  * `wblab matrix run`.
+ *
+ * wblab run --repro DIR [-n N]: the cell of a reproducer bundle (wblab
+ * repro) N times, and how many of them show its signature again.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +15,7 @@
 
 #include "cmd/cmds.h"
 #include "cmd/run-options.h"
+#include "cmd/run-repro.h"
 #include "matrix/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -25,6 +29,7 @@ struct run_args {
 	int nr_kernels;
 	const char *topology, *workload, *results, *image, *accel, *uri;
 	const char *cmdline_extra;
+	const char *repro; /* a bundle's directory */
 	int reps, memory, vcpus, timeout, boot_timeout;
 	bool json, keep;
 	struct strvec kernel_names; /* --kernel, in order */
@@ -32,6 +37,7 @@ struct run_args {
 
 static const char *const run_usage[] = {
 	"wblab run --kernel K [--kernel K2...] --topology T --workload W [options]",
+	"wblab run --repro DIR [-n N] [options]",
 	NULL,
 };
 
@@ -49,6 +55,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			   "workload (workloads/W.yaml)"),
 		OPT_INT('n', NULL, &a->reps, "N", 1, 1000,
 			"repetitions per kernel, interleaved across kernels"),
+		OPT_STRING(0, "repro", &a->repro, "DIR",
+			   "the cell of a reproducer bundle (wblab repro)"),
 		OPT_GROUP("The guest"),
 		OPT_SIZE(
 			'm', "memory", &memory, "MiB", 1 << 20, 128, 1 << 20,
@@ -87,6 +95,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (n)
 		return usage_error("wblab run", "unexpected argument '%s'",
 				   argv[0]);
+	if (a->repro && (a->kernel_names.nr || a->topology || a->workload))
+		return usage_error(
+			"wblab run",
+			"--repro takes the kernel, topology and workload from the bundle");
+	if (a->repro)
+		return 0;
 	if (!a->kernel_names.nr || !a->topology || !a->workload)
 		return usage_error(
 			"wblab run",
@@ -114,15 +128,41 @@ static void build_matrix(const struct run_args *a, struct matrix_spec *m)
 	matrix_spec_add_size(m, a->memory, a->vcpus);
 }
 
+/* The bundle's cell as the options; 2 with why when it is not this lab's. */
+static int repro_args(struct run_args *a, struct repro_spec *rs)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	if (run_repro_load(a->repro, rs, &err)) {
+		error("wblab run --repro: %s", err.buf);
+		strbuf_release(&err);
+		return 2;
+	}
+	a->kernels[a->nr_kernels++] = rs->kernel;
+	a->topology = rs->topology;
+	a->workload = rs->workload;
+	a->image = rs->image;
+	if (!a->memory)
+		a->memory = rs->memory_mib;
+	if (rs->vcpus)
+		a->vcpus = rs->vcpus;
+	if (!a->cmdline_extra)
+		a->cmdline_extra = rs->cmdline_extra;
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_args a;
 	struct matrix_spec m;
 	struct matrix_opts o = MATRIX_OPTS_INIT;
 	struct matrix_run r = { 0 };
+	struct repro_spec rs = { 0 };
 	int ret;
 
 	ret = parse_args(argc, argv, &a);
+	if (!ret && a.repro)
+		ret = repro_args(&a, &rs);
 	if (ret)
 		goto out_args;
 	build_matrix(&a, &m);
@@ -137,9 +177,12 @@ int cmd_run(int argc, char **argv)
 	ret = matrix_run(&m, &o, &r);
 	if (ret != 2 && a.json && r.run_dir)
 		matrix_print_run_json(r.run_dir);
+	if (ret != 2 && a.repro && r.run_dir)
+		run_repro_tally(r.run_dir, rs.signature);
 	matrix_run_free(&r);
 	matrix_spec_free(&m);
 out_args:
+	repro_spec_free(&rs);
 	strvec_clear(&a.kernel_names);
 	return ret;
 }

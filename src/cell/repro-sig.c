@@ -1,0 +1,213 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The leaf of the repro unit (repro-int.h): reading cell.json's fields,
+ * a cell's files and writing the bundle's, and the signature a rerun is
+ * checked against (repro.h).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell/repro-int.h"
+#include "cell/repro.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+
+const char *repro_str(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return v && json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) :
+		       NULL;
+}
+
+long long repro_int(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return v && json_object_is_type(v, json_type_int) ?
+		       json_object_get_int64(v) :
+		       0;
+}
+
+/* The wait site most of the blocked tasks share (the first on a tie). */
+static const char *common_wait(json_object *cell)
+{
+	json_object *tasks = json_path(cell, "metrics.blocked.tasks");
+	size_t n = tasks && json_object_is_type(tasks, json_type_array) ?
+			   json_object_array_length(tasks) :
+			   0;
+	const char *best = NULL;
+	size_t best_n = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *w =
+			repro_str(json_object_array_get_idx(tasks, i), "wait");
+		size_t k = 0;
+
+		for (size_t j = 0; w && j < n; j++) {
+			const char *v = repro_str(
+				json_object_array_get_idx(tasks, j), "wait");
+
+			k += v && !strcmp(v, w);
+		}
+		if (k > best_n) {
+			best = w;
+			best_n = k;
+		}
+	}
+	return best;
+}
+
+static json_object *cell_events(json_object *cell)
+{
+	json_object *ev = json_path(cell, "events");
+
+	return ev && json_object_is_type(ev, json_type_array) ? ev : NULL;
+}
+
+static bool has_event(json_object *cell, const char *kind, const char *title)
+{
+	json_object *ev = cell_events(cell);
+
+	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		const char *k = repro_str(e, "kind"),
+			   *t = repro_str(e, "title");
+
+		if (k && !strcmp(k, kind) &&
+		    (!title || (t && !strcmp(t, title))))
+			return true;
+	}
+	return false;
+}
+
+json_object *repro_signature(json_object *cell)
+{
+	json_object *sig = json_object_new_object(), *kinds;
+	json_object *ev = cell_events(cell);
+	const char *outcome = repro_str(cell, "outcome");
+
+	kinds = json_object_new_array();
+	json_put_str(sig, "outcome", outcome ? outcome : "");
+	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+		const char *k = repro_str(e, "kind");
+		bool seen = false;
+
+		for (size_t j = 0; k && j < json_object_array_length(kinds);
+		     j++)
+			seen |= !strcmp(
+				json_object_get_string(
+					json_object_array_get_idx(kinds, j)),
+				k);
+		if (k && !seen)
+			json_object_array_add(kinds, json_object_new_string(k));
+		if (k && !strcmp(k, "stall") && repro_str(e, "title"))
+			json_put_str(sig, "stall", repro_str(e, "title"));
+	}
+	json_put(sig, "events", kinds);
+	if (outcome && strcmp(outcome, "ok") && common_wait(cell))
+		json_put_str(sig, "wait", common_wait(cell));
+	return sig;
+}
+
+bool repro_signature_match(json_object *sig, json_object *cell,
+			   struct strbuf *why)
+{
+	const char *want = repro_str(sig, "outcome");
+	const char *got = repro_str(cell, "outcome");
+	json_object *kinds = json_path(sig, "events");
+	const char *stall = repro_str(sig, "stall");
+	const char *wait = repro_str(sig, "wait");
+	json_object *tasks = json_path(cell, "metrics.blocked.tasks");
+
+	if (!want || !got || strcmp(want, got)) {
+		strbuf_addf(why, "outcome %s, not %s", got ? got : "(none)",
+			    want ? want : "(none)");
+		return false;
+	}
+	for (size_t i = 0;
+	     kinds && json_object_is_type(kinds, json_type_array) &&
+	     i < json_object_array_length(kinds);
+	     i++) {
+		const char *k = json_object_get_string(
+			json_object_array_get_idx(kinds, i));
+
+		if (!has_event(cell, k, NULL)) {
+			strbuf_addf(why, "no %s event", k);
+			return false;
+		}
+	}
+	if (stall && !has_event(cell, "stall", stall)) {
+		strbuf_addf(why, "no stall in %s", stall);
+		return false;
+	}
+	for (size_t i = 0;
+	     wait && tasks && json_object_is_type(tasks, json_type_array) &&
+	     i < json_object_array_length(tasks);
+	     i++) {
+		const char *w =
+			repro_str(json_object_array_get_idx(tasks, i), "wait");
+
+		if (w && !strcmp(w, wait))
+			return true;
+	}
+	if (wait) {
+		strbuf_addf(why, "no task blocked in %s", wait);
+		return false;
+	}
+	return true;
+}
+
+void repro_signature_line(json_object *sig, struct strbuf *out)
+{
+	json_object *kinds = json_path(sig, "events");
+	const char *o = repro_str(sig, "outcome");
+
+	strbuf_addstr(out, o ? o : "(no outcome)");
+	for (size_t i = 0;
+	     kinds && json_object_is_type(kinds, json_type_array) &&
+	     i < json_object_array_length(kinds);
+	     i++)
+		strbuf_addf(out, "%s%s", i ? ", " : "; events: ",
+			    json_object_get_string(
+				    json_object_array_get_idx(kinds, i)));
+	if (repro_str(sig, "stall"))
+		strbuf_addf(out, "; stall in %s", repro_str(sig, "stall"));
+	if (repro_str(sig, "wait"))
+		strbuf_addf(out, "; tasks blocked in %s",
+			    repro_str(sig, "wait"));
+}
+
+/* A file of the cell (capped, regular, no link): 0, 1 absent, -1 refused. */
+int repro_read_cell_file(const char *cell_dir, const char *name, size_t max,
+			 struct strbuf *sb, struct strbuf *err)
+{
+	char *p = xasprintf("%s/%s", cell_dir, name);
+	int ret = 0;
+
+	if (read_file_capped(sb, p, max)) {
+		ret = errno == ENOENT ? 1 : -1;
+		if (ret < 0)
+			strbuf_addf(err, "%s: %s", p,
+				    open_regular_strerror(errno));
+	}
+	free(p);
+	return ret;
+}
+
+int repro_write(const char *dir, const char *name, const struct strbuf *sb,
+		int mode, struct strbuf *err)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+	int ret = write_file_atomic(p, sb->buf, sb->len, mode);
+
+	if (ret)
+		strbuf_addf(err, "cannot write %s: %s", p, strerror(errno));
+	free(p);
+	return ret;
+}

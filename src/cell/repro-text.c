@@ -1,0 +1,379 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The bundle's own files (repro.h): the kernel's identity, the QEMU
+ * command lines, the signature, bundle.json and the README. Everything
+ * from cell.json or run.json is guest or foreign text: shell words are
+ * single-quoted (reprosh.h), and nothing is run.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "artifact/cache.h"
+#include "cell/plan.h"
+#include "cell/repro-int.h"
+#include "cell/repro.h"
+#include "cell/reprosh.h"
+#include "results/reader.h"
+#include "util/fs.h"
+#include "util/json.h"
+#include "util/log.h"
+
+static bool hex_hash(const char *s)
+{
+	size_t n = s ? strspn(s, "0123456789abcdef") : 0;
+
+	return s && n >= 12 && n <= 64 && !s[n];
+}
+
+/* The cache entry's bzImage SHA-256 (its seal) and .config, if here. */
+static void kernel_cache(struct repro_ctx *x, json_object *k, const char *name,
+			 const char *hash, struct strbuf *txt)
+{
+	char *leaf = xasprintf("%s-%.12s", name, hash);
+	char *dir = cache_path("kernels", leaf);
+	char *seal = xasprintf("%s/seal.json", dir);
+	char *config = xasprintf("%s/config", dir);
+	struct strbuf why = STRBUF_INIT, sb = STRBUF_INIT;
+	json_object *s = path_exists(seal) ? results_read_json(seal, &why) :
+					     NULL;
+	const char *sha = s ? repro_str(s, "files.bzImage.sha256") : NULL;
+
+	if (sha) {
+		json_put_str(k, "bzimage_sha256", sha);
+		strbuf_addf(txt, "bzImage SHA-256: %s\n", sha);
+	} else {
+		strbuf_addf(
+			txt,
+			"bzImage SHA-256: unknown (no sealed entry %s on the host that made this bundle)\n",
+			dir);
+	}
+	if (!read_file_capped(&sb, config, REPRO_CONFIG_MAX) &&
+	    !repro_write(x->out, "config", &sb, 0644, &why)) {
+		x->has_config = true;
+		strbuf_addstr(txt, ".config: config (from the lab's cache)\n");
+	} else {
+		strbuf_addstr(txt, ".config: not in the lab's cache\n");
+	}
+	json_put(k, "config", json_object_new_boolean(x->has_config));
+	json_object_put(s);
+	strbuf_release(&why);
+	strbuf_release(&sb);
+	free(leaf);
+	free(dir);
+	free(seal);
+	free(config);
+}
+
+int repro_kernel(struct repro_ctx *x)
+{
+	static const char *const keys[] = { "name",    "hash",
+					    "version", "origin",
+					    "source",  "patches",
+					    "cmdline", "guest_release" };
+	json_object *k = json_object_new_object();
+	struct strbuf txt = STRBUF_INIT;
+	const char *name = repro_str(x->cell, "kernel.name");
+	const char *hash = repro_str(x->cell, "kernel.hash");
+	int ret;
+
+	x->bundle = json_object_new_object();
+	json_put(x->bundle, "kernel", k);
+	if (!hex_hash(hash)) {
+		strbuf_addf(x->err, "%s/cell.json: kernel.hash: not a hash",
+			    x->cell_dir);
+		return -1;
+	}
+	strbuf_addstr(&txt, "The kernel this cell booted\n\n");
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char *path = xasprintf("kernel.%s", keys[i]);
+		const char *v = repro_str(x->cell, path);
+
+		json_put_str(k, keys[i], v ? v : "");
+		strbuf_addf(&txt, "%-14s %s\n", keys[i], v && *v ? v : "-");
+		free(path);
+	}
+	kernel_cache(x, k, name, hash, &txt);
+	strbuf_addf(
+		&txt,
+		"\nA prebuilt kernel is the Debian package named in source; a built one is\n"
+		"the tree in source with the patches listed, in order (lab/patches/), and\n"
+		"the .config. `wblab kernel fetch %s` (or build) makes it in the lab;\n"
+		"wblab run --repro refuses a kernel whose cache key is not %.12s.\n",
+		name, hash);
+	ret = repro_write(x->out, "kernel.txt", &txt, 0644, x->err);
+	strbuf_release(&txt);
+	return ret;
+}
+
+/* A flag starts a line of the command; its value follows it, quoted. */
+static void word(struct strbuf *sh, const char *w)
+{
+	if (w[0] == '-') {
+		strbuf_addf(sh, " \\\n\t%s", w);
+		return;
+	}
+	strbuf_addch(sh, ' ');
+	repro_sh_quote(sh, w);
+}
+
+static void wordf(struct strbuf *sh, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void wordf(struct strbuf *sh, const char *fmt, ...)
+{
+	va_list ap;
+	char *w;
+
+	va_start(ap, fmt);
+	if (vasprintf(&w, fmt, ap) < 0)
+		die("out of memory");
+	va_end(ap);
+	word(sh, w);
+	free(w);
+}
+
+/* One guest's QEMU command, its disks made first. */
+static int qemu_script(struct repro_ctx *x, bool tgt)
+{
+	const struct topology_spec *t = &x->topo;
+	long long disks = tgt ? t->target_disk_count : t->disk_count;
+	unsigned long long size = tgt ? t->target_disk_size : t->disk_size;
+	long long mem = tgt ? (t->target_memory ? t->target_memory : 512) :
+			      repro_int(x->cell, "memory_mib");
+	long long cpus = tgt ? 1 : repro_int(x->cell, "vcpus");
+	const char *accel = repro_str(x->cell, "accel");
+	const char *cmdline = repro_str(x->cell, "kernel.cmdline");
+	const char *sfx = tgt ? "-target" : "";
+	struct strbuf sh = STRBUF_INIT;
+	char *name;
+	int ret;
+
+	strbuf_addf(
+		&sh,
+		"#!/bin/sh\n"
+		"# The %s guest of this cell as plain QEMU: what %s gave libvirt.\n"
+		"# KERNEL is the bzImage (kernel.txt), INITRD wblab's initramfs (its agent\n"
+		"# reads the plan on the channel agent%s.sock: README), ROOT_IMAGE the raw\n"
+		"# root image (wblab image build debian-12), MODULES the kernel's modules.img.\n"
+		"set -eu\n"
+		": \"${KERNEL:=bzImage}\" \"${INITRD:?set INITRD}\" \"${ROOT_IMAGE:?set ROOT_IMAGE}\"\n"
+		"qemu-img create -q -f qcow2 -F raw -b \"$ROOT_IMAGE\" -- root%s.qcow2\n",
+		tgt ? "iSCSI target" : "main",
+		x->has_domain_xml ? "domain.xml shows" : "the cell", sfx, sfx);
+	for (long long i = 0; i < disks; i++)
+		strbuf_addf(
+			&sh,
+			"rm -f -- disk%s%lld.img; truncate -s %llu -- disk%s%lld.img\n",
+			sfx, i, size, sfx, i);
+	strbuf_addstr(&sh, "exec qemu-system-x86_64");
+	word(&sh, "-machine");
+	wordf(&sh, "pc,accel=%s",
+	      accel && !strcmp(accel, "kvm") ? "kvm" : "tcg");
+	if (accel && !strcmp(accel, "kvm")) {
+		word(&sh, "-cpu");
+		word(&sh, "host");
+	}
+	word(&sh, "-m");
+	wordf(&sh, "%lld", mem);
+	word(&sh, "-smp");
+	wordf(&sh, "%lld", cpus);
+	word(&sh, "-nodefaults");
+	word(&sh, "-display");
+	word(&sh, "none");
+	word(&sh, "-no-reboot");
+	strbuf_addstr(&sh, " \\\n\t-kernel \"$KERNEL\" -initrd \"$INITRD\"");
+	word(&sh, "-append");
+	word(&sh, cmdline ? cmdline : "");
+	word(&sh, "-serial");
+	wordf(&sh, "file:console%s.log", sfx);
+	word(&sh, "-drive");
+	wordf(&sh,
+	      "file=root%s.qcow2,format=qcow2,if=none,id=root,cache=none,aio=native",
+	      sfx);
+	word(&sh, "-device");
+	word(&sh, "virtio-blk-pci,drive=root,serial=wblab-root");
+	strbuf_addstr(
+		&sh,
+		" \\\n\t${MODULES:+-drive file=\"$MODULES\",format=raw,if=none,id=mods,readonly=on"
+		" -device virtio-blk-pci,drive=mods,serial=wblab-modules}");
+	for (long long i = 0; i < disks; i++) {
+		word(&sh, "-drive");
+		wordf(&sh,
+		      "file=disk%s%lld.img,format=raw,if=none,id=d%lld,cache=none,aio=native",
+		      sfx, i, i);
+		word(&sh, "-device");
+		wordf(&sh, "virtio-blk-pci,drive=d%lld,serial=wblab-disk%lld",
+		      i, i);
+	}
+	word(&sh, "-chardev");
+	wordf(&sh, "socket,id=agent,path=agent%s.sock,server=on,wait=off", sfx);
+	word(&sh, "-device");
+	word(&sh, "virtio-serial-pci");
+	word(&sh, "-device");
+	word(&sh, "virtserialport,chardev=agent,name=org.wblab.agent");
+	if (x->has_target) {
+		/* The cell's isolated network: the two guests, no host. */
+		word(&sh, "-netdev");
+		word(&sh, "socket,id=net0,mcast=230.0.0.1:1234");
+		word(&sh, "-device");
+		wordf(&sh, "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:0%d",
+		      tgt ? 2 : 1);
+	}
+	strbuf_addch(&sh, '\n');
+	name = xasprintf("qemu%s.sh", sfx);
+	ret = repro_write(x->out, name, &sh, 0755, x->err);
+	free(name);
+	strbuf_release(&sh);
+	return ret;
+}
+
+int repro_qemu(struct repro_ctx *x)
+{
+	return qemu_script(x, false) || (x->has_target && qemu_script(x, true));
+}
+
+/* The blocked tasks, one line each: comm, pid, work, where it waits. */
+static void blocked_lines(json_object *cell, struct strbuf *out)
+{
+	json_object *tasks = json_path(cell, "metrics.blocked.tasks");
+	size_t n = tasks && json_object_is_type(tasks, json_type_array) ?
+			   json_object_array_length(tasks) :
+			   0;
+
+	strbuf_addf(out, "\nTasks in D state (%s): %lld\n",
+		    repro_str(cell, "metrics.blocked.when") ?
+			    repro_str(cell, "metrics.blocked.when") :
+			    "no SysRq-t dump",
+		    repro_int(cell, "metrics.blocked.count"));
+	for (size_t i = 0; i < n; i++) {
+		json_object *t = json_object_array_get_idx(tasks, i);
+		const char *work = repro_str(t, "work");
+
+		strbuf_addf(out, "  %-16s pid %-6lld %s%s%swaits in %s\n",
+			    repro_str(t, "comm") ? repro_str(t, "comm") : "?",
+			    repro_int(t, "pid"), work ? "(" : "",
+			    work ? work : "", work ? ") " : "",
+			    repro_str(t, "wait") ? repro_str(t, "wait") : "?");
+	}
+}
+
+static void signature_text(struct repro_ctx *x, json_object *sig,
+			   struct strbuf *out)
+{
+	json_object *ev = json_path(x->cell, "events");
+	size_t n = ev && json_object_is_type(ev, json_type_array) ?
+			   json_object_array_length(ev) :
+			   0;
+
+	strbuf_addf(out, "Cell %s of run %s\n\noutcome: %s\nreason:  %s\n",
+		    repro_str(x->cell, "cell"), repro_str(x->cell, "run"),
+		    repro_str(x->cell, "outcome"),
+		    repro_str(x->cell, "outcome_reason") ?
+			    repro_str(x->cell, "outcome_reason") :
+			    "");
+	strbuf_addf(out, "\nConsole events: %zu\n", n);
+	for (size_t i = 0; i < n; i++) {
+		json_object *e = json_object_array_get_idx(ev, i);
+
+		strbuf_addf(out, "  %s: %s (console.log line %lld)\n",
+			    repro_str(e, "kind") ? repro_str(e, "kind") : "?",
+			    repro_str(e, "title") ? repro_str(e, "title") : "",
+			    repro_int(e, "line"));
+	}
+	blocked_lines(x->cell, out);
+	strbuf_addstr(out, "\nThe signature a rerun is checked for: ");
+	repro_signature_line(sig, out);
+	strbuf_addch(out, '\n');
+}
+
+static const char readme[] =
+	"Reproducer for wblab cell %s (run %s)\n"
+	"\n"
+	"What it saw: %s\n"
+	"Kernel %s (%s), topology %s, workload %s, %lld MiB, %lld vCPUs, %s.\n"
+	"The details: signature.txt (outcome, events, blocked tasks), kernel.txt.\n"
+	"\n"
+	"1. With wblab (the lab that made this bundle, or a checkout of it):\n"
+	"\n"
+	"     wblab run --repro DIR -n 10\n"
+	"\n"
+	"   runs the same kernel (refused if its cache key differs), topology,\n"
+	"   workload, guest size and command line N times and prints how many of\n"
+	"   the cells show the signature again.\n"
+	"\n"
+	"2. By hand, without wblab:\n"
+	"\n"
+	"   a. Get the kernel in kernel.txt (check the bzImage SHA-256), a root\n"
+	"      image with the packages of the lab's guest image (%s), the\n"
+	"      wblab initramfs, and the kernel's modules image.\n"
+	"   b. %sKERNEL=bzImage INITRD=initrd.img ROOT_IMAGE=root.img MODULES=modules.img ./qemu.sh\n"
+	"      boots the guest as the cell did (domain.xml is what libvirt got).\n"
+	"      Its agent says hello on agent.sock and waits for the plan:\n"
+	"        { printf 'WBL1 P %%s plan\\n' \"$(wc -c < plan.txt)\"; cat plan.txt; sleep 86400; } |\n"
+	"          socat - UNIX-CONNECT:agent.sock > channel.out\n"
+	"      console.log gets the kernel's messages; channel.out the agent's frames.\n"
+	"   c. Or boot the kernel in any guest with the disks qemu.sh makes and run\n"
+	"      plan.sh as root: the same steps as shell (/run/wblab-agent is wblab's\n"
+	"      static agent, build/wblab-agent, for the hog and the sampler).\n"
+	"%s"
+	"\n"
+	"Look for: %s\n";
+
+int repro_texts(struct repro_ctx *x)
+{
+	json_object *sig = repro_signature(x->cell);
+	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
+	const char *image = repro_str(x->run, "spec.image");
+	const char *extra = repro_str(x->run, "spec.cmdline_extra");
+	char *path;
+	int ret;
+
+	repro_signature_line(sig, &line);
+	signature_text(x, sig, &sb);
+	ret = repro_write(x->out, "signature.txt", &sb, 0644, x->err);
+	json_put_int(x->bundle, "format", 1);
+	json_put_str(x->bundle, "run", repro_str(x->cell, "run"));
+	json_put_str(x->bundle, "cell", repro_str(x->cell, "cell"));
+	json_put_str(x->bundle, "topology", x->topo.name);
+	json_put_str(x->bundle, "workload", repro_str(x->cell, "workload"));
+	json_put_str(x->bundle, "image", image ? image : "debian-12");
+	json_put_str(x->bundle, "cmdline_extra", extra ? extra : "");
+	json_put_int(x->bundle, "memory_mib", repro_int(x->cell, "memory_mib"));
+	json_put_int(x->bundle, "vcpus", repro_int(x->cell, "vcpus"));
+	json_put_str(x->bundle, "accel", repro_str(x->cell, "accel"));
+	json_put(x->bundle, "signature", json_object_get(sig));
+	json_make_strict(x->bundle);
+	path = xasprintf("%s/bundle.json", x->out);
+	if (!ret && json_write_atomic(path, x->bundle)) {
+		strbuf_addf(x->err, "cannot write %s: %s", path,
+			    strerror(errno));
+		ret = -1;
+	}
+	strbuf_reset(&sb);
+	strbuf_addf(
+		&sb, readme, repro_str(x->cell, "cell"),
+		repro_str(x->cell, "run"), line.buf,
+		repro_str(x->cell, "kernel.name"),
+		repro_str(x->cell, "kernel.version"), x->topo.name,
+		repro_str(x->cell, "workload"),
+		repro_int(x->cell, "memory_mib"), repro_int(x->cell, "vcpus"),
+		repro_str(x->cell, "accel"), image ? image : "debian-12",
+		x->has_target ?
+			"First the iSCSI target: qemu-target.sh with plan-target.txt on\n"
+			"      agent-target.sock, until its console says phase workload; then\n"
+			"      " :
+			"",
+		x->has_target ?
+			"   The target guest's steps are plan-target.sh.\n" :
+			"",
+		line.buf);
+	if (!ret)
+		ret = repro_write(x->out, "README", &sb, 0644, x->err);
+	json_object_put(sig);
+	strbuf_release(&sb);
+	strbuf_release(&line);
+	free(path);
+	return ret;
+}

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Reproducer bundles without a guest: shell words that come back exactly
+ * as they went in (through a real /bin/sh), a real plan rendered as a
+ * script sh accepts, bad plan lines named, and the signature of the
+ * captured swap-direct run (tests/data/report/deadlock): the deadlocked
+ * reps 3 and 5 share it, the four healthy reps do not show it.
+ */
+#include <check.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cell/repro.h"
+#include "cell/reprosh.h"
+#include "util/json.h"
+#include "util/log.h"
+#include "util/run.h"
+
+#include "testdata.h"
+
+/* What sh makes of the words: each printed with a NUL after it. */
+static void sh_words(const char *const *words, struct strbuf *out)
+{
+	struct strbuf script = STRBUF_INIT, err = STRBUF_INIT;
+	const char *argv[] = { "/bin/sh", "-c", NULL, NULL };
+
+	strbuf_addstr(&script, "printf '%s\\0'");
+	for (; *words; words++) {
+		strbuf_addch(&script, ' ');
+		repro_sh_quote(&script, *words);
+	}
+	argv[2] = script.buf;
+	ck_assert_int_eq(run_capture(argv, out, &err), 0);
+	strbuf_release(&script);
+	strbuf_release(&err);
+}
+
+START_TEST(quote_round_trip)
+{
+	static const char *const words[] = {
+		"plain",      "it's", "'",	   "''",    "$(touch /tmp/x)",
+		"`id`",	      "a\nb", "\\",	   "\"q\"", "*",
+		"; rm -rf /", "",     "tab\there", NULL,
+	};
+	struct strbuf out = STRBUF_INIT;
+	const char *p;
+	size_t i = 0;
+
+	sh_words(words, &out);
+	for (p = out.buf; p < out.buf + out.len; p += strlen(p) + 1)
+		ck_assert_str_eq(p, words[i++]);
+	ck_assert_uint_eq(i, 13);
+	strbuf_release(&out);
+}
+END_TEST
+
+START_TEST(plan_as_shell)
+{
+	struct strbuf plan = STRBUF_INIT, sh = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { "/bin/sh", "-n", "-c", NULL, NULL };
+
+	testdata_read(&plan, "cell-smoke/plan.txt");
+	ck_assert_int_eq(
+		repro_plan_sh(plan.buf, plan.len, "plan.txt", &sh, &err), 0);
+	/* A device is resolved in the guest, the rest quoted as it was. */
+	ck_assert_ptr_nonnull(strstr(
+		sh.buf,
+		"wb_run 'scratch:mkfs' '600' 'mkfs.xfs' '-f' \"$(wb_dev '@disk:wblab-disk0')\"\n"));
+	ck_assert_ptr_nonnull(strstr(
+		sh.buf,
+		"wb_put '/tmp/wblab-job.fio' '[global]\ndirectory=${WBLAB_MOUNT}\n"));
+	ck_assert_ptr_nonnull(
+		strstr(sh.buf, "export WBLAB_MOUNT='/mnt/scratch'\n"));
+	argv[3] = sh.buf;
+	ck_assert_int_eq(run_capture(argv, &out, &err), 0);
+	strbuf_release(&plan);
+	strbuf_release(&sh);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+END_TEST
+
+static void bad_plan(const char *plan, const char *want)
+{
+	struct strbuf sh = STRBUF_INIT, err = STRBUF_INIT;
+
+	ck_assert_int_eq(
+		repro_plan_sh(plan, strlen(plan), "plan.txt", &sh, &err), -1);
+	ck_assert_str_eq(err.buf, want);
+	strbuf_release(&sh);
+	strbuf_release(&err);
+}
+
+START_TEST(plan_bad_lines)
+{
+	bad_plan("phase\tsetup\nbogus\tx\n", "plan.txt:2: bogus: unknown verb");
+	bad_plan("run\tl\tsoon\ttrue\n", "plan.txt:1: run: bad timeout");
+	bad_plan("env\tA B\tx\n", "plan.txt:1: env: not an environment name");
+	bad_plan("get\t../x\t/etc/passwd\n",
+		 "plan.txt:1: get: bad result name");
+	bad_plan("phase\tnever\n", "plan.txt:1: phase: unknown phase");
+	bad_plan("run\tl\t1\n", "plan.txt:1: run: too few fields");
+}
+END_TEST
+
+static json_object *deadlock_cell(int rep)
+{
+	char *p = testdata_path(
+		"report/deadlock/cells/debian-6.12_swap-raid1-iscsi_swap-direct_%d/cell.json",
+		rep);
+	json_object *o = json_object_from_file(p);
+
+	ck_assert_ptr_nonnull(o);
+	free(p);
+	return o;
+}
+
+START_TEST(signature_of_the_deadlock)
+{
+	json_object *c3 = deadlock_cell(3);
+	json_object *sig = repro_signature(c3);
+	struct strbuf line = STRBUF_INIT;
+	int hits = 0;
+
+	repro_signature_line(sig, &line);
+	ck_assert_str_eq(
+		line.buf,
+		"workload-failed; events: alloc_failure; tasks blocked in mempool_alloc_noprof");
+	for (int rep = 1; rep <= 6; rep++) {
+		json_object *c = deadlock_cell(rep);
+		struct strbuf why = STRBUF_INIT;
+		bool hit = repro_signature_match(sig, c, &why);
+
+		ck_assert_msg(hit == (rep == 3 || rep == 5), "rep %d: %s", rep,
+			      why.buf);
+		if (!hit)
+			ck_assert_str_eq(why.buf,
+					 "outcome ok, not workload-failed");
+		hits += hit;
+		strbuf_release(&why);
+		json_object_put(c);
+	}
+	ck_assert_int_eq(hits, 2);
+	strbuf_release(&line);
+	json_object_put(sig);
+	json_object_put(c3);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("repro");
+	TCase *tc = tcase_create("repro");
+	SRunner *sr;
+	int failed;
+
+	tcase_add_test(tc, quote_round_trip);
+	tcase_add_test(tc, plan_as_shell);
+	tcase_add_test(tc, plan_bad_lines);
+	tcase_add_test(tc, signature_of_the_deadlock);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
