@@ -42,6 +42,8 @@ static const struct cmd_struct commands[] = {
 	  "pre-merge: does a patch or series regress? (exit 0/1/2/3)" },
 	{ "decide", cmd_decide,
 	  "the jobs' same/different/unknown on any runs (exit 0/1/2)" },
+	{ "export", cmd_export,
+	  "runs as KCIDB I/O JSON (v5.3) for KernelCI's tools" },
 	{ "bisect", cmd_bisect,
 	  "find the commit that changed a metric or an event rate" },
 	{ "bisect-step", cmd_bisect_step,

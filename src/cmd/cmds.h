@@ -21,6 +21,7 @@ int cmd_matrix(int argc, char **argv);
 int cmd_cell_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);
 int cmd_decide(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
 int cmd_bisect_step(int argc, char **argv);
 int cmd_nightly(int argc, char **argv);

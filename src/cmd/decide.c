@@ -93,34 +93,6 @@ fail:
 	return -1;
 }
 
-/* Without --metric or --matrix: the primary rows of the cells' workloads. */
-static void primary_rows(const struct pool *p, struct thresholds *th)
-{
-	for (size_t i = 0; i < p->n; i++) {
-		json_object *a;
-
-		if (!json_object_object_get_ex(p->v[i].cell, "workload_primary",
-					       &a) ||
-		    !json_object_is_type(a, json_type_array))
-			continue;
-		for (size_t k = 0; k < json_object_array_length(a); k++) {
-			const struct metric *m =
-				metric_by_name(json_object_get_string(
-					json_object_array_get_idx(a, k)));
-			bool dup = false;
-
-			for (size_t j = 0; m && j < th->n; j++)
-				dup |= th->t[j].row == m;
-			if (!m || dup)
-				continue;
-			add(th)->row = m;
-			th->t[th->n - 1].metric = xstrdup(m->name);
-			th->t[th->n - 1].change_pct = 10;
-			th->t[th->n - 1].bad = xstrdup("any");
-		}
-	}
-}
-
 static void thresholds_free(struct thresholds *th)
 {
 	if (th->from_matrix) {
@@ -289,7 +261,7 @@ int cmd_decide(int argc, char **argv)
 	if (load_pool(&p, n, argv, a.baseline))
 		goto out;
 	if (!a.matrix && !a.metrics.nr)
-		primary_rows(&p, &th);
+		pool_primary_rows(&p, &th.t, &th.n);
 	ret = decide_kernels(&a, &p, &th);
 out:
 	thresholds_free(&th);

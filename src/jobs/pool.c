@@ -198,3 +198,35 @@ void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
 	pool_rate(p, kb, group, kind, title, &fb, &rb);
 	decide_rate(fa, ra, fb, rb, o, d);
 }
+
+void pool_primary_rows(const struct pool *p, struct matrix_threshold **t,
+		       size_t *n)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		json_object *a;
+
+		if (!json_object_object_get_ex(p->v[i].cell, "workload_primary",
+					       &a) ||
+		    !json_object_is_type(a, json_type_array))
+			continue;
+		for (size_t k = 0; k < json_object_array_length(a); k++) {
+			const struct metric *m =
+				metric_by_name(json_object_get_string(
+					json_object_array_get_idx(a, k)));
+			bool dup = false;
+
+			for (size_t j = 0; m && j < *n; j++)
+				dup |= (*t)[j].row == m;
+			if (!m || dup)
+				continue;
+			*t = xrealloc(*t, (*n + 1) * sizeof(**t));
+			(*t)[*n] = (struct matrix_threshold){
+				.row = m,
+				.metric = xstrdup(m->name),
+				.change_pct = 10,
+				.bad = xstrdup("any"),
+			};
+			(*n)++;
+		}
+	}
+}

@@ -7,6 +7,7 @@
 
 #include "jobs/decide.h"
 #include "results/metric.h"
+#include "spec/matrix.h"
 #include "util/strvec.h"
 
 /*
@@ -49,6 +50,14 @@ double *pool_values(const struct pool *p, const char *kernel, const char *group,
 /* fail:runs of an event (decide_cell_event) of kernel in group. */
 void pool_rate(const struct pool *p, const char *kernel, const char *group,
 	       const char *kind, const char *title, int *fail, int *runs);
+
+/*
+ * Without thresholds: the primary rows the cells' workloads name
+ * (workload_primary), 10% either way, appended to t[0..*n-1] (each row
+ * once; metric and bad are the caller's to free).
+ */
+void pool_primary_rows(const struct pool *p, struct matrix_threshold **t,
+		       size_t *n);
 
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 			const char *group, const struct metric *m,

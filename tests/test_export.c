@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * wblab export --kcidb (jobs/kcidb.c) of the real cells of
+ * tests/data/report/fsync/ab (6.1 against its direct-writeback revert,
+ * 10 cells each): validated against KCIDB's v5.3 JSON schema
+ * ($WBLAB_KCIDB_SCHEMA, ../shared/kcidb/) by tests/kcidb_validate.py
+ * (python3-jsonschema), which must also refuse a spoiled copy; and the
+ * revert's reclaim-wr-direct is one FAIL test with n, p and the effect.
+ */
+#include <check.h>
+#include <json-c/json.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "jobs/kcidb.h"
+#include "jobs/pool.h"
+#include "testdata.h"
+#include "util/fs.h"
+#include "util/log.h"
+#include "util/run.h"
+
+static int validate(json_object *doc)
+{
+	char path[] = "/tmp/wblab-test-kcidb.XXXXXX";
+	int fd = mkstemp(path);
+	const char *s = json_object_to_json_string(doc);
+	char *script = xasprintf("%s/tests/kcidb_validate.py", testdata_home());
+	const char *schema = getenv("WBLAB_KCIDB_SCHEMA");
+	const char *argv[] = { "/usr/bin/python3", script, schema, path, NULL };
+	struct run_opts ro = { 0 };
+	int rc;
+
+	ck_assert_msg(
+		schema && !access(schema, R_OK),
+		"WBLAB_KCIDB_SCHEMA (tests/run-unit.sh sets it) unreadable");
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, s, strlen(s)), (ssize_t)strlen(s));
+	close(fd);
+	rc = run_argv(argv, &ro);
+	unlink(path);
+	free(script);
+	return rc;
+}
+
+static json_object *get(json_object *o, const char *k)
+{
+	json_object *v = NULL;
+
+	ck_assert_msg(json_object_object_get_ex(o, k, &v), "no %s", k);
+	return v;
+}
+
+START_TEST(kcidb_real_cells)
+{
+	char *run = testdata_path("report/fsync/ab");
+	struct pool p = POOL_INIT;
+	json_object *doc, *tests, *fail = NULL, *misc;
+	int pass = 0;
+
+	ck_assert_int_eq(pool_load_run(&p, run), 0);
+	doc = kcidb_export(&p, "wblab", "6.1");
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_int_eq(json_object_get_int(get(get(doc, "version"), "major")),
+			 5);
+	ck_assert_int_eq(json_object_get_int(get(get(doc, "version"), "minor")),
+			 3);
+	ck_assert_int_eq(json_object_array_length(get(doc, "checkouts")), 2);
+	ck_assert_int_eq(json_object_array_length(get(doc, "builds")), 2);
+	tests = get(doc, "tests");
+	/* 20 cells and one decision: the revert's reclaim-wr-direct */
+	ck_assert_int_eq(json_object_array_length(tests), 21);
+	for (size_t i = 0; i < 21; i++) {
+		json_object *t = json_object_array_get_idx(tests, i);
+		const char *st = json_object_get_string(get(t, "status"));
+
+		pass += !strcmp(st, "PASS");
+		if (!strcmp(st, "FAIL"))
+			fail = t;
+	}
+	ck_assert_int_eq(pass, 20);
+	ck_assert_ptr_nonnull(fail);
+	ck_assert_str_eq(json_object_get_string(get(fail, "path")),
+			 "wblab.ext4-disk.dirty-flood.512.reclaim-wr-direct");
+	ck_assert_str_eq(
+		json_object_get_string(get(fail, "build_id")),
+		"wblab:3925e5c564b29bd0d9d24d9420aa2c0b35a9fb6b18cacc64d19b8ad18c956e92");
+	misc = get(fail, "misc");
+	ck_assert_int_eq(json_object_get_int(get(misc, "n")), 10);
+	ck_assert_int_eq(json_object_get_int(get(misc, "n_b")), 10);
+	ck_assert_double_eq_tol(json_object_get_double(get(misc, "mean_b")),
+				294.9, 1e-9);
+	ck_assert_double_lt(json_object_get_double(get(misc, "p")), 1e-6);
+	ck_assert_double_eq_tol(
+		json_object_get_double(get(get(fail, "number"), "value")),
+		294.9, 1e-9);
+	ck_assert_int_eq(validate(doc), 0);
+	/* The validator is no rubber stamp: an id without its origin fails. */
+	json_object_object_add(fail, "id", json_object_new_string("no-origin"));
+	ck_assert_int_eq(validate(doc), 1);
+	json_object_put(doc);
+	pool_free(&p);
+	free(run);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("export");
+	TCase *tc = tcase_create("export");
+	SRunner *sr;
+	int failed;
+
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, kcidb_real_cells);
+	suite_add_tcase(s, tc);
+	sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
