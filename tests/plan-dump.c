@@ -42,11 +42,11 @@ static void dump_topology(const struct topology_spec *t)
 {
 	printf("## topology %s\n", t->name);
 	/* No disk has no size (the field was required once, now it is not). */
-	printf("disks %lld x %" PRIu64 "\n", t->disk_count,
-	       t->disk_count ? t->disk_size : 0);
+	printf("disks %lld x %" PRIu64 "\n", t->disks.count,
+	       t->disks.count ? t->disks.size : 0);
 	printf("target disks %lld x %" PRIu64 ", memory %lld MiB\n",
-	       t->target_disk_count,
-	       t->target_disk_count ? t->target_disk_size : 0,
+	       t->target_disks.count,
+	       t->target_disks.count ? t->target_disks.size : 0,
 	       t->target_memory);
 	printf("mount %s\n", s(t->mount));
 	for (size_t i = 0; i < t->nr_layers; i++) {
@@ -135,12 +135,13 @@ static void dump_hosts(void)
 	if (hosts_spec_load(path, &h, NULL))
 		printf("(does not load)\n");
 	for (size_t i = 0; i < h.n; i++)
-		printf("host %s %s cpus %lld memory %" PRIu64
+		/* in bytes, as hosts.yaml held it before memory was MiB */
+		printf("host %s %s cpus %lld memory %llu"
 		       " pool %s run_dir %s qemu_user %s disabled %d\n",
 		       h.hosts[i].name, h.hosts[i].uri, h.hosts[i].cpus,
-		       h.hosts[i].memory, s(h.hosts[i].pool_path),
-		       s(h.hosts[i].run_dir), s(h.hosts[i].qemu_user),
-		       h.hosts[i].disabled);
+		       (unsigned long long)h.hosts[i].memory << 20,
+		       s(h.hosts[i].pool_path), s(h.hosts[i].run_dir),
+		       s(h.hosts[i].qemu_user), h.hosts[i].disabled);
 	hosts_spec_free(&h);
 	free(path);
 }

@@ -306,7 +306,7 @@ START_TEST(hosts_file)
 	ck_assert_msg(hosts_spec_load(path, &h, &err) == 0, "%s", err.buf);
 	ck_assert_int_eq(h.n, 2);
 	ck_assert_int_eq(h.hosts[0].cpus, 2);
-	ck_assert_uint_eq(h.hosts[0].memory, 8ULL << 30);
+	ck_assert_int_eq(h.hosts[0].memory, 8 << 10);
 	ck_assert_str_eq(h.hosts[1].pool_path, "/var/lib/wblab/pool-second");
 	hosts_spec_free(&h);
 	write_string_atomic(path, "hosts:\n"

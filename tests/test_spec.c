@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "spec/matrix.h"
 #include "spec/specs.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -100,8 +101,8 @@ START_TEST(topology_xfs_disk_fields)
 	char *path = xasprintf("%s/topologies/xfs-disk.yaml", wblab_home());
 
 	ck_assert_int_eq(topology_spec_load(path, "xfs-disk", &t), 0);
-	ck_assert_int_eq(t.disk_count, 1);
-	ck_assert_uint_eq(t.disk_size, 4ULL << 30);
+	ck_assert_int_eq(t.disks.count, 1);
+	ck_assert_uint_eq(t.disks.size, 4ULL << 30);
 	ck_assert_uint_eq(t.nr_layers, 2);
 	ck_assert_str_eq(t.layers[1].fstype, "xfs");
 	ck_assert_str_eq(topology_mount_layer(&t)->name, "scratch");
@@ -330,6 +331,99 @@ START_TEST(workload_errors)
 }
 END_TEST
 
+/*
+ * One disks shape for every guest, a size only with disks; memory with a
+ * unit or as MiB in topologies, workloads and matrices alike.
+ */
+START_TEST(disks_and_memory)
+{
+	static const char fs[] =
+		"layers:\n  - {name: d, type: disk, index: 0, guest: target}\n"
+		"  - {name: t, type: iscsi-target, guest: target, on: d, iqn: iqn.2026-12.x:y}\n"
+		"  - {name: i, type: iscsi-initiator, on: t}\n"
+		"  - {name: f, type: fs, on: i, fstype: xfs}\n";
+	char *text, *path, *e;
+	struct topology_spec t;
+	struct workload_spec w;
+	struct matrix_spec m;
+	struct strbuf err = STRBUF_INIT;
+
+	/* no disks, no size; the target's disks as the main guest's */
+	text = xasprintf("description: x\ndisks: {count: 0}\n"
+			 "target:\n  disks: {count: 2, size: 1G}\n"
+			 "  memory: 1G\n%s",
+			 fs);
+	path = write_tmp("t.yaml", text);
+	ck_assert_msg(!topology_spec_load_err(path, "t", &t, &err), "%s",
+		      err.buf);
+	ck_assert_int_eq(t.disks.count, 0);
+	ck_assert_int_eq(t.target_disks.count, 2);
+	ck_assert_uint_eq(t.target_disks.size, 1ULL << 30);
+	ck_assert_int_eq(t.target_memory, 1024);
+	ck_assert(topology_has_target(&t));
+	topology_spec_free(&t);
+	free(path);
+	free(text);
+	ASSERT_ERR("description: x\ndisks: {count: 1}\nlayers:\n"
+		   "  - {name: d, type: disk, index: 0}\n"
+		   "  - {name: f, type: fs, on: d, fstype: xfs}\n",
+		   "t.yaml:2: disks.size: 1 disks need a size");
+	/* the old target shape says where the disks go now */
+	e = xasprintf("description: x\ndisks: {count: 0}\n"
+		      "target:\n  disks: 1\n  size: 4G\n%s",
+		      fs);
+	ASSERT_ERR(e, "t.yaml:4: target.disks: expected a mapping");
+	ASSERT_ERR(e, "t.yaml:5: target.size: unknown field");
+	free(e);
+	e = xasprintf("description: x\ndisks: {count: 0}\n"
+		      "target:\n  disks: {count: 0}\n%s",
+		      fs);
+	ASSERT_ERR(e, "t.yaml:4: target.disks.count: a target guest serves");
+	free(e);
+	e = xasprintf("description: x\ndisks: {count: 0}\n"
+		      "target:\n  disks: {count: 1, size: 1G}\n"
+		      "  memory: 1500K\n%s",
+		      fs);
+	ASSERT_ERR(e, "t.yaml:5: target.memory: '1500K' is not a whole "
+		      "number of MiB");
+	free(e);
+	/* a workload's and a matrix's memory: MiB, or with a unit */
+	path = write_tmp("w.yaml", "description: x\ntimeout: 9\nfio: x\n"
+				   "memory: 2G\n");
+	ck_assert_msg(!workload_spec_load_err(path, "w", &w, &err), "%s",
+		      err.buf);
+	ck_assert_int_eq(w.memory, 2048);
+	workload_spec_free(&w);
+	free(path);
+	path = write_tmp("w.yaml", "description: x\ntimeout: 9\nfio: x\n"
+				   "memory: 768\n");
+	ck_assert_msg(!workload_spec_load_err(path, "w", &w, &err), "%s",
+		      err.buf);
+	ck_assert_int_eq(w.memory, 768);
+	workload_spec_free(&w);
+	free(path);
+	path = write_tmp("w.yaml", "description: x\ntimeout: 9\nfio: x\n"
+				   "memory: 64M\n");
+	ck_assert_int_ne(workload_spec_load_err(path, "w", &w, &err), 0);
+	ck_assert_msg(strstr(err.buf, "w.yaml:4: memory: 64M is out of range "
+				      "[128, 1048576] MiB"),
+		      "%s", err.buf);
+	workload_spec_free(&w);
+	free(path);
+	strbuf_reset(&err);
+	path = write_tmp("m.yaml",
+			 "description: x\nkernels: [a]\ntopologies: [b]\n"
+			 "workloads: [c]\nguests:\n  - {memory: 1G, vcpus: 1}\n"
+			 "  - {memory: 512, vcpus: 2}\n");
+	ck_assert_msg(!matrix_spec_load(path, "m", &m, &err), "%s", err.buf);
+	ck_assert_int_eq(m.sizes[0].memory, 1024);
+	ck_assert_int_eq(m.sizes[1].memory, 512);
+	matrix_spec_free(&m);
+	free(path);
+	strbuf_release(&err);
+}
+END_TEST
+
 START_TEST(sizes_and_names)
 {
 	uint64_t v;
@@ -366,6 +460,7 @@ int main(void)
 	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);
+	tcase_add_test(tc, disks_and_memory);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

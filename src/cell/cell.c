@@ -150,9 +150,10 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 {
 	const struct cell_spec *c = x->c;
 	bool tgt = vm->role == PLAN_TARGET;
-	long long ndisks = tgt ? c->topo->target_disk_count :
-				 c->topo->disk_count;
-	uint64_t size = tgt ? c->topo->target_disk_size : c->topo->disk_size;
+	const struct topo_disks *disks = tgt ? &c->topo->target_disks :
+					       &c->topo->disks;
+	long long ndisks = disks->count;
+	uint64_t size = disks->size;
 	char *overlay, *sock, *console;
 	struct plan_opts po = { .role = vm->role,
 				.workload_timeout = c->workload_timeout,

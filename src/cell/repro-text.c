@@ -138,8 +138,9 @@ static void wordf(struct strbuf *sh, const char *fmt, ...)
 static int qemu_script(struct repro_ctx *x, bool tgt)
 {
 	const struct topology_spec *t = &x->topo;
-	long long disks = tgt ? t->target_disk_count : t->disk_count;
-	unsigned long long size = tgt ? t->target_disk_size : t->disk_size;
+	const struct topo_disks *d = tgt ? &t->target_disks : &t->disks;
+	long long disks = d->count;
+	unsigned long long size = d->size;
 	long long mem = tgt ? (t->target_memory ? t->target_memory : 512) :
 			      repro_int(x->cell, "memory_mib");
 	long long cpus = tgt ? 1 : repro_int(x->cell, "vcpus");

@@ -68,7 +68,7 @@ void host_up(struct engine *e, struct engine_host *h)
 	cap = (long long)(free_b >> 20) - HOST_RESERVE_MIB;
 	if (total_mib && cap > total_mib * 3 / 4)
 		cap = total_mib * 3 / 4;
-	h->mem_mib = h->spec->memory ? (long long)(h->spec->memory >> 20) :
+	h->mem_mib = h->spec->memory ? h->spec->memory :
 				       (cap > 512 ? cap : 512);
 	if (k)
 		accel_decide(h->conn, h->spec->uri, e->o.accel, &k->art,

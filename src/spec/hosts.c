@@ -16,7 +16,7 @@ static const struct spec_field host_fields[] = {
 	{ .name = "name", .type = SPEC_STR, .offset = H(name), .required = true },
 	{ .name = "uri", .type = SPEC_STR, .offset = H(uri), .required = true },
 	{ .name = "cpus", .type = SPEC_INT, .offset = H(cpus), .min = 1, .max = 4096 },
-	{ .name = "memory", .type = SPEC_SIZE, .offset = H(memory), .min = 128LL << 20, .max = 1LL << 50 },
+	{ .name = "memory", .type = SPEC_MIB, .offset = H(memory), .min = 128, .max = 1LL << 24 },
 	{ .name = "pool", .type = SPEC_STR, .offset = H(pool_path) },
 	{ .name = "run_dir", .type = SPEC_STR, .offset = H(run_dir) },
 	{ .name = "qemu_user", .type = SPEC_STR, .offset = H(qemu_user) },

@@ -17,7 +17,7 @@ struct host_spec {
 	char *name;
 	char *uri; /* qemu:///system, qemu+ssh://h/system, qemu+tcp://... */
 	long long cpus; /* vCPUs it may run at once; 0 = its CPU count */
-	uint64_t memory; /* guest memory it may hold, bytes; 0 = derived */
+	long long memory; /* guest memory it may hold, MiB; 0 = derived */
 	/*
 	 * Images, kernels and initramfs reach the host as volumes of a
 	 * wblab storage pool there (virStorageVolUpload), at pool_path.

@@ -27,7 +27,7 @@ static const char *const bad_dirs[] = { "up", "down", "any", NULL };
 
 /* clang-format off */
 static const struct spec_field size_fields[] = {
-	{ .name = "memory", .type = SPEC_INT, .offset = S(memory), .min = 128, .max = 1 << 20 },
+	{ .name = "memory", .type = SPEC_MIB, .offset = S(memory), .min = 128, .max = 1 << 20 },
 	{ .name = "vcpus", .type = SPEC_INT, .offset = S(vcpus), .min = 1, .max = 64 },
 	SPEC_END
 };
@@ -53,8 +53,9 @@ static int parse_guests(struct spec_file *sf, yaml_node_t *v, const char *field,
 	int i = 0, bad = 0;
 
 	if (!v || v->type != YAML_SEQUENCE_NODE) {
-		spec_error(sf, v, field,
-			   "expected a list of {memory: MiB, vcpus: N}");
+		spec_error(
+			sf, v, field,
+			"expected a list of {memory: MiB or a size, vcpus: N}");
 		return -1;
 	}
 	for (yaml_node_item_t *it = v->data.sequence.items.start;

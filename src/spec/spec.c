@@ -415,6 +415,34 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 		*(uint64_t *)slot = sz;
 		return 0;
 	}
+	case SPEC_MIB: {
+		uint64_t sz;
+
+		/* Memory: a plain number is MiB, a size says its unit. */
+		if (s[strspn(s, "0123456789")] && !spec_parse_size(s, &sz) &&
+		    !(sz & ((1 << 20) - 1))) {
+			n = (long long)(sz >> 20);
+		} else {
+			errno = 0;
+			n = strtoll(s, &end, 10);
+			if (errno || end == s || *end || *s == '-' ||
+			    *s == '+') {
+				spec_error(
+					sf, v, fname,
+					"'%s' is not a whole number of MiB (512, 512M, 2G)",
+					s);
+				return -1;
+			}
+		}
+		if (!f->max || n < f->min || n > f->max) {
+			spec_error(sf, v, fname,
+				   "%s is out of range [%lld, %lld] MiB", s,
+				   f->min, f->max);
+			return -1;
+		}
+		*(long long *)slot = n;
+		return 0;
+	}
 	case SPEC_BOOL:
 		if (!strcmp(s, "true") || !strcmp(s, "yes") ||
 		    !strcmp(s, "on")) {
@@ -454,7 +482,7 @@ static int apply_field(struct spec_file *sf, yaml_node_t *v,
 	void *slot = (char *)obj + f->offset;
 
 	if (f->type == SPEC_MAP && f->sub)
-		return spec_apply(sf, v, f->sub, obj, fname);
+		return spec_apply(sf, v, f->sub, slot, fname);
 	if (f->type == SPEC_MAP)
 		return f->parse(sf, v, fname, obj);
 	if (f->type != SPEC_STRLIST)

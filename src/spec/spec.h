@@ -27,6 +27,7 @@ enum spec_type {
 	SPEC_TEXT, /* char *, multi-line block allowed */
 	SPEC_INT, /* long long, within [min, max] */
 	SPEC_SIZE, /* uint64_t bytes: "512M", "2G", "4096" */
+	SPEC_MIB, /* long long MiB: "512" (MiB), "512M", "2G"; min, max in MiB */
 	SPEC_BOOL, /* bool */
 	SPEC_ENUM, /* char *, one of choices */
 	SPEC_STRLIST, /* struct spec_strlist: a sequence of scalars */
@@ -86,9 +87,12 @@ struct spec_field {
 
 /* clang-format off */
 #define SPEC_END { .name = NULL }
-/* A nested map whose fields fill the same object: "disks: {count, size}". */
+/* A nested map whose fields fill the same object: "hog: {size, hold}". */
 #define SPEC_SUBMAP(n, req, tbl) \
 	{ .name = (n), .type = SPEC_MAP, .required = (req), .sub = (tbl) }
+/* A nested map whose fields fill a struct at off: "disks: {count, size}". */
+#define SPEC_SUBMAP_AT(n, req, tbl, off) \
+	{ .name = (n), .type = SPEC_MAP, .required = (req), .sub = (tbl), .offset = (off) }
 /* clang-format on */
 
 /* Parse path; YAML syntax errors are recorded and return -1. */

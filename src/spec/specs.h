@@ -76,14 +76,18 @@ struct topo_layer {
 	long long priority; /* swap: swapon -p, -1 for the kernel's default */
 };
 
+/* A guest's test disks: how many, and the size of each (none: count 0). */
+struct topo_disks {
+	long long count;
+	uint64_t size; /* bytes; 0 when count is 0 */
+};
+
 struct topology_spec {
 	char *name;
 	char *path;
 	char *description;
-	long long disk_count;
-	uint64_t disk_size;
-	long long target_disk_count; /* disks of the target guest */
-	uint64_t target_disk_size;
+	struct topo_disks disks; /* the cell's own guest */
+	struct topo_disks target_disks; /* the target guest's (none: no target) */
 	long long target_memory; /* MiB */
 	char *mount; /* the layer workloads run on (default: last) */
 	struct topo_layer *layers;

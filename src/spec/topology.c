@@ -97,22 +97,23 @@ static const struct {
 static int parse_layers(struct spec_file *sf, yaml_node_t *n, const char *field,
 			void *obj);
 
+/* Every guest's disks: "disks: {count, size}" (a size only with disks). */
+#define D(field) offsetof(struct topo_disks, field)
 static const struct spec_field disks_fields[] = {
-	{ .name = "count", .type = SPEC_INT, .offset = T(disk_count), .required = true, .max = 16 },
-	{ .name = "size", .type = SPEC_SIZE, .offset = T(disk_size), .required = true, .min = 16LL << 20, .max = 1LL << 40 },
+	{ .name = "count", .type = SPEC_INT, .offset = D(count), .required = true, .max = 16 },
+	{ .name = "size", .type = SPEC_SIZE, .offset = D(size), .min = 16LL << 20, .max = 1LL << 40 },
 	SPEC_END
 };
 
 static const struct spec_field target_guest_fields[] = {
-	{ .name = "disks", .type = SPEC_INT, .offset = T(target_disk_count), .required = true, .min = 1, .max = 16 },
-	{ .name = "size", .type = SPEC_SIZE, .offset = T(target_disk_size), .required = true, .min = 16LL << 20, .max = 1LL << 40 },
-	{ .name = "memory", .type = SPEC_INT, .offset = T(target_memory), .min = 128, .max = 1 << 20 },
+	SPEC_SUBMAP_AT("disks", true, disks_fields, T(target_disks)),
+	{ .name = "memory", .type = SPEC_MIB, .offset = T(target_memory), .min = 128, .max = 1 << 20 },
 	SPEC_END
 };
 
 static const struct spec_field topo_fields[] = {
 	{ .name = "description", .type = SPEC_TEXT, .offset = T(description), .required = true },
-	SPEC_SUBMAP("disks", true, disks_fields),
+	SPEC_SUBMAP_AT("disks", true, disks_fields, T(disks)),
 	SPEC_SUBMAP("target", false, target_guest_fields),
 	{ .name = "layers", .type = SPEC_MAP, .offset = 0, .required = true, .parse = parse_layers },
 	{ .name = "mount", .type = SPEC_STR, .offset = T(mount), .value = SPEC_V_ABSPATH },
@@ -279,8 +280,8 @@ static void check_refs(struct spec_file *sf, struct topology_spec *t,
 	}
 	if (l->type == LAYER_DISK) {
 		long long count = strcmp(layer_guest(l), "target") ?
-					  t->disk_count :
-					  t->target_disk_count;
+					  t->disks.count :
+					  t->target_disks.count;
 
 		if (l->index >= count)
 			LAYER_ERR(
@@ -374,10 +375,33 @@ static bool has_cycle(const struct topology_spec *t, size_t i, int *colour)
 	return false;
 }
 
+/* disks: {count, size}: a size for disks there are, none without any. */
+static void check_disks(struct spec_file *sf, yaml_node_t *map,
+			const struct topo_disks *d, const char *field,
+			bool target)
+{
+	yaml_node_t *n = spec_map_get(sf, map, "disks");
+	char where[64];
+
+	snprintf(where, sizeof(where), "%s.size", field);
+	if (d->count && !d->size)
+		spec_error(sf, n, where, "%lld disks need a size (16M..1T)",
+			   d->count);
+	snprintf(where, sizeof(where), "%s.count", field);
+	if (target && !d->count)
+		spec_error(sf, n, where,
+			   "a target guest serves at least one disk");
+}
+
 static int topology_check(struct spec_file *sf, void *obj)
 {
 	struct topology_spec *t = obj;
+	yaml_node_t *tgt = spec_map_get(sf, spec_root(sf), "target");
 	int *colour;
+
+	check_disks(sf, spec_root(sf), &t->disks, "disks", false);
+	if (tgt)
+		check_disks(sf, tgt, &t->target_disks, "target.disks", true);
 
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		struct topo_layer *l = &t->layers[i];
@@ -393,7 +417,7 @@ static int topology_check(struct spec_file *sf, void *obj)
 					l->name, t->layers[k].line);
 		if (!l->guest)
 			l->guest = xstrdup("main");
-		if (!strcmp(l->guest, "target") && !t->target_disk_count)
+		if (!strcmp(l->guest, "target") && !t->target_disks.count)
 			LAYER_ERR(
 				sf, t, l, "guest",
 				"layer in guest target but the topology has no target: section");
@@ -450,7 +474,7 @@ const struct topo_layer *topology_mount_layer(const struct topology_spec *t)
 
 bool topology_has_target(const struct topology_spec *t)
 {
-	return t->target_disk_count > 0;
+	return t->target_disks.count > 0;
 }
 
 int topology_spec_load_err(const char *path, const char *name,
