@@ -149,6 +149,11 @@ START_TEST(levels_of_the_looks)
 		ck_assert_double_eq_tol(dlooks_level(&l, 3 + 2 * i), po[i],
 					po[i] * 1e-4);
 	}
+	/* validate's default --max-reps 8: looks at 3, 5, 7 and 9. */
+	dlooks_plan(&l, 3, 2, 8);
+	ck_assert_int_eq(l.max, 9);
+	l.boundary = DBOUND_OBF;
+	ck_assert_double_eq_tol(dlooks_level(&l, 9), of[3], of[3] * 1e-4);
 	/* A look between looks is held to the earlier one's level. */
 	l.boundary = DBOUND_OBF;
 	ck_assert_double_eq_tol(dlooks_level(&l, 4), of[0], of[0] * 1e-4);

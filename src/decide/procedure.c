@@ -46,6 +46,15 @@ static size_t looks_upto(const struct dlooks *l, int n, double *t, size_t max)
 	return k;
 }
 
+void dlooks_plan(struct dlooks *l, int first, int step, int max_reps)
+{
+	l->first = first;
+	l->step = step;
+	l->max = first;
+	while (l->max < max_reps)
+		l->max += step;
+}
+
 double dlooks_level(const struct dlooks *l, int n)
 {
 	double t[64], z[64], p[64];

@@ -40,6 +40,12 @@ struct dlooks {
 		.boundary = DBOUND_OBF                          \
 	}
 
+/*
+ * The looks of a job that starts at first cells a side and adds step
+ * while a row is unknown and it has fewer than max_reps: the last look
+ * is the first at or past max_reps (3, 5, 7, 9 for a max of 8).
+ */
+void dlooks_plan(struct dlooks *l, int first, int step, int max_reps);
 /* What the level at the look with n per side is (n is rounded down to a look). */
 double dlooks_level(const struct dlooks *l, int n);
 const char *dboundary_name(enum dboundary b);

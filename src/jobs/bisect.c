@@ -94,8 +94,7 @@ static double look_level(const struct bctx *b, const char *ka, const char *kb,
 	size_t na = pool_count(&b->jr.pool, ka, group);
 	size_t nb = pool_count(&b->jr.pool, kb, group);
 
-	l.first = b->reps;
-	l.max = b->o->max_reps > b->reps ? b->o->max_reps : b->reps;
+	dlooks_plan(&l, b->reps, 2, b->o->max_reps);
 	return dlooks_level(&l, (int)(na < nb ? na : nb));
 }
 

@@ -143,8 +143,7 @@ static int measure(struct vstate *s)
 		s->reps = s->o->max_reps;
 	if (jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
 		return -1;
-	s->looks.first = s->reps;
-	s->looks.max = s->o->max_reps > s->reps ? s->o->max_reps : s->reps;
+	dlooks_plan(&s->looks, s->reps, 2, s->o->max_reps);
 	for (;;) {
 		decide_now(s);
 		if (!family_unknown(&s->fam) || s->reps >= s->o->max_reps)
