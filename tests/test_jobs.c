@@ -2,7 +2,7 @@
 /*
  * The jobs' pieces that need no guest: git trees (resolve, range, mbox
  * split, subjects) on a small repository made here with git, kernels made
- * in code (kernel_spec_register), the build failure record, and the
+ * in code (handed to the engine by jobrun), the build failure record, and the
  * nights' database and trend on an in-memory SQLite database.
  */
 #include <check.h>
@@ -14,6 +14,7 @@
 #include "artifact/kbuild-int.h"
 #include "jobs/bisect.h"
 #include "jobs/history.h"
+#include "jobs/jobrun.h"
 #include "jobs/nightly.h"
 #include "jobs/tree.h"
 #include "spec/specs.h"
@@ -143,26 +144,37 @@ START_TEST(mbox_and_subjects)
 }
 END_TEST
 
-START_TEST(registered_kernels)
+/*
+ * A kernel made in code goes to the engine with the job's runs
+ * (matrix_opts.kernels), not through a process-wide registry: lab/kernels
+ * never sees it.
+ */
+START_TEST(made_kernels)
 {
 	struct kernel_spec s = { 0 }, got;
+	struct jobrun j = { .pool = POOL_INIT };
 
 	s.name = xstrdup("git-0123456789ab");
 	s.source_git = xstrdup(tmp);
 	s.source_ref = xstrdup("HEAD");
 	s.tree = xstrdup("tree-x");
 	spec_strlist_add(&s.patches, "/p/one.patch");
-	ck_assert_int_eq(kernel_spec_register(&s), 0);
-	ck_assert_int_eq(kernel_spec_find("git-0123456789ab", &got), 0);
-	ck_assert_str_eq(got.source_git, tmp);
-	ck_assert_str_eq(got.tree, "tree-x");
-	ck_assert_int_eq(got.patches.n, 1);
+	ck_assert_int_eq(jobrun_add_kernel(&j, &s), 0);
+	ck_assert_int_eq(jobrun_add_kernel(&j, &s), 0); /* replaced */
+	ck_assert_uint_eq(j.mo.nr_kernels, 1);
+	ck_assert_ptr_eq(j.mo.kernels, j.kernels);
+	ck_assert_str_eq(j.mo.kernels[0].source_git, tmp);
+	ck_assert_str_eq(j.mo.kernels[0].tree, "tree-x");
+	ck_assert_int_eq(j.mo.kernels[0].patches.n, 1);
+	ck_assert_int_ne(kernel_spec_find("git-0123456789ab", &got), 0);
 	kernel_spec_free(&got);
 	/* '_' separates the parts of a cell id: not in a kernel name */
 	free(s.name);
 	s.name = xstrdup("bad_name");
-	ck_assert_int_ne(kernel_spec_register(&s), 0);
+	ck_assert_int_ne(jobrun_add_kernel(&j, &s), 0);
+	ck_assert_uint_eq(j.mo.nr_kernels, 1);
 	kernel_spec_free(&s);
+	jobrun_free(&j);
 }
 END_TEST
 
@@ -359,7 +371,7 @@ int main(void)
 	tcase_add_test(tc, resolve_and_range);
 	tcase_add_test(tc, revs_are_not_options);
 	tcase_add_test(tc, mbox_and_subjects);
-	tcase_add_test(tc, registered_kernels);
+	tcase_add_test(tc, made_kernels);
 	tcase_add_test(tc, failure_record);
 	tcase_add_test(tc, nights);
 	tcase_add_test(tc, nights_renamed);

@@ -272,8 +272,9 @@ static int build(struct bctx *b, struct bstep *s)
 	s->built = !k.cached;
 	s->build_s = k.build_s;
 	b->builds += s->built;
+	ret = jobrun_add_kernel(&b->jr, &k.spec) ? -2 : 0;
 	tree_kernel_release(&k);
-	return 0;
+	return ret;
 }
 
 static void grow_reps(struct bctx *b, const char *run, int *reps)

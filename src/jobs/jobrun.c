@@ -32,6 +32,26 @@ static void with_kernels(const struct matrix_spec *t, const char *const *k,
 		matrix_spec_add_size(m, t->sizes[i].memory, t->sizes[i].vcpus);
 }
 
+int jobrun_add_kernel(struct jobrun *j, const struct kernel_spec *s)
+{
+	size_t i;
+
+	if (kernel_spec_check_name(s->name))
+		return -1;
+	for (i = 0; i < j->nr_kernels; i++)
+		if (!strcmp(j->kernels[i].name, s->name))
+			break;
+	if (i == j->nr_kernels)
+		j->kernels = xrealloc(j->kernels,
+				      ++j->nr_kernels * sizeof(*j->kernels));
+	else
+		kernel_spec_free(&j->kernels[i]);
+	kernel_spec_copy(&j->kernels[i], s);
+	j->mo.kernels = j->kernels;
+	j->mo.nr_kernels = j->nr_kernels;
+	return 0;
+}
+
 int jobrun_kernels(struct jobrun *j, const char *const *kernels, size_t n,
 		   int reps, char **run_dir)
 {
@@ -66,4 +86,9 @@ int jobrun_more(struct jobrun *j, const char *run_dir, int extra)
 void jobrun_free(struct jobrun *j)
 {
 	pool_free(&j->pool);
+	for (size_t i = 0; i < j->nr_kernels; i++)
+		kernel_spec_free(&j->kernels[i]);
+	free(j->kernels);
+	j->kernels = NULL;
+	j->nr_kernels = 0;
 }

@@ -17,7 +17,16 @@ struct jobrun {
 	const struct matrix_spec *tmpl;
 	struct matrix_opts mo;
 	struct pool pool; /* pool.n + pool.infra: the cells that ran */
+	struct kernel_spec *kernels; /* made in code, for the engine */
+	size_t nr_kernels;
 };
+
+/*
+ * A kernel made in code (tree_kernel.spec) the job's runs may name: the
+ * engine gets every one added (matrix_opts.kernels). A copy is kept; one
+ * of the same name is replaced. -1 if its name cannot name a kernel.
+ */
+int jobrun_add_kernel(struct jobrun *j, const struct kernel_spec *s);
 
 /* Run kernels[0..n-1] x the template, reps each; *run_dir gets the run. */
 int jobrun_kernels(struct jobrun *j, const char *const *kernels, size_t n,

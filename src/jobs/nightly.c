@@ -278,7 +278,8 @@ static int night_measure(struct night *n)
 	const char *k[] = { n->k.name };
 	int reps = n->m.reps < STATS_MIN_N ? STATS_MIN_N : (int)n->m.reps;
 
-	if (jobrun_kernels(&n->jr, k, 1, reps, &n->run_dir))
+	if (jobrun_add_kernel(&n->jr, &n->k.spec) ||
+	    jobrun_kernels(&n->jr, k, 1, reps, &n->run_dir))
 		return -1;
 	if (history_last_good(n->db, n->t->name, &n->good_run, &n->good_commit,
 			      &n->good_kernel) == 0) {

@@ -166,14 +166,14 @@ static int make_spec(const char *tree, const struct tree_kernel *k,
 	return 0;
 }
 
-/* Resolve, name and register the spec of commit + patches. */
+/* Resolve and name commit + patches, and make its spec (out->spec). */
 static int prepare(const char *tree, const char *commit,
 		   const char *const *patches, size_t nr_patches,
-		   const char *config_from, struct tree_kernel *out,
-		   struct kernel_spec *s)
+		   const char *config_from, struct tree_kernel *out)
 {
+	struct kernel_spec *s = &out->spec;
+
 	memset(out, 0, sizeof(*out));
-	memset(s, 0, sizeof(*s));
 	out->fail = KBUILD_INFRA;
 	if (tree_resolve(tree, commit, out->commit, out->subject,
 			 sizeof(out->subject))) {
@@ -192,7 +192,7 @@ static int prepare(const char *tree, const char *commit,
 			 out->commit);
 	}
 	if (make_spec(tree, out, patches, nr_patches, config_from, s) ||
-	    kernel_spec_register(s)) {
+	    kernel_spec_check_name(s->name)) {
 		snprintf(out->fail_msg, sizeof(out->fail_msg),
 			 "cannot make the kernel spec");
 		return -1;
@@ -205,12 +205,10 @@ int tree_kernel_cached(const char *tree, const char *commit,
 		       const char *config_from, struct tree_kernel *out,
 		       bool *cached)
 {
-	struct kernel_spec s;
-	int ret = prepare(tree, commit, NULL, 0, config_from, out, &s);
+	int ret = prepare(tree, commit, NULL, 0, config_from, out);
 
-	*cached = !ret && kernel_lookup(&s, &out->art) == 0;
-	kernel_artifact_free(&out->art);
-	kernel_spec_free(&s);
+	*cached = !ret && kernel_lookup(&out->spec, &out->art) == 0;
+	tree_kernel_release(out);
 	return ret;
 }
 
@@ -218,14 +216,13 @@ int tree_kernel_ensure(const char *tree, const char *commit,
 		       const char *const *patches, size_t nr_patches,
 		       const char *config_from, struct tree_kernel *out)
 {
-	struct kernel_spec s;
 	double t0 = now_mono();
 	int ret = -1;
 
-	if (prepare(tree, commit, patches, nr_patches, config_from, out, &s))
+	if (prepare(tree, commit, patches, nr_patches, config_from, out))
 		goto out;
-	out->cached = kernel_lookup(&s, &out->art) == 0;
-	if (!out->cached && kernel_ensure(&s, &out->art)) {
+	out->cached = kernel_lookup(&out->spec, &out->art) == 0;
+	if (!out->cached && kernel_ensure(&out->spec, &out->art)) {
 		const struct kbuild_failure *f = kbuild_last_failure();
 
 		out->fail = f->kind == KBUILD_OK ? KBUILD_INFRA : f->kind;
@@ -244,13 +241,13 @@ int tree_kernel_ensure(const char *tree, const char *commit,
 	}
 	ret = 0;
 out:
-	kernel_spec_free(&s);
 	return ret;
 }
 
 void tree_kernel_release(struct tree_kernel *k)
 {
 	kernel_artifact_free(&k->art);
+	kernel_spec_free(&k->spec);
 }
 
 int tree_mbox_split(const char *mbox, const char *dir, struct strvec *out)

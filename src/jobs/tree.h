@@ -27,6 +27,8 @@ struct tree_kernel {
 	enum kbuild_fail fail; /* KBUILD_OK when built */
 	char fail_patch[512];
 	char fail_msg[4096];
+	/* The spec made in code: the engine needs it (jobrun_add_kernel). */
+	struct kernel_spec spec;
 };
 
 /* The commit a ref names in tree, and its subject. 0, or -1 with a message. */
@@ -36,9 +38,9 @@ int tree_resolve(const char *tree, const char *ref, char *commit, char *subject,
 int tree_range(const char *tree, const char *good, const char *bad,
 	       struct strvec *commits);
 /*
- * Register the spec of commit (+ patches, paths, in order) and make sure
- * it is built. 0 built or cached; -1 with out->fail saying why (patch,
- * config, compile, infra).
+ * Make the spec of commit (+ patches, paths, in order) into out->spec and
+ * make sure it is built. 0 built or cached; -1 with out->fail saying why
+ * (patch, config, compile, infra).
  */
 int tree_kernel_ensure(const char *tree, const char *commit,
 		       const char *const *patches, size_t nr_patches,

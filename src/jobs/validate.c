@@ -141,7 +141,9 @@ static int measure(struct vstate *s)
 	s->reps = s->m.reps < 3 ? 3 : (int)s->m.reps;
 	if (s->reps > s->o->max_reps)
 		s->reps = s->o->max_reps;
-	if (jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
+	if (jobrun_add_kernel(&s->jr, &s->base.spec) ||
+	    jobrun_add_kernel(&s->jr, &s->patched.spec) ||
+	    jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
 		return -1;
 	dlooks_plan(&s->looks, s->reps, 2, s->o->max_reps);
 	for (;;) {

@@ -89,6 +89,18 @@ void engine_make_run_id(char *buf, size_t len)
 	snprintf(buf, len, "%s-%04x", ts, (unsigned int)(getpid() & 0xffff));
 }
 
+/* A kernel made in code (matrix_opts.kernels), else lab/kernels/NAME. */
+static int find_kernel(const struct engine *e, const char *name,
+		       struct kernel_spec *out)
+{
+	for (size_t i = 0; i < e->o.nr_kernels; i++)
+		if (!strcmp(e->o.kernels[i].name, name)) {
+			kernel_spec_copy(out, &e->o.kernels[i]);
+			return 0;
+		}
+	return kernel_spec_find(name, out);
+}
+
 /* Specs: every name must load, or nothing starts (exit 2). */
 static int load_specs(struct engine *e)
 {
@@ -99,7 +111,7 @@ static int load_specs(struct engine *e)
 	e->topo = xzalloc(m->topologies.n * sizeof(*e->topo));
 	e->wl = xzalloc(m->workloads.n * sizeof(*e->wl));
 	for (size_t i = 0; i < m->kernels.n; i++)
-		bad |= kernel_spec_find(m->kernels.v[i], &e->k[i].spec) != 0;
+		bad |= find_kernel(e, m->kernels.v[i], &e->k[i].spec) != 0;
 	for (size_t i = 0; i < m->topologies.n; i++)
 		bad |= topology_spec_find(m->topologies.v[i], &e->topo[i]) != 0;
 	for (size_t i = 0; i < m->workloads.n; i++)

@@ -29,6 +29,7 @@
 
 #include "cell/outcome.h"
 #include "spec/matrix.h"
+#include "spec/specs.h"
 
 /* One cell of an expanded matrix. */
 struct matrix_cell {
@@ -81,6 +82,9 @@ struct matrix_opts {
 	int max_retries; /* infra-error retries per cell, default 2 */
 	enum matrix_progress progress;
 	const char *command; /* recorded in run.json: "run", "matrix", ... */
+	/* Kernels made in code, found by name before lab/kernels (jobs). */
+	const struct kernel_spec *kernels;
+	size_t nr_kernels;
 };
 
 #define MATRIX_OPTS_INIT                                                    \

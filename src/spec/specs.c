@@ -348,14 +348,6 @@ void workload_spec_free(struct workload_spec *s)
 
 DEFINE_FIND(image, "guests", image_spec, image_spec_load)
 
-/*
- * Kernels made in code (wblab bisect and validate: a git tree at a commit,
- * plus patches) are found by name like lab/kernels/ ones, so the matrix
- * engine and run take them as they are. In-process only: nothing written.
- */
-static struct kernel_spec *registered;
-static size_t nr_registered;
-
 static char *dup_or_null(const char *s)
 {
 	return s ? xstrdup(s) : NULL;
@@ -387,19 +379,11 @@ void kernel_spec_copy(struct kernel_spec *d, const struct kernel_spec *s)
 	d->tree = dup_or_null(s->tree);
 }
 
-int kernel_spec_register(const struct kernel_spec *s)
+int kernel_spec_check_name(const char *name)
 {
-	for (size_t i = 0; i < nr_registered; i++)
-		if (!strcmp(registered[i].name, s->name)) {
-			kernel_spec_free(&registered[i]);
-			kernel_spec_copy(&registered[i], s);
-			return 0;
-		}
-	if (!spec_valid_name(s->name) || strchr(s->name, '_'))
-		return error("kernel name '%s' is not valid", s->name);
-	registered =
-		xrealloc(registered, (nr_registered + 1) * sizeof(*registered));
-	kernel_spec_copy(&registered[nr_registered++], s);
+	/* '_' separates the parts of a cell id. */
+	if (!name || !spec_valid_name(name) || strchr(name, '_'))
+		return error("kernel name '%s' is not valid", name ? name : "");
 	return 0;
 }
 
@@ -409,11 +393,6 @@ int kernel_spec_find(const char *name, struct kernel_spec *out)
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	for (size_t i = 0; i < nr_registered; i++)
-		if (!strcmp(registered[i].name, name)) {
-			kernel_spec_copy(out, &registered[i]);
-			return 0;
-		}
 	path = spec_resolve("kernel", "lab/kernels", name);
 	if (!path)
 		return -2;

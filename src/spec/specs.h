@@ -151,11 +151,14 @@ bool topology_has_target(const struct topology_spec *t);
 int image_spec_find(const char *name, struct image_spec *out);
 int kernel_spec_find(const char *name, struct kernel_spec *out);
 /*
- * A kernel made in code (no file), found by kernel_spec_find() under its
- * name from then on, in this process. Replaces one of the same name.
+ * A deep copy. Kernels made in code (a git tree at a commit, for bisect,
+ * validate and nightly) have no file: whoever makes one hands it to the
+ * matrix engine (matrix_opts.kernels), which looks there before
+ * lab/kernels.
  */
-int kernel_spec_register(const struct kernel_spec *s);
 void kernel_spec_copy(struct kernel_spec *dst, const struct kernel_spec *src);
+/* 0 if name may name a kernel made in code ([A-Za-z0-9.-], no '_'). */
+int kernel_spec_check_name(const char *name);
 int topology_spec_find(const char *name, struct topology_spec *out);
 int workload_spec_find(const char *name, struct workload_spec *out);
 
