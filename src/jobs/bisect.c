@@ -601,6 +601,13 @@ static void print_summary(struct bctx *b, long first)
 		fprintf(f, "  %14.4g %14.4g  stddev\n", sg, sb);
 	fprintf(f, "  %14d %14d  cells with a kernel result\n", ng, nb);
 	fprintf(f, "  %s\n\n", d.why);
+	{
+		struct strbuf repro = STRBUF_INIT;
+
+		pool_repro_line(&b->jr.pool, ref->kernel, &repro);
+		fprintf(f, "%s%s", repro.buf, repro.len ? "\n" : "");
+		strbuf_release(&repro);
+	}
 	if (ref != fb && strcmp(ref->commit, fb->commit))
 		fprintf(f,
 			"(%.12s's figures are %.12s's: the same kernel image)\n\n",

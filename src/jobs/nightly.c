@@ -330,6 +330,7 @@ static int night_tree(struct night *n)
 		"last good night: %s\ncells: %s (%zu with a kernel result, %d infra-error left out)\n\n",
 		n->good_run ? n->good_commit : "none yet", n->run_dir,
 		n->jr.pool.n, n->jr.pool.infra);
+	pool_repro_line(&n->jr.pool, NULL, &n->mail);
 	verdict = "good";
 	ret = 0;
 record:

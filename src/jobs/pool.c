@@ -9,6 +9,7 @@
 
 #include "jobs/pool.h"
 #include "results/reader.h"
+#include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
 
@@ -229,4 +230,32 @@ void pool_primary_rows(const struct pool *p, struct matrix_threshold **t,
 			(*n)++;
 		}
 	}
+}
+
+void pool_repro_line(const struct pool *p, const char *kernel,
+		     struct strbuf *out)
+{
+	const struct pool_cell *w = NULL;
+	json_object *id, *oc = NULL, *ev;
+	char *dir;
+
+	for (size_t i = 0; i < p->n; i++)
+		if ((!kernel || !strcmp(p->v[i].kernel, kernel)) &&
+		    results_cell_worse(p->v[i].cell, w ? w->cell : NULL))
+			w = &p->v[i];
+	/* The id names a path: only a name a results directory may hold. */
+	if (!w || !json_object_object_get_ex(w->cell, "cell", &id) ||
+	    !is_one_component(json_object_get_string(id)))
+		return;
+	json_object_object_get_ex(w->cell, "outcome", &oc);
+	ev = json_path(w->cell, "events");
+	if (results_outcome_severity(json_object_get_string(oc)) == 1 &&
+	    (!ev || !json_object_is_type(ev, json_type_array) ||
+	     !json_object_array_length(ev)))
+		return;
+	strbuf_addf(out, "Worst cell: %s (%s)\n", json_object_get_string(id),
+		    oc ? json_object_get_string(oc) : "?");
+	dir = xasprintf("%s/cells/%s", w->run_dir, json_object_get_string(id));
+	results_repro_line(out, dir, 80);
+	free(dir);
 }

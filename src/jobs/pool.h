@@ -59,6 +59,15 @@ void pool_rate(const struct pool *p, const char *kernel, const char *group,
 void pool_primary_rows(const struct pool *p, struct matrix_threshold **t,
 		       size_t *n);
 
+/*
+ * "Worst cell: ID (OUTCOME)" and "reproduce with: wblab repro
+ * RUN/cells/ID" (results_repro_line(), 80 columns): the pool's worst cell of kernel (NULL: any) by results_cell_worse(),
+ * appended with a newline; nothing when the pool has none, or when its
+ * worst cell ended ok without a console event (nothing to reproduce).
+ */
+void pool_repro_line(const struct pool *p, const char *kernel,
+		     struct strbuf *out);
+
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 			const char *group, const struct metric *m,
 			const struct decide_opts *o, struct decision *d);

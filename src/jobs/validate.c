@@ -172,6 +172,11 @@ static int verdict(struct vstate *s)
 	FILE *f = s->o->out;
 	size_t regressions = family_regressions(&s->fam);
 	size_t unknown = family_unknown(&s->fam);
+	struct strbuf repro = STRBUF_INIT;
+
+	pool_repro_line(&s->jr.pool, NULL, &repro);
+	fputs(repro.buf, f);
+	strbuf_release(&repro);
 
 	if (regressions) {
 		fprintf(f, "Verdict: REGRESSION (%zu starred) in %s\n",

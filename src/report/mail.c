@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/reader.h"
 #include "util/dvec.h"
 #include "util/log.h"
 
@@ -689,6 +690,34 @@ static void unfinished_note(struct strbuf *out, const struct rpt_group *g)
 	strbuf_release(&ids);
 }
 
+/*
+ * The group's worst cell (the most severe outcome, then the most console
+ * events) and the command that makes its reproducer (docs/repro.md); a
+ * group whose cells all ended ok without a console event has nothing to
+ * reproduce.
+ */
+static void repro_hint(struct strbuf *out, const struct rpt_group *g)
+{
+	const struct rpt_cell *w = NULL;
+
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		for (size_t i = 0; i < g->sides[s].n; i++) {
+			const struct rpt_cell *c = g->sides[s].cells[i];
+			int sc = results_outcome_severity(c->outcome);
+			int sw = w ? results_outcome_severity(w->outcome) : -1;
+
+			if (c->dir &&
+			    (sc > sw ||
+			     (sc == sw && c->nr_events > w->nr_events)))
+				w = c;
+		}
+	}
+	if (!w || (!strcmp(w->outcome, "ok") && !w->nr_events))
+		return;
+	strbuf_addf(out, "Worst cell: %.60s (%.15s)\n", w->id, w->outcome);
+	results_repro_line(out, w->dir, WIDTH);
+}
+
 static void group_section(struct strbuf *out, const struct report *r,
 			  const struct rpt_group *g)
 {
@@ -733,6 +762,7 @@ static void group_section(struct strbuf *out, const struct report *r,
 	event_names(out, g, "blocked", false,
 		    "Blocked in the kernel at the end of the workload "
 		    "(SysRq-t, D state):");
+	repro_hint(out, g);
 	strbuf_addch(out, '\n');
 	metric_table(out, g, MT_METRIC, r->o.full);
 	metric_table(out, g, MT_OPS, r->o.full);

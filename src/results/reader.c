@@ -179,3 +179,75 @@ int results_for_each_cell(const struct results_run *run, results_cell_fn fn,
 	strbuf_release(&why);
 	return ret;
 }
+
+int results_outcome_severity(const char *outcome)
+{
+	static const char *const order[] = { "ok", "workload-failed",
+					     "boot-failed", "hung", "crashed" };
+
+	for (size_t i = 0; outcome && i < ARRAY_SIZE(order); i++)
+		if (!strcmp(outcome, order[i]))
+			return (int)i + 1;
+	return 0;
+}
+
+static size_t nr_events(json_object *cell)
+{
+	json_object *ev;
+
+	return json_object_object_get_ex(cell, "events", &ev) &&
+			       json_object_is_type(ev, json_type_array) ?
+		       json_object_array_length(ev) :
+		       0;
+}
+
+static const char *outcome_of(json_object *cell)
+{
+	json_object *o;
+
+	return json_object_object_get_ex(cell, "outcome", &o) ?
+		       json_object_get_string(o) :
+		       NULL;
+}
+
+bool results_cell_worse(json_object *a, json_object *b)
+{
+	int sa, sb;
+
+	if (!b)
+		return true;
+	sa = results_outcome_severity(outcome_of(a));
+	sb = results_outcome_severity(outcome_of(b));
+	return sa != sb ? sa > sb : nr_events(a) > nr_events(b);
+}
+
+void results_repro_line(struct strbuf *out, const char *cell_dir, size_t width)
+{
+	static const char head[] = "reproduce with: wblab repro ";
+	size_t n = strspn(cell_dir, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				    "abcdefghijklmnopqrstuvwxyz0123456789._/-");
+	size_t col = sizeof(head) - 1;
+
+	strbuf_addstr(out, head);
+	if (!n || cell_dir[n]) {
+		strbuf_addch(out, '\'');
+		for (const char *c = cell_dir; *c; c++) {
+			if (*c == '\'')
+				strbuf_addstr(out, "'\\''");
+			else
+				strbuf_addch(out, *c);
+		}
+		strbuf_addstr(out, "'\n");
+		return;
+	}
+	/* Backslash-newline inside an unquoted word: sh joins the lines. */
+	for (const char *c = cell_dir; *c; c++) {
+		if (width > 1 && col == width - 1) {
+			strbuf_addstr(out, "\\\n");
+			col = 0;
+		}
+		strbuf_addch(out, *c);
+		col++;
+	}
+	strbuf_addch(out, '\n');
+}

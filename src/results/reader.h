@@ -87,4 +87,24 @@ json_object *results_read_json(const char *path, struct strbuf *why);
  */
 bool results_cell_counts(json_object *cell);
 
+/*
+ * How bad an outcome is, for picking a group's worst cell (the one a mail
+ * names a reproducer for): crashed 5, hung 4, boot-failed 3,
+ * workload-failed 2, ok 1, infra-error and anything else 0.
+ */
+int results_outcome_severity(const char *outcome);
+/*
+ * Of two cells, is a worse than b: a more severe outcome, then more
+ * console events. NULL b: any a is.
+ */
+bool results_cell_worse(json_object *a, json_object *b);
+/*
+ * The line every mail gives for its worst cell: "reproduce with: wblab
+ * repro RUN/cells/ID" (docs/repro.md), appended with a newline. A path of
+ * [A-Za-z0-9._/-] longer than width columns (0: no limit) is continued
+ * with backslash-newline, which sh removes, so the lines paste as one
+ * command; any other path is single-quoted whole.
+ */
+void results_repro_line(struct strbuf *out, const char *cell_dir, size_t width);
+
 #endif
