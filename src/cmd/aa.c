@@ -9,7 +9,6 @@
  */
 #include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
-#include <json-c/json.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +16,12 @@
 #include <unistd.h>
 
 #include "cmd/cmds.h"
+#include "cmd/run-options.h"
+#include "matrix/matrix.h"
 #include "report/report.h"
 #include "util/log.h"
 #include "util/parse-options.h"
-#include "util/run.h"
+#include "virt/virt.h"
 
 struct aa_args {
 	const char *kernel, *topology, *workload, *results, *test;
@@ -95,51 +96,50 @@ static void print_flags(const struct report *r)
 				       g->cmp[s][m].welch.p, g->cmp[s][m].q);
 }
 
-/* Run the cells: `wblab run ... --json`, argv only; returns the run dir. */
-static char *aa_run(const struct aa_args *a)
+/*
+ * Run the cells with the matrix engine, as wblab run would (its defaults,
+ * $WBLAB_ACCEL): *dir is the run, or NULL when nothing ran. The engine's
+ * exit status (2: a spec or an option was wrong, nothing started).
+ */
+static int aa_run(const struct aa_args *a, char **dir)
 {
-	struct strvec argv = STRVEC_INIT;
-	struct strbuf out = STRBUF_INIT;
-	json_object *o = NULL;
-	char *dir = NULL;
-	int rc;
+	struct matrix_opts o = MATRIX_OPTS_INIT;
+	struct matrix_spec m;
+	struct matrix_run r = { 0 };
+	int ret;
 
-	strvec_pushl(&argv, "/proc/self/exe", "run", "--kernel", a->kernel,
-		     "--topology", a->topology, "--workload", a->workload,
-		     "--results", a->results, "--json", NULL);
-	strvec_push(&argv, "-n");
-	strvec_pushf(&argv, "%d", 2 * a->n);
+	*dir = NULL;
+	o.results = a->results;
+	o.uri = virt_default_uri();
+	o.command = "aa";
+	ret = run_accel_env("wblab aa", &o.accel);
+	if (ret)
+		return ret;
+	matrix_spec_one(&m, "aa", a->topology, a->workload, 2 * a->n,
+			"debian-12", 0, 2);
+	spec_strlist_add(&m.kernels, a->kernel);
 	info("aa: %d cells of %s, interleaved into two sides", 2 * a->n,
 	     a->kernel);
-	{
-		struct run_opts ro = { .out = &out };
-
-		rc = run_argv(argv.v, &ro);
-	}
-	o = json_tokener_parse(out.buf);
-	if (!o || !json_object_object_get_ex(o, "run", NULL)) {
-		error("wblab aa: wblab run exited %d without a run.json", rc);
-		goto out;
-	}
-	dir = xasprintf(
-		"%s/%s", a->results,
-		json_object_get_string(json_object_object_get(o, "run")));
-out:
-	json_object_put(o);
-	strbuf_release(&out);
-	strvec_clear(&argv);
-	return dir;
+	ret = matrix_run(&m, &o, &r);
+	if (ret != 2 && r.run_dir)
+		*dir = xstrdup(r.run_dir);
+	else
+		error("wblab aa: the cells did not run");
+	matrix_run_free(&r);
+	matrix_spec_free(&m);
+	return *dir ? ret : 2;
 }
 
 static int aa_interleaved(const struct aa_args *a, struct report *r)
 {
 	struct strbuf err = STRBUF_INIT, mail = STRBUF_INIT;
-	char *dir = aa_run(a), side[2][128];
+	char *dir, side[2][128];
 	const struct rpt_group *g;
-	int ret = 1;
+	int ret = aa_run(a, &dir) == 2 ? 2 : 1;
 
 	if (!dir)
-		return 1;
+		return ret;
+	ret = 1;
 	if (report_load_run(r, dir, &err))
 		goto fail;
 	snprintf(side[0], sizeof(side[0]), "%s:A", a->kernel);

@@ -28,13 +28,6 @@ static const char *const matrix_usage[] = {
 static const char *const progress_names[] = { "auto", "tty", "plain", "quiet",
 					      NULL };
 
-struct matrix_args {
-	int jobs, boot_timeout, timeout, deadline, retries, add_reps;
-	const char *hosts, *results, *seed, *resume, *uri, *accel, *progress;
-	const char *cmdline_extra;
-	bool json, keep;
-};
-
 static int parse_seed(const char *s, struct matrix_opts *o)
 {
 	char *end;
@@ -58,91 +51,77 @@ static enum matrix_progress progress_mode(const char *s)
 
 static int matrix_run_cmd(int argc, char **argv)
 {
-	struct matrix_args a = { .results = "results",
-				 .accel = "auto",
-				 .progress = "auto",
-				 .boot_timeout = 120,
-				 .retries = 2 };
+	struct matrix_opts o = MATRIX_OPTS_INIT;
+	const char *seed = NULL, *resume = NULL, *progress = "auto";
+	int add_reps = 0;
+	bool json = false;
 	const struct option opts[] = {
-		OPT_INT('j', "jobs", &a.jobs, "N", 0, 1024,
-			"cells at once at most (default: what the hosts' cores and memory allow)"),
+		OPT_INT('j', "jobs", &o.jobs, "N", 0, 1024,
+			"cells at once at most (0: what the hosts' cores and memory allow)"),
 		OPT_STRING(
-			0, "hosts", &a.hosts, "FILE",
+			0, "hosts", &o.hosts, "FILE",
 			"libvirt hosts to run on (lab/hosts.yaml); default one host at --uri"),
 		OPT__URI(
-			&a.uri,
-			"libvirt URI without --hosts (default $WBLAB_URI or qemu:///system)"),
-		OPT__RESULTS(0, &a.results, "results directory"),
+			&o.uri,
+			"libvirt URI without --hosts; $WBLAB_URI sets the default"),
+		OPT__RESULTS(0, &o.results, "results directory"),
 		OPT_STRING(
-			0, "seed", &a.seed, "S",
-			"order seed: the same seed gives the same order (default: random, recorded)"),
+			0, "seed", &seed, "S",
+			"order seed: the same seed gives the same order (without it: random, recorded)"),
 		OPT_STRING(
-			0, "resume", &a.resume, "DIR/RUN",
+			0, "resume", &resume, "DIR/RUN",
 			"continue this run: cells with a result are kept, the others run"),
-		OPT_INT(0, "add-reps", &a.add_reps, "N", 0, 1000,
+		OPT_INT(0, "add-reps", &add_reps, "N", 0, 1000,
 			"with --resume: add N repetitions of every cell to the run"),
-		OPT__RUN_JSON(&a.json),
+		OPT__RUN_JSON(&json),
 		OPT_CHOICE(
-			0, "progress", &a.progress, "MODE", progress_names,
+			0, "progress", &progress, "MODE", progress_names,
 			"auto (status lines on a TTY), tty, plain (timestamped lines) or quiet"),
 		OPT_GROUP("cells"),
-		OPT__BOOT_TIMEOUT(&a.boot_timeout,
-				  "agent hello deadline (default 120)"),
-		OPT_DURATION(0, "timeout", &a.timeout, "S", 0, 86400,
-			     "workload wall clock (default: the workload's)"),
+		OPT__BOOT_TIMEOUT(&o.boot_timeout, "agent hello deadline"),
+		OPT_DURATION(0, "timeout", &o.timeout, "S", 0, 86400,
+			     "workload wall clock (0: the workload's)"),
 		OPT_DURATION(
-			0, "deadline", &a.deadline, "S", 0, 7 * 86400,
-			"overall deadline per cell (default: the sum of its phase timers)"),
-		OPT_INT(0, "retries", &a.retries, "N", 0, 10,
-			"infra-error retries per cell (default 2)"),
-		OPT__ACCEL(&a.accel, "MODE",
+			0, "deadline", &o.deadline, "S", 0, 7 * 86400,
+			"overall deadline per cell (0: the sum of its phase timers)"),
+		OPT_INT(0, "retries", &o.max_retries, "N", 0, 10,
+			"infra-error retries per cell"),
+		OPT__ACCEL(&o.accel, "MODE",
 			   "auto (probe KVM, else TCG), kvm or tcg"),
-		OPT__KEEP(&a.keep),
-		OPT__CMDLINE_EXTRA(&a.cmdline_extra),
+		OPT__KEEP(&o.keep),
+		OPT__CMDLINE_EXTRA(&o.cmdline_extra),
 		OPT_END(),
 	};
-	struct matrix_opts o = MATRIX_OPTS_INIT;
 	struct matrix_spec m = { 0 };
 	struct matrix_run r = { 0 };
 	int ret;
 
-	ret = run_accel_env("wblab matrix run", &a.accel);
+	o.uri = virt_default_uri();
+	ret = run_accel_env("wblab matrix run", &o.accel);
 	if (ret)
 		return ret;
 	argc = parse_options(argc, argv, "wblab matrix run", opts, matrix_usage,
 			     0);
-	if (a.resume ? argc != 0 : argc != 1)
+	if (resume ? argc != 0 : argc != 1)
 		return usage_error("wblab matrix run",
-				   a.resume ?
+				   resume ?
 					   "--resume takes no matrix file" :
 					   "one matrix file or name is needed");
-	if (a.add_reps && !a.resume)
+	if (add_reps && !resume)
 		return usage_error("wblab matrix run",
 				   "--add-reps needs --resume DIR/<run-id>");
-	if (a.seed && parse_seed(a.seed, &o))
+	if (seed && parse_seed(seed, &o))
 		return 2;
-	o.results = a.results;
-	o.jobs = a.jobs;
-	o.hosts = a.hosts;
-	o.uri = a.uri;
-	o.accel = a.accel;
-	o.boot_timeout = a.boot_timeout;
-	o.timeout = a.timeout;
-	o.deadline = a.deadline;
-	o.max_retries = a.retries;
-	o.keep = a.keep;
-	o.cmdline_extra = a.cmdline_extra;
-	o.progress = progress_mode(a.progress);
-	o.command = "matrix";
-	if (a.resume && a.add_reps)
-		ret = matrix_add_reps(a.resume, a.add_reps, &o, &r);
-	else if (a.resume)
-		ret = matrix_resume(a.resume, &o, &r);
+	o.progress = progress_mode(progress);
+	if (resume && add_reps)
+		ret = matrix_add_reps(resume, add_reps, &o, &r);
+	else if (resume)
+		ret = matrix_resume(resume, &o, &r);
 	else if (matrix_spec_find(argv[0], &m))
 		return 2;
 	else
 		ret = matrix_run(&m, &o, &r);
-	if (ret != 2 && a.json && r.run_dir)
+	if (ret != 2 && json && r.run_dir)
 		matrix_print_run_json(r.run_dir);
 	matrix_run_free(&r);
 	matrix_spec_free(&m);
@@ -152,10 +131,10 @@ static int matrix_run_cmd(int argc, char **argv)
 /* The cells a matrix expands to, in the order a seed gives. */
 static int matrix_show_cmd(int argc, char **argv)
 {
-	const char *seed = NULL;
+	const char *seed = "1";
 	bool json = false;
 	const struct option opts[] = {
-		OPT_STRING(0, "seed", &seed, "S", "order seed (default 1)"),
+		OPT_STRING(0, "seed", &seed, "S", "order seed"),
 		OPT_BOOL(0, "json", &json, "print the cells as JSON"),
 		OPT_END(),
 	};
@@ -168,8 +147,7 @@ static int matrix_show_cmd(int argc, char **argv)
 	if (argc != 1)
 		return usage_error("wblab matrix show",
 				   "one matrix file or name is needed");
-	o.seed = 1;
-	if (seed && parse_seed(seed, &o))
+	if (parse_seed(seed, &o))
 		return 2;
 	if (matrix_spec_find(argv[0], &m))
 		return 2;

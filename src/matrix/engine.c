@@ -765,17 +765,8 @@ static void engine_init(struct engine *e, const struct matrix_opts *o,
 {
 	memset(e, 0, sizeof(*e));
 	memset(r, 0, sizeof(*r));
+	/* The defaults are MATRIX_OPTS_INIT's, where every caller starts. */
 	e->o = *o;
-	if (!e->o.results)
-		e->o.results = "results";
-	if (!e->o.accel)
-		e->o.accel = "auto";
-	if (!e->o.command)
-		e->o.command = "matrix";
-	if (e->o.boot_timeout <= 0)
-		e->o.boot_timeout = 120;
-	if (e->o.max_retries < 0)
-		e->o.max_retries = 0;
 	e->r = r;
 	e->lock_fd = -1;
 }

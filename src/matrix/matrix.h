@@ -87,6 +87,7 @@ struct matrix_opts {
 	size_t nr_kernels;
 };
 
+/* The one place the engine's defaults are set: start every matrix_opts here. */
 #define MATRIX_OPTS_INIT                                                    \
 	{                                                                   \
 		.results = "results", .accel = "auto", .boot_timeout = 120, \

@@ -46,6 +46,19 @@ void matrix_spec_add_size(struct matrix_spec *m, long long memory,
 	m->sizes[m->nr_sizes++] = (struct matrix_size){ memory, vcpus };
 }
 
+void matrix_spec_one(struct matrix_spec *m, const char *name,
+		     const char *topology, const char *workload, long long reps,
+		     const char *image, long long memory, long long vcpus)
+{
+	memset(m, 0, sizeof(*m));
+	m->name = xstrdup(name);
+	spec_strlist_add(&m->topologies, topology);
+	spec_strlist_add(&m->workloads, workload);
+	m->reps = reps;
+	m->image = xstrdup(image);
+	matrix_spec_add_size(m, memory, vcpus);
+}
+
 static int parse_guests(struct spec_file *sf, yaml_node_t *v, const char *field,
 			void *obj)
 {

@@ -52,6 +52,14 @@ void matrix_spec_free(struct matrix_spec *m);
 /* Append a size or a threshold (for matrices built in code). */
 void matrix_spec_add_size(struct matrix_spec *m, long long memory,
 			  long long vcpus);
+/*
+ * A one-off matrix built in code (wblab run, wblab aa): name, one
+ * topology, one workload, reps, image, one guest size; the caller adds
+ * the kernels (spec_strlist_add(&m->kernels, ...)).
+ */
+void matrix_spec_one(struct matrix_spec *m, const char *name,
+		     const char *topology, const char *workload, long long reps,
+		     const char *image, long long memory, long long vcpus);
 const struct matrix_threshold *
 matrix_spec_threshold(const struct matrix_spec *m, const char *metric);
 
