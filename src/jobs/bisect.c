@@ -85,7 +85,10 @@ static const char *what(const struct bctx *b)
 /*
  * The level of a comparison at the look its cells are at: bisect adds
  * repetitions while unknown (n = reps, reps + 2, ... max), so it spends
- * alpha over those looks as validate does (decide/procedure.h).
+ * alpha over those looks as validate does (decide/procedure.h), but with
+ * Pocock's spending: a bisection's steps face the change its ends
+ * confirmed, usually clear, and every step that can stop at n = 3 (level
+ * 0.0226 there, against O'Brien-Fleming's 0.000207) saves four cells.
  */
 static double look_level(const struct bctx *b, const char *ka, const char *kb,
 			 const char *group)
@@ -95,6 +98,7 @@ static double look_level(const struct bctx *b, const char *ka, const char *kb,
 	size_t nb = pool_count(&b->jr.pool, kb, group);
 
 	dlooks_plan(&l, b->reps, 2, b->o->max_reps);
+	l.boundary = DBOUND_POCOCK;
 	return dlooks_level(&l, (int)(na < nb ? na : nb));
 }
 
