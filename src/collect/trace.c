@@ -6,6 +6,8 @@
  * file/anon, shrink_inactive_list's view of dirty pages, reclaim
  * throttling, balance_dirty_pages pauses, flusher pages per reason, OOM
  * victims, and how much of the trace was lost. Pure: bytes in, JSON out.
+ * trace_stats.txt is read in trace-stats.c; the events, filters and hist
+ * triggers the plan enables are trace-plan.c's (a unit with trace-int.h).
  */
 #include <ctype.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include <string.h>
 
 #include "collect/io.h"
+#include "collect/trace-int.h"
 #include "collect/trace.h"
 #include "collect/traceline.h"
 #include "collect/windows.h"
@@ -22,159 +25,6 @@
 #include "util/log.h"
 #include "util/num.h"
 #include "util/str.h"
-#include "util/utf8.h"
-
-const char *const trace_events[] = {
-	"vmscan/mm_vmscan_direct_reclaim_begin",
-	"vmscan/mm_vmscan_direct_reclaim_end",
-	"vmscan/mm_vmscan_memcg_reclaim_begin",
-	"vmscan/mm_vmscan_memcg_reclaim_end",
-	"vmscan/mm_vmscan_write_folio",
-	"vmscan/mm_vmscan_writepage", /* the name before 5.19 */
-	"vmscan/mm_vmscan_kswapd_wake",
-	"vmscan/mm_vmscan_kswapd_sleep",
-	"vmscan/mm_vmscan_lru_shrink_inactive",
-	"vmscan/mm_vmscan_throttled",
-	"writeback/writeback_start",
-	"writeback/writeback_written",
-	"writeback/writeback_pages_written",
-	"writeback/balance_dirty_pages",
-	"writeback/writeback_single_inode",
-	"ext4/ext4_writepages",
-	"ext4/ext4_writepages_result",
-	"block/block_bio_queue",
-	"block/block_bio_remap",
-	"block/block_rq_issue",
-	"block/block_rq_complete",
-	"oom/mark_victim",
-	NULL
-};
-
-/*
- * Only writes matter for attribution: reads would fill the buffer. The
- * pattern is anchored at the front on purpose: 6.1 matches "*W*" with
- * strnstr() over the whole 8-byte rwbs array, past its NUL, so a read
- * ("RA\0" + stale bytes of an earlier event holding a 'W') passed, and
- * so did write-zeroes ("NS"), seen on a real cell. A write's rwbs starts
- * with 'W', or with 'F' then 'W' for a preflush write.
- */
-#define WRITES_ONLY "rwbs ~ \"W*\" || rwbs ~ \"FW*\""
-const struct trace_filter trace_filters[] = {
-	{ "block/block_bio_queue", WRITES_ONLY },
-	{ "block/block_bio_remap", WRITES_ONLY },
-	{ "block/block_rq_issue", WRITES_ONLY },
-	{ "block/block_rq_complete", WRITES_ONLY },
-	{ NULL, NULL }
-};
-
-/*
- * In-kernel counts keyed by task and kernel stack: the stack says which
- * reclaim context (try_to_free_mem_cgroup_pages, try_to_free_pages,
- * balance_pgdat) or the flusher (wb_workfn) queued the bio. The stack is
- * HIST_STACKTRACE_DEPTH (16) frames deep, enough from submit_bio up to
- * the reclaim entry on the stacks seen here; a stack cut short is counted
- * as reclaim_unresolved, never guessed.
- */
-const struct trace_hist trace_hists[] = {
-	{ "block/block_bio_queue", "hist.block_bio_queue",
-	  "hist:keys=common_pid.execname,dev,stacktrace:"
-	  "vals=hitcount,nr_sector:size=8192 if " WRITES_ONLY },
-	{ "vmscan/mm_vmscan_write_folio", "hist.mm_vmscan_write_folio",
-	  "hist:keys=common_pid.execname,reclaim_flags,stacktrace:"
-	  "vals=hitcount:size=4096" },
-	{ NULL, NULL, NULL }
-};
-
-/* Small growable tables. */
-struct named {
-	char name[64];
-	long long a, b;
-};
-
-#define NTAB_MAX 256
-
-struct ntab {
-	struct named *v;
-	size_t n, alloc;
-};
-
-static struct named *ntab_get(struct ntab *t, const char *name, size_t len)
-{
-	char key[64];
-
-	snprintf(key, sizeof(key), "%.*s",
-		 (int)utf8_cut(name, len, sizeof(key) - 1), name);
-	for (size_t i = 0; i < t->n; i++)
-		if (!strcmp(t->v[i].name, key))
-			return &t->v[i];
-	/* Names come from the guest: past a sane number, lump them. */
-	if (t->n >= NTAB_MAX && strcmp(key, "(other)"))
-		return ntab_get(t, "(other)", 7);
-	if (t->n == t->alloc) {
-		t->alloc = t->alloc ? 2 * t->alloc : 32;
-		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
-	}
-	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
-	snprintf(t->v[t->n].name, sizeof(t->v[t->n].name), "%s", key);
-	return &t->v[t->n++];
-}
-
-/* Per-pid state: the last writeback_start. */
-struct task {
-	int pid;
-	long long wb_pages; /* nr_pages at writeback_start, -1 none */
-	char wb_reason[32];
-	char wb_bdi[32];
-};
-
-/* Tasks by pid: an open-addressing index, since the guest picks the pids. */
-struct tasks {
-	struct task *v;
-	size_t n, alloc;
-	int *slot; /* index into v, -1 empty */
-	size_t nslots; /* power of two */
-};
-
-static size_t pid_hash(int pid, size_t nslots)
-{
-	return ((unsigned int)pid * 2654435761u) & (nslots - 1);
-}
-
-static void tasks_rehash(struct tasks *t)
-{
-	free(t->slot);
-	t->nslots = t->nslots ? 2 * t->nslots : 256;
-	t->slot = xmalloc(t->nslots * sizeof(*t->slot));
-	memset(t->slot, 0xff, t->nslots * sizeof(*t->slot));
-	for (size_t i = 0; i < t->n; i++) {
-		size_t h = pid_hash(t->v[i].pid, t->nslots);
-
-		while (t->slot[h] >= 0)
-			h = (h + 1) & (t->nslots - 1);
-		t->slot[h] = i;
-	}
-}
-
-static struct task *task_get(struct tasks *t, int pid)
-{
-	size_t h;
-
-	if (2 * (t->n + 1) > t->nslots)
-		tasks_rehash(t);
-	for (h = pid_hash(pid, t->nslots); t->slot[h] >= 0;
-	     h = (h + 1) & (t->nslots - 1))
-		if (t->v[t->slot[h]].pid == pid)
-			return &t->v[t->slot[h]];
-	if (t->n == t->alloc) {
-		t->alloc = t->alloc ? 2 * t->alloc : 64;
-		t->v = xrealloc(t->v, t->alloc * sizeof(*t->v));
-	}
-	memset(&t->v[t->n], 0, sizeof(t->v[t->n]));
-	t->v[t->n].pid = pid;
-	t->v[t->n].wb_pages = -1;
-	t->slot[h] = t->n;
-	return &t->v[t->n++];
-}
 
 /* Who reclaims, for the vmscan tables: io's classes without the flusher. */
 enum { WHO_DIRECT, WHO_MEMCG, WHO_KSWAPD, WHO_OTHER, NR_WHO };
@@ -206,8 +56,6 @@ struct wbctx {
 
 /* nr_to_write of WB_SYNC_ALL and background works: LONG_MAX, no ask. */
 #define UNBOUNDED (1LL << 40)
-
-#define MAX_CPUS 256
 
 struct summary {
 	struct ntab events;
@@ -307,15 +155,15 @@ static bool spaced_num(const struct trace_line *l, const char *key,
 
 static void wb_start(struct summary *s, const struct trace_line *l)
 {
-	struct task *t = task_get(&s->tasks, l->pid);
+	struct task *t = trace_task_get(&s->tasks, l->pid);
 	struct wbctx *c = &s->ctx[IO_FLUSHER];
 	long long n;
 
 	if (!trace_arg_str(l, "reason", t->wb_reason, sizeof(t->wb_reason)))
 		snprintf(t->wb_reason, sizeof(t->wb_reason), "?");
-	ntab_get(&s->wb, t->wb_reason, strlen(t->wb_reason))->a++;
+	trace_ntab_get(&s->wb, t->wb_reason, strlen(t->wb_reason))->a++;
 	bdi_of(l, t->wb_bdi, sizeof(t->wb_bdi));
-	ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->a++;
+	trace_ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->a++;
 	if (!trace_arg_num(l, "nr_pages", &t->wb_pages))
 		t->wb_pages = -1;
 	/* Works run in the flusher by definition of its window. */
@@ -331,7 +179,7 @@ static void wb_start(struct summary *s, const struct trace_line *l)
 static void wb_written(struct summary *s, const struct trace_line *l)
 {
 	/* nr_pages counts down as the work writes: start - written. */
-	struct task *t = task_get(&s->tasks, l->pid);
+	struct task *t = trace_task_get(&s->tasks, l->pid);
 	struct wbctx *c = &s->ctx[IO_FLUSHER];
 	char buf[64];
 	long long n;
@@ -339,11 +187,12 @@ static void wb_written(struct summary *s, const struct trace_line *l)
 	if (t->wb_pages >= 0 && trace_arg_num(l, "nr_pages", &n) && n >= 0 &&
 	    n <= t->wb_pages && trace_arg_str(l, "reason", buf, sizeof(buf)) &&
 	    !strcmp(buf, t->wb_reason)) {
-		trace_add(&ntab_get(&s->wb, buf, strlen(buf))->b,
+		trace_add(&trace_ntab_get(&s->wb, buf, strlen(buf))->b,
 			  t->wb_pages - n);
-		trace_add(
-			&ntab_get(&s->wb_bdi, t->wb_bdi, strlen(t->wb_bdi))->b,
-			t->wb_pages - n);
+		trace_add(&trace_ntab_get(&s->wb_bdi, t->wb_bdi,
+					  strlen(t->wb_bdi))
+				   ->b,
+			  t->wb_pages - n);
 		if (t->wb_pages < UNBOUNDED) {
 			c->works_bounded++;
 			trace_add(&c->works_asked, t->wb_pages);
@@ -405,7 +254,7 @@ static void one(struct summary *s, const struct trace_line *l)
 	long long n = 0;
 	char buf[64];
 
-	ntab_get(&s->events, l->event, l->event_len)->a++;
+	trace_ntab_get(&s->events, l->event, l->event_len)->a++;
 	if (!s->lines++)
 		s->first = l->ts;
 	s->last = l->ts;
@@ -418,7 +267,7 @@ static void one(struct summary *s, const struct trace_line *l)
 	} else if (ev(l, "mm_vmscan_write_folio") ||
 		   ev(l, "mm_vmscan_writepage")) {
 		struct named *c =
-			ntab_get(&s->wr_comm, l->comm, strlen(l->comm));
+			trace_ntab_get(&s->wr_comm, l->comm, strlen(l->comm));
 		int ty = file_or_anon(l);
 
 		s->writes[who(s, l)][ty]++;
@@ -426,10 +275,10 @@ static void one(struct summary *s, const struct trace_line *l)
 		trace_add(ty == TY_FILE ? &c->a : &c->b, 1);
 	} else if (ev(l, "mm_vmscan_lru_shrink_inactive")) {
 		int w = who(s, l), ty = file_or_anon(l);
-		struct named *c = ty == TY_FILE ?
-					  ntab_get(&s->dirty_comm, l->comm,
-						   strlen(l->comm)) :
-					  NULL;
+		struct named *c =
+			ty == TY_FILE ? trace_ntab_get(&s->dirty_comm, l->comm,
+						       strlen(l->comm)) :
+					NULL;
 
 		for (int i = 0; i < NR_SH; i++) {
 			if (!trace_arg_num(l, sh_key[i], &n))
@@ -449,7 +298,7 @@ static void one(struct summary *s, const struct trace_line *l)
 
 		if (!trace_arg_str(l, "reason", buf, sizeof(buf)))
 			snprintf(buf, sizeof(buf), "?");
-		t = ntab_get(&s->throttle, buf, strlen(buf));
+		t = trace_ntab_get(&s->throttle, buf, strlen(buf));
 		t->a++;
 		/* 6.1 prints "usect_delayed" (sic). */
 		if (trace_arg_num(l, "usec_delayed", &n) ||
@@ -520,132 +369,6 @@ static json_object *stall_json(const struct windows *w, enum wkind kind)
 	json_put_num(lat, "total", sum);
 	json_put(o, "stall_us", lat);
 	dvec_clear(&d);
-	return o;
-}
-
-/* A per-CPU ring buffer figure: "overrun: 12" after its path's "/stats:". */
-static bool stat_num(struct numsrc *ns, const char *v, const char *key,
-		     long long *x)
-{
-	return skip_prefix(v, key, &v) &&
-	       !num_ll(ns, v, 10, 0, TRACE_NUM_MAX, x, NULL);
-}
-
-/* trace_stats.txt: "# section" headers, per-CPU "PATH:key: value" lines. */
-static void parse_stats(const char *text, size_t len, json_object *o,
-			long long *lost, bool *cpu_lost, struct numsrc *ns)
-{
-	const char *p = text, *end = text + len;
-	char section[64] = "";
-	long long overrun = 0, dropped = 0, commit_overrun = 0;
-	int cpus = 0;
-	json_object *enabled = json_object_new_array();
-	json_object *missing = json_object_new_array();
-
-	while (p < end) {
-		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p, *v, *c;
-		long long x, cpu = -1;
-
-		p = nl ? nl + 1 : end;
-		if (skip_prefix_mem(line, n, "# ", &v, &n)) {
-			if (!starts_with(v, "(exit"))
-				snprintf(section, sizeof(section), "%.*s",
-					 (int)(n < 63 ? n : 63), v);
-			continue;
-		}
-		if (!n)
-			continue;
-		if (!strcmp(section, "set_event")) {
-			json_object_array_add(
-				enabled, json_object_new_string_len(line, n));
-		} else if (!strcmp(section, "buffer_size_kb")) {
-			if (!num_ll(ns, line, 10, 0, TRACE_NUM_MAX, &x, NULL))
-				json_put_int(o, "buffer_size_kb", x);
-		} else if ((v = memmem(line, n, "/stats:", 7))) {
-			c = memmem(line, v - line, "/cpu", 4);
-			if (c &&
-			    num_ll(ns, c + 4, 10, 0, MAX_CPUS - 1, &cpu, NULL))
-				cpu = -1;
-			v += 7;
-			if (stat_num(ns, v, "entries:", &x)) {
-				cpus++;
-			} else if (stat_num(ns, v, "overrun:", &x)) {
-				trace_add(&overrun, x);
-			} else if (stat_num(ns, v, "commit overrun:", &x)) {
-				trace_add(&commit_overrun, x);
-			} else if (stat_num(ns, v, "dropped events:", &x)) {
-				trace_add(&dropped, x);
-			} else {
-				continue;
-			}
-			/* Which CPUs lost events, for the cut. */
-			if (x && cpu >= 0 && !starts_with(v, "entries:"))
-				cpu_lost[cpu] = true;
-		}
-	}
-	if (cpus) {
-		json_put_int(o, "cpus", cpus);
-		json_put_int(o, "overrun", overrun);
-		json_put_int(o, "commit_overrun", commit_overrun);
-		json_put_int(o, "dropped_events", dropped);
-		trace_add(lost, overrun);
-		trace_add(lost, commit_overrun);
-		trace_add(lost, dropped);
-	}
-	/* Which requested events did the kernel not have? */
-	for (size_t i = 0; trace_events[i]; i++) {
-		char want[96], *slash;
-		bool found = false;
-
-		snprintf(want, sizeof(want), "%s", trace_events[i]);
-		slash = strchr(want, '/');
-		*slash = ':';
-		for (size_t k = 0; k < json_object_array_length(enabled); k++)
-			found |= !strcmp(
-				json_object_get_string(
-					json_object_array_get_idx(enabled, k)),
-				want);
-		/* write_folio and writepage are one event under two names. */
-		if (!found && strstr(want, "mm_vmscan_write")) {
-			const char *other =
-				strstr(want, "folio") ?
-					"vmscan:mm_vmscan_writepage" :
-					"vmscan:mm_vmscan_write_folio";
-
-			for (size_t k = 0;
-			     k < json_object_array_length(enabled); k++)
-				found |= !strcmp(
-					json_object_get_string(
-						json_object_array_get_idx(
-							enabled, k)),
-					other);
-		}
-		if (!found)
-			json_object_array_add(missing,
-					      json_object_new_string(want));
-	}
-	json_put(o, "enabled_events", enabled);
-	if (json_object_array_length(enabled))
-		json_put(o, "missing_events", missing);
-	else
-		json_object_put(missing);
-}
-
-/* {name: {ka: a, kb: b}} for every entry of a named table. */
-static json_object *ntab_json(const struct ntab *t, const char *ka,
-			      const char *kb)
-{
-	json_object *o = json_object_new_object();
-
-	for (size_t i = 0; i < t->n; i++) {
-		json_object *r = json_object_new_object();
-
-		json_put_int(r, ka, t->v[i].a);
-		json_put_int(r, kb, t->v[i].b);
-		json_put(o, t->v[i].name, r);
-	}
 	return o;
 }
 
@@ -787,7 +510,7 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 	windows_init(&s.win);
 	s.io = io_new(fs_dev);
 	if (stats)
-		parse_stats(stats, stats_len, o, &lost, s.cpu_lost, ns);
+		trace_parse_stats(stats, stats_len, o, &lost, s.cpu_lost, ns);
 	walk(&s, text, len, true, &in_buf, &written);
 	if (in_buf >= 0 && written > in_buf && !stats)
 		lost += written - in_buf;
@@ -824,7 +547,7 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 	}
 	json_put(o, "vmscan_write", j);
 	json_put(o, "vmscan_write_by_comm",
-		 ntab_json(&s.wr_comm, "file", "anon"));
+		 trace_ntab_json(&s.wr_comm, "file", "anon"));
 
 	j = json_object_new_object();
 	for (int w = 0; w < NR_WHO; w++) {
@@ -840,17 +563,18 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 	}
 	json_put(o, "shrink_inactive", j);
 	json_put(o, "shrink_file_by_comm",
-		 ntab_json(&s.dirty_comm, "nr_dirty", "nr_scanned"));
+		 trace_ntab_json(&s.dirty_comm, "nr_dirty", "nr_scanned"));
 
 	json_put_int(o, "kswapd_wake", s.kswapd_wake);
 	json_put_int(o, "kswapd_sleep", s.kswapd_sleep);
 	json_put_int(o, "oom_victims", s.oom_victims);
 
-	json_put(o, "throttled", ntab_json(&s.throttle, "count", "delayed_us"));
+	json_put(o, "throttled",
+		 trace_ntab_json(&s.throttle, "count", "delayed_us"));
 
 	j = json_object_new_object();
-	json_put(j, "by_reason", ntab_json(&s.wb, "works", "pages"));
-	json_put(j, "by_bdi", ntab_json(&s.wb_bdi, "works", "pages"));
+	json_put(j, "by_reason", trace_ntab_json(&s.wb, "works", "pages"));
+	json_put(j, "by_bdi", trace_ntab_json(&s.wb_bdi, "works", "pages"));
 	json_put_int(j, "pages_written", s.wb_pages_written);
 	json_put(o, "writeback", j);
 
