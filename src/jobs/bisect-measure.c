@@ -1,0 +1,312 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Building and measuring one commit against the ends (jobs/bisect-int.h):
+ * a commit is good, bad, or unknown until more repetitions decide, and
+ * the ends are confirmed different first.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "decide/procedure.h"
+#include "jobs/bisect-int.h"
+#include "jobs/decide.h"
+#include "jobs/tree.h"
+#include "stats/stats.h"
+#include "util/json.h"
+#include "util/log.h"
+
+/*
+ * The level of a comparison at the look its cells are at: bisect adds
+ * repetitions while unknown (n = reps, reps + 2, ... max), so it spends
+ * alpha over those looks as validate does (decide/procedure.h), but with
+ * Pocock's spending: a bisection's steps face the change its ends
+ * confirmed, usually clear, and every step that can stop at n = 3 (level
+ * 0.0226 there, against O'Brien-Fleming's 0.000207) saves four cells.
+ */
+static double look_level(const struct bctx *b, const char *ka, const char *kb,
+			 const char *group)
+{
+	struct dlooks l = DLOOKS_INIT;
+	size_t na = pool_count(&b->jr.pool, ka, group);
+	size_t nb = pool_count(&b->jr.pool, kb, group);
+
+	dlooks_plan(&l, b->reps, 2, b->o->max_reps);
+	l.boundary = DBOUND_POCOCK;
+	return dlooks_level(&l, (int)(na < nb ? na : nb));
+}
+
+void bisect_compare(struct bctx *b, const char *ka, const char *kb,
+		    const char *group, struct decision *d)
+{
+	struct decide_opts o = DECIDE_OPTS_INIT;
+
+	o.alpha = look_level(b, ka, kb, group);
+	o.threshold = b->threshold;
+	if (bisect_event_mode(b))
+		pool_decide_event(&b->jr.pool, ka, kb, group, b->kind,
+				  *b->title ? b->title : NULL, &o, d);
+	else
+		pool_decide_metric(&b->jr.pool, ka, kb, group, b->o->metric, &o,
+				   d);
+}
+
+static int sign(double x)
+{
+	return x > 0 ? 1 : x < 0 ? -1 : 0;
+}
+
+/* ---- building and measuring one commit ---- */
+
+int bisect_build(struct bctx *b, struct bstep *s)
+{
+	struct tree_kernel k;
+	int ret;
+
+	info("bisect: building %.12s (\"%s\")", s->commit, s->subject);
+	ret = tree_kernel_ensure(b->o->tree, s->commit, NULL, 0,
+				 b->o->config_from, &k);
+	snprintf(s->kernel, sizeof(s->kernel), "%s", k.name);
+	if (ret) {
+		s->mark = MARK_SKIP;
+		snprintf(s->reason, sizeof(s->reason),
+			 "does not build (%s): %.200s",
+			 kbuild_fail_name(k.fail), k.fail_msg);
+		tree_kernel_release(&k);
+		return k.fail == KBUILD_INFRA ? -2 : -1;
+	}
+	memcpy(s->image, k.image, sizeof(s->image));
+	s->built = !k.cached;
+	s->build_s = k.build_s;
+	b->builds += s->built;
+	ret = jobrun_add_kernel(&b->jr, &k.spec) ? -2 : 0;
+	tree_kernel_release(&k);
+	return ret;
+}
+
+static void grow_reps(struct bctx *b, const char *run, int *reps)
+{
+	info("bisect: unknown at n=%d: 2 more repetitions", *reps);
+	if (!jobrun_more(&b->jr, run, 2))
+		*reps += 2;
+	else
+		*reps = b->o->max_reps;
+}
+
+/* good/bad/unknown of kernel k against the ends, over the groups. */
+static enum mark classify(struct bctx *b, const char *k, struct strbuf *fig)
+{
+	int bad = 0, good = 0;
+
+	strbuf_reset(fig);
+	for (size_t g = 0; g < b->groups.nr; g++) {
+		const char *grp = b->groups.v[g];
+		struct decision dg, db;
+		int dir = sign(b->ends_effect);
+
+		bisect_compare(b, b->good.kernel, k, grp, &dg);
+		if (bisect_event_mode(b))
+			bisect_compare(b, k, b->bad.kernel, grp, &db);
+		else
+			bisect_compare(b, b->bad.kernel, k, grp, &db);
+		strbuf_addf(fig, "%s%s\n    vs good: ", g ? "\n  " : "  ", grp);
+		decision_format(&dg, bisect_what(b), fig);
+		strbuf_addstr(fig, "\n    vs bad:  ");
+		decision_format(&db, bisect_what(b), fig);
+		if (dg.verdict == VERDICT_DIFFERENT && sign(dg.effect) == dir)
+			bad++;
+		else if (dg.verdict == VERDICT_SAME)
+			good++;
+		else if (db.verdict == VERDICT_SAME)
+			bad++;
+		else if (db.verdict == VERDICT_DIFFERENT &&
+			 (bisect_event_mode(b) ? db.effect > 0 :
+						 sign(db.effect) == -dir))
+			good++;
+	}
+	if (bad)
+		return MARK_BAD;
+	return good == (int)b->groups.nr ? MARK_GOOD : MARK_UNTESTED;
+}
+
+static bool boot_failed_only(struct bctx *b, const char *k)
+{
+	size_t n = 0, bf = 0;
+
+	for (size_t i = 0; i < b->jr.pool.n; i++) {
+		const struct pool_cell *c = &b->jr.pool.v[i];
+		json_object *o;
+
+		if (strcmp(c->kernel, k))
+			continue;
+		n++;
+		o = json_path(c->cell, "outcome");
+		bf += o && !strcmp(json_object_get_string(o), "boot-failed");
+	}
+	return n && bf == n;
+}
+
+const struct bstep *bisect_same_image(const struct bctx *b,
+				      const struct bstep *s)
+{
+	const struct bstep *ends[] = { &b->good, &b->bad };
+
+	for (size_t i = 0; i < 2; i++)
+		if (!strcmp(ends[i]->image, s->image))
+			return ends[i];
+	for (size_t i = 0; i < b->n; i++)
+		if (&b->c[i] != s && b->c[i].order && b->c[i].image[0] &&
+		    (b->c[i].mark == MARK_GOOD || b->c[i].mark == MARK_BAD) &&
+		    !strcmp(b->c[i].image, s->image))
+			return &b->c[i];
+	return NULL;
+}
+
+int bisect_test_commit(struct bctx *b, struct bstep *s)
+{
+	const struct bstep *twin;
+	struct strbuf fig = STRBUF_INIT;
+	const char *k[1];
+	int reps = b->reps, r;
+
+	s->order = ++b->steps;
+	r = bisect_build(b, s);
+	if (r == -2)
+		return -1;
+	if (r)
+		goto done;
+	twin = bisect_same_image(b, s);
+	if (twin) {
+		s->mark = twin == &b->good ? MARK_GOOD :
+			  twin == &b->bad  ? MARK_BAD :
+					     twin->mark;
+		snprintf(
+			s->reason, sizeof(s->reason),
+			"kernel image identical to %.12s's: its verdict, no cells",
+			twin->commit);
+		goto done;
+	}
+	k[0] = s->kernel;
+	if (jobrun_kernels(&b->jr, k, 1, reps, &s->run_dir)) {
+		s->mark = MARK_SKIP;
+		snprintf(s->reason, sizeof(s->reason),
+			 "the matrix did not run");
+		goto done;
+	}
+	for (;;) {
+		s->mark = classify(b, s->kernel, &fig);
+		if (s->mark != MARK_UNTESTED || reps >= b->o->max_reps)
+			break;
+		if (boot_failed_only(b, s->kernel))
+			break;
+		grow_reps(b, s->run_dir, &reps);
+	}
+	snprintf(s->figures, sizeof(s->figures), "%s", fig.buf);
+	if (boot_failed_only(b, s->kernel)) {
+		s->mark = MARK_SKIP;
+		snprintf(s->reason, sizeof(s->reason), "does not boot");
+	} else if (s->mark == MARK_UNTESTED) {
+		s->mark = MARK_SKIP;
+		snprintf(
+			s->reason, sizeof(s->reason),
+			"unknown at n=%d (--max-reps), or too few cells with a kernel result",
+			reps);
+	} else {
+		snprintf(s->reason, sizeof(s->reason), "n=%d", reps);
+	}
+done:
+	info("bisect: %.12s is %s (%s)", s->commit, mark_names[s->mark],
+	     s->reason);
+	if (s->figures[0])
+		fprintf(stderr, "%s\n", s->figures);
+	strbuf_release(&fig);
+	bisect_save_log(b);
+	return 0;
+}
+
+/* ---- the ends ---- */
+
+int bisect_confirm_ends(struct bctx *b)
+{
+	const char *k[2] = { b->good.kernel, b->bad.kernel };
+	struct strbuf fig = STRBUF_INIT;
+	struct decide_opts o = DECIDE_OPTS_INIT;
+	int reps = b->reps, ret = -1;
+
+	if (!strcmp(b->good.image, b->bad.image)) {
+		error("bisect: good %.12s and bad %.12s build identical kernel images: nothing to bisect",
+		      b->good.commit, b->bad.commit);
+		return -1;
+	}
+	if (!b->ends_run && jobrun_kernels(&b->jr, k, 2, reps, &b->ends_run)) {
+		error("bisect: the ends' cells did not run");
+		return -2;
+	}
+	bisect_save_log(b);
+	for (;;) {
+		bool unknown = false;
+
+		strvec_clear(&b->groups);
+		strbuf_reset(&fig);
+		for (size_t g = 0; g < b->jr.pool.groups.nr; g++) {
+			const char *grp = b->jr.pool.groups.v[g];
+			struct decision d;
+
+			/*
+			 * Without --threshold nothing but a change of 0 can be
+			 * ruled out here: anything short of different is
+			 * unknown, and the ends get more repetitions.
+			 */
+			o.threshold = b->o->threshold > 0 ? b->o->threshold : 0;
+			o.alpha = look_level(b, k[0], k[1], grp);
+			if (bisect_event_mode(b))
+				pool_decide_event(&b->jr.pool, k[0], k[1], grp,
+						  b->kind,
+						  *b->title ? b->title : NULL,
+						  &o, &d);
+			else
+				pool_decide_metric(&b->jr.pool, k[0], k[1], grp,
+						   b->o->metric, &o, &d);
+			strbuf_addf(&fig, "  %s: ", grp);
+			decision_format(&d, bisect_what(b), &fig);
+			strbuf_addch(&fig, '\n');
+			if (d.verdict == VERDICT_DIFFERENT &&
+			    (!bisect_event_mode(b) || d.effect > 0) &&
+			    (b->o->threshold <= 0 ||
+			     fabs(d.effect) >= b->o->threshold)) {
+				strvec_push(&b->groups, grp);
+				if (!b->ends_group) {
+					b->ends_effect = d.effect;
+					b->ends_group = grp;
+				}
+			} else if (d.verdict == VERDICT_UNKNOWN) {
+				unknown = true;
+			}
+		}
+		if (b->groups.nr || !unknown || reps >= b->o->max_reps)
+			break;
+		grow_reps(b, b->ends_run, &reps);
+	}
+	fprintf(stderr, "bisect: the ends (good %.12s, bad %.12s):\n%s",
+		b->good.commit, b->bad.commit, fig.buf);
+	snprintf(b->good.figures, sizeof(b->good.figures), "%s", fig.buf);
+	if (!b->groups.nr) {
+		fprintf(b->o->out,
+			"bisect: the ends are not confirmed: good %.12s and bad %.12s do not differ in %s%s (n=%d per side):\n%s",
+			b->good.commit, b->bad.commit, bisect_what(b),
+			bisect_event_mode(b) ? " (a higher rate at bad)" : "",
+			reps, fig.buf);
+		goto out;
+	}
+	b->threshold = b->o->threshold > 0 ? b->o->threshold :
+					     fabs(b->ends_effect) / 2;
+	b->good.mark = MARK_GOOD;
+	b->bad.mark = MARK_BAD;
+	b->reps = reps;
+	ret = 0;
+out:
+	strbuf_release(&fig);
+	bisect_save_log(b);
+	return ret;
+}
