@@ -2,7 +2,10 @@
 #ifndef WBLAB_MATRIX_ENGINE_H
 #define WBLAB_MATRIX_ENGINE_H
 
-/* The engine's insides, shared by engine.c, record.c and upload.c. */
+/*
+ * The engine's insides, shared by engine.c (specs, artifacts, the run),
+ * slots.c (the workers), record.c (run.json), cells.c, hosts.c, upload.c.
+ */
 #include <json-c/json.h>
 #include <libvirt/libvirt.h>
 #include <sqlite3.h>
@@ -90,8 +93,17 @@ struct engine {
 };
 
 void engine_make_run_id(char *buf, size_t len);
+/* record.c: run.json as it stands, and written (-1 when the disk is full) */
 json_object *engine_run_json(struct engine *e, const char *finished);
 int engine_save_run(struct engine *e, const char *finished);
+
+/* slots.c: the workers */
+/* SIGCHLD wakes the loop (a self-pipe); installed once. */
+void engine_install_sigchld(void);
+/* This wblab's own executable, which the workers run (to free). */
+char *engine_self_exe(void);
+/* Run the cells until none is left to start or running. */
+void engine_loop(struct engine *e);
 void host_down(struct engine *e, struct engine_host *h, const char *why);
 
 /* hosts.c */

@@ -356,3 +356,40 @@ int matrix_print_run_json(const char *run_dir)
 	json_object_put(o);
 	return 0;
 }
+
+json_object *engine_run_json(struct engine *e, const char *finished)
+{
+	json_object *o = json_object_new_object();
+	json_object *host = json_object_new_object();
+
+	host_json(e, host);
+	json_object_object_add(o, "run", json_object_new_string(e->r->run_id));
+	json_object_object_add(o, "command",
+			       json_object_new_string(e->o.command));
+	json_object_object_add(o, "started",
+			       json_object_new_string(e->started));
+	json_object_object_add(o, "finished",
+			       json_object_new_string(finished ? finished :
+								 ""));
+	json_object_object_add(o, "spec", engine_spec_json(e));
+	json_object_object_add(o, "plan", engine_plan_json(e));
+	json_object_object_add(o, "host", host);
+	json_object_object_add(o, "hosts", hosts_json(e));
+	json_object_object_add(o, "jobs", json_object_new_int(e->o.jobs));
+	json_object_object_add(o, "cells", cells_json(e));
+	return o;
+}
+
+/* Returns -1 (and says so once) when the results disk takes no more. */
+int engine_save_run(struct engine *e, const char *finished)
+{
+	json_object *o = engine_run_json(e, finished);
+	char *path = xasprintf("%s/run.json", e->r->run_dir);
+	int ret = json_write_atomic(path, o);
+
+	if (ret)
+		error("cannot write %s: %s", path, strerror(errno));
+	free(path);
+	json_object_put(o);
+	return ret;
+}
