@@ -267,8 +267,10 @@ void strip_prefix(struct line *l);
 /* console-patterns.c */
 const char *guilty(const struct bev *e);
 
+/* console.c: the last line (no newline) read, the event closed */
+void console_parser_flush(struct console_parser *p);
+
 /* console-events.c */
-bool alloc_line(struct console_parser *p, const struct line *l);
 bool boot_line(struct console_parser *p, const struct line *l);
 bool bug_line(struct console_parser *p, const struct line *l);
 bool ctx_is_oops(struct console_parser *p, int max_lines);
@@ -277,11 +279,6 @@ bool info_line(struct console_parser *p, const struct line *l);
 bool is_user_trap(const struct line *l);
 struct bev *new_event(struct console_parser *p, const struct line *l,
 		      enum kind kind, unsigned int flags);
-bool oom_line(struct console_parser *p, const struct line *l);
-/* An OOM report is open (no oom-kill: line or victim yet). */
-bool oom_reading(const struct console_parser *p);
-/* Its Mem-Info: dirty and writeback file pages left (detail fields). */
-void oom_meminfo_line(struct console_parser *p, const struct line *l);
 bool other_line(struct console_parser *p, const struct line *l);
 bool panic_line(struct console_parser *p, const struct line *l);
 bool simple_oops(struct console_parser *p, const struct line *l,
@@ -289,4 +286,12 @@ bool simple_oops(struct console_parser *p, const struct line *l,
 bool slub_line(struct console_parser *p, const struct line *l);
 bool stack_evidence(struct console_parser *p, const struct line *l);
 bool warning_line(struct console_parser *p, const struct line *l);
+
+/* console-oom.c */
+bool alloc_line(struct console_parser *p, const struct line *l);
+bool oom_line(struct console_parser *p, const struct line *l);
+/* An OOM report is open (no oom-kill: line or victim yet). */
+bool oom_reading(const struct console_parser *p);
+/* Its Mem-Info: dirty and writeback file pages left (detail fields). */
+void oom_meminfo_line(struct console_parser *p, const struct line *l);
 #endif
