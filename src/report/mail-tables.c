@@ -1,0 +1,367 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The mail report's tables (report/mail-int.h): metrics and outcomes in
+ * fixed columns, in blocks when more kernels than fit are compared; the
+ * events by name; stack depths and the deepest chain.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/mail-int.h"
+#include "report/report.h"
+#include "results/reader.h"
+#include "util/dvec.h"
+#include "util/log.h"
+
+static void cell_col(struct strbuf *out, double v, double pct, bool star)
+{
+	char vb[32], pb[32];
+
+	rpt_fmt_val(vb, sizeof(vb), v);
+	rpt_fmt_pct(pb, sizeof(pb), pct);
+	/* A change from 0 has no percentage: say what it is. */
+	if (isinf(pct))
+		strbuf_addf(out, " %11s %c%8s%c", vb, star ? '*' : '(',
+			    "from 0", star ? '*' : ')');
+	else
+		strbuf_addf(out, " %11s %c%7s%%%c", vb, star ? '*' : '(', pb,
+			    star ? '*' : ')');
+}
+
+/* The sides of one block: the baseline and up to COLS_PER_BLOCK - 1. */
+static size_t block_end(const struct rpt_group *g, size_t first)
+{
+	size_t end = first + COLS_PER_BLOCK - 1;
+
+	return end > g->nr_sides ? g->nr_sides : end;
+}
+
+static void col_heads(struct strbuf *out, const struct rpt_group *g,
+		      size_t first, size_t end, const char *title)
+{
+	char nb[COL_W + 1];
+
+	strbuf_addf(out, "%-*s", LABEL_W, title);
+	strbuf_addf(out, " %*s", COL_W - 1,
+		    mail_ascii(nb, sizeof(nb), g->sides[0].name, COL_W - 1));
+	for (size_t s = first; s < end; s++)
+		strbuf_addf(out, " %*s", COL_W - 1,
+			    mail_ascii(nb, sizeof(nb), g->sides[s].name,
+				       COL_W - 1));
+	strbuf_addch(out, '\n');
+}
+
+static void row_label(struct strbuf *out, const char *stat,
+		      const struct metric *m)
+{
+	char name[64], nb[NAME_W + 1];
+
+	if (!strcmp(m->unit, "count"))
+		snprintf(name, sizeof(name), "%s", m->name);
+	else
+		snprintf(name, sizeof(name), "%s (%s)", m->name,
+			 !strcmp(m->unit, "pages") ? "pg" : m->unit);
+	strbuf_addf(out, "%-*s %-*s", STAT_W, stat, NAME_W,
+		    mail_ascii(nb, sizeof(nb), name, NAME_W));
+}
+
+enum line_kind { L_MAIN, L_MIN, L_MEDIAN, L_STDDEV, L_COEFFVAR, L_MAX };
+
+static double line_val(const struct rpt_group *g, size_t s, size_t m,
+		       enum line_kind k)
+{
+	const struct stats_desc *d = &g->sides[s].desc[m];
+
+	if (!d->n)
+		return NAN;
+	switch (k) {
+	case L_MAIN:
+		return rpt_side_stat(&g->sides[s], m);
+	case L_MIN:
+		return d->min;
+	case L_MEDIAN:
+		return d->median;
+	case L_STDDEV:
+		return d->stddev;
+	case L_COEFFVAR:
+		return d->coeffvar;
+	default:
+		return d->max;
+	}
+}
+
+/* The change of a line's figure, + is better (less spread is better). */
+static double line_pct(const struct metric *m, enum line_kind k, double a,
+		       double b)
+{
+	bool higher = m->better == BETTER_HIGHER;
+	double d;
+
+	if (k == L_STDDEV || k == L_COEFFVAR)
+		higher = false;
+	if (isnan(a) || isnan(b))
+		return NAN;
+	d = higher ? b - a : a - b;
+	if (a == 0)
+		return d == 0 ? 0 : copysign(INFINITY, d);
+	return 100 * d / fabs(a);
+}
+
+static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
+			enum line_kind k, size_t first, size_t end)
+{
+	static const char *const stat[] = { NULL,     "Min",	  "Median",
+					    "Stddev", "CoeffVar", "Max" };
+	const struct metric *mt = &metric_rows[m];
+	double a = line_val(g, 0, m, k);
+
+	row_label(out, k == L_MAIN ? metric_stat_name(mt->stat) : stat[k], mt);
+	cell_col(out, a, isnan(a) ? NAN : 0, false);
+	for (size_t s = first; s < end; s++) {
+		double b = line_val(g, s, m, k);
+
+		cell_col(out, b, line_pct(mt, k, a, b),
+			 k == L_MAIN && g->cmp[s][m].star);
+	}
+	strbuf_addch(out, '\n');
+}
+
+/* Zero in every cell of every side: listed by name, not as a row. */
+static bool row_all_zero(const struct rpt_group *g, size_t m)
+{
+	return rpt_row_constant(g, m) && g->sides[0].desc[m].n &&
+	       g->sides[0].desc[m].min == 0;
+}
+
+void mail_zero_rows(struct strbuf *out, const struct rpt_group *g)
+{
+	struct strbuf names = STRBUF_INIT;
+
+	for (size_t m = 0; m < metric_nr_rows; m++)
+		if (metric_rows[m].table != MT_NONE && rpt_row_shown(g, m) &&
+		    row_all_zero(g, m))
+			strbuf_addf(&names, "%s%s", names.len ? ", " : "",
+				    metric_rows[m].name);
+	if (names.len)
+		mail_wrap(out, "0 in every cell: ", 4, names.buf);
+	strbuf_release(&names);
+}
+
+void mail_metric_table(struct strbuf *out, const struct rpt_group *g,
+		       enum metric_table table, bool full)
+{
+	for (size_t first = 1; first < g->nr_sides || first == 1;) {
+		size_t end = block_end(g, first);
+
+		col_heads(out, g, first, end,
+			  table == MT_METRIC ? "Metrics" : "Ops (Amean)");
+		for (size_t m = 0; m < metric_nr_rows; m++) {
+			if (metric_rows[m].table != table ||
+			    !rpt_row_shown(g, m) || row_all_zero(g, m))
+				continue;
+			if (table == MT_OPS) {
+				metric_line(out, g, m, L_MAIN, first, end);
+				continue;
+			}
+			/*
+			 * The same value everywhere: one line says it; the
+			 * spread lines only when asked (--full).
+			 */
+			for (int k = L_MAIN; k <= L_MAX; k++)
+				if (k == L_MAIN ||
+				    (full && !rpt_row_constant(g, m)))
+					metric_line(out, g, m, k, first, end);
+		}
+		strbuf_addch(out, '\n');
+		if (end >= g->nr_sides)
+			break;
+		first = end;
+	}
+}
+
+static bool outcome_none(const struct rpt_group *g,
+			 const struct rpt_outcome_row *o)
+{
+	for (size_t s = 0; s < g->nr_sides; s++)
+		if (o->fail[s])
+			return false;
+	return true;
+}
+
+/*
+ * Outcome rows, the ones some cell had; the failures no cell had are one
+ * line of names (0:5 on every side is evidence too, and it is said).
+ */
+void mail_outcome_table(struct strbuf *out, const struct rpt_group *g)
+{
+	struct strbuf none = STRBUF_INIT;
+	size_t some = 0;
+
+	for (size_t i = 0; i < g->nr_outcomes; i++)
+		if (outcome_none(g, &g->outcomes[i]))
+			strbuf_addf(&none, "%s%s", none.len ? ", " : "",
+				    g->outcomes[i].kind);
+		else
+			some++;
+	if (none.len)
+		mail_wrap(out, "In no cell: ", 4, none.buf);
+	strbuf_release(&none);
+	if (!some)
+		return;
+	for (size_t first = 1; first < g->nr_sides || first == 1;) {
+		size_t end = block_end(g, first);
+
+		col_heads(out, g, first, end, "Outcomes (fail:runs)");
+		for (size_t i = 0; i < g->nr_outcomes; i++) {
+			const struct rpt_outcome_row *o = &g->outcomes[i];
+			char kb[NAME_W + 1];
+
+			if (outcome_none(g, o))
+				continue;
+			strbuf_addf(out, "%-*s %-*s", STAT_W,
+				    o->is_outcome ? "outcome" :
+				    o->is_figure  ? "cells" :
+						    "event",
+				    NAME_W,
+				    mail_ascii(kb, sizeof(kb), o->kind,
+					       NAME_W));
+			for (size_t s = 0; s < end; s++) {
+				char fr[64];
+
+				if (s && s < first)
+					continue;
+				if (s && !isnan(o->p[s]) &&
+				    o->fail[s] * o->runs[0] !=
+					    o->fail[0] * o->runs[s])
+					snprintf(fr, sizeof(fr),
+						 "%u:%u p=%.2g%s", o->fail[s],
+						 o->runs[s], o->p[s],
+						 o->p[s] < STATS_ALPHA ? "*" :
+									 " ");
+				else
+					snprintf(fr, sizeof(fr), "%u:%u ",
+						 o->fail[s], o->runs[s]);
+				strbuf_addf(out, " %*s", COL_W - 1, fr);
+			}
+			strbuf_addch(out, '\n');
+		}
+		if (end >= g->nr_sides)
+			break;
+		first = end;
+	}
+}
+
+/* OOM victims and stack-overflow titles, per side, counted. */
+void mail_event_names(struct strbuf *out, const struct rpt_group *g,
+		      const char *kind, bool victims, const char *head)
+{
+	bool any = false;
+
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		struct strvec seen = STRVEC_INIT;
+		struct strbuf line = STRBUF_INIT;
+
+		for (size_t i = 0; i < g->sides[s].n; i++) {
+			const struct rpt_cell *c = g->sides[s].cells[i];
+
+			for (size_t e = 0; e < c->nr_events; e++)
+				if (!strcmp(c->events[e].kind, kind))
+					strvec_push(
+						&seen,
+						victims ? c->events[e].victim :
+							  c->events[e].title);
+		}
+		for (size_t i = 0; i < seen.nr; i++) {
+			size_t k = 0, dup = 0;
+
+			for (size_t j = 0; j < seen.nr; j++) {
+				k += !strcmp(seen.v[i], seen.v[j]);
+				dup |= j < i && !strcmp(seen.v[i], seen.v[j]);
+			}
+			if (!dup)
+				strbuf_addf(&line, "%s%s (%zu)",
+					    line.len ? ", " : "",
+					    *seen.v[i] ? seen.v[i] : "?", k);
+		}
+		if (line.len) {
+			char first[64], nb[40];
+
+			snprintf(first, sizeof(first), "  %s: ",
+				 mail_ascii(nb, sizeof(nb), g->sides[s].name,
+					    30));
+			if (!any)
+				strbuf_addf(out, "%s\n", head);
+			any = true;
+			mail_wrap(out, first, 6, line.buf);
+		}
+		strbuf_release(&line);
+		strvec_clear(&seen);
+	}
+}
+
+const struct rpt_cell *mail_stack_section(struct strbuf *out,
+					  const struct rpt_group *g)
+{
+	const struct rpt_cell *worst = NULL;
+	char nb[32];
+
+	strbuf_addf(out, "Stack depth (stack tracer, deepest entry to the "
+			 "allocator/reclaim/bio)\n");
+	strbuf_addf(out, "  %-24s %8s %7s %9s %8s\n", "kernel", "max B",
+		    "max %", "median B", "median %");
+	for (size_t s = 0; s < g->nr_sides; s++) {
+		const struct rpt_side *sd = &g->sides[s];
+		double b[256], f[256];
+		size_t k = 0;
+
+		for (size_t i = 0; i < sd->n && k < ARRAY_SIZE(b); i++) {
+			const struct rpt_cell *c = sd->cells[i];
+
+			if (isnan(c->stack_bytes))
+				continue;
+			b[k] = c->stack_bytes;
+			f[k++] = c->stack_fraction;
+			if (!worst || c->stack_bytes > worst->stack_bytes)
+				worst = c;
+		}
+		if (!k) {
+			strbuf_addf(out, "  %-24s %8s\n",
+				    mail_ascii(nb, sizeof(nb), sd->name, 24),
+				    "not measured");
+			continue;
+		}
+		qsort(b, k, sizeof(*b), cmp_double);
+		qsort(f, k, sizeof(*f), cmp_double);
+		strbuf_addf(out, "  %-24s %8.0f %6.1f%% %9.0f %7.1f%%\n",
+			    mail_ascii(nb, sizeof(nb), sd->name, 24), b[k - 1],
+			    100 * f[k - 1], stats_quantile(b, k, 0.5),
+			    100 * stats_quantile(f, k, 0.5));
+	}
+	return worst;
+}
+
+void mail_chain(struct strbuf *out, const struct rpt_cell *c, size_t max)
+{
+	char first[160], nb[100];
+
+	if (!c || !c->chain_len)
+		return;
+	snprintf(first, sizeof(first), "Deepest chain: %s, %.0f bytes:",
+		 mail_ascii(nb, sizeof(nb), c->id, 60), c->stack_bytes);
+	mail_wrap(out, first, 2, "");
+	strbuf_addf(out, "  %6s %5s  %s\n", "depth", "size", "location");
+	for (size_t i = 0; i < c->chain_len && i < max; i++) {
+		char loc[64];
+
+		strbuf_addf(out, "  %6d %5d  %s\n", c->chain[i].depth,
+			    c->chain[i].size,
+			    mail_ascii(loc, sizeof(loc), c->chain[i].location,
+				       63));
+	}
+	if (c->chain_len > max)
+		strbuf_addf(out,
+			    "  (%zu more frames: --full, or the JSON report)\n",
+			    c->chain_len - max);
+}
