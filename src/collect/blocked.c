@@ -52,10 +52,12 @@ bool sysrq_task_line(const char *l, size_t n, struct sysrq_task *t,
 /* " mempool_alloc_noprof+0x177/0x1b0": the name, or 0 for any other line. */
 static int frame(const char *b, const char *end, char *name, size_t nsz)
 {
-	const char *plus = memchr(b, '+', end - b);
+	const char *plus = memchr(b, '+', end - b), *r;
+	size_t rn;
 	int n;
 
-	if (!plus || plus == b || end - plus < 3 || memcmp(plus, "+0x", 3))
+	if (!plus || plus == b ||
+	    !skip_prefix_mem(plus, end - plus, "+0x", &r, &rn))
 		return 0;
 	for (const char *c = b; c < plus; c++)
 		if (*c == ' ' || *c == '?')
@@ -79,7 +81,8 @@ static bool scheduler(const char *name)
  */
 static void workqueue(json_object *task, const char *b, const char *end)
 {
-	const char *fn = memchr(b, ' ', end - b), *fe;
+	const char *fn = memchr(b, ' ', end - b), *fe, *r;
+	size_t rn;
 
 	if (!fn)
 		return;
@@ -87,7 +90,8 @@ static void workqueue(json_object *task, const char *b, const char *end)
 		fn++;
 	for (fe = fn; fe < end && *fe != ' '; fe++)
 		;
-	if (fe > fn && fe - fn < 128 && (fe - fn < 2 || memcmp(fn, "0x", 2)))
+	if (fe > fn && fe - fn < 128 &&
+	    !skip_prefix_mem(fn, fe - fn, "0x", &r, &rn))
 		json_put(task, "work",
 			 json_object_new_string_len(fn, (int)(fe - fn)));
 }

@@ -10,6 +10,7 @@
 
 #include "collect/console-int.h"
 #include "util/num.h"
+#include "util/str.h"
 
 static void jset_str(json_object *o, const char *k, const char *s, size_t n)
 {
@@ -206,8 +207,8 @@ bool oom_reading(const struct console_parser *p)
  */
 void oom_meminfo_line(struct console_parser *p, const struct line *l)
 {
-	const char *s = l->s;
-	size_t len = l->len;
+	const char *s = l->s, *v;
+	size_t len = l->len, vn;
 	struct bev *e;
 
 	if (!oom_reading(p))
@@ -221,10 +222,10 @@ void oom_meminfo_line(struct console_parser *p, const struct line *l)
 		jset_kvnum(e->detail, "dirty_pages", s, len, " dirty:", " ");
 		jset_kvnum(e->detail, "writeback_pages", s, len,
 			   " writeback:", " ");
-	} else if (len > 11 && !memcmp(s, "file_dirty ", 11)) {
-		jset_num(e->detail, "file_dirty_bytes", s + 11, len - 11);
-	} else if (len > 15 && !memcmp(s, "file_writeback ", 15)) {
-		jset_num(e->detail, "file_writeback_bytes", s + 15, len - 15);
+	} else if (skip_prefix_mem(s, len, "file_dirty ", &v, &vn) && vn) {
+		jset_num(e->detail, "file_dirty_bytes", v, vn);
+	} else if (skip_prefix_mem(s, len, "file_writeback ", &v, &vn) && vn) {
+		jset_num(e->detail, "file_writeback_bytes", v, vn);
 	}
 }
 

@@ -380,20 +380,20 @@ static void read_trace(struct rw_state *st, const char *text, size_t len)
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
-		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p), fn;
+		const char *f;
 		struct tline t;
 		int site;
 
-		if (n > 4 && !memcmp(p, " => ", 4)) {
+		if (skip_prefix_mem(p, n, " => ", &f, &fn) && fn) {
 			/* The trace starts inside the kprobe: drop to the site. */
 			if (owner && !owner->chain_len &&
-			    !frame_is(p + 4, n - 4,
-				      stack_sites[owner->site].symbol))
+			    !frame_is(f, fn, stack_sites[owner->site].symbol))
 				;
 			else if (owner) {
 				if (!owner->chain_len)
 					owner->chain_at = st->nf;
-				add_frame(st, p + 4, n - 4);
+				add_frame(st, f, fn);
 				owner->chain_len++;
 			}
 		} else if (*p != '#' && parse_tline(p, n, &t, st->nums)) {

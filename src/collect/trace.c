@@ -124,13 +124,13 @@ static int file_or_anon(const struct trace_line *l)
 /* "bdi 254:32: ..." -> "254:32" */
 static void bdi_of(const struct trace_line *l, char *buf, size_t len)
 {
-	const char *p = l->args, *e;
+	const char *p, *e;
 	const char *end = l->args + l->args_len;
+	size_t n;
 
 	snprintf(buf, len, "?");
-	if (l->args_len < 5 || memcmp(p, "bdi ", 4))
+	if (!skip_prefix_mem(l->args, l->args_len, "bdi ", &p, &n) || !n)
 		return;
-	p += 4;
 	for (e = p; e < end && *e != ' ' && e - p < 32; e++)
 		;
 	if (e > p && e[-1] == ':')
@@ -262,7 +262,8 @@ static void one(struct summary *s, const struct trace_line *l)
 	trace_arg_num(l, "nr_reclaimed", &n);
 	/* Windows first: a writeback_start opens the flusher's window. */
 	windows_event(&s->win, l->pid, l->ts, l->event, l->event_len, n);
-	if (l->event_len > 6 && !memcmp(l->event, "block_", 6)) {
+	if (l->event_len > strlen("block_") &&
+	    starts_with(l->event, "block_")) {
 		block_event(s, l);
 	} else if (ev(l, "mm_vmscan_write_folio") ||
 		   ev(l, "mm_vmscan_writepage")) {
