@@ -134,7 +134,7 @@ START_TEST(test_stack_trace)
 
 	testdata_read(&t, "collect/mixed-reclaim/stack_trace");
 	testdata_read(&m, "collect/mixed-reclaim/stack_max_size");
-	o = stack_trace_summary(t.buf, t.len, m.buf, m.len, NULL);
+	o = stack_trace_summary(t.buf, t.len, m.buf, m.len, 0, NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_eq(iat(o, "max_bytes"), 4328);
 	ck_assert_int_eq(iat(o, "thread_size"), 16384);
@@ -150,10 +150,10 @@ START_TEST(test_stack_trace)
 		"_raw_spin_lock+0x5/0x30");
 	json_object_put(o);
 	/* Without stack_max_size, the chain's first depth. */
-	o = stack_trace_summary(t.buf, t.len, NULL, 0, NULL);
+	o = stack_trace_summary(t.buf, t.len, NULL, 0, 0, NULL);
 	ck_assert_int_eq(iat(o, "max_bytes"), 4328);
 	json_object_put(o);
-	ck_assert_ptr_null(stack_trace_summary("", 0, NULL, 0, NULL));
+	ck_assert_ptr_null(stack_trace_summary("", 0, NULL, 0, 0, NULL));
 	strbuf_release(&t);
 	strbuf_release(&m);
 }
@@ -168,12 +168,12 @@ START_TEST(test_stack_console)
 	struct strbuf sb = STRBUF_INIT;
 	json_object *o, *l;
 
-	o = stack_console_usage("[ 1.0] no such lines\n", 21, NULL);
+	o = stack_console_usage("[ 1.0] no such lines\n", 21, 0, NULL);
 	ck_assert_int_eq(iat(o, "count"), 0);
 	ck_assert_ptr_null(at(o, "max_depth_bytes"));
 	json_object_put(o);
 	testdata_read(&sb, "console/stack-usage-317.log");
-	o = stack_console_usage(sb.buf, sb.len, NULL);
+	o = stack_console_usage(sb.buf, sb.len, 0, NULL);
 	ck_assert_int_eq(iat(o, "count"), 5);
 	l = json_object_array_get_idx(at(o, "lines"), 0);
 	ck_assert_str_eq(json_object_get_string(at(l, "comm")), "kworker/u4:0");

@@ -387,7 +387,7 @@ START_TEST(stack_hostile)
 		strbuf_addf(&sb, "  %d)     %d      64   f%d+0x5/0x1d0\n", i,
 			    100000 - i, i);
 	strbuf_addstr(&sb, "  1) 9223372036854775807 64 evil\n");
-	o = stack_trace_summary(sb.buf, sb.len, "99999999999999999999", 20,
+	o = stack_trace_summary(sb.buf, sb.len, "99999999999999999999", 20, 0,
 				NULL);
 	ck_assert_ptr_nonnull(o);
 	ck_assert_int_le(json_object_get_int64(json_path(o, "entries")), 1024);
@@ -403,7 +403,7 @@ START_TEST(stack_hostile)
 			    i % 3 ? 9999999 : 9223372);
 	strbuf_addstr(&sb, "[ 1.0] y (1) used greatest stack depth: "
 			   "99999999999999999999 bytes left\n");
-	o = stack_console_usage(sb.buf, sb.len, NULL);
+	o = stack_console_usage(sb.buf, sb.len, 0, NULL);
 	ck_assert_int_le(json_object_get_int64(json_path(o, "count")), 1024);
 	ck_assert_int_eq(json_object_get_int64(json_path(o, "lines.0.pid")),
 			 -1);

@@ -269,6 +269,43 @@ START_TEST(test_io_fsdev)
 }
 END_TEST
 
+/*
+ * Swap on md RAID1 over iSCSI, no test filesystem (6.1, swap-memcg): the
+ * hog's memcg reclaim swapped 76633 pages (pswpout, vmstat.after -
+ * before). The hist saw each at md0 (9:0) and again at both mirrors (8:0,
+ * 8:16): 229899 pages at every device. Counted at the swap partition
+ * from /proc/swaps, they are counted once (a few lines of Python over the
+ * hist gave 76633 at each of the three devices).
+ */
+START_TEST(test_io_swapdev)
+{
+	struct strbuf f = STRBUF_INIT, h = STRBUF_INIT;
+	char dev[24], name[64], why[256] = "";
+	json_object *o;
+
+	testdata_read(&f, "io/swap-raid1-iscsi-6.1/fsdev.txt");
+	ck_assert(
+		io_swapdev(f.buf, f.len, dev, sizeof(dev), name, sizeof(name)));
+	ck_assert_str_eq(dev, "9:0");
+	ck_assert_str_eq(name, "md0");
+	/* A cell with a test mount but no swap has no swap device. */
+	testdata_read(&f, DF "fsdev.txt");
+	ck_assert(!io_swapdev(f.buf, f.len, dev, sizeof(dev), name,
+			      sizeof(name)));
+	testdata_read(&h, "io/swap-raid1-iscsi-6.1/hist.block_bio_queue");
+	o = io_hist_bios(h.buf, h.len, "9:0", why, sizeof(why), NULL);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(iat(o, "memcg.pages"), 76633);
+	json_object_put(o);
+	/* What the swap cells counted before: md and both mirrors. */
+	o = io_hist_bios(h.buf, h.len, NULL, why, sizeof(why), NULL);
+	ck_assert_int_eq(iat(o, "memcg.pages"), 3 * 76633);
+	json_object_put(o);
+	strbuf_release(&f);
+	strbuf_release(&h);
+}
+END_TEST
+
 static double now(void)
 {
 	struct timespec ts;
@@ -465,6 +502,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_io_hist);
 	tcase_add_test(tc, test_io_hist_dropped);
 	tcase_add_test(tc, test_io_fsdev);
+	tcase_add_test(tc, test_io_swapdev);
 	tcase_add_test(tc, test_io_lossy);
 	tcase_add_test(tc, test_io_raid5);
 	tcase_add_test(tc, test_io_swap_not_file);

@@ -158,6 +158,7 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	struct plan_opts po = { .role = vm->role,
 				.workload_timeout = c->workload_timeout,
 				.target_ip = TARGET_IP,
+				.thread_size = c->kernel->thread_size,
 				.own_ip = x->has_target ?
 						  (tgt ? TARGET_IP : MAIN_IP) :
 						  NULL };

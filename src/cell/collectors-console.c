@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The metrics read from the stack tracer, the stack probes and the
- * console: stack depths, OOM reports and the tasks blocked when the
- * workload ended.
+ * console: stack depths (each a share of the THREAD_SIZE of the kernel
+ * that ran), OOM reports and the tasks blocked when the workload ended.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -15,30 +15,125 @@
 #include "collect/oom.h"
 #include "collect/stack.h"
 #include "collect/stackprobe.h"
+#include "collect/stackwrite.h"
 #include "util/json.h"
+#include "util/kallsyms.h"
 #include "util/log.h"
+
+/*
+ * The THREAD_SIZE of the kernel that ran: from the guest's /proc/kallsyms
+ * (__end_init_task - __start_init_task, util/kallsyms.h), else x86_64's
+ * 16 KiB, said so. {bytes, source}.
+ */
+static long cell_thread_size(const char *dir, json_object *st)
+{
+	char *ksym = coll_file_or_null(dir, "stack_kallsyms.txt");
+	long ts = ksym ? ksyms_thread_size(ksym, strlen(ksym)) : 0;
+	json_object *o = json_object_new_object();
+
+	json_put_str(
+		o, "source",
+		ts ? "guest /proc/kallsyms (__end_init_task - __start_init_task)" :
+		     "assumed: x86_64 without KASAN (stack_kallsyms.txt has no __start_init_task/__end_init_task)");
+	json_put_int(o, "bytes", stack_thread_size(ts));
+	json_put(st, "thread_size", o);
+	free(ksym);
+	return stack_thread_size(ts);
+}
+
+/* The stack tracer's frame size for the site, if its deepest chain has it. */
+static void entry_frame(json_object *rw, json_object *tracer)
+{
+	json_object *chain = coll_at(tracer, "chain", NULL);
+	const char *site = json_object_get_string(coll_at(rw, "site", NULL));
+	const char *sym = NULL;
+
+	for (size_t i = 0; site && i < nr_stack_sites; i++)
+		if (!strcmp(stack_sites[i].name, site))
+			sym = stack_sites[i].symbol;
+	for (size_t i = 0; sym && i < json_object_array_length(chain); i++) {
+		json_object *f = json_object_array_get_idx(chain, i);
+		const char *loc =
+			json_object_get_string(coll_at(f, "location", NULL));
+		size_t n = strlen(sym);
+
+		if (loc && !strncmp(loc, sym, n) && loc[n] == '+') {
+			json_put(rw, "entry_frame_bytes",
+				 json_object_get(coll_at(f, "size", NULL)));
+			return;
+		}
+	}
+}
+
+/* The deepest reclaim write from the instances' traces (stackwrite.h). */
+static void metrics_reclaim_write(const char *dir, json_object *st, long ts,
+				  json_object *errs)
+{
+	struct strbuf tr = STRBUF_INIT, leaf = STRBUF_INIT, stats = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
+	struct stack_rw_input in = { .thread_size = ts, .nums = &ns };
+	bool compress = false, compress_leaf = false;
+	json_object *rw;
+
+	if (coll_read_gz(dir, "stack_probe_trace", &tr, &compress, errs))
+		goto out;
+	in.trace = tr.buf;
+	in.trace_len = tr.len;
+	numsrc_add(&ns, "stack_probe_trace", tr.buf, tr.len);
+	if (!coll_read_gz(dir, "stack_leaf_trace", &leaf, &compress_leaf,
+			  errs)) {
+		in.leaf = leaf.buf;
+		in.leaf_len = leaf.len;
+		numsrc_add(&ns, "stack_leaf_trace", leaf.buf, leaf.len);
+	}
+	if (!coll_read_file(dir, "stack_trace_stats.txt", &stats)) {
+		in.stats = stats.buf;
+		in.stats_len = stats.len;
+		numsrc_add(&ns, "stack_trace_stats.txt", stats.buf, stats.len);
+	}
+	rw = stack_reclaim_write(&in);
+	coll_number_errors(errs, &ns);
+	json_put_str(rw, "raw", "stack_probe_trace.gz");
+	if (coll_at(st, "tracer", NULL))
+		entry_frame(rw, coll_at(st, "tracer", NULL));
+	json_put(st, "reclaim_write", rw);
+	if (coll_at(rw, "max_bytes", NULL))
+		json_put(st, "reclaim_write_max_bytes",
+			 json_object_get(coll_at(rw, "max_bytes", NULL)));
+out:
+	if (compress)
+		coll_compress(dir, "stack_probe_trace");
+	if (compress_leaf)
+		coll_compress(dir, "stack_leaf_trace");
+	strbuf_release(&tr);
+	strbuf_release(&leaf);
+	strbuf_release(&stats);
+}
 
 /* The probe sites' histograms, absent ones with why, and reclaim writes. */
 static void metrics_stack_sites(const char *dir, json_object *st,
-				json_object *errs, const char *alog)
+				json_object *errs, const char *alog, long ts)
 {
 	char *kev = coll_file_or_null(dir, "kprobe_events");
 	char *ksym = coll_file_or_null(dir, "stack_kallsyms.txt");
-	json_object *sites = json_object_new_object(), *rw;
+	json_object *sites = json_object_new_object();
 	struct strbuf sb = STRBUF_INIT;
-	bool compress = false;
 	int present = 0;
 
 	for (size_t i = 0; i < nr_stack_sites; i++) {
 		const struct stack_site *s = &stack_sites[i];
-		char *name = xasprintf("stack_hist.%s", s->name);
 		json_object *h = NULL;
-		char *why = stack_site_absent(s, kev, ksym, alog);
 		struct numsrc ns = NUMSRC_INIT;
+		char *name, *why;
 
+		/* The leaves have no hist: their deep samples are in rw. */
+		if (s->layer == STACK_LAYER_LEAF)
+			continue;
+		name = xasprintf("stack_hist.%s", s->name);
+		why = stack_site_absent(s, kev, ksym, alog);
 		if (!why && !coll_read_file(dir, name, &sb)) {
 			numsrc_add(&ns, name, sb.buf, sb.len);
-			h = stack_hist_summary(sb.buf, sb.len, &ns);
+			h = stack_hist_summary(sb.buf, sb.len, ts, &ns);
 			coll_number_errors(errs, &ns);
 		}
 		if (!why && !h)
@@ -64,23 +159,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 	if (!present)
 		coll_error(errs, "stack_sites", alog, "kprobe_events",
 			   "no kprobe stack site came back");
-	if (!coll_read_gz(dir, "stack_probe_trace", &sb, &compress, errs)) {
-		struct numsrc ns = NUMSRC_INIT;
-
-		numsrc_add(&ns, "stack_probe_trace", sb.buf, sb.len);
-		rw = stack_reclaim_write(sb.buf, sb.len, &ns);
-		coll_number_errors(errs, &ns);
-		json_object_object_add(
-			rw, "raw",
-			json_object_new_string("stack_probe_trace.gz"));
-		json_object_object_add(st, "reclaim_write", rw);
-		if (coll_at(rw, "max_bytes", NULL))
-			json_object_object_add(st, "reclaim_write_max_bytes",
-					       json_object_get(coll_at(
-						       rw, "max_bytes", NULL)));
-	}
-	if (compress)
-		coll_compress(dir, "stack_probe_trace");
+	metrics_reclaim_write(dir, st, ts, errs);
 	strbuf_release(&sb);
 	free(kev);
 	free(ksym);
@@ -95,6 +174,7 @@ void coll_stack(const char *dir, json_object *m, json_object *errs,
 	json_object *st = json_object_new_object(), *tr = NULL, *con;
 	int ht = !coll_read_file(dir, "stack_trace", &t);
 	int hs = !coll_read_file(dir, "stack_max_size", &s);
+	long ts = cell_thread_size(dir, st);
 
 	if (ht)
 		numsrc_add(&ns, "stack_trace", t.buf, t.len);
@@ -102,7 +182,7 @@ void coll_stack(const char *dir, json_object *m, json_object *errs,
 		numsrc_add(&ns, "stack_max_size", s.buf, s.len);
 	if (ht || hs)
 		tr = stack_trace_summary(ht ? t.buf : NULL, ht ? t.len : 0,
-					 hs ? s.buf : NULL, hs ? s.len : 0,
+					 hs ? s.buf : NULL, hs ? s.len : 0, ts,
 					 &ns);
 	coll_number_errors(errs, &ns);
 	if (tr && !coll_read_file(dir, "stack_trace_filter", &s)) {
@@ -145,8 +225,8 @@ void coll_stack(const char *dir, json_object *m, json_object *errs,
 		json_object *sq;
 
 		/* Boot and setup set records too: the workload's lines only. */
-		con = win ? stack_console_usage(w, wl, cns) :
-			    stack_console_usage(cb, cl, cns);
+		con = win ? stack_console_usage(w, wl, ts, cns) :
+			    stack_console_usage(cb, cl, ts, cns);
 		json_object_object_add(
 			con, "window",
 			json_object_new_string(
@@ -155,7 +235,7 @@ void coll_stack(const char *dir, json_object *m, json_object *errs,
 		json_object_object_add(st, "console", con);
 		sq = stack_console_window(cb, cl, STACK_MARK_SYSRQ, NULL, &w,
 					  &wl) ?
-			     stack_sysrq_tasks(w, wl, cns) :
+			     stack_sysrq_tasks(w, wl, ts, cns) :
 			     NULL;
 		if (sq)
 			json_object_object_add(st, "sysrq", sq);
@@ -172,7 +252,7 @@ void coll_stack(const char *dir, json_object *m, json_object *errs,
 					"no 'used greatest stack depth' lines on the console "
 					"(CONFIG_DEBUG_STACK_USAGE off, or no new maximum at exit)"));
 	}
-	metrics_stack_sites(dir, st, errs, alog);
+	metrics_stack_sites(dir, st, errs, alog, ts);
 	json_object_object_add(m, "stack", st);
 	strbuf_release(&t);
 	strbuf_release(&s);

@@ -24,7 +24,8 @@
 #define TRACE_CMDLINES "8192"
 #define MEMCG "/sys/fs/cgroup/wblab" /* plan.c's workload cgroup */
 #define STACK_INST TRACEFS "/instances/" STACK_INSTANCE
-/* Per CPU, for the deep samples and their stack traces. */
+#define LEAF_INST TRACEFS "/instances/" STACK_LEAF_INSTANCE
+/* Per CPU and per instance, for the deep samples and their stack traces. */
 #define STACK_BUFFER_KB "2048"
 /*
  * Where the stack tracer samples. One name per write: a name the kernel
@@ -57,8 +58,27 @@ static void append(struct strbuf *plan, const char *path, const char *text)
 
 static char *site_file(const struct stack_site *s, const char *file)
 {
-	return xasprintf(STACK_INST "/events/" STACK_PROBE_GROUP "/%s/%s",
-			 s->name, file);
+	return xasprintf(TRACEFS "/instances/%s/events/" STACK_PROBE_GROUP
+				 "/%s/%s",
+			 stack_site_instance(s), s->name, file);
+}
+
+/* A tracefs instance for deep samples: off, its own buffer, no overwrite. */
+static void make_instance(struct strbuf *plan, const char *dir)
+{
+	char *f;
+
+	plan_step_argv(plan, VERB_TRY, "stack:instance", "30",
+		       (const char *const[]){ "mkdir", "-p", dir, NULL });
+	f = xasprintf("%s/tracing_on", dir);
+	put(plan, f, "0");
+	free(f);
+	f = xasprintf("%s/buffer_size_kb", dir);
+	put(plan, f, STACK_BUFFER_KB);
+	free(f);
+	f = xasprintf("%s/options/overwrite", dir);
+	put(plan, f, "0");
+	free(f);
 }
 
 static const char *const stack_vmscan_events[] = {
@@ -71,37 +91,57 @@ static const char *const stack_vmscan_events[] = {
 	NULL
 };
 
-/*
- * kprobes at the stack sites, in a tracefs instance of their own so that
- * a flood of deep samples cannot crowd the main trace out. Each site
- * gets: a ring-buffer filter (deep, task context) with a stack trace
- * trigger under the same condition (fs and storage sites), and at the
- * workload's start a hist trigger that counts every task-context hit in
- * the kernel. The reclaim begin/end events go to the instance too, so
- * its samples can be placed in reclaim windows. A site whose symbol the
- * kernel lacks fails its append (logged); the host names the reason.
- */
-static void arm_stack_sites(struct strbuf *plan)
+/* Which probed symbols this kernel has, and its THREAD_SIZE's bounds. */
+static void grep_kallsyms(struct strbuf *plan)
 {
-	struct strbuf cond = STRBUF_INIT;
-	const char **grep = xzalloc((2 * nr_stack_sites + 4) * sizeof(*grep));
+	const char **grep = xzalloc((2 * nr_stack_sites + 8) * sizeof(*grep));
 	size_t n = 0;
 
-	plan_step_argv(plan, VERB_TRY, "stack:instance", "30",
-		       (const char *const[]){ "mkdir", "-p", STACK_INST,
-					      NULL });
-	put(plan, STACK_INST "/tracing_on", "0");
-	put(plan, STACK_INST "/buffer_size_kb", STACK_BUFFER_KB);
-	put(plan, STACK_INST "/options/overwrite", "0");
-	strbuf_addf(&cond, "stacktrace if %s\n", stack_site_filter());
+	grep[n++] = "grep";
+	grep[n++] = "-w";
+	for (size_t i = 0; i < nr_stack_sites; i++) {
+		grep[n++] = "-e";
+		grep[n++] = stack_sites[i].symbol;
+	}
+	/* THREAD_SIZE apart (util/kallsyms.h): the stack size that ran. */
+	grep[n++] = "-e";
+	grep[n++] = "__start_init_task";
+	grep[n++] = "-e";
+	grep[n++] = "__end_init_task";
+	grep[n++] = "/proc/kallsyms";
+	plan_step_argv(plan, VERB_CAPTURE, "stack_kallsyms.txt", "kallsyms",
+		       grep);
+	free(grep);
+}
+
+/*
+ * kprobes at the stack sites, in tracefs instances of their own so that
+ * a flood of deep samples cannot crowd the main trace out (and the
+ * allocator leaves, in theirs, not the storage sites'). Each site gets:
+ * a ring-buffer filter (deep, task context) with a stack trace trigger
+ * under the same condition (fs, storage and leaf sites), and at the
+ * workload's start a hist trigger that counts every task-context hit in
+ * the kernel (not the leaves: the allocator is hit on every path). The
+ * reclaim begin/end events go to the entry instance too, so its samples
+ * can be placed in reclaim windows. A site whose symbol the kernel lacks
+ * fails its append (logged); the host names the reason.
+ */
+static void arm_stack_sites(struct strbuf *plan, long thread_size)
+{
+	struct strbuf cond = STRBUF_INIT;
+	char *filter = stack_site_filter(thread_size);
+
+	make_instance(plan, STACK_INST);
+	make_instance(plan, LEAF_INST);
+	strbuf_addf(&cond, "stacktrace if %s\n", filter);
 	for (size_t i = 0; i < nr_stack_sites; i++) {
 		const struct stack_site *s = &stack_sites[i];
-		char *probe = stack_site_probe(s), *f;
+		char *probe = stack_site_probe(s, thread_size), *f;
 
 		append(plan, TRACEFS "/kprobe_events", probe);
 		free(probe);
 		f = site_file(s, "filter");
-		put(plan, f, stack_site_filter());
+		put(plan, f, filter);
 		free(f);
 		if (s->layer != STACK_LAYER_RECLAIM) {
 			f = site_file(s, "trigger");
@@ -119,21 +159,12 @@ static void arm_stack_sites(struct strbuf *plan)
 		put(plan, f, "1");
 		free(f);
 	}
-	/* Which probed symbols this kernel has, for absent sites' reasons. */
-	grep[n++] = "grep";
-	grep[n++] = "-w";
-	for (size_t i = 0; i < nr_stack_sites; i++) {
-		grep[n++] = "-e";
-		grep[n++] = stack_sites[i].symbol;
-	}
-	grep[n++] = "/proc/kallsyms";
-	plan_step_argv(plan, VERB_CAPTURE, "stack_kallsyms.txt", "kallsyms",
-		       grep);
-	free(grep);
+	grep_kallsyms(plan);
+	free(filter);
 	strbuf_release(&cond);
 }
 
-void collectors_plan_arm(struct strbuf *plan)
+void collectors_plan_arm(struct strbuf *plan, long thread_size)
 {
 	put(plan, TRACEFS "/tracing_on", "0");
 	put(plan, TRACEFS "/events/enable", "0");
@@ -184,7 +215,7 @@ void collectors_plan_arm(struct strbuf *plan)
 	for (const char *const *f = stack_filter + 1; *f; f++)
 		append(plan, TRACEFS "/stack_trace_filter", *f);
 	put(plan, STACK_SYSCTL, "1");
-	arm_stack_sites(plan);
+	arm_stack_sites(plan, thread_size);
 	/* Under MGLRU the direct-reclaim writeback patch has nothing to do. */
 	plan_step(plan, VERB_GET, "lru_gen.enabled", LRU_GEN, NULL);
 	plan_step(plan, VERB_GET, "pressure.memory.before",
@@ -209,12 +240,16 @@ void collectors_plan_workload(struct strbuf *plan)
 	put(plan, TRACEFS "/stack_max_size", "0");
 	put(plan, "/dev/kmsg", STACK_MARK_BEGIN "\n");
 	for (size_t i = 0; i < nr_stack_sites; i++) {
-		char *f = site_file(&stack_sites[i], "trigger");
+		char *f;
 
+		if (stack_sites[i].layer == STACK_LAYER_LEAF)
+			continue;
+		f = site_file(&stack_sites[i], "trigger");
 		append(plan, f, stack_site_hist());
 		free(f);
 	}
 	put(plan, STACK_INST "/tracing_on", "1");
+	put(plan, LEAF_INST "/tracing_on", "1");
 	put(plan, TRACEFS "/tracing_on", "1");
 }
 
@@ -240,10 +275,14 @@ static void capture(struct strbuf *plan, const char *label,
 void collectors_plan_collect(struct strbuf *plan, const char *mount)
 {
 	put(plan, STACK_INST "/tracing_on", "0");
+	put(plan, LEAF_INST "/tracing_on", "0");
 	for (size_t i = 0; i < nr_stack_sites; i++) {
-		char *f = site_file(&stack_sites[i], "hist");
-		char *name = xasprintf("stack_hist.%s", stack_sites[i].name);
+		char *f, *name;
 
+		if (stack_sites[i].layer == STACK_LAYER_LEAF)
+			continue;
+		f = site_file(&stack_sites[i], "hist");
+		name = xasprintf("stack_hist.%s", stack_sites[i].name);
 		plan_step(plan, VERB_GET, name, f, NULL);
 		free(f);
 		free(name);
@@ -252,6 +291,14 @@ void collectors_plan_collect(struct strbuf *plan, const char *mount)
 		  NULL);
 	plan_step(plan, VERB_GET, "stack_probe_trace", STACK_INST "/trace",
 		  NULL);
+	plan_step(plan, VERB_GET, "stack_leaf_trace", LEAF_INST "/trace", NULL);
+	/* What the instances lost: a full buffer drops new samples. */
+	plan_step_argv(plan, VERB_CAPTURE, "stack_trace_stats.txt",
+		       "per_cpu stats",
+		       (const char *const[]){ "find", STACK_INST "/per_cpu",
+					      LEAF_INST "/per_cpu", "-name",
+					      "stats", "-exec", "grep", "-H",
+					      ".", "{}", "+", NULL });
 	plan_step(plan, VERB_GET, "stack_max_size", TRACEFS "/stack_max_size",
 		  NULL);
 	plan_step(plan, VERB_GET, "stack_trace", TRACEFS "/stack_trace", NULL);
@@ -281,6 +328,12 @@ void collectors_plan_collect(struct strbuf *plan, const char *mount)
 		plan_step(plan, VERB_GET, trace_hists[i].file, p, NULL);
 		free(p);
 	}
+	/* Where a cell without a test filesystem counts writes: its swap. */
+	plan_step_argv(plan, VERB_CAPTURE, "fsdev.txt", "swaps",
+		       (const char *const[]){ "cat", "/proc/swaps", NULL });
+	plan_step_argv(plan, VERB_CAPTURE, "fsdev.txt", "partitions",
+		       (const char *const[]){ "cat", "/proc/partitions",
+					      NULL });
 	if (mount) {
 		plan_step_argv(plan, VERB_CAPTURE, "fsdev.txt", "findmnt",
 			       (const char *const[]){ "findmnt", "-n", "-r",

@@ -14,8 +14,12 @@
 /* Recorded in arm: MGLRU on or off (absent: not built). */
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 
-/* End of setup, before vmstat.before: arm tracers, reset maxima. */
-void collectors_plan_arm(struct strbuf *plan);
+/*
+ * End of setup, before vmstat.before: arm tracers, reset maxima.
+ * thread_size is the kernel's THREAD_SIZE (kernel.json; 0: unknown, 16 KiB
+ * assumed): the stack probes record sp modulo it and filter on depth.
+ */
+void collectors_plan_arm(struct strbuf *plan, long thread_size);
 /* Start of the workload phase: background samplers. */
 void collectors_plan_workload(struct strbuf *plan);
 /* End of the workload phase, background jobs still running. */

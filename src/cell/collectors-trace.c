@@ -245,6 +245,31 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 	}
 }
 
+/*
+ * The device whose write bios the io writers count: the test mount's
+ * (fsdev.txt's findmnt), or in a cell without one the swap partition
+ * (/proc/swaps): counting at every device would count swap on md RAID1
+ * three times (md and both mirrors).
+ */
+static void io_device(const struct strbuf *f, char *dev, size_t dev_len,
+		      char *fstype, size_t fs_len, char *swap, size_t swap_len,
+		      json_object *errs)
+{
+	bool mount = strstr(f->buf, "# findmnt") != NULL;
+
+	if (mount && io_fsdev(f->buf, f->len, dev, dev_len, fstype, fs_len))
+		return;
+	if (!mount &&
+	    io_swapdev(f->buf, f->len, dev, dev_len, swap, swap_len)) {
+		snprintf(fstype, fs_len, "swap");
+		return;
+	}
+	json_put_str(
+		errs, "fsdev",
+		mount ? "fsdev.txt names no device for the test mount" :
+			"fsdev.txt has no test mount and no swap partition");
+}
+
 void coll_trace(const char *dir, json_object *m, json_object *errs,
 		const char *alog)
 {
@@ -252,7 +277,7 @@ void coll_trace(const char *dir, json_object *m, json_object *errs,
 	struct numsrc ns = NUMSRC_INIT;
 	json_object *sum, *miss;
 	bool compress, has_stats;
-	char fs_dev[24] = "", fstype[32] = "";
+	char fs_dev[24] = "", fstype[32] = "", swap[64] = "";
 
 	if (coll_read_trace(dir, &t, &compress, errs)) {
 		json_object *why = coll_at(errs, "file trace.gz", NULL);
@@ -263,13 +288,9 @@ void coll_trace(const char *dir, json_object *m, json_object *errs,
 		goto out;
 	}
 	has_stats = !coll_read_file(dir, "trace_stats.txt", &s);
-	if (!coll_read_file(dir, "fsdev.txt", &f) &&
-	    !io_fsdev(f.buf, f.len, fs_dev, sizeof(fs_dev), fstype,
-		      sizeof(fstype)))
-		json_object_object_add(
-			errs, "fsdev",
-			json_object_new_string(
-				"fsdev.txt names no device for the test mount"));
+	if (!coll_read_file(dir, "fsdev.txt", &f))
+		io_device(&f, fs_dev, sizeof(fs_dev), fstype, sizeof(fstype),
+			  swap, sizeof(swap), errs);
 	numsrc_add(&ns, "trace", t.buf, t.len);
 	if (has_stats)
 		numsrc_add(&ns, "trace_stats.txt", s.buf, s.len);
@@ -293,6 +314,10 @@ void coll_trace(const char *dir, json_object *m, json_object *errs,
 		strbuf_release(&e);
 	}
 	metrics_io(dir, m, sum, errs, alog, fs_dev[0] ? fs_dev : NULL, fstype);
+	if (swap[0])
+		json_put_str(
+			coll_at(m, "io", NULL), "dev_source",
+			"the swap partition in /proc/swaps (no test filesystem)");
 	if (compress)
 		coll_compress(dir, "trace");
 out:

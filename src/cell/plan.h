@@ -13,6 +13,7 @@ struct plan_opts {
 	int workload_timeout; /* seconds the agent gives the workload */
 	const char *target_ip; /* where remote iSCSI targets listen */
 	const char *own_ip; /* this guest's address on the lab network */
+	long thread_size; /* the kernel's THREAD_SIZE (0: unknown) */
 };
 
 /*

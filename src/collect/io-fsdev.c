@@ -116,3 +116,54 @@ bool io_fsdev(const char *text, size_t len, char *dev, size_t dev_len,
 	snprintf(fstype, fstype_len, "%s", fs);
 	return true;
 }
+/* "/dev/md0  partition  2096124  0  -2": the name of the first partition. */
+static bool first_swap(const char *s, size_t n, char *name, size_t name_len)
+{
+	const char *p = s, *end = s + n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', end - p);
+		char line[512], file[256], type[32];
+
+		snprintf(line, sizeof(line), "%.*s", (int)((nl ? nl : end) - p),
+			 p);
+		p = nl ? nl + 1 : end;
+		if (sscanf(line, "%255s %31s", file, type) == 2 &&
+		    !strncmp(file, "/dev/", 5) && !strcmp(type, "partition") &&
+		    file[5] && !strchr(file + 5, '/')) {
+			snprintf(name, name_len, "%s", file + 5);
+			return true;
+		}
+	}
+	return false;
+}
+
+bool io_swapdev(const char *text, size_t len, char *dev, size_t dev_len,
+		char *name, size_t name_len)
+{
+	size_t sl = 0, pl = 0;
+	const char *s = section(text, len, "swaps", &sl);
+	const char *pt = section(text, len, "partitions", &pl);
+	const char *p, *end;
+
+	if (!s || !pt || !first_swap(s, sl, name, name_len))
+		return false;
+	/* /proc/partitions: "major minor  #blocks  name" */
+	for (p = pt, end = pt + pl; p < end;) {
+		const char *nl = memchr(p, '\n', end - p);
+		char line[256], nm[64];
+		unsigned int maj, min;
+		unsigned long long blocks;
+
+		snprintf(line, sizeof(line), "%.*s", (int)((nl ? nl : end) - p),
+			 p);
+		p = nl ? nl + 1 : end;
+		if (sscanf(line, "%u %u %llu %63s", &maj, &min, &blocks, nm) ==
+			    4 &&
+		    !strcmp(nm, name)) {
+			snprintf(dev, dev_len, "%u:%u", maj, min);
+			return true;
+		}
+	}
+	return false;
+}

@@ -16,15 +16,6 @@
 #include "util/num.h"
 #include "util/str.h"
 
-/* What a kernel stack says about who is writing. */
-enum {
-	ST_MEMCG = 1,
-	ST_DIRECT = 2,
-	ST_KSWAPD = 4,
-	ST_RECLAIM = 8,
-	ST_FLUSHER = 16,
-};
-
 static const struct {
 	const char *fn;
 	int bit;
@@ -33,7 +24,9 @@ static const struct {
 	{ "try_to_free_pages", ST_DIRECT },
 	{ "balance_pgdat", ST_KSWAPD },
 	{ "kswapd", ST_KSWAPD },
-	{ "pageout", ST_RECLAIM },
+	{ "pageout", ST_RECLAIM | ST_WRITEPAGE },
+	{ "swap_writepage", ST_WRITEPAGE },
+	{ "shmem_writepage", ST_WRITEPAGE },
 	{ "shrink_folio_list", ST_RECLAIM },
 	{ "shrink_inactive_list", ST_RECLAIM },
 	{ "shrink_lruvec", ST_RECLAIM },
@@ -45,7 +38,7 @@ static const struct {
 };
 
 /* "         pageout+0x1a5/0x3c0" */
-static int frame_bits(const char *p, size_t n)
+int io_frame_bits(const char *p, size_t n)
 {
 	const char *e;
 
@@ -59,8 +52,7 @@ static int frame_bits(const char *p, size_t n)
 	return 0;
 }
 
-/* -1: a reclaim stack cut short before its entry point. */
-static int class_of_stack(int bits, const char *comm)
+int io_stack_class(int bits, const char *comm)
 {
 	if (bits & ST_MEMCG)
 		return IO_MEMCG;
@@ -139,7 +131,7 @@ static bool hist_walk(const char *text, size_t len, hist_fn fn, void *ctx,
 			in = true;
 		} else if (in && line[0] != '}' &&
 			   isspace((unsigned char)line[0])) {
-			e.bits |= frame_bits(line, strlen(line));
+			e.bits |= io_frame_bits(line, strlen(line));
 		}
 		if (in && strstr(line, "} hitcount:")) {
 			field_num(ns, l, n, "hitcount:", &e.hitcount);
@@ -184,7 +176,7 @@ static void bio_entry(const struct hist_entry *e, void *v)
 		return;
 	/* The hist sums sectors over bios: pages are sectors / 8 here. */
 	pages = e->nr_sector / SECTORS_PER_PAGE;
-	cls = class_of_stack(e->bits, e->comm);
+	cls = io_stack_class(e->bits, e->comm);
 	if (cls < 0) {
 		c->unresolved_bios += e->hitcount;
 		c->unresolved_pages += pages;
@@ -230,7 +222,7 @@ struct wf_ctx {
 static void wf_entry(const struct hist_entry *e, void *v)
 {
 	struct wf_ctx *c = v;
-	int cls = class_of_stack(e->bits, e->comm);
+	int cls = io_stack_class(e->bits, e->comm);
 	int anon = e->has_flags && (e->flags & 0x1) && !(e->flags & 0x2);
 
 	if (cls < 0)

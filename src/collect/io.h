@@ -66,11 +66,40 @@ json_object *io_hist_write_folio(const char *text, size_t len, char *why,
 				 size_t why_len, struct numsrc *ns);
 
 /*
+ * What a kernel stack says about who is writing: OR io_frame_bits() over
+ * its frames ("pageout+0x1a5/0x3c0", leading spaces allowed), then
+ * io_stack_class() gives the writer class, or -1 for a reclaim stack cut
+ * short before its entry point (kswapd when comm is kswapd*).
+ * ST_WRITEPAGE marks a reclaim write: pageout(), or swap_writepage() and
+ * shmem_writepage() (anonymous and shmem folios to swap).
+ */
+enum {
+	ST_MEMCG = 1,
+	ST_DIRECT = 2,
+	ST_KSWAPD = 4,
+	ST_RECLAIM = 8,
+	ST_FLUSHER = 16,
+	ST_WRITEPAGE = 32,
+};
+int io_frame_bits(const char *frame, size_t n);
+int io_stack_class(int bits, const char *comm);
+
+/*
  * fsdev.txt ("# findmnt": "MAJ:MIN FSTYPE TARGET"; "# mountinfo"): the
  * device under the test mount; an overlay resolves to the filesystem
  * holding its upperdir. False if not found.
  */
 bool io_fsdev(const char *text, size_t len, char *dev, size_t dev_len,
 	      char *fstype, size_t fstype_len);
+
+/*
+ * fsdev.txt's "# swaps" (/proc/swaps) and "# partitions" (/proc/partitions)
+ * sections: the first swap partition's "MAJ:MIN" and name ("md0"), where
+ * a cell without a test filesystem counts its writes, once (at every
+ * block device, swap on md RAID1 counted md and both mirrors: 3x). False
+ * when there is no swap partition (a swap file, none) or no such device.
+ */
+bool io_swapdev(const char *text, size_t len, char *dev, size_t dev_len,
+		char *name, size_t name_len);
 
 #endif

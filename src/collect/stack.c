@@ -21,9 +21,17 @@
 #define STACK_MAX_ENTRIES 1024
 #define STACK_BYTES_MAX (1LL << 30)
 
-static json_object *frac(long long bytes)
+static json_object *frac(long long bytes, long thread)
 {
-	return json_number((double)bytes / STACK_THREAD_SIZE);
+	return json_number((double)bytes / thread);
+}
+
+long stack_thread_size(long thread_size)
+{
+	if (thread_size < 4096 || thread_size > 65536 ||
+	    (thread_size & (thread_size - 1)))
+		return STACK_THREAD_SIZE;
+	return thread_size;
 }
 
 /*
@@ -61,8 +69,9 @@ static bool chain_line(const char *l, const char *end, long long *depth,
 
 json_object *stack_trace_summary(const char *text, size_t len,
 				 const char *max_size, size_t max_len,
-				 struct numsrc *ns)
+				 long thread_size, struct numsrc *ns)
 {
+	long thread = stack_thread_size(thread_size);
 	json_object *o, *chain = json_object_new_array();
 	const char *p = text, *end = text + len;
 	long long max = -1, first = -1;
@@ -98,8 +107,8 @@ json_object *stack_trace_summary(const char *text, size_t len,
 	}
 	o = json_object_new_object();
 	json_put_int(o, "max_bytes", max);
-	json_put(o, "thread_size", json_object_new_int(STACK_THREAD_SIZE));
-	json_put(o, "fraction", frac(max));
+	json_put_int(o, "thread_size", thread);
+	json_put(o, "fraction", frac(max, thread));
 	json_put_int(o, "entries", json_object_array_length(chain));
 	json_put(o, "chain", chain);
 	return o;
@@ -114,14 +123,14 @@ static long long pid_of(const char *s, struct numsrc *ns)
 }
 
 /* "[   12.3] kworker/u4:1 (123) used greatest stack depth: 11624 bytes left" */
-json_object *stack_console_usage(const char *text, size_t len,
+json_object *stack_console_usage(const char *text, size_t len, long thread_size,
 				 struct numsrc *ns)
 {
 	static const char key[] = ") used greatest stack depth: ";
 	json_object *o = json_object_new_object(),
 		    *lines = json_object_new_array();
 	const char *p = text, *end = text + len;
-	long long min_left = -1, thread = STACK_THREAD_SIZE;
+	long long min_left = -1, thread = stack_thread_size(thread_size);
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
@@ -164,15 +173,15 @@ json_object *stack_console_usage(const char *text, size_t len,
 		p = nl ? nl + 1 : end;
 	}
 	/*
-	 * More left than 16 KiB: a KASAN kernel, whose stacks are twice as
-	 * big. The console does not say; this is the best guess it allows.
+	 * More left than THREAD_SIZE: a KASAN kernel, whose stacks are twice
+	 * as big. The console does not say; this is the best guess it allows.
 	 */
 	for (size_t i = 0; i < json_object_array_length(lines); i++) {
 		json_object *l = json_object_array_get_idx(lines, i), *v;
 
 		json_object_object_get_ex(l, "bytes_left", &v);
 		if (json_object_get_int64(v) >= thread)
-			thread = 2 * STACK_THREAD_SIZE;
+			thread = 2 * stack_thread_size(thread_size);
 	}
 	for (size_t i = 0; i < json_object_array_length(lines); i++) {
 		json_object *l = json_object_array_get_idx(lines, i), *v;
@@ -217,19 +226,22 @@ bool stack_console_window(const char *text, size_t len, const char *begin,
 	return true;
 }
 
-static json_object *task_json(const char *comm, int pid, long long free_b)
+static json_object *task_json(const char *comm, int pid, long long free_b,
+			      long thread)
 {
 	json_object *t = json_object_new_object();
 
 	json_put_str(t, "comm", comm);
 	json_put(t, "pid", json_object_new_int(pid));
 	json_put_int(t, "free_bytes", free_b);
-	json_put_int(t, "depth_bytes", STACK_THREAD_SIZE - free_b);
+	json_put_int(t, "depth_bytes", thread - free_b);
 	return t;
 }
 
-json_object *stack_sysrq_tasks(const char *text, size_t len, struct numsrc *ns)
+json_object *stack_sysrq_tasks(const char *text, size_t len, long thread_size,
+			       struct numsrc *ns)
 {
+	long thread = stack_thread_size(thread_size);
 	json_object *o, *ks = json_object_new_array(),
 			*wl = json_object_new_array(), *deep = NULL;
 	const char *p = text, *end = text + len;
@@ -242,18 +254,20 @@ json_object *stack_sysrq_tasks(const char *text, size_t len, struct numsrc *ns)
 		long long fr;
 
 		if (sysrq_task_line(p, n, &t, ns) && t.pid >= 0 &&
-		    (fr = t.stack_free) > 0 && fr <= STACK_THREAD_SIZE) {
+		    (fr = t.stack_free) > 0 && fr <= thread) {
 			tasks++;
 			if (starts_with(t.comm, "kswapd"))
-				json_object_array_add(ks, task_json(t.comm,
-								    t.pid, fr));
+				json_object_array_add(ks,
+						      task_json(t.comm, t.pid,
+								fr, thread));
 			if (!strcmp(t.comm, "wblab-hog") ||
 			    !strcmp(t.comm, "fio"))
-				json_object_array_add(wl, task_json(t.comm,
-								    t.pid, fr));
+				json_object_array_add(wl,
+						      task_json(t.comm, t.pid,
+								fr, thread));
 			if (min_free < 0 || fr < min_free) {
 				json_object_put(deep);
-				deep = task_json(t.comm, t.pid, fr);
+				deep = task_json(t.comm, t.pid, fr, thread);
 				min_free = fr;
 			}
 		}

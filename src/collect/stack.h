@@ -13,8 +13,18 @@ struct numsrc;
  * out and is recorded in ns (util/num.h; NULL: not recorded).
  */
 
-/* Kernel stack size on x86_64 (without KASAN): the denominator of fractions. */
+/*
+ * Kernel stack size on x86_64 without KASAN since v3.15: what a figure is
+ * a share of when the kernel's own THREAD_SIZE is unknown. Every parser
+ * below takes the THREAD_SIZE of the kernel that ran (0: unknown, this
+ * default); collectors-console.c reads it from the guest's /proc/kallsyms.
+ */
 #define STACK_THREAD_SIZE 16384
+/*
+ * thread_size if it is one (a power of two, 4-64 KiB), else
+ * STACK_THREAD_SIZE: 0 means unknown.
+ */
+long stack_thread_size(long thread_size);
 
 /*
  * The stack tracer's record: stack_trace (the deepest chain seen since
@@ -25,7 +35,7 @@ struct numsrc;
  */
 json_object *stack_trace_summary(const char *trace, size_t len,
 				 const char *max_size, size_t max_len,
-				 struct numsrc *ns);
+				 long thread_size, struct numsrc *ns);
 
 /*
  * DEBUG_STACK_USAGE's "COMM (PID) used greatest stack depth: N bytes left"
@@ -33,7 +43,7 @@ json_object *stack_trace_summary(const char *trace, size_t len,
  * lines: [{comm, pid, bytes_left, depth_bytes}]} (count 0 when none).
  */
 json_object *stack_console_usage(const char *console, size_t len,
-				 struct numsrc *ns);
+				 long thread_size, struct numsrc *ns);
 
 /*
  * Console markers the plan writes to the kernel log (collectors.c): the
@@ -59,6 +69,6 @@ bool stack_console_window(const char *console, size_t len, const char *begin,
  * there are no task lines or every free figure is 0.
  */
 json_object *stack_sysrq_tasks(const char *console, size_t len,
-			       struct numsrc *ns);
+			       long thread_size, struct numsrc *ns);
 
 #endif

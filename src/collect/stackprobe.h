@@ -8,16 +8,27 @@
 struct numsrc;
 
 /*
- * Stack depth at a dozen kprobe sites: reclaim entry, filesystem writeback
- * entry and each storage layer's entry. Each probe records the low 14 bits
- * of the stack pointer: the offset into the 16 KiB, 16 KiB-aligned task
- * stack (VMAP_STACK, THREAD_ALIGN == THREAD_SIZE), so the depth is
- * 16384 - sp. A hist trigger counts every hit (in the kernel: no ring
+ * Stack depth at kprobe sites: reclaim entry, filesystem writeback entry,
+ * each storage layer's entry, and leaves below them (the allocator, the
+ * virtqueue). Each probe records the stack pointer's offset into the task
+ * stack, sp & (THREAD_SIZE - 1): vmap'ed task stacks are THREAD_SIZE
+ * aligned (THREAD_ALIGN == THREAD_SIZE), so the depth is THREAD_SIZE - sp.
+ * THREAD_SIZE is the kernel's own (16 KiB on x86_64 since v3.15, 8 KiB on
+ * the lab's 6.1-8k): the plan takes it from the kernel artifact, the host
+ * from the guest's /proc/kallsyms (collectors.c). A hist trigger counts
+ * every hit of a reclaim, fs or storage site (in the kernel: no ring
  * buffer); only samples deeper than STACK_DEEP_BYTES go to the ring
- * buffer, with their stack trace, to be placed in reclaim windows.
+ * buffer, with their stack trace: the leaves in an instance of their own
+ * (STACK_LEAF_INSTANCE), so that the allocator's many deep hits cannot
+ * crowd the storage sites' samples out of theirs.
  */
 
-enum stack_layer { STACK_LAYER_RECLAIM, STACK_LAYER_FS, STACK_LAYER_STORAGE };
+enum stack_layer {
+	STACK_LAYER_RECLAIM,
+	STACK_LAYER_FS,
+	STACK_LAYER_STORAGE,
+	STACK_LAYER_LEAF,
+};
 
 struct stack_site {
 	const char *name; /* event name and metrics key */
@@ -28,18 +39,23 @@ struct stack_site {
 extern const struct stack_site stack_sites[];
 extern const size_t nr_stack_sites;
 
-/* tracefs instance that holds the probes' events, and the probe group. */
+/* tracefs instances that hold the probes' events, and the probe group. */
 #define STACK_INSTANCE "wblab-stack"
+#define STACK_LEAF_INSTANCE "wblab-stack-leaf"
 #define STACK_PROBE_GROUP "wblab"
 /* Ring-buffer samples are only those deeper than this. */
 #define STACK_DEEP_BYTES 2048
 #define STACK_HIST_SIZE "4096"
 
 const char *stack_layer_name(enum stack_layer l);
-/* "p:wblab/NAME SYMBOL sp=$stack:b14@0/64" (kprobe_events syntax). */
-char *stack_site_probe(const struct stack_site *s);
-/* Event filter for ring-buffer samples: deep, task context. */
-const char *stack_site_filter(void);
+/* The tracefs instance a site's events go to. */
+const char *stack_site_instance(const struct stack_site *s);
+/* Depth in bytes of a probe's sp (its low bits) on a thread_size stack. */
+long long stack_depth(long long sp, long thread_size);
+/* "p:wblab/NAME SYMBOL sp=$stack:bN@0/64" (kprobe_events syntax). */
+char *stack_site_probe(const struct stack_site *s, long thread_size);
+/* Event filter for ring-buffer samples: deep, task context (malloc'd). */
+char *stack_site_filter(long thread_size);
 /* The hist trigger: every task-context hit, keyed by sp. */
 const char *stack_site_hist(void);
 
@@ -48,9 +64,9 @@ const char *stack_site_hist(void);
  * max_bytes, p99_bytes, min_bytes, dropped}. NULL if text holds no
  * histogram header. samples 0 when the site was never hit. A line whose
  * sp or hitcount is not a number in range is left out and recorded in ns
- * (util/num.h; may be NULL), as are the bad numbers of the trace below.
+ * (util/num.h; may be NULL).
  */
-json_object *stack_hist_summary(const char *text, size_t len,
+json_object *stack_hist_summary(const char *text, size_t len, long thread_size,
 				struct numsrc *ns);
 
 /*
@@ -60,16 +76,5 @@ json_object *stack_hist_summary(const char *text, size_t len,
  */
 char *stack_site_absent(const struct stack_site *s, const char *kprobe_events,
 			const char *kallsyms, const char *agent_log);
-
-/*
- * The instance's trace: probe events deeper than STACK_DEEP_BYTES, each
- * followed by its "<stack trace>", and vmscan reclaim begin/end events.
- * Returns {threshold_bytes, samples, in_reclaim, max_bytes, site, layer,
- * comm, pid, window, t_s, chain: [frame]} for the deepest storage-layer
- * sample inside a reclaim window (direct, memcg, or a kswapd task);
- * max_bytes and what follows are absent when there is none.
- */
-json_object *stack_reclaim_write(const char *trace, size_t len,
-				 struct numsrc *ns);
 
 #endif

@@ -21,22 +21,60 @@ static bool stat_num(struct numsrc *ns, const char *v, const char *key,
 	       !num_ll(ns, v, 10, 0, TRACE_NUM_MAX, x, NULL);
 }
 
+int trace_loss_line(const char *line, size_t n, struct trace_loss *l,
+		    struct numsrc *ns)
+{
+	const char *v = memmem(line, n, "/stats:", 7), *c;
+	long long x, cpu = -1;
+
+	if (!v)
+		return -1;
+	c = memmem(line, v - line, "/cpu", 4);
+	if (c && num_ll(ns, c + 4, 10, 0, MAX_CPUS - 1, &cpu, NULL))
+		cpu = -1;
+	v += 7;
+	if (stat_num(ns, v, "entries:", &x)) {
+		l->cpus++;
+		trace_add(&l->entries, x);
+		return -1;
+	} else if (stat_num(ns, v, "overrun:", &x)) {
+		trace_add(&l->overrun, x);
+	} else if (stat_num(ns, v, "commit overrun:", &x)) {
+		trace_add(&l->commit_overrun, x);
+	} else if (stat_num(ns, v, "dropped events:", &x)) {
+		trace_add(&l->dropped, x);
+	} else {
+		return -1;
+	}
+	return x ? (int)cpu : -1;
+}
+
+long long trace_loss_total(const struct trace_loss *l)
+{
+	long long t = 0;
+
+	trace_add(&t, l->overrun);
+	trace_add(&t, l->commit_overrun);
+	trace_add(&t, l->dropped);
+	return t;
+}
+
 /* trace_stats.txt: "# section" headers, per-CPU "PATH:key: value" lines. */
 void trace_parse_stats(const char *text, size_t len, json_object *o,
 		       long long *lost, bool *cpu_lost, struct numsrc *ns)
 {
 	const char *p = text, *end = text + len;
 	char section[64] = "";
-	long long overrun = 0, dropped = 0, commit_overrun = 0;
-	int cpus = 0;
+	struct trace_loss loss = { 0 };
 	json_object *enabled = json_object_new_array();
 	json_object *missing = json_object_new_array();
 
 	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
-		const char *line = p, *v, *c;
-		long long x, cpu = -1;
+		const char *line = p, *v;
+		long long x;
+		int cpu;
 
 		p = nl ? nl + 1 : end;
 		if (skip_prefix_mem(line, n, "# ", &v, &n)) {
@@ -53,36 +91,17 @@ void trace_parse_stats(const char *text, size_t len, json_object *o,
 		} else if (!strcmp(section, "buffer_size_kb")) {
 			if (!num_ll(ns, line, 10, 0, TRACE_NUM_MAX, &x, NULL))
 				json_put_int(o, "buffer_size_kb", x);
-		} else if ((v = memmem(line, n, "/stats:", 7))) {
-			c = memmem(line, v - line, "/cpu", 4);
-			if (c &&
-			    num_ll(ns, c + 4, 10, 0, MAX_CPUS - 1, &cpu, NULL))
-				cpu = -1;
-			v += 7;
-			if (stat_num(ns, v, "entries:", &x)) {
-				cpus++;
-			} else if (stat_num(ns, v, "overrun:", &x)) {
-				trace_add(&overrun, x);
-			} else if (stat_num(ns, v, "commit overrun:", &x)) {
-				trace_add(&commit_overrun, x);
-			} else if (stat_num(ns, v, "dropped events:", &x)) {
-				trace_add(&dropped, x);
-			} else {
-				continue;
-			}
+		} else if ((cpu = trace_loss_line(line, n, &loss, ns)) >= 0) {
 			/* Which CPUs lost events, for the cut. */
-			if (x && cpu >= 0 && !starts_with(v, "entries:"))
-				cpu_lost[cpu] = true;
+			cpu_lost[cpu] = true;
 		}
 	}
-	if (cpus) {
-		json_put_int(o, "cpus", cpus);
-		json_put_int(o, "overrun", overrun);
-		json_put_int(o, "commit_overrun", commit_overrun);
-		json_put_int(o, "dropped_events", dropped);
-		trace_add(lost, overrun);
-		trace_add(lost, commit_overrun);
-		trace_add(lost, dropped);
+	if (loss.cpus) {
+		json_put_int(o, "cpus", loss.cpus);
+		json_put_int(o, "overrun", loss.overrun);
+		json_put_int(o, "commit_overrun", loss.commit_overrun);
+		json_put_int(o, "dropped_events", loss.dropped);
+		trace_add(lost, trace_loss_total(&loss));
 	}
 	/* Which requested events did the kernel not have? */
 	for (size_t i = 0; trace_events[i]; i++) {

@@ -32,6 +32,22 @@ json_object *trace_summary_dev(const char *text, size_t len, const char *stats,
 			       size_t stats_len, const char *fs_dev,
 			       struct numsrc *ns);
 
+/*
+ * Ring-buffer losses from tracefs per-CPU stats, as the plan captures them
+ * (`grep -H . per_cpu/cpuN/stats`: "PATH/cpuN/stats:key: value" lines).
+ * trace_loss_line() adds one line of n bytes to l and returns its CPU
+ * when the line reports a loss (overrun, commit overrun, dropped events:
+ * with options/overwrite 0 a full buffer drops new events and counts them
+ * only as "dropped events"), else -1; numbers that are not go to ns.
+ */
+struct trace_loss {
+	long long entries, overrun, commit_overrun, dropped;
+	int cpus; /* CPUs with an "entries:" line */
+};
+int trace_loss_line(const char *line, size_t n, struct trace_loss *l,
+		    struct numsrc *ns);
+long long trace_loss_total(const struct trace_loss *l);
+
 /* Events the plan enables, "system/event" (NULL-terminated). */
 extern const char *const trace_events[];
 

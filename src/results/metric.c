@@ -228,6 +228,17 @@ const struct metric metric_rows[] = {
 	{ "stack-max", "metrics.stack_max_bytes", "bytes", 1,
 	  BETTER_LOWER, CONT, PERM, MSTAT_AMEAN, MT_NONE, "stack", false,
 	  .help = "deepest stack the stack tracer saw" },
+	/*
+	 * The deepest point a reclaim write reached (a chain holding
+	 * pageout/swap_writepage/shmem_writepage, storage sites and the
+	 * leaves below them), absent on a kernel whose reclaim wrote
+	 * nothing: deterministic under TCG (3 of 3 cells at 2480 B on the
+	 * revert), so ties: permutation.
+	 */
+	{ "reclaim-wr-stack", "metrics.stack.reclaim_write_max_bytes", "bytes",
+	  1, BETTER_LOWER, CONT, PERM, MSTAT_AMEAN, MT_NONE, "stack", false,
+	  .help = "deepest stack a reclaim write reached (kprobes)",
+	  .only = "cells whose reclaim wrote deeper than 2048 bytes" },
 	{ "oom-kills", "metrics.oom_kill", "count", 1,
 	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MSTAT_AMEAN, MT_NONE, "oom",
 	  false, .help = "OOM kills (vmstat oom_kill)" },
