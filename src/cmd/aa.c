@@ -281,7 +281,7 @@ out:
 int cmd_aa(int argc, char **argv)
 {
 	struct aa_args a = { .results = "results",
-			     .test = "welch-bh",
+			     .test = "fit",
 			     .splits = 20,
 			     .seed = 1,
 			     .from = STRVEC_INIT };
@@ -293,8 +293,9 @@ int cmd_aa(int argc, char **argv)
 			"cells per side (runs 2N; with --from default: half)"),
 		OPT_STRING(0, "results", &a.results, "DIR",
 			   "results directory for the run"),
-		OPT_CHOICE(0, "test", &a.test, "TEST", rpt_test_names,
-			   "what earns a star: welch-bh, welch or bands"),
+		OPT_CHOICE(
+			0, "test", &a.test, "TEST", rpt_test_names,
+			"what earns a star: fit (each row's own test), welch-bh, welch or bands"),
 		OPT_GROUP("Splitting existing cells instead of running"),
 		OPT_STRLIST(0, "from", &a.from, "RUN_DIR",
 			    "cells of these runs (one kernel, one group)"),
