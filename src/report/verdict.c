@@ -73,15 +73,11 @@ static void add_verdict(const struct report *r, struct rpt_group *g, size_t s,
 
 static size_t count_unfinished(const struct rpt_group *g)
 {
-	const struct metric *m = metric_by_name("end-dirty");
 	size_t n = 0;
 
-	if (!m)
-		return 0;
 	for (size_t s = 0; s < g->nr_sides; s++)
 		for (size_t i = 0; i < g->sides[s].n; i++)
-			n += g->sides[s].cells[i]->val[metric_index(m)] >
-			     UNFINISHED_PCT;
+			n += rpt_cell_unfinished(g->sides[s].cells[i]);
 	return n;
 }
 
