@@ -81,6 +81,40 @@ START_TEST(xml_escapes_hostile_names)
 }
 END_TEST
 
+/* A remote host's domain: console and channel are ptys libvirt owns there. */
+START_TEST(xml_remote_ptys)
+{
+	struct domain_config c = {
+		.name = "wblab-r",
+		.type = "qemu",
+		.memory_mib = 256,
+		.vcpus = 1,
+		.kernel = "/pool/k",
+		.cmdline = "console=ttyS0",
+	};
+	struct strbuf xml = STRBUF_INIT;
+	xmlDocPtr doc;
+	char *v;
+
+	ck_assert_int_eq(domain_xml(&c, &xml), 0);
+	doc = xmlReadMemory(xml.buf, xml.len, "dom.xml", NULL, XML_PARSE_NONET);
+	ck_assert_msg(doc != NULL, "not well-formed XML:\n%s", xml.buf);
+	v = xpath_str(doc, "string(/domain/devices/serial/@type)");
+	ck_assert_str_eq(v, "pty");
+	free(v);
+	v = xpath_str(doc, "string(/domain/devices/channel/@type)");
+	ck_assert_str_eq(v, "pty");
+	free(v);
+	v = xpath_str(doc, "string(/domain/devices/channel/target/@name)");
+	ck_assert_str_eq(v, "org.wblab.agent");
+	free(v);
+	/* Nothing by path on our side: no source element at all. */
+	ck_assert_ptr_null(strstr(xml.buf, "<source"));
+	xmlFreeDoc(doc);
+	strbuf_release(&xml);
+}
+END_TEST
+
 START_TEST(network_xml_isolated)
 {
 	struct strbuf xml = STRBUF_INIT;
@@ -209,6 +243,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, xml_escapes_hostile_names);
+	tcase_add_test(tc, xml_remote_ptys);
 	tcase_add_test(tc, network_xml_isolated);
 	tcase_add_test(tc, proto_headers);
 	tcase_add_test(tc, proto_escape_roundtrip);

@@ -174,7 +174,10 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	 * into a capped capture instead (virt/capture.h).
 	 */
 	el_start(&x, "serial");
-	if (c->console_sock) {
+	if (!c->console_sock && !c->console_log) {
+		/* A remote host: a pty there, read with virDomainOpenConsole. */
+		attr(&x, "type", "pty");
+	} else if (c->console_sock) {
 		attr(&x, "type", "unix");
 		el_empty(&x, "source", "mode", "bind", "path", c->console_sock,
 			 NULL);
@@ -186,8 +189,14 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	el_empty(&x, "target", "port", "0", NULL);
 	el_end(&x);
 	el_start(&x, "channel");
-	attr(&x, "type", "unix");
-	el_empty(&x, "source", "mode", "bind", "path", c->channel_sock, NULL);
+	if (c->channel_sock) {
+		attr(&x, "type", "unix");
+		el_empty(&x, "source", "mode", "bind", "path", c->channel_sock,
+			 NULL);
+	} else {
+		/* A remote host: virDomainOpenChannel reads this pty there. */
+		attr(&x, "type", "pty");
+	}
 	el_empty(&x, "target", "type", "virtio", "name", "org.wblab.agent",
 		 NULL);
 	el_end(&x);

@@ -29,6 +29,12 @@ struct domain_config {
 	/* Or, when set, to this unix socket, which wblab reads (no rotation). */
 	const char *console_sock;
 	const char *channel_sock; /* virtio-serial org.wblab.agent */
+	/*
+	 * A remote host (nothing by path on our side): with neither
+	 * console_log nor console_sock the console, and with no channel_sock
+	 * the agent channel, are ptys the host's libvirt owns, read over the
+	 * connection (virDomainOpenConsole, virDomainOpenChannel).
+	 */
 	struct domain_disk disks[DOMAIN_MAX_DISKS];
 	int nr_disks;
 	const char *network; /* libvirt network to join, or NULL */
