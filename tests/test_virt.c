@@ -138,6 +138,11 @@ START_TEST(proto_headers)
 	ck_assert_int_eq(type, 'F');
 	ck_assert_uint_eq(len, 12);
 	ck_assert_str_eq(name, "fio.json");
+	/* The host's seed frame, ahead of the plan (agent/agent.c). */
+	ck_assert_int_eq(
+		proto_parse_header("WBL1 R 32 seed", &type, &len, name), 0);
+	ck_assert_int_eq(type, 'R');
+	ck_assert_uint_eq(len, 32);
 	/* Untrusted guest bytes: path tricks, junk types, huge lengths. */
 	ck_assert_int_ne(proto_parse_header("WBL1 F 1 ../etc/passwd", &type,
 					    &len, name),

@@ -146,7 +146,7 @@ int proto_parse_header(const char *line, char *type, size_t *len, char *name)
 	if (strncmp(p, PROTO_MAGIC " ", 5))
 		return -1;
 	p += 5;
-	if (!strchr("HSFXP", *p) || !*p || p[1] != ' ')
+	if (!strchr("HSFXPR", *p) || !*p || p[1] != ' ')
 		return -1;
 	*type = *p;
 	p += 2;

@@ -15,7 +15,9 @@
  * Guest to host: H hello (body: key=value lines), S status (phase changes,
  * progress), F file (name = result file name), X exit (name = agent status
  * ok|setup-failed|workload-failed, body: key=value lines).
- * Host to guest: P plan.
+ * Host to guest: R seed (optional, before the plan: random bytes from the
+ * host that the agent credits to the guest kernel's entropy pool, as
+ * virtio-rng would), P plan.
  *
  * The plan is text, one step a line, fields separated by TAB; inside a
  * field, backslash, TAB and newline are escaped as \\, \t and \n:
@@ -48,6 +50,9 @@
 #define PROTO_CHANNEL "org.wblab.agent"
 #define PROTO_MAX_NAME 64
 #define PROTO_MAX_FRAME (512u << 20)
+/* The seed's size: 256 bits, what the kernel's CRNG needs to be ready. */
+#define PROTO_SEED_BYTES 32
+#define PROTO_MAX_SEED 64
 /* The agent sends at most this much of a file (and says so in agent.log). */
 #define PROTO_MAX_FILE (256u << 20)
 

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -136,6 +137,22 @@ void guest_init(struct guest *g, const char *name, const char *sock_path,
 }
 
 /*
+ * A seed for the guest kernel's entropy pool, ahead of the plan (the agent
+ * credits it): a guest with no RNG device otherwise has no ready CRNG, and
+ * every libuuid caller in its setup (mkfs, mdadm) waits a second per UUID.
+ * No seed if the host has none to give: the guest only waits.
+ */
+static void add_seed(struct strbuf *out)
+{
+	char seed[PROTO_SEED_BYTES];
+
+	if (getrandom(seed, sizeof(seed), GRND_NONBLOCK) != sizeof(seed))
+		return;
+	strbuf_addf(out, PROTO_MAGIC " R %zu seed\n", sizeof(seed));
+	strbuf_add(out, seed, sizeof(seed));
+}
+
+/*
  * The plan goes out with a deadline: a guest that stops reading its
  * channel must not hold the host, and SIGINT ends the wait.
  */
@@ -148,6 +165,7 @@ static void send_plan(struct guest *g)
 	double deadline = now_mono() + GUEST_SEND_TIMEOUT;
 	size_t off = 0;
 
+	add_seed(&out);
 	strbuf_add(&out, hdr, n);
 	strbuf_add(&out, g->plan, g->plan_len);
 	while (off < out.len) {
