@@ -111,6 +111,43 @@ START_TEST(topology_xfs_disk_fields)
 }
 END_TEST
 
+/* A disk's <iotune>: both limits read, a disk without one unlimited. */
+START_TEST(topology_iotune_field)
+{
+	struct topology_spec t;
+	struct strbuf err = STRBUF_INIT;
+	const char *text =
+		"description: x\ndisks: {count: 2, size: 1G}\nlayers:\n"
+		"  - {name: d0, type: disk, index: 0, iotune: {total_iops_sec: 200, total_bytes_sec: 4M}}\n"
+		"  - {name: d1, type: disk, index: 1}\n"
+		"  - {name: f, type: fs, on: d0, fstype: ext4}\n";
+	char *path = write_tmp("io.yaml", text);
+	const struct topo_iotune *io;
+
+	ck_assert_int_eq(topology_spec_load_err(path, "t", &t, &err), 0);
+	io = topology_disk_iotune(&t, "main", 0);
+	ck_assert_ptr_nonnull(io);
+	ck_assert_int_eq(io->total_iops_sec, 200);
+	ck_assert_uint_eq(io->total_bytes_sec, 4ULL << 20);
+	io = topology_disk_iotune(&t, "main", 1);
+	ck_assert_ptr_nonnull(io);
+	ck_assert_int_eq(io->total_iops_sec, 0);
+	ck_assert_uint_eq(io->total_bytes_sec, 0);
+	ck_assert_ptr_null(topology_disk_iotune(&t, "target", 0));
+	topology_spec_free(&t);
+	strbuf_release(&err);
+	free(path);
+	ASSERT_ERR(
+		"description: x\ndisks: {count: 1, size: 1G}\nlayers:\n"
+		"  - {name: d, type: disk, index: 0, iotune: {total_iops_sec: 0}}\n",
+		"t.yaml:4: layers[0].iotune.total_iops_sec: 0 is out of range");
+	ASSERT_ERR(
+		"description: x\ndisks: {count: 1, size: 1G}\nlayers:\n"
+		"  - {name: d, type: disk, index: 0, iotune: {read_iops_sec: 9}}\n",
+		"t.yaml:4: layers[0].iotune.read_iops_sec: unknown field");
+}
+END_TEST
+
 START_TEST(topology_errors)
 {
 	/* Each error names file:line: field. */
@@ -456,6 +493,7 @@ int main(void)
 	tcase_add_test(tc, shipped_specs_load);
 	tcase_add_test(tc, topology_xfs_disk_fields);
 	tcase_add_test(tc, topology_errors);
+	tcase_add_test(tc, topology_iotune_field);
 	tcase_add_test(tc, layer_errors);
 	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, workload_errors);

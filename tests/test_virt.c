@@ -44,8 +44,14 @@ START_TEST(xml_escapes_hostile_names)
 	xmlDocPtr doc;
 	char *v;
 
-	c.disks[c.nr_disks++] =
-		(struct domain_disk){ "/d/<disk>&0", "raw", "ser<&>'\"", true };
+	c.disks[c.nr_disks++] = (struct domain_disk){ .path = "/d/<disk>&0",
+						      .format = "raw",
+						      .serial = "ser<&>'\"",
+						      .readonly = true };
+	c.disks[c.nr_disks++] = (struct domain_disk){
+		"/d/1", "raw",		 "s1",
+		false,	.iops_sec = 200, .bytes_sec = 4 << 20
+	};
 	ck_assert_int_eq(domain_xml(&c, &xml), 0);
 	ck_assert_ptr_null(strstr(xml.buf, "<run>"));
 	ck_assert_ptr_null(strstr(xml.buf, "<bz>"));
@@ -66,6 +72,9 @@ START_TEST(xml_escapes_hostile_names)
 	EXPECT("string(/domain/devices/serial/source/@path)", evil);
 	EXPECT("string(/domain/devices/disk/source/@file)", "/d/<disk>&0");
 	EXPECT("/domain/devices/disk/serial", "ser<&>'\"");
+	EXPECT("/domain/devices/disk[2]/iotune/total_iops_sec", "200");
+	EXPECT("/domain/devices/disk[2]/iotune/total_bytes_sec", "4194304");
+	EXPECT("string(count(/domain/devices/disk[1]/iotune))", "0");
 	EXPECT("string(/domain/devices/channel/source/@path)", "/s/<a>.sock");
 	EXPECT("string(/domain/devices/channel/target/@name)",
 	       "org.wblab.agent");

@@ -120,8 +120,12 @@ static int make_disk(const char *path, uint64_t size, struct strbuf *err)
 static void add_disk(struct domain_config *dc, const char *path,
 		     const char *format, const char *serial, bool ro)
 {
-	dc->disks[dc->nr_disks++] = (struct domain_disk){ xstrdup(path), format,
-							  xstrdup(serial), ro };
+	dc->disks[dc->nr_disks++] = (struct domain_disk){
+		.path = xstrdup(path),
+		.format = format,
+		.serial = xstrdup(serial),
+		.readonly = ro,
+	};
 }
 
 /*
@@ -223,8 +227,17 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		char *serial = xasprintf("wblab-disk%lld", i);
 		int bad = make_disk(p, size, &x->err);
 
+		const struct topo_iotune *io = topology_disk_iotune(
+			c->topo, tgt ? "target" : "main", i);
+
 		if (!bad)
 			add_disk(&vm->dc, p, "raw", serial, false);
+		if (!bad && io) {
+			vm->dc.disks[vm->dc.nr_disks - 1].iops_sec =
+				io->total_iops_sec;
+			vm->dc.disks[vm->dc.nr_disks - 1].bytes_sec =
+				io->total_bytes_sec;
+		}
 		if (!bad && getenv("WBLAB_QEMU_USER"))
 			chown_to_qemu(p);
 		free(p);

@@ -54,6 +54,17 @@ enum layer_type {
 	LAYER_SWAP,
 };
 
+/*
+ * A disk's QEMU I/O throttle (libvirt <iotune>): every request costs one
+ * of total_iops_sec and its bytes of total_bytes_sec, so under TCG, where
+ * a host-backed disk makes seeks free, a small scattered request costs
+ * time. 0: no limit.
+ */
+struct topo_iotune {
+	long long total_iops_sec;
+	uint64_t total_bytes_sec;
+};
+
 struct topo_layer {
 	char *name;
 	char *type_name;
@@ -62,6 +73,7 @@ struct topo_layer {
 	struct spec_strlist on; /* lower layers, by name */
 	char *guest; /* "main" (default) or "target" */
 	long long index; /* disk: which disk */
+	struct topo_iotune iotune; /* disk: its throttle (zero: none) */
 	long long level; /* md */
 	char *chunk; /* md chunk, e.g. 64K */
 	char *backstore; /* iscsi-target: block or fileio */
@@ -142,6 +154,10 @@ void workload_spec_free(struct workload_spec *s);
 
 const struct topo_layer *topology_find(const struct topology_spec *t,
 				       const char *name);
+/* The throttle of a guest's ("main", "target") disk index; NULL: no layer. */
+const struct topo_iotune *topology_disk_iotune(const struct topology_spec *t,
+					       const char *guest,
+					       long long index);
 const struct topo_layer *topology_mount_layer(const struct topology_spec *t);
 /* Does the workload's fio job or a pre: command name ${WBLAB_MOUNT}? */
 bool workload_needs_mount(const struct workload_spec *w);

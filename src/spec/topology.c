@@ -27,9 +27,17 @@ static const char *const backstores[] = { "block", "fileio", NULL };
 	{ .name = "type", .type = SPEC_STR, .offset = L(type_name), .required = true },			\
 	{ .name = "guest", .type = SPEC_ENUM, .offset = L(guest), .choices = guest_names }
 
+#define IO(field) offsetof(struct topo_iotune, field)
+static const struct spec_field iotune_fields[] = {
+	{ .name = "total_iops_sec", .type = SPEC_INT, .offset = IO(total_iops_sec), .min = 1, .max = 10000000 },
+	{ .name = "total_bytes_sec", .type = SPEC_SIZE, .offset = IO(total_bytes_sec), .min = 4096, .max = 1LL << 40 },
+	SPEC_END
+};
+
 static const struct spec_field disk_fields[] = {
 	COMMON_FIELDS,
 	{ .name = "index", .type = SPEC_INT, .offset = L(index), .required = true, .max = 15 },
+	SPEC_SUBMAP_AT("iotune", false, iotune_fields, L(iotune)),
 	SPEC_END
 };
 
@@ -184,6 +192,20 @@ const struct topo_layer *topology_find(const struct topology_spec *t,
 	for (size_t i = 0; i < t->nr_layers; i++)
 		if (t->layers[i].name && !strcmp(t->layers[i].name, name))
 			return &t->layers[i];
+	return NULL;
+}
+
+const struct topo_iotune *topology_disk_iotune(const struct topology_spec *t,
+					       const char *guest,
+					       long long index)
+{
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		const struct topo_layer *l = &t->layers[i];
+
+		if (l->type == LAYER_DISK && l->index == index &&
+		    !strcmp(l->guest ? l->guest : "main", guest))
+			return &l->iotune;
+	}
 	return NULL;
 }
 

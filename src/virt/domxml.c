@@ -78,6 +78,25 @@ static int xw_close(struct xw *x, xmlBufferPtr buf, struct strbuf *out)
 	return x->err ? -1 : 0;
 }
 
+/* QEMU's throttle on the disk: what a rate-limited topology disk costs. */
+static void write_iotune(struct xw *x, const struct domain_disk *d)
+{
+	char v[24];
+
+	if (!d->iops_sec && !d->bytes_sec)
+		return;
+	el_start(x, "iotune");
+	if (d->bytes_sec) {
+		snprintf(v, sizeof(v), "%llu", d->bytes_sec);
+		el_text(x, "total_bytes_sec", v);
+	}
+	if (d->iops_sec) {
+		snprintf(v, sizeof(v), "%llu", d->iops_sec);
+		el_text(x, "total_iops_sec", v);
+	}
+	el_end(x);
+}
+
 static void write_disk(struct xw *x, const struct domain_disk *d, int i)
 {
 	char dev[8];
@@ -91,6 +110,7 @@ static void write_disk(struct xw *x, const struct domain_disk *d, int i)
 	el_empty(x, "source", "file", d->path, NULL);
 	el_empty(x, "target", "dev", dev, "bus", "virtio", NULL);
 	el_text(x, "serial", d->serial);
+	write_iotune(x, d);
 	if (d->readonly)
 		el_empty(x, "readonly", NULL);
 	el_end(x);

@@ -14,6 +14,8 @@ struct domain_disk {
 	const char *format; /* raw or qcow2 */
 	const char *serial; /* the guest finds disks by serial */
 	bool readonly;
+	/* <iotune> total_iops_sec and total_bytes_sec; 0: unlimited */
+	unsigned long long iops_sec, bytes_sec;
 };
 
 /* Everything a cell's transient libvirt domain is made of. */
