@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "report/mail-int.h"
 #include "report/report.h"
 #include "util/fs.h"
 #include "util/gnuplot.h"
@@ -505,6 +506,28 @@ START_TEST(test_gnuplot_svg)
 }
 END_TEST
 
+/*
+ * A lead sentence longer than the line (the unequal-work note's) is
+ * wrapped with the text: the old mail_wrap copied a negative length.
+ */
+START_TEST(test_wrap_long_first)
+{
+	struct strbuf mail = STRBUF_INIT;
+	const char *first = "Unequal work: more than 1% of what these cells "
+			    "wrote was still dirty or under writeback when the "
+			    "workload ended (end-dirty): ";
+
+	mail_wrap(&mail, first, 4,
+		  "6.1-direct-writeback_ext4-disk_stack-reclaim-write_1, "
+		  "6.1_ext4-disk_stack-reclaim-write_1");
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "workload ended"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "6.1_ext4-disk_stack-reclaim-"
+					       "write_1\n"));
+	strbuf_release(&mail);
+}
+END_TEST
+
 /* A child printing without end is killed at the cap, not read forever. */
 START_TEST(test_run_capture_capped)
 {
@@ -537,6 +560,7 @@ int main(void)
 	tcase_add_test(tc, test_bad_run_dir);
 	tcase_add_test(tc, test_gnuplot_svg);
 	tcase_add_test(tc, test_run_capture_capped);
+	tcase_add_test(tc, test_wrap_long_first);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

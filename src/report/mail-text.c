@@ -28,7 +28,11 @@ const char *mail_ascii(char *buf, size_t n, const char *s, size_t max)
 	return buf;
 }
 
-/* Append text wrapped at WIDTH, continuation lines indented by indent. */
+/*
+ * Append text wrapped at WIDTH, continuation lines indented by indent.
+ * first leads the first line; a first too long for the line is wrapped
+ * with the text (a caller's sentence, not a column), never cut.
+ */
 void mail_wrap(struct strbuf *out, const char *first, size_t indent,
 	       const char *text)
 {
@@ -37,6 +41,16 @@ void mail_wrap(struct strbuf *out, const char *first, size_t indent,
 	bool line_start = true;
 	const char *p;
 
+	if (indent >= WIDTH / 2)
+		indent = WIDTH / 2;
+	if (col + 10 > WIDTH) {
+		struct strbuf all = STRBUF_INIT;
+
+		strbuf_addf(&all, "%s%s", first, text);
+		mail_wrap(out, "", indent, all.buf);
+		strbuf_release(&all);
+		return;
+	}
 	mail_ascii(clean, sizeof(clean), text, sizeof(clean) - 1);
 	strbuf_addstr(out, first);
 	for (p = clean + strspn(clean, " "); *p; p += strspn(p, " ")) {
