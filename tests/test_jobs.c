@@ -204,7 +204,8 @@ START_TEST(nights)
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
 	ck_assert_int_eq(history_schema(db), 0);
-	ck_assert_int_eq(history_last_good(db, "mm", &run, &commit, &kernel),
+	ck_assert_int_eq(history_last_good(db, "mm", NULL, NULL, &run, &commit,
+					   &kernel),
 			 1);
 	for (int i = 0; i < 4; i++) {
 		char c[8];
@@ -217,7 +218,8 @@ START_TEST(nights)
 		ck_assert_int_eq(
 			history_add_metric(db, id, "g", "m", 3, up[i], 1), 0);
 	}
-	ck_assert_int_eq(history_last_good(db, "mm", &run, &commit, &kernel),
+	ck_assert_int_eq(history_last_good(db, "mm", NULL, NULL, &run, &commit,
+					   &kernel),
 			 0);
 	ck_assert_str_eq(commit, "c2");
 	ck_assert_int_eq(history_means(db, "mm", "g", "m", 8, means), 4);

@@ -105,7 +105,9 @@ int cmd_bisect(int argc, char **argv)
 	if (r)
 		return r == -1 ? 0 : 2;
 	virt_install_signal_handlers();
-	return bisect_run(&o);
+	r = bisect_run(&o);
+	bisect_opts_release(&o);
+	return r;
 }
 
 /* Never 127 (git bisect run reads it as "cannot run"); bad usage aborts. */

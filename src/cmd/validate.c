@@ -40,6 +40,9 @@ int cmd_validate(int argc, char **argv)
 			"repetitions per side at most, while a row is unknown"),
 		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",
 			   "lab kernel whose config base and fragments to use"),
+		OPT_STRING(
+			0, "mail-from", &o.mail_from, "ADDR",
+			"From: of the reply to the --mbox patch (wblab@HOST)"),
 		OPT_BOOL(0, "build-only", &o.build_only,
 			 "build the base (and the patched kernel) and stop"),
 		OPT_INT(0, "jobs", &o.mo.jobs, "N", 0, 64,

@@ -78,4 +78,11 @@ int bisect_test_commit(struct bctx *b, struct bstep *s);
 /* Run the ends and check they differ where the bisection looks. */
 int bisect_confirm_ends(struct bctx *b);
 
+/*
+ * bisect-mail.c: the first bad commit c[first] as the 0-day robot's
+ * report: the body appended to out, the mail written to DIR/first-bad.mail
+ * (its path appended too), first_bad, subject and body set in b->o.
+ */
+void bisect_mail(struct bctx *b, long first, struct strbuf *out);
+
 #endif

@@ -67,89 +67,19 @@ static long pick(const struct bctx *b, long lo, long hi)
 	return r;
 }
 
-static double mean_of(struct bctx *b, const char *k, double *sd, int *n)
-{
-	struct stats_desc d;
-	size_t nv;
-	double *v;
-	double m;
-
-	if (bisect_event_mode(b)) {
-		int f, r;
-
-		pool_rate(&b->jr.pool, k, b->ends_group, b->kind,
-			  *b->title ? b->title : NULL, &f, &r);
-		*sd = 0;
-		*n = r;
-		return r ? (double)f / r : NAN;
-	}
-	v = pool_values(&b->jr.pool, k, b->ends_group, b->o->metric, &nv);
-	{
-		size_t k2 = 0;
-
-		for (size_t i = 0; i < nv; i++)
-			if (isfinite(v[i]))
-				v[k2++] = v[i];
-		nv = k2;
-	}
-	stats_describe(v, nv, &d);
-	free(v);
-	*sd = d.stddev;
-	*n = (int)nv;
-	m = nv ? d.amean : NAN;
-	return m;
-}
-
 static void print_summary(struct bctx *b, long first)
 {
 	FILE *f = b->o->out;
 	const struct bstep *fb = &b->c[first];
-	const struct bstep *twin = fb->run_dir ? NULL :
-						 bisect_same_image(b, fb);
-	const struct bstep *ref = fb->run_dir ? fb : twin ? twin : &b->bad;
-	double mg, sg, mb, sb;
-	int ng, nb, tested = 0;
-	char host[256] = "";
-	struct decision d;
+	struct strbuf mail = STRBUF_INIT;
+	int tested = 0;
 
-	gethostname(host, sizeof(host) - 1);
-	mg = mean_of(b, b->good.kernel, &sg, &ng);
-	mb = mean_of(b, ref->kernel, &sb, &nb);
-	bisect_compare(b, b->good.kernel, ref->kernel, b->ends_group, &d);
 	fprintf(f, "first bad commit: %s (\"%s\")\n\n", fb->commit,
 		fb->subject);
-	fprintf(f, "Greeting,\n\n");
-	if (bisect_event_mode(b))
-		fprintf(f,
-			"wblab's bisection found a %+.1f pp change of the %s rate due to commit:\n\n",
-			d.effect, bisect_what(b));
-	else
-		fprintf(f,
-			"wblab's bisection found a %+.1f%% change of %s due to commit:\n\n",
-			d.effect, bisect_what(b));
-	fprintf(f, "commit: %s\n(\"%s\")\n\n", fb->commit, fb->subject);
-	fprintf(f, "in tree %s, between good %.12s and bad %.12s\n", b->o->tree,
-		b->good.commit, b->bad.commit);
-	fprintf(f, "in testcase: %s (matrix %s), on %s\n\n", b->ends_group,
-		b->m.name, host);
-	fprintf(f, "  %-14s %-14s\n", "good", "first bad");
-	fprintf(f, "  %-14.12s %-14.12s\n", b->good.commit, fb->commit);
-	fprintf(f, "  %14.4g %14.4g  %s (mean)\n", mg, mb, bisect_what(b));
-	if (!bisect_event_mode(b))
-		fprintf(f, "  %14.4g %14.4g  stddev\n", sg, sb);
-	fprintf(f, "  %14d %14d  cells with a kernel result\n", ng, nb);
-	fprintf(f, "  %s\n\n", d.why);
-	{
-		struct strbuf repro = STRBUF_INIT;
-
-		pool_repro_line(&b->jr.pool, ref->kernel, &repro);
-		fprintf(f, "%s%s", repro.buf, repro.len ? "\n" : "");
-		strbuf_release(&repro);
-	}
-	if (ref != fb && strcmp(ref->commit, fb->commit))
-		fprintf(f,
-			"(%.12s's figures are %.12s's: the same kernel image)\n\n",
-			fb->commit, ref->commit);
+	bisect_mail(b, first, &mail);
+	fputs(mail.buf, f);
+	fputc('\n', f);
+	strbuf_release(&mail);
 	for (size_t i = 0; i < b->n; i++)
 		tested += b->c[i].order > 0;
 	fprintf(f,

@@ -30,7 +30,20 @@ struct bisect_opts {
 	const char *resume; /* a log to continue from */
 	struct matrix_opts mo;
 	FILE *out;
+	/* The mail (jobs/lkmail.h): the tree's name in its subject (NULL:
+	 * the tree directory's last component), its From and To (NULL: the
+	 * lab's "wblab <wblab@HOST>", no To). */
+	const char *tree_name, *mail_from, *mail_to;
+	/*
+	 * Set when the first bad commit is found: it, the mail's subject and
+	 * body (the caller frees them; bisect_opts_release()), the mail file
+	 * written in the bisection's directory.
+	 */
+	char first_bad[41];
+	char *subject, *body, *mail_path;
 };
+
+void bisect_opts_release(struct bisect_opts *o);
 
 enum bisect_exit {
 	BISECT_FOUND = 0,

@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "jobs/confirm.h"
 #include "jobs/history.h"
 #include "results/metric.h"
 #include "stats/stats.h"
@@ -395,6 +396,8 @@ int history_html(sqlite3 *db, const struct history_opts *o, FILE *out)
 		if (plot(&v[i], &html))
 			ret = 1;
 	}
+	if (confirm_html(db, o->tree, &html))
+		ret = 1;
 	strbuf_addstr(&html, "</body></html>\n");
 	if (write_file_atomic(o->html, html.buf, html.len, 0644)) {
 		error("cannot write %s", o->html);

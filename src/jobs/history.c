@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobs/confirm.h"
 #include "jobs/history.h"
 #include "results/metric.h"
 #include "util/log.h"
@@ -168,6 +169,18 @@ int history_night_host(sqlite3 *db, long long night, const char *host,
 	return step_done(db, st);
 }
 
+int history_night_verdict(sqlite3 *db, long long night, const char *verdict)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "UPDATE nights SET verdict = ? WHERE id = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_text(st, 1, verdict, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, night);
+	return step_done(db, st);
+}
+
 int history_add_metric(sqlite3 *db, long long night, const char *group,
 		       const char *metric, int n, double mean, double sd)
 {
@@ -195,8 +208,9 @@ static char *col(sqlite3_stmt *st, int i)
 	return xstrdup(t ? (const char *)t : "");
 }
 
-int history_last_good(sqlite3 *db, const char *tree, char **run_dir,
-		      char **commit, char **kernel)
+int history_last_good(sqlite3 *db, const char *tree, const char *host,
+		      const char *accel, char **run_dir, char **commit,
+		      char **kernel)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -204,10 +218,13 @@ int history_last_good(sqlite3 *db, const char *tree, char **run_dir,
 	if (sqlite3_prepare_v2(db,
 			       "SELECT run_dir, commit_id, kernel FROM nights"
 			       " WHERE tree = ? AND verdict = 'good'"
+			       " AND host IS ? AND accel IS ?"
 			       " ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	sqlite3_bind_text(st, 1, tree, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, host, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, accel, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		*run_dir = col(st, 0);
@@ -357,6 +374,8 @@ int history_print(const struct history_opts *o, FILE *out)
 		fprintf(out, "(no nights%s%s)\n",
 			o->metric ? " with metric " : "",
 			o->metric ? o->metric : "");
+	if (confirm_print(db, o->tree, out))
+		goto out;
 	ret = o->html ? history_html(db, o, out) : 0;
 out:
 	sqlite3_finalize(st);

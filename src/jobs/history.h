@@ -11,12 +11,15 @@
  * cells):
  *   nights(id, tree, commit_id, subject, kernel, started, run_dir, verdict,
  *          host, accel)
- *     verdict: good, regression, build-failed or infra
+ *     verdict: good, regression, unconfirmed (a candidate the re-run
+ *     left unknown: neither mailed nor a last good night), build-failed
+ *     or infra
  *     host, accel: where the night's cells ran (the lab's hostname for
  *     "local", "kvm" or "tcg"; several joined by ','); NULL in nights
  *     recorded before they were (history_schema() adds the columns)
  *   night_metrics(night, grp, metric, n, mean, sd)
  *     one row per group (topology/workload/memory) and thresholded metric
+ *   candidates(...): the candidates' confirmations (jobs/confirm.h)
  */
 int history_schema(sqlite3 *db);
 /* Record a night; its id goes to *id. */
@@ -27,14 +30,18 @@ int history_add_night(sqlite3 *db, const char *tree, const char *commit,
 /* Where the night's cells ran: a series never mixes hosts or accelerators. */
 int history_night_host(sqlite3 *db, long long night, const char *host,
 		       const char *accel);
+/* A night's verdict changed (a confirmed or an unconfirmed candidate). */
+int history_night_verdict(sqlite3 *db, long long night, const char *verdict);
 int history_add_metric(sqlite3 *db, long long night, const char *group,
 		       const char *metric, int n, double mean, double sd);
 /*
- * The last good night of tree: its run_dir, commit and kernel (caller
- * frees). 1 if there is none, 0 found, -1 error.
+ * The last good night of tree on host and accel (as history_night_host()
+ * stored them: a series never mixes hosts or accelerators): its run_dir,
+ * commit and kernel (caller frees). 1 if there is none, 0 found, -1 error.
  */
-int history_last_good(sqlite3 *db, const char *tree, char **run_dir,
-		      char **commit, char **kernel);
+int history_last_good(sqlite3 *db, const char *tree, const char *host,
+		      const char *accel, char **run_dir, char **commit,
+		      char **kernel);
 /*
  * The means of a metric over the last `last` nights of tree on the host
  * and accelerator of its newest night (oldest first); returns how many.

@@ -2,10 +2,11 @@
 /*
  * wblab nightly (jobs/nightly.h): for each tree, update it, build its
  * head, run the matrix, store the night in the results database, compare
- * every thresholded metric with the last good night (and show its trend
- * over the nights), bisect a regression between the last good commit and
- * the head, and write the mail (a file for git send-email, or piped to
- * the configured sendmail).
+ * every thresholded metric with the last good night of the same host and
+ * accelerator (and show its trend over the nights): that names candidate
+ * regressions only. A candidate is confirmed by re-running the last good
+ * commit against tonight's (nightly-confirm.c); only a confirmed one is
+ * bisected and mailed.
  */
 #include <errno.h>
 #include <math.h>
@@ -15,12 +16,8 @@
 #include <unistd.h>
 
 #include "cell/results.h"
-#include "jobs/bisect.h"
-#include "jobs/family.h"
 #include "jobs/history.h"
-#include "jobs/jobrun.h"
-#include "jobs/nightly.h"
-#include "jobs/tree.h"
+#include "jobs/nightly-int.h"
 #include "results/reader.h"
 #include "spec/matrix.h"
 #include "stats/stats.h"
@@ -31,21 +28,6 @@
 #include "util/strvec.h"
 
 /* ---- one night of one tree ---- */
-
-struct night {
-	const struct nightly_opts *o;
-	const struct nightly_tree *t;
-	sqlite3 *db;
-	struct matrix_spec m;
-	struct jobrun jr;
-	struct tree_kernel k;
-	char *run_dir;
-	char *good_run, *good_commit, *good_kernel;
-	struct strbuf mail;
-	int regressions;
-	const struct metric *first_metric; /* the first regressed metric */
-	char *first_event; /* else the first new event, KIND[:TITLE] */
-};
 
 /* A remote tree: clone it the first time, then fetch ref into FETCH_HEAD. */
 static int update_tree(struct night *n, const char **ref)
@@ -120,97 +102,56 @@ static void row_line(struct night *n, const char *grp,
 		      history_means(n->db, n->t->name, grp, t->metric, 14,
 				    means),
 		      trend, sizeof(trend));
-	strbuf_addf(&n->mail, "%c %-28.28s ", h && h->regression ? '*' : ' ',
+	strbuf_addf(&n->report, "%c %-28.28s ", h && h->regression ? '*' : ' ',
 		    t->metric);
 	if (h)
-		strbuf_addf(&n->mail, "%12.4g %12.4g %+8.1f%% %9.3g  %s (%s)\n",
-			    h->d.a, tonight, h->d.pct, h->d.p, trend,
+		strbuf_addf(&n->report,
+			    "%12.4g %12.4g %+8.1f%% %9.3g  %s (%s)\n", h->d.a,
+			    tonight, h->d.pct, h->d.p, trend,
 			    verdict_name(h->d.verdict));
 	else
-		strbuf_addf(&n->mail, "%12s %12.4g %9s %9s  %s (first night)\n",
-			    "-", tonight, "-", "-", trend);
+		strbuf_addf(&n->report,
+			    "%12s %12.4g %9s %9s  %s (first night)\n", "-",
+			    tonight, "-", "-", trend);
 }
 
 /*
  * One row per group and thresholded metric: last good, tonight, trend.
  * Tonight against the last good night is one family (decide/procedure.h):
- * Holm over its rows x groups and the new event kinds, one look.
+ * Holm over its rows x groups and the new event kinds, one look at
+ * alpha. Its regressions are candidates only (n->det keeps them).
  */
-static void compare_rows(struct night *n, long long night)
+static void compare_rows(struct night *n)
 {
 	struct dlooks l = DLOOKS_INIT;
-	struct family fam = { 0 };
 	const struct pool *p = &n->jr.pool;
+	double t0 = now_mono();
 
 	l.boundary = DBOUND_NONE;
 	if (n->good_run)
-		family_decide(&fam, p, "last-good", n->k.name, n->m.thresholds,
-			      n->m.nr_thresholds, &l);
-	strbuf_addf(&n->mail, "%-30s %12s %12s %9s %9s  %s\n", "metric",
+		family_decide(&n->det, p, "last-good", n->k.name,
+			      n->m.thresholds, n->m.nr_thresholds, &l);
+	strbuf_addf(&n->report, "%-30s %12s %12s %9s %9s  %s\n", "metric",
 		    "last good", "tonight", "change", "p", "trend");
 	for (size_t g = 0; g < p->groups.nr; g++) {
 		const char *grp = p->groups.v[g];
 
-		strbuf_addf(&n->mail, "%s\n", grp);
+		strbuf_addf(&n->report, "%s\n", grp);
 		for (size_t i = 0; i < n->m.nr_thresholds; i++) {
 			const struct matrix_threshold *t = &n->m.thresholds[i];
-			const struct dhyp *h = row_of(&fam, grp, t->metric);
-			double tonight = tonight_mean(n, night, grp, t);
+			const struct dhyp *h = row_of(&n->det, grp, t->metric);
+			double tonight = tonight_mean(n, n->id, grp, t);
 
-			if (h && h->regression && !n->first_metric)
-				n->first_metric = t->row;
 			row_line(n, grp, t, h, tonight);
 		}
 	}
-	for (size_t i = 0; i < fam.n; i++)
-		if (fam.h[i].event && fam.h[i].regression) {
-			/* "new KIND: title" -> "KIND:title" for bisect --event */
-			if (!n->first_event) {
-				const char *w = fam.h[i].what + 4;
-				const char *c = strstr(w, ": ");
-
-				n->first_event = c ? xasprintf("%.*s:%s",
-							       (int)(c - w), w,
-							       c + 2) :
-						     xstrdup(w);
-			}
-			strbuf_addf(&n->mail, "* %s: %d:%d -> %d:%d cells\n",
-				    fam.h[i].what, fam.h[i].d.fa, fam.h[i].d.na,
-				    fam.h[i].d.fb, fam.h[i].d.nb);
-		}
-	n->regressions += family_regressions(&fam);
-	family_release(&fam);
-}
-
-static void bisect_regression(struct night *n)
-{
-	struct bisect_opts b = { .tree = n->t->path,
-				 .good = n->good_commit,
-				 .bad = n->k.commit,
-				 .matrix = n->o->spec->matrix,
-				 .results = n->o->spec->results,
-				 .config_from = n->o->config_from,
-				 .metric = n->first_metric,
-				 .event = n->first_metric ? NULL :
-							    n->first_event,
-				 .max_reps = n->o->max_reps,
-				 .mo = n->o->mo };
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	if (!f)
-		return;
-	b.out = f;
-	strbuf_addf(
-		&n->mail,
-		"\nBisecting %s between the last good night (%.12s) and tonight (%.12s):\n\n",
-		n->first_metric ? n->first_metric->name : n->first_event,
-		n->good_commit, n->k.commit);
-	bisect_run(&b);
-	fclose(f);
-	strbuf_addstr(&n->mail, buf ? buf : "");
-	free(buf);
+	for (size_t i = 0; i < n->det.n; i++)
+		if (n->det.h[i].event && n->det.h[i].regression)
+			strbuf_addf(&n->report, "* %s: %d:%d -> %d:%d cells\n",
+				    n->det.h[i].what, n->det.h[i].d.fa,
+				    n->det.h[i].d.na, n->det.h[i].d.fb,
+				    n->det.h[i].d.nb);
+	n->t_detect = now_mono() - t0;
 }
 
 /* A string member of o, or def. */
@@ -242,11 +183,11 @@ static void add_distinct(struct strbuf *list, const char *s)
 }
 
 /*
- * Where tonight's cells ran, for the history's series: a cell's host
- * name ("local" is the lab, named by its hostname in run.json) and its
- * accelerator.
+ * Where tonight's cells ran, for the history's series and the last good
+ * night: a cell's host name ("local" is the lab, named by its hostname in
+ * run.json) and its accelerator.
  */
-static void night_host(struct night *n, long long night)
+static void night_host(struct night *n)
 {
 	struct strbuf host = STRBUF_INIT, accel = STRBUF_INIT,
 		      err = STRBUF_INIT;
@@ -266,10 +207,9 @@ static void night_host(struct night *n, long long night)
 		add_distinct(&host, strcmp(name, "local") ? name : lab);
 		add_distinct(&accel, str_of(c->cell, "accel", "-"));
 	}
-	history_night_host(n->db, night, host.buf, accel.buf);
+	n->host = strbuf_detach(&host, NULL);
+	n->accel = strbuf_detach(&accel, NULL);
 	results_close_run(&run);
-	strbuf_release(&host);
-	strbuf_release(&accel);
 	strbuf_release(&err);
 }
 
@@ -281,7 +221,10 @@ static int night_measure(struct night *n)
 	if (jobrun_add_kernel(&n->jr, &n->k.spec) ||
 	    jobrun_kernels(&n->jr, k, 1, reps, &n->run_dir))
 		return -1;
-	if (history_last_good(n->db, n->t->name, &n->good_run, &n->good_commit,
+	night_host(n);
+	/* A series never mixes hosts or accelerators: nor does the reference. */
+	if (history_last_good(n->db, n->t->name, n->host, n->accel,
+			      &n->good_run, &n->good_commit,
 			      &n->good_kernel) == 0) {
 		if (pool_load_run(&n->jr.pool, n->good_run)) {
 			free(n->good_run);
@@ -293,130 +236,103 @@ static int night_measure(struct night *n)
 	return 0;
 }
 
-static int night_tree(struct night *n)
+/* Update, build and run: 0, or the night's exit (1 build, 3 infra). */
+static int night_prepare(struct night *n, const char **verdict)
 {
-	const char *ref, *verdict = "infra";
-	char started[32];
-	long long id = 0;
-	int ret = 3;
+	const char *ref;
 
-	now_iso8601(started, sizeof(started));
-	strbuf_addf(&n->mail, "== %s (%s %s)\n\n", n->t->name, n->t->path,
-		    n->t->ref);
 	if (update_tree(n, &ref)) {
 		strbuf_addstr(
-			&n->mail,
+			&n->report,
 			"the tree could not be updated (see the log)\n\n");
-		goto record;
+		return 3;
 	}
 	if (tree_kernel_ensure(n->t->path, ref, NULL, 0, n->o->config_from,
 			       &n->k)) {
-		strbuf_addf(&n->mail,
+		strbuf_addf(&n->report,
 			    "head %.12s (\"%s\") does not build (%s):\n%s\n\n",
 			    n->k.commit, n->k.subject,
 			    kbuild_fail_name(n->k.fail), n->k.fail_msg);
-		verdict = n->k.fail == KBUILD_INFRA ? "infra" : "build-failed";
-		ret = n->k.fail == KBUILD_INFRA ? 3 : 1;
-		goto record;
+		*verdict = n->k.fail == KBUILD_INFRA ? "infra" : "build-failed";
+		return n->k.fail == KBUILD_INFRA ? 3 : 1;
 	}
-	strbuf_addf(&n->mail, "head: %.12s (\"%s\"), kernel %s, image %.12s\n",
+	strbuf_addf(&n->report,
+		    "head: %.12s (\"%s\"), kernel %s, image %.12s\n",
 		    n->k.commit, n->k.subject, n->k.art.version, n->k.image);
 	if (night_measure(n)) {
-		strbuf_addstr(&n->mail, "the matrix did not run\n\n");
-		goto record;
+		strbuf_addstr(&n->report, "the matrix did not run\n\n");
+		return 3;
 	}
 	strbuf_addf(
-		&n->mail,
-		"last good night: %s\ncells: %s (%zu with a kernel result, %d infra-error left out)\n\n",
-		n->good_run ? n->good_commit : "none yet", n->run_dir,
-		n->jr.pool.n, n->jr.pool.infra);
-	pool_repro_line(&n->jr.pool, NULL, &n->mail);
-	verdict = "good";
-	ret = 0;
-record:
-	if (history_add_night(n->db, n->t->name, n->k.commit, n->k.subject,
-			      n->k.name, started, n->run_dir, verdict, &id))
-		return 3;
-	if (ret || !n->run_dir)
-		return ret;
-	night_host(n, id);
-	compare_rows(n, id);
-	if (n->regressions) {
-		sqlite3_stmt *st;
-
-		if (sqlite3_prepare_v2(
-			    n->db,
-			    "UPDATE nights SET verdict = 'regression' WHERE id = ?",
-			    -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, id);
-			sqlite3_step(st);
-			sqlite3_finalize(st);
-		}
-		if (n->good_commit && strcmp(n->good_commit, n->k.commit))
-			bisect_regression(n);
-		return 1;
-	}
+		&n->report,
+		"last good night on %s/%s: %s\ncells: %s (%zu with a kernel result, %d infra-error left out)\n\n",
+		n->host, n->accel, n->good_run ? n->good_commit : "none yet",
+		n->run_dir, n->jr.pool.n, n->jr.pool.infra);
+	pool_repro_line(&n->jr.pool, NULL, &n->report);
+	*verdict = "good";
 	return 0;
 }
 
-static int send_mail(const struct nightly_opts *o, const char *subject,
-		     const struct strbuf *body)
+static int night_tree(struct night *n)
 {
-	const struct nightly_spec *s = o->spec;
-	char ts[32], date[64];
-	time_t now = time(NULL);
-	struct strbuf m = STRBUF_INIT;
-	char *path;
-	int ret = 0;
+	const char *verdict = "infra";
+	char started[32];
+	int ret;
 
-	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
-	strftime(date, sizeof(date), "%a, %d %b %Y %H:%M:%S +0000",
-		 gmtime(&now));
-	path = xasprintf("%s/nightly-%s.mail", s->results, ts);
-	strbuf_addf(&m, "From: %s\nTo: %s\nDate: %s\nSubject: %s\n\n%s",
-		    s->mail_from, s->mail_to, date, subject, body->buf);
-	if (write_file_atomic(path, m.buf, m.len, 0644)) {
-		ret = error("cannot write %s: %s", path, strerror(errno));
-		goto out;
-	}
-	fprintf(o->out, "%s", m.buf);
-	fprintf(o->out, "\nmail: %s (git send-email %s)\n", path, path);
-	if (s->sendmail.n) {
-		struct strvec argv = STRVEC_INIT;
-		struct run_opts ro = { .in_path = path };
+	now_iso8601(started, sizeof(started));
+	strbuf_addf(&n->report, "== %s (%s %s)\n\n", n->t->name, n->t->path,
+		    n->t->ref);
+	ret = night_prepare(n, &verdict);
+	if (history_add_night(n->db, n->t->name, n->k.commit, n->k.subject,
+			      n->k.name, started, n->run_dir, verdict, &n->id))
+		return 3;
+	if (ret || !n->run_dir)
+		return ret;
+	if (history_night_host(n->db, n->id, n->host, n->accel))
+		return 3;
+	compare_rows(n);
+	if (!family_regressions(&n->det))
+		return 0;
+	ret = nightly_confirm(n);
+	return ret < 0 ? 3 : ret;
+}
 
-		for (size_t i = 0; i < s->sendmail.n; i++)
-			strvec_push(&argv, s->sendmail.v[i]);
-		if (run_argv(argv.v, &ro))
-			ret = error("%s failed on %s", argv.v[0], path);
-		strvec_clear(&argv);
-	}
-out:
-	strbuf_release(&m);
-	free(path);
-	return ret;
+static void night_free(struct night *n)
+{
+	matrix_spec_free(&n->m);
+	jobrun_free(&n->jr);
+	tree_kernel_release(&n->k);
+	family_release(&n->det);
+	nightly_confirm_free(n);
+	free(n->run_dir);
+	free(n->host);
+	free(n->accel);
+	free(n->good_run);
+	free(n->good_commit);
+	free(n->good_kernel);
+	strbuf_release(&n->report);
 }
 
 int nightly_run(const struct nightly_opts *o)
 {
-	struct strbuf body = STRBUF_INIT;
 	sqlite3 *db;
-	int worst = 0, regressions = 0;
+	int worst = 0;
 
-	if (mkdir_p(o->spec->results, 0755) < 0)
-		return error("cannot create %s: %s", o->spec->results,
-			     strerror(errno)) ?
-			       3 :
-			       3;
+	if (mkdir_p(o->spec->results, 0755) < 0) {
+		error("cannot create %s: %s", o->spec->results,
+		      strerror(errno));
+		return 3;
+	}
 	db = results_db_open(o->spec->results);
-	if (!db || history_schema(db))
+	if (!db || history_schema(db) || confirm_schema(db))
 		return 3;
 	for (size_t i = 0; i < o->spec->nr_trees; i++) {
 		struct night n = { .o = o,
 				   .t = &o->spec->trees[i],
 				   .db = db,
 				   .jr.pool = POOL_INIT,
-				   .mail = STRBUF_INIT };
+				   .jc.pool = POOL_INIT,
+				   .report = STRBUF_INIT };
 		int r;
 
 		if (matrix_spec_find(o->spec->matrix, &n.m)) {
@@ -428,33 +344,11 @@ int nightly_run(const struct nightly_opts *o)
 		n.jr.mo.results = o->spec->results;
 		n.jr.mo.command = "nightly";
 		r = night_tree(&n);
-		regressions += r == 1;
 		if (r > worst)
 			worst = r;
-		strbuf_add(&body, n.mail.buf, n.mail.len);
-		strbuf_addch(&body, '\n');
-		matrix_spec_free(&n.m);
-		jobrun_free(&n.jr);
-		tree_kernel_release(&n.k);
-		free(n.run_dir);
-		free(n.good_run);
-		free(n.good_commit);
-		free(n.good_kernel);
-		free(n.first_event);
-		strbuf_release(&n.mail);
+		fprintf(o->out, "%s\n", n.report.buf);
+		night_free(&n);
 	}
 	results_db_close(db);
-	{
-		char *subject = xasprintf("[wblab nightly] %s: %s",
-					  o->spec->path,
-					  worst == 3  ? "lab failure" :
-					  regressions ? "REGRESSION" :
-							"no regression");
-
-		if (send_mail(o, subject, &body) && worst < 3)
-			worst = 3;
-		free(subject);
-	}
-	strbuf_release(&body);
 	return worst;
 }

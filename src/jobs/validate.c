@@ -19,6 +19,7 @@
 #include "jobs/decide.h"
 #include "jobs/family.h"
 #include "jobs/jobrun.h"
+#include "jobs/lkmail.h"
 #include "jobs/tree.h"
 #include "jobs/validate.h"
 #include "spec/matrix.h"
@@ -26,6 +27,8 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/run.h"
+#include "util/strvec.h"
 
 struct vstate {
 	struct validate_opts *o;
@@ -38,6 +41,9 @@ struct vstate {
 	struct dlooks looks;
 	int reps;
 	bool short_of_cells;
+	FILE *real_out; /* --mbox: the report goes to text, then here */
+	char *text;
+	size_t text_len;
 };
 
 /* Every thresholded row x group and the new events, at this look. */
@@ -297,6 +303,74 @@ static int build_only(struct vstate *s)
 	return VALIDATE_OK;
 }
 
+/* "Jan" of "Jan Kara <jack@suse.cz>" or "\"Kara, Jan\" <...>": a greeting's name. */
+static char *first_name(const char *from)
+{
+	const char *p = from + strspn(from, " \"");
+	size_t len = strcspn(p, " \"<,@");
+
+	if (!len || *p == '<')
+		return xstrdup("there");
+	return xstrndup(p, len);
+}
+
+/* The exact command that repeats this validation. */
+static void command(const struct vstate *s, struct strbuf *out)
+{
+	const struct validate_opts *o = s->o;
+	struct strvec a = STRVEC_INIT;
+	char *mr = xasprintf("%d", o->max_reps);
+
+	strvec_pushl(&a, "wblab", "validate", "--tree", o->tree, "--base",
+		     s->base.commit[0] ? s->base.commit : o->base, "--mbox",
+		     o->mbox, "--matrix", o->matrix, "--max-reps", mr,
+		     "--results", o->results, NULL);
+	strbuf_addstr(out, "        ");
+	argv_to_strbuf(out, a.v);
+	strbuf_addch(out, '\n');
+	strvec_clear(&a);
+	free(mr);
+}
+
+/*
+ * The result as a reply to the mbox's first message (the cover letter or
+ * the patch), threaded by its Message-Id, written to WORK/reply.mail.
+ */
+static void reply(struct vstate *s, const char *report)
+{
+	struct lkmail orig, r;
+	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT;
+	char host[128] = "localhost", *name, *from, *path;
+
+	if (lkmail_read_headers(s->o->mbox, &orig))
+		return;
+	gethostname(host, sizeof(host) - 1);
+	from = s->o->mail_from ? xstrdup(s->o->mail_from) :
+				 xasprintf("wblab <wblab@%s>", host);
+	lkmail_reply(&r, &orig, from);
+	name = first_name(orig.from ? orig.from : "");
+	strbuf_addf(&body, "Hi %s,\n\nwblab tested this %s on top of:\n\n",
+		    name, s->o->patches.nr > 1 ? "series" : "patch");
+	strbuf_addf(&body, "commit: %s (\"%s\")\nin tree %s\n\n",
+		    s->base.commit, s->base.subject, s->o->tree);
+	strbuf_addstr(&body, report);
+	strbuf_addstr(&body, "\nTo reproduce:\n\n");
+	command(s, &body);
+	lkmail_render(&r, body.buf, time(NULL), &msg);
+	path = xasprintf("%s/reply.mail", s->work);
+	if (!lkmail_deliver(path, &msg, NULL))
+		fprintf(s->o->out,
+			"reply: %s (git send-email %s, or sendmail -t -i < %s)\n",
+			path, path, path);
+	free(path);
+	free(name);
+	free(from);
+	lkmail_release(&orig);
+	lkmail_release(&r);
+	strbuf_release(&body);
+	strbuf_release(&msg);
+}
+
 int validate_run(struct validate_opts *o)
 {
 	struct vstate s = { .o = o,
@@ -315,6 +389,13 @@ int validate_run(struct validate_opts *o)
 	}
 	if (mkdir_p(s.work, 0755) < 0 || load_patches(&s))
 		goto out;
+	if (o->mbox && !o->build_only) {
+		/* the report is the reply's body as well */
+		s.real_out = o->out;
+		o->out = open_memstream(&s.text, &s.text_len);
+		if (!o->out)
+			o->out = s.real_out;
+	}
 	s.jr.tmpl = &s.m;
 	s.jr.mo = o->mo;
 	s.jr.mo.results = o->results;
@@ -339,6 +420,13 @@ int validate_run(struct validate_opts *o)
 	print_rows(&s);
 	ret = verdict(&s);
 out:
+	if (s.real_out && o->out != s.real_out) {
+		fclose(o->out);
+		o->out = s.real_out;
+		fputs(s.text ? s.text : "", o->out);
+		reply(&s, s.text ? s.text : "");
+	}
+	free(s.text);
 	free_state(&s);
 	return ret;
 }

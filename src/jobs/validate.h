@@ -31,6 +31,11 @@ struct validate_opts {
 	const char *config_from; /* the lab kernel whose config is used */
 	int max_reps; /* per side and group */
 	bool build_only; /* build base (and patched), run nothing */
+	/*
+	 * --mbox: the result is also a reply to the mbox's first message
+	 * (WORK/reply.mail, jobs/lkmail.h), From this (NULL: wblab@HOST).
+	 */
+	const char *mail_from;
 	struct matrix_opts mo;
 	FILE *out; /* the mail report */
 };

@@ -9,6 +9,7 @@
 
 #include "report/mail-int.h"
 #include "report/report.h"
+#include "util/text.h"
 
 /* Copy s into buf (size n) as printable ASCII, cut to max with '~'. */
 const char *mail_ascii(char *buf, size_t n, const char *s, size_t max)
@@ -37,48 +38,9 @@ void mail_wrap(struct strbuf *out, const char *first, size_t indent,
 	       const char *text)
 {
 	char clean[4096];
-	size_t col = strlen(first);
-	bool line_start = true;
-	const char *p;
 
-	if (indent >= WIDTH / 2)
-		indent = WIDTH / 2;
-	if (col + 10 > WIDTH) {
-		struct strbuf all = STRBUF_INIT;
-
-		strbuf_addf(&all, "%s%s", first, text);
-		mail_wrap(out, "", indent, all.buf);
-		strbuf_release(&all);
-		return;
-	}
 	mail_ascii(clean, sizeof(clean), text, sizeof(clean) - 1);
-	strbuf_addstr(out, first);
-	for (p = clean + strspn(clean, " "); *p; p += strspn(p, " ")) {
-		size_t w = strcspn(p, " ");
-
-		if (!line_start && col + 1 + w > WIDTH) {
-			strbuf_addf(out, "\n%*s", (int)indent, "");
-			col = indent;
-		} else if (!line_start) {
-			strbuf_addch(out, ' ');
-			col++;
-		}
-		/* A word longer than the line: hard-break it. */
-		while (col + w > WIDTH) {
-			size_t room = WIDTH - col;
-
-			strbuf_add(out, p, room);
-			strbuf_addf(out, "\n%*s", (int)indent, "");
-			p += room;
-			w -= room;
-			col = indent;
-		}
-		strbuf_add(out, p, w);
-		col += w;
-		p += w;
-		line_start = false;
-	}
-	strbuf_addch(out, '\n');
+	text_wrap(out, first, indent, WIDTH, clean);
 }
 
 void rpt_fmt_val(char *buf, size_t n, double v)

@@ -1,0 +1,254 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Confirmation of a night's candidates, and their table in wblab.db
+ * (jobs/confirm.h). The re-run itself is nightly.c's (it owns the
+ * kernels and the run); this is what decides and records it.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jobs/confirm.h"
+#include "util/html.h"
+#include "util/log.h"
+
+const char *confirm_outcome_name(enum confirm_outcome c)
+{
+	return c == CONFIRM_REGRESSION ? "confirmed" :
+	       c == CONFIRM_REJECTED   ? "rejected" :
+					 "unknown";
+}
+
+const struct dhyp *confirm_find(const struct family *conf,
+				const struct dhyp *cand)
+{
+	for (size_t i = 0; i < conf->n; i++) {
+		const struct dhyp *h = &conf->h[i];
+
+		if (h->event == cand->event && !strcmp(h->group, cand->group) &&
+		    !strcmp(h->what, cand->what))
+			return h;
+	}
+	return NULL;
+}
+
+enum confirm_outcome confirm_decide(const struct family *det,
+				    const struct family *conf, size_t *unknown)
+{
+	*unknown = 0;
+	for (size_t i = 0; i < det->n; i++) {
+		const struct dhyp *h;
+
+		if (!det->h[i].regression)
+			continue;
+		h = confirm_find(conf, &det->h[i]);
+		/*
+		 * Unknown only while the row can still be decided: an event
+		 * the re-run has not shown has no hypothesis (rejected), a
+		 * row without cells stays unknown.
+		 */
+		if (h && !h->regression && h->d.verdict == VERDICT_UNKNOWN)
+			(*unknown)++;
+	}
+	/* Any regression of the re-run counts, a candidate or not. */
+	if (family_regressions(conf))
+		return CONFIRM_REGRESSION;
+	return *unknown ? CONFIRM_UNKNOWN : CONFIRM_REJECTED;
+}
+
+static const char schema[] =
+	"CREATE TABLE IF NOT EXISTS candidates(night INTEGER, grp TEXT,"
+	" what TEXT, outcome TEXT, verdict TEXT, ref REAL, mean REAL,"
+	" pct REAL, p REAL, na INTEGER, nb INTEGER, detect_p REAL,"
+	" run_dir TEXT);";
+
+int confirm_schema(sqlite3 *db)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		error("wblab.db: %s", msg);
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static void bind_num(sqlite3_stmt *st, int i, double v)
+{
+	if (isfinite(v))
+		sqlite3_bind_double(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* One candidate: its outcome and the re-run's figures (h may be NULL). */
+static int record_one(sqlite3 *db, sqlite3_stmt *st, long long night,
+		      const struct dhyp *cand, const struct dhyp *h,
+		      const char *run_dir)
+{
+	const char *outcome = !h			      ? "rejected" :
+			      h->regression		      ? "confirmed" :
+			      h->d.verdict == VERDICT_UNKNOWN ? "unknown" :
+								"rejected";
+
+	sqlite3_reset(st);
+	sqlite3_bind_int64(st, 1, night);
+	sqlite3_bind_text(st, 2, cand->group, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, cand->what, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, outcome, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, h ? verdict_name(h->d.verdict) : "absent", -1,
+			  SQLITE_STATIC);
+	bind_num(st, 6, h ? h->d.a : NAN);
+	bind_num(st, 7, h ? h->d.b : NAN);
+	bind_num(st, 8, h ? h->d.pct : NAN);
+	bind_num(st, 9, h ? h->d.p : NAN);
+	sqlite3_bind_int(st, 10, h ? h->d.na : 0);
+	sqlite3_bind_int(st, 11, h ? h->d.nb : 0);
+	bind_num(st, 12, cand->d.p);
+	sqlite3_bind_text(st, 13, run_dir ? run_dir : "", -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	return 0;
+}
+
+int confirm_record(sqlite3 *db, long long night, const struct family *det,
+		   const struct family *conf, const char *run_dir)
+{
+	sqlite3_stmt *st;
+	int ret = 0;
+
+	if (confirm_schema(db) ||
+	    sqlite3_prepare_v2(db,
+			       "INSERT INTO candidates VALUES"
+			       "(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	for (size_t i = 0; i < det->n && !ret; i++)
+		if (det->h[i].regression)
+			ret = record_one(db, st, night, &det->h[i],
+					 confirm_find(conf, &det->h[i]),
+					 run_dir);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static const char cand_sql[] =
+	"SELECT c.night, n.commit_id, c.grp, c.what, c.outcome, c.verdict,"
+	" c.na, c.nb, c.ref, c.mean, c.pct, c.p, c.detect_p"
+	" FROM candidates c JOIN nights n ON c.night = n.id"
+	" WHERE (?1 IS NULL OR n.tree = ?1) ORDER BY c.night, c.rowid";
+
+static int cand_query(sqlite3 *db, const char *tree, sqlite3_stmt **st)
+{
+	if (confirm_schema(db))
+		return -1;
+	if (sqlite3_prepare_v2(db, cand_sql, -1, st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	if (tree)
+		sqlite3_bind_text(*st, 1, tree, -1, SQLITE_TRANSIENT);
+	return 0;
+}
+
+static const char *ctext(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "-";
+}
+
+/* A REAL column, NULL as NAN. */
+static double cnum(sqlite3_stmt *st, int i)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ?
+		       NAN :
+		       sqlite3_column_double(st, i);
+}
+
+int confirm_print(sqlite3 *db, const char *tree, FILE *out)
+{
+	sqlite3_stmt *st;
+	int rows = 0;
+
+	if (cand_query(db, tree, &st))
+		return 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (!rows++)
+			fprintf(out,
+				"\ncandidates (the last good commit re-run against the night's, interleaved):\n"
+				"%-5s %-12s %-28s %-26s %-9s %-9s %7s %11s %11s %8s %9s %9s\n",
+				"night", "commit", "group", "candidate",
+				"outcome", "verdict", "n", "last good", "night",
+				"change", "p", "detect p");
+		fprintf(out,
+			"%-5lld %-12.12s %-28.28s %-26.26s %-9s %-9s %3d/%-3d %11.4g %11.4g %+7.1f%% %9.3g %9.3g\n",
+			(long long)sqlite3_column_int64(st, 0), ctext(st, 1),
+			ctext(st, 2), ctext(st, 3), ctext(st, 4), ctext(st, 5),
+			sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
+			cnum(st, 8), cnum(st, 9), cnum(st, 10), cnum(st, 11),
+			cnum(st, 12));
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void td(struct strbuf *html, const char *s)
+{
+	strbuf_addstr(html, "<td>");
+	html_escape(html, s);
+	strbuf_addstr(html, "</td>");
+}
+
+static void td_num(struct strbuf *html, const char *fmt, double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), fmt, v);
+	td(html, buf);
+}
+
+int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html)
+{
+	static const char *const head[] = {
+		"night",   "commit",  "group", "candidate",
+		"outcome", "verdict", "n",     "last good",
+		"night's", "change",  "p",     "detect p"
+	};
+	sqlite3_stmt *st;
+	int rows = 0;
+
+	if (cand_query(db, tree, &st))
+		return 1;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		char n[32];
+
+		if (!rows++) {
+			strbuf_addstr(
+				html,
+				"<h2>Candidates</h2>\n<p>The last good commit re-run against the night's, interleaved; only a confirmed one is bisected and mailed.</p>\n<table border=\"1\"><tr>");
+			for (size_t i = 0; i < sizeof(head) / sizeof(*head);
+			     i++)
+				strbuf_addf(html, "<th>%s</th>", head[i]);
+			strbuf_addstr(html, "</tr>\n");
+		}
+		strbuf_addstr(html, "<tr>");
+		snprintf(n, sizeof(n), "%lld",
+			 (long long)sqlite3_column_int64(st, 0));
+		td(html, n);
+		for (int c = 1; c <= 5; c++)
+			td(html, ctext(st, c));
+		snprintf(n, sizeof(n), "%d/%d", sqlite3_column_int(st, 6),
+			 sqlite3_column_int(st, 7));
+		td(html, n);
+		td_num(html, "%.4g", cnum(st, 8));
+		td_num(html, "%.4g", cnum(st, 9));
+		td_num(html, "%+.1f%%", cnum(st, 10));
+		td_num(html, "%.3g", cnum(st, 11));
+		td_num(html, "%.3g", cnum(st, 12));
+		strbuf_addstr(html, "</tr>\n");
+	}
+	if (rows)
+		strbuf_addstr(html, "</table>\n");
+	sqlite3_finalize(st);
+	return 0;
+}

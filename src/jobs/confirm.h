@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_JOBS_CONFIRM_H
+#define WBLAB_JOBS_CONFIRM_H
+
+#include <sqlite3.h>
+#include <stdio.h>
+
+#include "jobs/family.h"
+#include "util/strbuf.h"
+
+/*
+ * Confirmation of a night's candidate regression (after Chromium's
+ * Pinpoint): detection (tonight's cells against the last good night's,
+ * one look) only names candidates; the last good commit and tonight's are
+ * then run again, interleaved in one run, and decided with the jobs'
+ * procedure (jobs/family.h, decide/procedure.h), repetitions added while
+ * a candidate is unknown. Only a regression there (different, in the bad
+ * direction, beyond the threshold) is bisected and mailed.
+ */
+enum confirm_outcome {
+	CONFIRM_REGRESSION, /* the re-run has a regression */
+	CONFIRM_REJECTED, /* every candidate same, or not in the bad direction */
+	CONFIRM_UNKNOWN, /* a candidate still unknown */
+};
+
+const char *confirm_outcome_name(enum confirm_outcome c);
+
+/*
+ * The outcome of the candidates (the regressions of det, the detection)
+ * in conf, the confirmation's family at its look; *unknown gets how many
+ * candidates conf leaves unknown. An event kind the re-run never showed
+ * is rejected (no hypothesis in conf). Pure.
+ */
+enum confirm_outcome confirm_decide(const struct family *det,
+				    const struct family *conf, size_t *unknown);
+
+/* conf's hypothesis of a candidate, or NULL. */
+const struct dhyp *confirm_find(const struct family *conf,
+				const struct dhyp *cand);
+
+/*
+ * candidates(night, grp, what, outcome, verdict, ref, mean, pct, p, na,
+ * nb, detect_p, run_dir): one row per candidate of a night, with the
+ * confirmation's figures (ref: the last good commit's mean or rate,
+ * mean: tonight's; verdict same, different, unknown or absent).
+ */
+int confirm_schema(sqlite3 *db);
+int confirm_record(sqlite3 *db, long long night, const struct family *det,
+		   const struct family *conf, const char *run_dir);
+/* wblab history: the candidates of the nights shown, as a table. */
+int confirm_print(sqlite3 *db, const char *tree, FILE *out);
+/* The same as an HTML table (escaped), appended to html. */
+int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html);
+
+#endif
