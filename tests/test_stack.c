@@ -170,7 +170,13 @@ START_TEST(test_oom_memcg)
 				       STACK_MARK_END, &w, &wl));
 	o = oom_facts(w, wl, console_line_ts(w, wl), NULL);
 	ck_assert_int_eq(iat(o, "reports"), 4);
-	ck_assert_int_eq(iat(o, "with_dirty_file"), 0);
+	/* Each report's kill: none left out by the rate limit here. */
+	ck_assert_int_eq(iat(o, "kills"), 4);
+	ck_assert_int_eq(iat(o, "unreported_kills"), 0);
+	ck_assert_int_eq(iat(o, "premature"), 0);
+	/* "memory: usage 262144kB, limit 262144kB, failcnt 7892" */
+	ck_assert_int_eq(iat(o, "events.0.limit_kb"), 262144);
+	ck_assert(!json_object_get_boolean(at(o, "events.0.premature")));
 	ck_assert_double_eq_tol(json_object_get_double(at(o, "first_oom_s")),
 				8.971, 0.0005);
 	ck_assert_str_eq(sat(o, "events.0.kind"), "memcg");

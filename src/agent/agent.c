@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "agent/hog.h"
+#include "agent/oomwatch.h"
 #include "agent/io.h"
 #include "agent/plan.h"
 #include "agent/proto.h"
@@ -430,7 +431,9 @@ int main(int argc, char **argv)
 		return hog_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "sample"))
 		return sample_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "oomwatch"))
+		return oomwatch_main(argc - 1, argv + 1);
 	fprintf(stderr,
-		"usage: wblab-agent hog|sample ... (stage 1/2 run as PID 1)\n");
+		"usage: wblab-agent hog|sample|oomwatch ... (stage 1/2 run as PID 1)\n");
 	return 2;
 }

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Guest-side helpers run as separate processes:
- *   hog SIZE_MIB HOLD_S [EVERY_S]
+ *   hog SIZE_MIB HOLD_S [EVERY_S [CHURN_MIB CHURN_MS]]
  *                             touch anonymous memory page by page, then hold;
  *                             with EVERY_S, drop it and touch it again every
- *                             EVERY_S seconds until HOLD_S is over
+ *                             EVERY_S seconds until HOLD_S is over; with
+ *                             CHURN_MIB, hold SIZE_MIB and drop and touch
+ *                             CHURN_MIB more every CHURN_MS milliseconds
  *   sample FILE INTERVAL_MS   append meminfo/vmstat figures once an interval
  *
  * The hog is a small parent that keeps one toucher child alive for HOLD_S
@@ -21,6 +23,12 @@
  * workload: its reclaim then runs from a page fault (__GFP_FS allowed)
  * while the writer's dirty folios fill the memcg, which is what can reach
  * a filesystem whose own page cache allocations are GFP_NOFS (f2fs).
+ * Churning (CHURN_MIB) does the same in small steps beside a static part:
+ * the static part fills the memcg so that reclaim must find the churn's
+ * pages among the writer's file folios, and every CHURN_MS the churn's
+ * fresh faults ask reclaim for CHURN_MIB again (issue #26's premature
+ * OOM workload: a kill there while the memcg holds dirty file pages is
+ * one that cleaning them could have avoided).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -37,6 +45,11 @@
 #include "agent/hog.h"
 #include "agent/io.h"
 #include "agent/proto.h"
+
+/* The churning part: MIB MiB dropped and touched again every MS ms. */
+struct hog_churn {
+	unsigned int mib, ms;
+};
 
 static void oom_adj(const char *v)
 {
@@ -73,12 +86,45 @@ static char *touch_once(size_t mib, int round)
 	return p;
 }
 
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+/*
+ * Hold the static part until end, dropping and touching churn MiB every
+ * ms: each round's time is its faults' stall in reclaim.
+ */
+static int churn(size_t mib, unsigned int ms, double end)
+{
+	char *p = NULL;
+	int round = 0;
+
+	while (mono() < end) {
+		double t0 = mono();
+
+		if (p)
+			munmap(p, mib << 20);
+		p = touch_once(mib, ++round);
+		if (!p)
+			return 1;
+		printf("hog[%d]: churn %d: %zu MiB touched in %.3f s\n",
+		       getpid(), round, mib, mono() - t0);
+		fflush(stdout);
+		sleep_ms(ms);
+	}
+	return 0;
+}
+
 /*
  * Without EVERY, hold HOLD seconds once touched (as the workloads' hold:
  * says). With it, touch again every EVERY seconds, HOLD seconds from the
  * first touch in all.
  */
-static int touch(size_t mib, int hold, int every)
+static int touch(size_t mib, int hold, int every, const struct hog_churn *c)
 {
 	double end = mono() + hold;
 	int round = 1;
@@ -95,6 +141,8 @@ static int touch(size_t mib, int hold, int every)
 		printf("hog[%d]: round %d: %zu MiB touched in %.3f s\n",
 		       getpid(), round, mib, mono() - t0);
 		fflush(stdout);
+		if (c->mib)
+			return churn(c->mib, c->ms, end);
 		if (!every) {
 			printf("hog[%d]: %zu MiB resident, holding %d s\n",
 			       getpid(), mib, hold);
@@ -112,15 +160,20 @@ static int touch(size_t mib, int hold, int every)
 
 int hog_main(int argc, char **argv)
 {
+	struct hog_churn c = { 0, 0 };
 	unsigned int mib, hold, every = 0;
 	int killed = 0;
 	double end;
 
 	/* Sizes in MiB up to 1 TiB, holds up to a week: the planner's. */
-	if (argc < 3 || argc > 4 || proto_uint(argv[1], 1u << 20, &mib) ||
+	if ((argc != 3 && argc != 4 && argc != 6) ||
+	    proto_uint(argv[1], 1u << 20, &mib) ||
 	    proto_uint(argv[2], 7 * 86400, &hold) ||
-	    (argc == 4 && proto_uint(argv[3], 7 * 86400, &every))) {
-		say("hog: usage: hog SIZE_MIB HOLD_S [EVERY_S]");
+	    (argc >= 4 && proto_uint(argv[3], 7 * 86400, &every)) ||
+	    (argc == 6 &&
+	     (proto_uint(argv[4], 1u << 20, &c.mib) ||
+	      proto_uint(argv[5], 86400 * 1000, &c.ms) || !c.mib))) {
+		say("hog: usage: hog SIZE_MIB HOLD_S [EVERY_S [CHURN_MIB CHURN_MS]]");
 		return 2;
 	}
 	end = mono() + hold;
@@ -140,7 +193,7 @@ int hog_main(int argc, char **argv)
 			return 1;
 		}
 		if (!pid)
-			_exit(touch(mib, (int)left + 1, (int)every));
+			_exit(touch(mib, (int)left + 1, (int)every, &c));
 		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 			;
 		if (WIFEXITED(status) && WEXITSTATUS(status) == 0)

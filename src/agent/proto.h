@@ -43,6 +43,8 @@
 #define PROTO_MAGIC "WBL1"
 /* Where captures and samples collect before they go back to the host. */
 #define AGENT_OUT_DIR "/tmp/wblab-out"
+/* The oomwatch's rows in AGENT_OUT_DIR (agent/oomwatch.c, collect/oom.c). */
+#define OOMWATCH_FILE "memcg-oom.tsv"
 /* A bg step's stdout and stderr: AGENT_BG_OUT(LABEL) for a literal label. */
 #define AGENT_BG_PREFIX "/tmp/wblab-bg-"
 #define AGENT_BG_SUFFIX ".out"

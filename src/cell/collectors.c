@@ -15,10 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "agent/proto.h"
 #include "cell/collectors-int.h"
 #include "cell/collectors-plan.h"
 #include "cell/collectors.h"
 #include "collect/fio.h"
+#include "collect/oom.h"
 #include "collect/ops.h"
 #include "collect/vmstat.h"
 #include "util/fs.h"
@@ -264,6 +266,31 @@ static void timeseries_malformed(json_object *ts, json_object *errs)
 	free(why);
 }
 
+/* The memcg's kills and its dirty pages at each (collect/oom.c). */
+static void metrics_memcg_oom(const char *dir, json_object *m,
+			      json_object *errs)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
+	json_object *o;
+
+	if (coll_read_file(dir, OOMWATCH_FILE, &sb))
+		goto out;
+	numsrc_add(&ns, OOMWATCH_FILE, sb.buf, sb.len);
+	o = memcg_oom_facts(sb.buf, sb.len, -1, &ns);
+	if (o)
+		json_object_object_add(m, "memcg_oom", o);
+	else
+		json_object_object_add(errs, "memcg_oom",
+				       json_object_new_string(
+					       OOMWATCH_FILE
+					       ": no header of its columns "
+					       "or no row"));
+	coll_number_errors(errs, &ns);
+out:
+	strbuf_release(&sb);
+}
+
 void collectors_metrics(const char *dir, json_object *m)
 {
 	json_object *errs = json_object_new_object(), *ts = NULL;
@@ -340,6 +367,7 @@ void collectors_metrics(const char *dir, json_object *m)
 		json_object_object_add(m, "memcg", o);
 		kvset_free(&ev);
 	}
+	metrics_memcg_oom(dir, m, errs);
 	/* The console, read once: the stack, OOM and blocked-task parsers. */
 	con = coll_read_file(dir, "console.log", &conbuf) ? NULL : &conbuf;
 	if (con)

@@ -439,14 +439,16 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 			   const struct plan_opts *o)
 {
-	char timeout[16], hog[32], hold[16], every[16];
-	/* Only a re-touching hog gets a third argument: old plans stay. */
+	char timeout[16], hog[32], hold[16], every[16], churn[32], churn_ms[16];
+	/* Only a re-touching or churning hog gets more: old plans stay. */
 	const char *const hog_argv[] = {
 		"/run/wblab-agent",
 		"hog",
 		hog,
 		hold,
-		w->hog_every ? every : NULL, /* no every: argv ends here */
+		w->hog_every || w->hog_churn ? every : NULL, /* argv ends */
+		w->hog_churn ? churn : NULL,
+		churn_ms,
 		NULL,
 	};
 
@@ -456,10 +458,19 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 	snprintf(hold, sizeof(hold), "%lld",
 		 w->hog_hold ? w->hog_hold : (long long)o->workload_timeout);
 	snprintf(every, sizeof(every), "%lld", w->hog_every);
+	snprintf(churn, sizeof(churn), "%llu",
+		 (unsigned long long)(w->hog_churn >> 20));
+	snprintf(churn_ms, sizeof(churn_ms), "%lld", w->hog_churn_ms);
 	plan_phase(p, PHASE_WORKLOAD);
 	collectors_plan_workload(p);
-	if (w->memcg_max)
+	if (w->memcg_max) {
 		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
+		/* Each OOM's memory.stat, read on the memcg's event (oom.c). */
+		plan_step_argv(p, VERB_BG, "oomwatch", NULL,
+			       (const char *const[]){
+				       "/run/wblab-agent", "oomwatch", "wblab",
+				       AGENT_OUT_DIR "/" OOMWATCH_FILE, NULL });
+	}
 	if (w->hog_size && w->fio)
 		plan_step_argv(p, VERB_BG, "hog", NULL, hog_argv);
 	else if (w->hog_size)

@@ -243,6 +243,25 @@ const struct metric metric_rows[] = {
 	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MSTAT_AMEAN, MT_NONE, "oom",
 	  false, .help = "OOM kills (vmstat oom_kill)" },
 	/*
+	 * oom: the memcg's kills while it held more than 1/16 of its limit
+	 * dirty or under writeback (collect/oom.c, the agent's oomwatch
+	 * reading memory.stat on each memory.events change), a count that
+	 * is 0 where cleaning kept up: log1p-welch, and whether a cell had
+	 * one at all (presence, Fisher). The dirty and writeback MiB at the
+	 * kills, averaged over a cell's kills: a level, welch.
+	 */
+	{ "oom-premature", "metrics.memcg_oom.premature_kills", "count", 1,
+	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "oom", true,
+	  .help = "memcg OOM kills with > 1/16 of its limit dirty or under "
+		  "writeback (memory.events, memory.stat)",
+	  .only = "workloads in a memcg, cells since 2026-12-04 (memcg_oom)" },
+	{ "oom-dirty-at-kill", "metrics.memcg_oom.kill_dirty_wb_kb_mean",
+	  "MiB", KIB_MIB, BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC,
+	  "oom", false,
+	  .help = "the memcg's dirty + writeback file pages at its OOM kills "
+		  "(mean over a cell's kills)",
+	  .only = "cells whose memcg killed (memcg_oom)" },
+	/*
 	 * Work left undone: (dirty + writeback) pages when the measured
 	 * window ended over the pages fio wrote. The A/B workloads end with
 	 * end_fsync, so it should be ~0; the report flags a cell above 1%:

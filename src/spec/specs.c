@@ -112,6 +112,16 @@ static const struct spec_field hog_fields[] = {
 	  .type = SPEC_INT,
 	  .offset = F(struct workload_spec, hog_every),
 	  .max = 86400 },
+	{ .name = "churn",
+	  .type = SPEC_SIZE,
+	  .offset = F(struct workload_spec, hog_churn),
+	  .min = 1 << 20,
+	  .max = 1LL << 40 },
+	{ .name = "churn_ms",
+	  .type = SPEC_INT,
+	  .offset = F(struct workload_spec, hog_churn_ms),
+	  .min = 1,
+	  .max = 86400 * 1000 },
 	SPEC_END
 };
 
@@ -251,6 +261,13 @@ static int workload_check(struct spec_file *sf, void *obj)
 		spec_error(sf, root, "fio",
 			   "a workload needs fio:, hog: or pre:");
 	check_primary(sf, &s->primary);
+	/* The churn is in whole MiB beside the static part, never instead. */
+	if (!s->hog_churn != !s->hog_churn_ms || (s->hog_churn && s->hog_every))
+		spec_error(sf, spec_map_get(sf, root, "hog"), "hog",
+			   "churn: and churn_ms: go together, without every:");
+	if (s->hog_churn & ((1 << 20) - 1))
+		spec_error(sf, spec_map_get(sf, root, "hog"), "hog.churn",
+			   "not a whole number of MiB");
 	if (s->memcg_max) {
 		uint64_t v;
 

@@ -117,6 +117,8 @@ struct workload_spec {
 	uint64_t hog_size; /* memory hog: anonymous bytes to touch (0 = none) */
 	long long hog_hold; /* seconds the hog keeps its memory */
 	long long hog_every; /* re-touch every so many seconds (0 = once) */
+	uint64_t hog_churn; /* beside hog_size, bytes dropped and re-touched */
+	long long hog_churn_ms; /* ... every so many milliseconds */
 	char *memcg_max; /* run the workload in a memcg with this memory.max */
 	char *lru_gen; /* "on"/"off": MGLRU set in setup; NULL: kernel default */
 	struct spec_strlist
