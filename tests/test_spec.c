@@ -148,6 +148,32 @@ START_TEST(topology_iotune_field)
 }
 END_TEST
 
+/* A disk's queue_size: read beside its iotune, a power of two. */
+START_TEST(topology_queue_size_field)
+{
+	struct topology_spec t;
+	struct strbuf err = STRBUF_INIT;
+	char *path = write_tmp(
+		"qs.yaml",
+		"description: x\ndisks: {count: 1, size: 1G}\nlayers:\n"
+		"  - {name: d0, type: disk, index: 0, queue_size: 8}\n"
+		"  - {name: f, type: fs, on: d0, fstype: ext4}\n");
+
+	ck_assert_msg(!topology_spec_load_err(path, "t", &t, &err), "%s",
+		      err.buf);
+	ck_assert_int_eq(topology_disk_iotune(&t, "main", 0)->queue_size, 8);
+	topology_spec_free(&t);
+	strbuf_release(&err);
+	free(path);
+	ASSERT_ERR("description: x\ndisks: {count: 1, size: 1G}\nlayers:\n"
+		   "  - {name: d, type: disk, index: 0, queue_size: 12}\n",
+		   "t.yaml:4: layers[0].queue_size: 12 is not a power of two");
+	ASSERT_ERR("description: x\ndisks: {count: 1, size: 1G}\nlayers:\n"
+		   "  - {name: d, type: disk, index: 0, queue_size: 2}\n",
+		   "t.yaml:4: layers[0].queue_size: 2 is out of range");
+}
+END_TEST
+
 START_TEST(topology_errors)
 {
 	/* Each error names file:line: field. */
@@ -494,6 +520,7 @@ int main(void)
 	tcase_add_test(tc, topology_xfs_disk_fields);
 	tcase_add_test(tc, topology_errors);
 	tcase_add_test(tc, topology_iotune_field);
+	tcase_add_test(tc, topology_queue_size_field);
 	tcase_add_test(tc, layer_errors);
 	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, workload_errors);

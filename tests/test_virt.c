@@ -49,8 +49,9 @@ START_TEST(xml_escapes_hostile_names)
 						      .serial = "ser<&>'\"",
 						      .readonly = true };
 	c.disks[c.nr_disks++] = (struct domain_disk){
-		"/d/1", "raw",		 "s1",
-		false,	.iops_sec = 200, .bytes_sec = 4 << 20
+		"/d/1",		 "raw",		  "s1",
+		false,		 .iops_sec = 200, .bytes_sec = 4 << 20,
+		.queue_size = 8,
 	};
 	ck_assert_int_eq(domain_xml(&c, &xml), 0);
 	ck_assert_ptr_null(strstr(xml.buf, "<run>"));
@@ -75,6 +76,9 @@ START_TEST(xml_escapes_hostile_names)
 	EXPECT("/domain/devices/disk[2]/iotune/total_iops_sec", "200");
 	EXPECT("/domain/devices/disk[2]/iotune/total_bytes_sec", "4194304");
 	EXPECT("string(count(/domain/devices/disk[1]/iotune))", "0");
+	EXPECT("string(/domain/devices/disk[2]/driver/@queue_size)", "8");
+	EXPECT("string(count(/domain/devices/disk[1]/driver/@queue_size))",
+	       "0");
 	EXPECT("string(/domain/devices/channel/source/@path)", "/s/<a>.sock");
 	EXPECT("string(/domain/devices/channel/target/@name)",
 	       "org.wblab.agent");

@@ -237,6 +237,8 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 				io->total_iops_sec;
 			vm->dc.disks[vm->dc.nr_disks - 1].bytes_sec =
 				io->total_bytes_sec;
+			vm->dc.disks[vm->dc.nr_disks - 1].queue_size =
+				io->queue_size;
 		}
 		if (!bad && getenv("WBLAB_QEMU_USER"))
 			chown_to_qemu(p);

@@ -63,6 +63,14 @@ enum layer_type {
 struct topo_iotune {
 	long long total_iops_sec;
 	uint64_t total_bytes_sec;
+	/*
+	 * The disk's virtqueue size (the disk layer's queue_size:, libvirt's
+	 * <driver queue_size>), which virtio-blk takes as its queue depth:
+	 * a short queue makes the writers, reclaim's pageout() among them,
+	 * wait for a tag while QEMU's throttle holds the requests. 0: QEMU's
+	 * default (256).
+	 */
+	long long queue_size;
 };
 
 struct topo_layer {

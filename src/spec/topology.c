@@ -38,6 +38,7 @@ static const struct spec_field disk_fields[] = {
 	COMMON_FIELDS,
 	{ .name = "index", .type = SPEC_INT, .offset = L(index), .required = true, .max = 15 },
 	SPEC_SUBMAP_AT("iotune", false, iotune_fields, L(iotune)),
+	{ .name = "queue_size", .type = SPEC_INT, .offset = L(iotune.queue_size), .min = 4, .max = 1024 },
 	SPEC_END
 };
 
@@ -439,6 +440,11 @@ static int topology_check(struct spec_file *sf, void *obj)
 					l->name, t->layers[k].line);
 		if (!l->guest)
 			l->guest = xstrdup("main");
+		/* QEMU's virtio-blk takes a power of two. */
+		if (l->iotune.queue_size & (l->iotune.queue_size - 1))
+			LAYER_ERR(sf, t, l, "queue_size",
+				  "%lld is not a power of two (4..1024)",
+				  l->iotune.queue_size);
 		if (!strcmp(l->guest, "target") && !t->target_disks.count)
 			LAYER_ERR(
 				sf, t, l, "guest",

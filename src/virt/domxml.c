@@ -99,14 +99,16 @@ static void write_iotune(struct xw *x, const struct domain_disk *d)
 
 static void write_disk(struct xw *x, const struct domain_disk *d, int i)
 {
-	char dev[8];
+	char dev[8], qs[16];
 
 	snprintf(dev, sizeof(dev), "vd%c", 'a' + i);
+	snprintf(qs, sizeof(qs), "%u", d->queue_size);
 	el_start(x, "disk");
 	attr(x, "type", "file");
 	attr(x, "device", "disk");
 	el_empty(x, "driver", "name", "qemu", "type", d->format, "cache",
-		 "none", "io", "native", NULL);
+		 "none", "io", "native", d->queue_size ? "queue_size" : NULL,
+		 qs, NULL);
 	el_empty(x, "source", "file", d->path, NULL);
 	el_empty(x, "target", "dev", dev, "bus", "virtio", NULL);
 	el_text(x, "serial", d->serial);

@@ -16,6 +16,7 @@ struct domain_disk {
 	bool readonly;
 	/* <iotune> total_iops_sec and total_bytes_sec; 0: unlimited */
 	unsigned long long iops_sec, bytes_sec;
+	unsigned int queue_size; /* virtqueue size; 0: QEMU's default */
 };
 
 /* Everything a cell's transient libvirt domain is made of. */
