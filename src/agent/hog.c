@@ -5,8 +5,8 @@
  *                             touch anonymous memory page by page, then hold;
  *                             with EVERY_S, drop it and touch it again every
  *                             EVERY_S seconds until HOLD_S is over; with
- *                             CHURN_MIB, hold SIZE_MIB and drop and touch
- *                             CHURN_MIB more every CHURN_MS milliseconds
+ *                             CHURN_MIB, hold SIZE_MIB and touch CHURN_MIB
+ *                             more and drop it every CHURN_MS milliseconds
  *   sample FILE INTERVAL_MS   append meminfo/vmstat figures once an interval
  *
  * The hog is a small parent that keeps one toucher child alive for HOLD_S
@@ -95,25 +95,26 @@ static void sleep_ms(unsigned int ms)
 }
 
 /*
- * Hold the static part until end, dropping and touching churn MiB every
- * ms: each round's time is its faults' stall in reclaim.
+ * Hold the static part until end; every ms, touch churn MiB and drop it
+ * at once. The gap is the writer's: its dirty pages fill what the churn
+ * left, so the next round's faults must reclaim them (touching right
+ * after the drop would take back the pages just freed, and reclaim
+ * nothing). Each round's time is its faults' stall in reclaim.
  */
 static int churn(size_t mib, unsigned int ms, double end)
 {
-	char *p = NULL;
 	int round = 0;
 
 	while (mono() < end) {
 		double t0 = mono();
+		char *p = touch_once(mib, ++round);
 
-		if (p)
-			munmap(p, mib << 20);
-		p = touch_once(mib, ++round);
 		if (!p)
 			return 1;
 		printf("hog[%d]: churn %d: %zu MiB touched in %.3f s\n",
 		       getpid(), round, mib, mono() - t0);
 		fflush(stdout);
+		munmap(p, mib << 20);
 		sleep_ms(ms);
 	}
 	return 0;
