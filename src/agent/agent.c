@@ -33,6 +33,7 @@
 #include "agent/io.h"
 #include "agent/plan.h"
 #include "agent/proto.h"
+#include "agent/watch.h"
 #include "util/io.h"
 #include "util/str.h"
 
@@ -433,7 +434,9 @@ int main(int argc, char **argv)
 		return sample_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "oomwatch"))
 		return oomwatch_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "watch"))
+		return watch_main(argc - 1, argv + 1);
 	fprintf(stderr,
-		"usage: wblab-agent hog|sample|oomwatch ... (stage 1/2 run as PID 1)\n");
+		"usage: wblab-agent hog|sample|oomwatch|watch ... (stage 1/2 run as PID 1)\n");
 	return 2;
 }

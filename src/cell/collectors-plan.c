@@ -231,12 +231,30 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size)
  */
 #define SAMPLE_INTERVAL_MS "100"
 
+/*
+ * The stall watcher (agent/watch.c): SysRq-t twice when no progress
+ * counter moved for WATCH_WINDOW_S seconds with tasks in D state, the
+ * second dump WATCH_GAP_S later. The gap is three of mempool_alloc's 5 s
+ * sleeps, and time for a 115200-baud console to drain the first dump
+ * (about 2000 lines of SysRq-t in the swap deadlock's cells) before the
+ * second one fills the kernel's log buffer. The window: the deadlocked
+ * swap-direct cells stood still from 12 s into the workload to its
+ * 150 s timeout; a healthy hog's hold (10 s) has no task in D state.
+ */
+#define WATCH_WINDOW_S "20"
+#define WATCH_GAP_S "15"
+
 void collectors_plan_workload(struct strbuf *plan)
 {
 	plan_step_argv(plan, VERB_BG, "sampler", NULL,
 		       (const char *const[]){ "/run/wblab-agent", "sample",
 					      "/tmp/wblab-out/timeseries.tsv",
 					      SAMPLE_INTERVAL_MS, NULL });
+	/* Started before the workload's steps: their sessions are new. */
+	plan_step_argv(plan, VERB_BG, "watch", NULL,
+		       (const char *const[]){ "/run/wblab-agent", "watch",
+					      WATCH_WINDOW_S, WATCH_GAP_S,
+					      NULL });
 	put(plan, TRACEFS "/stack_max_size", "0");
 	put(plan, "/dev/kmsg", STACK_MARK_BEGIN "\n");
 	for (size_t i = 0; i < nr_stack_sites; i++) {

@@ -49,7 +49,6 @@ bool sysrq_task_line(const char *l, size_t n, struct sysrq_task *t,
 	return true;
 }
 
-/* " mempool_alloc_noprof+0x177/0x1b0": the name, or 0 for any other line. */
 static int frame(const char *b, const char *end, char *name, size_t nsz)
 {
 	const char *plus = memchr(b, '+', end - b), *r;
@@ -67,7 +66,14 @@ static int frame(const char *b, const char *end, char *name, size_t nsz)
 	return n;
 }
 
-static bool scheduler(const char *name)
+int sysrq_frame(const char *l, size_t len, char *name, size_t nsz)
+{
+	const char *end = l + len;
+
+	return frame(body(l, end), end, name, nsz);
+}
+
+bool sysrq_sched_frame(const char *name)
 {
 	return starts_with(name, "schedule") ||
 	       starts_with(name, "__schedule") ||
@@ -79,21 +85,32 @@ static bool scheduler(const char *name)
  * nothing, the work function it runs does ("refill_work"). An idle
  * worker prints "Workqueue:  0x0 (events_highpri)": no function.
  */
-static void workqueue(json_object *task, const char *b, const char *end)
+static size_t work_fn(const char *b, const char *end, const char **fn)
 {
-	const char *fn = memchr(b, ' ', end - b), *fe, *r;
+	const char *f = memchr(b, ' ', end - b), *fe, *r;
 	size_t rn;
 
-	if (!fn)
-		return;
-	while (fn < end && *fn == ' ')
-		fn++;
-	for (fe = fn; fe < end && *fe != ' '; fe++)
+	if (!f)
+		return 0;
+	while (f < end && *f == ' ')
+		f++;
+	for (fe = f; fe < end && *fe != ' '; fe++)
 		;
-	if (fe > fn && fe - fn < 128 &&
-	    !skip_prefix_mem(fn, fe - fn, "0x", &r, &rn))
-		json_put(task, "work",
-			 json_object_new_string_len(fn, (int)(fe - fn)));
+	if (fe == f || fe - f >= 128 ||
+	    skip_prefix_mem(f, fe - f, "0x", &r, &rn))
+		return 0;
+	*fn = f;
+	return fe - f;
+}
+
+size_t sysrq_work(const char *l, size_t len, const char **fn)
+{
+	const char *end = l + len, *b = body(l, end), *r;
+	size_t rn;
+
+	if (!skip_prefix_mem(b, end - b, "Workqueue: ", &r, &rn) || !rn)
+		return 0;
+	return work_fn(r, end, fn);
 }
 
 json_object *blocked_tasks(const char *text, size_t len, struct numsrc *ns)
@@ -108,7 +125,8 @@ json_object *blocked_tasks(const char *text, size_t len, struct numsrc *ns)
 		const char *nl = memchr(p, '\n', end - p);
 		const char *le = nl ? nl : end, *b = body(p, le), *r;
 		struct sysrq_task t;
-		size_t rn;
+		const char *wf;
+		size_t rn, wn;
 		char s[128];
 
 		if (sysrq_task_line(p, le - p, &t, ns)) {
@@ -122,10 +140,9 @@ json_object *blocked_tasks(const char *text, size_t len, struct numsrc *ns)
 				json_put(cur, "frames", frames);
 				json_object_array_add(tasks, cur);
 			}
-		} else if (cur &&
-			   skip_prefix_mem(b, le - b, "Workqueue: ", &r, &rn) &&
-			   rn) {
-			workqueue(cur, r, le);
+		} else if (cur && (wn = sysrq_work(p, le - p, &wf))) {
+			json_put(cur, "work",
+				 json_object_new_string_len(wf, (int)wn));
 		} else if (cur &&
 			   skip_prefix_mem(b, le - b, "</TASK>", &r, &rn)) {
 			cur = NULL;
@@ -135,7 +152,7 @@ json_object *blocked_tasks(const char *text, size_t len, struct numsrc *ns)
 			json_object_array_add(frames,
 					      json_object_new_string(s));
 			if (!json_object_object_get_ex(cur, "wait", NULL) &&
-			    !scheduler(s))
+			    !sysrq_sched_frame(s))
 				json_put_str(cur, "wait", s);
 		}
 		p = nl ? nl + 1 : end;

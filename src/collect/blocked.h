@@ -26,6 +26,17 @@ struct numsrc;
 bool sysrq_task_line(const char *line, size_t len, struct sysrq_task *t,
 		     struct numsrc *ns);
 
+/*
+ * The other lines of a task's record: a reliable frame's function name
+ * ("? " frames are not; 0 for any other line), whether a function is the
+ * scheduler's (the wait site is the first frame past those), and a
+ * kworker's work function from its "Workqueue: " line (0 for an idle
+ * worker's "0x0" or any other line). Lines may carry their timestamp.
+ */
+int sysrq_frame(const char *line, size_t len, char *name, size_t nsz);
+bool sysrq_sched_frame(const char *name);
+size_t sysrq_work(const char *line, size_t len, const char **fn);
+
 /* Guest text: at most this many tasks listed, this many frames each. */
 #define BLOCKED_MAX_TASKS 32
 #define BLOCKED_MAX_FRAMES 24

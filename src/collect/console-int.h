@@ -41,6 +41,7 @@ enum kind {
 	K_LOCKDEP,
 	K_LEAK,
 	K_OTHER,
+	K_STALL,
 	NR_KINDS
 };
 
@@ -92,6 +93,7 @@ enum anchor {
 	A_VFSBUSY,
 	A_VFSCLOSE,
 	A_KMEMLEAK,
+	A_STALL,
 	NR_ANCHORS
 };
 
@@ -174,6 +176,8 @@ struct console_parser {
 
 	bool seen, preamble;
 	int preamble_lines;
+
+	struct stall_state *stall; /* console-stall.c, NULL until a marker */
 };
 
 /* A bounded output buffer for titles. */
@@ -286,6 +290,13 @@ bool simple_oops(struct console_parser *p, const struct line *l,
 bool slub_line(struct console_parser *p, const struct line *l);
 bool stack_evidence(struct console_parser *p, const struct line *l);
 bool warning_line(struct console_parser *p, const struct line *l);
+
+/* console-stall.c: the watcher's dumps (agent/watch.c) */
+bool stall_marker(struct console_parser *p, const struct line *l);
+bool stall_reading(const struct console_parser *p);
+void stall_dump_line(struct console_parser *p, const struct line *l);
+/* The stall event, if the two dumps share stuck tasks: at finish. */
+void stall_finish(struct console_parser *p);
 
 /* console-oom.c */
 bool alloc_line(struct console_parser *p, const struct line *l);

@@ -16,7 +16,7 @@ const char *const kind_names[NR_KINDS] = {
 	[K_OOPS] = "oops",	     [K_PANIC] = "panic",
 	[K_WARN] = "warning",	     [K_SAN] = "sanitizer",
 	[K_LOCKDEP] = "lockdep",     [K_LEAK] = "leak",
-	[K_OTHER] = "other",
+	[K_OTHER] = "other",	     [K_STALL] = "stall",
 };
 
 /*
@@ -70,6 +70,7 @@ const struct anchor_def anchors[NR_ANCHORS] = {
 	[A_VFSBUSY] = { "VFS: Busy inodes", 0 },
 	[A_VFSCLOSE] = { "VFS: Close: file count is", 5 },
 	[A_KMEMLEAK] = { "unreferenced object 0x", 1 },
+	[A_STALL] = { "wblab: stall dump ", 4 },
 };
 
 /* Where the message of a BUG: or SYZFAIL: line ends. */

@@ -112,6 +112,7 @@ void console_parser_finish(struct console_parser *p, struct console_report *out)
 	int best = 3;
 
 	console_parser_flush(p);
+	stall_finish(p);
 	out->bytes = p->bytes;
 	out->lines = p->lineno;
 	out->dropped_events = p->dropped;

@@ -108,6 +108,8 @@ static void find_anchors(const struct console_parser *p, struct line *l)
 
 static bool handle_anchors(struct console_parser *p, const struct line *l)
 {
+	if (hit(l, A_STALL) && stall_marker(p, l))
+		return true;
 	if (boot_line(p, l))
 		return true;
 	if (hit(l, A_KPANIC) && panic_line(p, l))
@@ -346,12 +348,14 @@ static void process_line(struct console_parser *p, const char *raw, size_t len)
 	l.rlen = len;
 	find_anchors(p, &l);
 	if (!l.hits && p->ctx < 0 && p->df < 0 && !p->preamble && p->seen &&
-	    !oom_reading(p))
+	    !oom_reading(p) && !stall_reading(p))
 		return;
 	strip_prefix(&l);
 	oom_meminfo_line(p, &l);
 	if (l.hits)
 		consumed = handle_anchors(p, &l);
+	if (!consumed && stall_reading(p))
+		stall_dump_line(p, &l);
 	if (p->preamble) {
 		if ((l.has_ts && !l.ts_zero) ||
 		    ++p->preamble_lines > PREAMBLE_MAX) {
@@ -378,7 +382,7 @@ static void process_line(struct console_parser *p, const char *raw, size_t len)
 static bool fast_ok(const struct console_parser *p)
 {
 	return p->ctx < 0 && p->df < 0 && !p->preamble && p->seen &&
-	       !oom_reading(p);
+	       !oom_reading(p) && !stall_reading(p);
 }
 
 static long count_nl(const unsigned char *s, size_t n)
@@ -532,6 +536,7 @@ void console_parser_free(struct console_parser *p)
 	for (i = 0; p->ev && i < p->nr_ev; i++)
 		json_object_put(p->ev[i].detail);
 	free(p->ev);
+	free(p->stall);
 	free(p);
 }
 

@@ -335,6 +335,9 @@ static void group_section(struct strbuf *out, const struct report *r,
 	mail_outcome_table(out, g);
 	mail_event_names(out, g, "oom", true, "OOM victims:");
 	mail_event_names(out, g, "stack_overflow", false, "Stack overflows:");
+	mail_event_names(out, g, "stall", false,
+			 "Stalled (tasks in D state at the same wait site in "
+			 "two SysRq-t dumps, no progress between them):");
 	mail_event_names(out, g, "blocked", false,
 			 "Blocked in the kernel at the end of the workload "
 			 "(SysRq-t, D state):");
