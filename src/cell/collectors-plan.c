@@ -164,7 +164,7 @@ static void arm_stack_sites(struct strbuf *plan, long thread_size)
 	strbuf_release(&cond);
 }
 
-void collectors_plan_arm(struct strbuf *plan, long thread_size)
+void collectors_plan_arm(struct strbuf *plan, long thread_size, bool page_cache)
 {
 	put(plan, TRACEFS "/tracing_on", "0");
 	put(plan, TRACEFS "/events/enable", "0");
@@ -184,6 +184,13 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size)
 	for (size_t i = 0; trace_events[i]; i++) {
 		char *p =
 			xasprintf(TRACEFS "/events/%s/enable", trace_events[i]);
+
+		put(plan, p, "1");
+		free(p);
+	}
+	if (page_cache) {
+		char *p = xasprintf(TRACEFS "/events/%s/enable",
+				    trace_page_cache_event);
 
 		put(plan, p, "1");
 		free(p);

@@ -2,6 +2,8 @@
 #ifndef WBLAB_COLLECTORS_PLAN_H
 #define WBLAB_COLLECTORS_PLAN_H
 
+#include <stdbool.h>
+
 #include "util/strbuf.h"
 
 /*
@@ -18,8 +20,10 @@
  * End of setup, before vmstat.before: arm tracers, reset maxima.
  * thread_size is the kernel's THREAD_SIZE (kernel.json; 0: unknown, 16 KiB
  * assumed): the stack probes record sp modulo it and filter on depth.
+ * page_cache: also trace page-cache insertions (the workload asks).
  */
-void collectors_plan_arm(struct strbuf *plan, long thread_size);
+void collectors_plan_arm(struct strbuf *plan, long thread_size,
+			 bool page_cache);
 /* Start of the workload phase: background samplers. */
 void collectors_plan_workload(struct strbuf *plan);
 /* End of the workload phase, background jobs still running. */

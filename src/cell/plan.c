@@ -546,7 +546,7 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		lru_gen_steps(out, w->lru_gen);
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
-		collectors_plan_arm(out, o->thread_size);
+		collectors_plan_arm(out, o->thread_size, w->trace_page_cache);
 		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",
 			  NULL);

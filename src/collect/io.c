@@ -18,6 +18,7 @@
 
 #include "collect/io-int.h"
 #include "collect/io.h"
+#include "collect/seek.h"
 #include "util/dvec.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -62,6 +63,7 @@ struct ent {
 	bool used;
 	double ts;
 	int cls; /* -1 unknown */
+	int pid; /* who queued the bio (pages), -1 unknown */
 };
 
 struct map {
@@ -114,15 +116,13 @@ static struct ent *map_get(struct map *m, struct key key, bool create)
 	m->v[h].used = true;
 	m->v[h].k = key;
 	m->v[h].cls = -1;
+	m->v[h].pid = -1;
 	m->n++;
 	return &m->v[h];
 }
 
 struct writer {
-	long long pages, bios, seq, steps;
-	double seek_kib;
-	bool have_prev;
-	unsigned long long prev_end;
+	long long pages, bios;
 	struct dvec bio_kib, service_us;
 };
 
@@ -143,6 +143,7 @@ struct io_state {
 	struct leaf leaf[MAX_DEVS];
 	size_t nleaf;
 	long long leaf_overflow;
+	struct seek_state *seek;
 };
 
 static unsigned int mkdev(unsigned int maj, unsigned int min)
@@ -176,6 +177,7 @@ struct io_state *io_new(const char *fs_dev)
 	struct io_state *s = xzalloc(sizeof(*s));
 
 	s->have_fs_dev = io_parse_devstr(fs_dev, &s->fs_dev);
+	s->seek = seek_new();
 	return s;
 }
 
@@ -191,7 +193,13 @@ void io_free(struct io_state *s)
 		dvec_clear(&s->leaf[i].service_us);
 	free(s->pages.v);
 	free(s->rqs.v);
+	seek_free(s->seek);
 	free(s);
+}
+
+struct seek_state *io_seek(struct io_state *s)
+{
+	return s->seek;
 }
 
 bool io_seen(const struct io_state *s)
@@ -270,7 +278,8 @@ static bool is_write(const struct blk *b)
 }
 
 static void mark_pages(struct io_state *s, unsigned int dev,
-		       unsigned long long sector, unsigned int nr, int cls)
+		       unsigned long long sector, unsigned int nr, int cls,
+		       int pid)
 {
 	unsigned int pages = (nr + SECTORS_PER_PAGE - 1) / SECTORS_PER_PAGE;
 
@@ -280,10 +289,14 @@ static void mark_pages(struct io_state *s, unsigned int dev,
 		s->truncated = true;
 		return;
 	}
-	for (unsigned int i = 0; i < pages; i++)
-		map_get(&s->pages, mkkey(dev, sector + i * SECTORS_PER_PAGE),
-			true)
-			->cls = cls;
+	for (unsigned int i = 0; i < pages; i++) {
+		struct ent *e = map_get(
+			&s->pages, mkkey(dev, sector + i * SECTORS_PER_PAGE),
+			true);
+
+		e->cls = cls;
+		e->pid = pid;
+	}
 }
 
 void io_bio_queue(struct io_state *s, const struct trace_line *l,
@@ -298,24 +311,16 @@ void io_bio_queue(struct io_state *s, const struct trace_line *l,
 	/*
 	 * A bio is traced once, where it is first queued (BIO_TRACE_COMPLETION):
 	 * the fs's own bios at its device, md's member bios at the members.
+	 * The pages remember their queuer (class and pid), which the leaf
+	 * requests they become are attributed to (seek.c).
 	 */
 	if (!s->have_fs_dev || b.dev != s->fs_dev)
 		return;
+	seek_comm(s->seek, l->pid, l->comm);
 	w->bios++;
 	w->pages += (b.nr + SECTORS_PER_PAGE - 1) / SECTORS_PER_PAGE;
 	dvec_push(&w->bio_kib, b.nr / 2.0);
-	if (w->have_prev) {
-		unsigned long long d = b.sector > w->prev_end ?
-					       b.sector - w->prev_end :
-					       w->prev_end - b.sector;
-
-		w->steps++;
-		w->seq += d == 0;
-		w->seek_kib += d / 2.0;
-	}
-	w->have_prev = true;
-	w->prev_end = b.sector + b.nr;
-	mark_pages(s, b.dev, b.sector, b.nr, cls);
+	mark_pages(s, b.dev, b.sector, b.nr, cls, l->pid);
 }
 
 /* A remapped bio (partition, md, dm) carries its writer's class along. */
@@ -329,7 +334,7 @@ void io_bio_remap(struct io_state *s, const struct trace_line *l)
 	s->seen = true;
 	e = map_get(&s->pages, mkkey(b.old_dev, b.old_sector), false);
 	if (e && e->cls >= 0)
-		mark_pages(s, b.dev, b.sector, b.nr, e->cls);
+		mark_pages(s, b.dev, b.sector, b.nr, e->cls, e->pid);
 }
 
 void io_rq_issue(struct io_state *s, const struct trace_line *l)
@@ -344,6 +349,8 @@ void io_rq_issue(struct io_state *s, const struct trace_line *l)
 	e = map_get(&s->rqs, mkkey(b.dev, b.sector), true);
 	e->ts = l->ts;
 	e->cls = page ? page->cls : -1;
+	seek_request(s->seek, b.dev, page ? page->pid : -1, e->cls, b.sector,
+		     b.nr);
 }
 
 static struct leaf *leaf_of(struct io_state *s, unsigned int dev)
@@ -402,10 +409,6 @@ static json_object *writer_json(const struct writer *cw, bool counts_ok)
 	json_put(o, "pages",
 		 counts_ok ? json_object_new_int64(w->pages) : NULL);
 	json_put(o, "bios", counts_ok ? json_object_new_int64(w->bios) : NULL);
-	json_put(o, "seq_pct",
-		 w->steps ? json_number(100.0 * w->seq / w->steps) : NULL);
-	json_put(o, "mean_seek_kib",
-		 w->steps ? json_number(w->seek_kib / w->steps) : NULL);
 	json_put(o, "bio_kib_p50", pct(&w->bio_kib, 0.5));
 	json_put(o, "service_us_p50", pct(&w->service_us, 0.5));
 	json_put(o, "service_us_p95", pct(&w->service_us, 0.95));
@@ -441,6 +444,7 @@ json_object *io_json(const struct io_state *s, bool counts_ok)
 		json_put(d, name, r);
 	}
 	json_put(o, "devices", d);
+	json_put(o, "seek", seek_json(s->seek, io_class_name, NR_IO));
 	json_put(o, "attribution_truncated",
 		 json_object_new_boolean(s->truncated));
 	return o;

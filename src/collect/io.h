@@ -36,14 +36,17 @@ void io_bio_queue(struct io_state *s, const struct trace_line *l,
 void io_bio_remap(struct io_state *s, const struct trace_line *l);
 void io_rq_issue(struct io_state *s, const struct trace_line *l);
 void io_rq_complete(struct io_state *s, const struct trace_line *l);
+/* The seek analysis (collect/seek.h) the block events feed. */
+struct seek_state *io_seek(struct io_state *s);
 /* True once any block event was seen. */
 bool io_seen(const struct io_state *s);
 /* Write pages at the fs device by class (trace). */
 long long io_pages(const struct io_state *s, enum io_class cls);
 long long io_bios(const struct io_state *s, enum io_class cls);
 /*
- * {writers: {class: {pages, bios, seq_pct, mean_seek_kib, bio_kib_p50,
- * service_us_p50, service_us_p95, service_requests}}, devices: {...}}
+ * {writers: {class: {pages, bios, bio_kib_p50, service_us_p50,
+ * service_us_p95, service_requests}}, devices: {...}, seek: {...}}
+ * (seek: collect/seek.h)
  * from the trace; counts null when counts_ok is false (events lost).
  */
 json_object *io_json(const struct io_state *s, bool counts_ok);

@@ -35,6 +35,16 @@ const char *const trace_events[] = {
 };
 
 /*
+ * pfn -> (inode, offset) of every page-cache folio: joins reclaim's
+ * written folios (mm_vmscan_write_folio's pfn) to their file offsets
+ * (collect/seek.c). A line per page inserted (dirty-hog-memcg's 2 GiB of
+ * writes would be 524288 lines, more than the ring buffer holds with the
+ * rest), so only a workload with trace_page_cache: true turns it on.
+ */
+const char *const trace_page_cache_event =
+	"filemap/mm_filemap_add_to_page_cache";
+
+/*
  * Only writes matter for attribution: reads would fill the buffer. The
  * pattern is anchored at the front on purpose: 6.1 matches "*W*" with
  * strnstr() over the whole 8-byte rwbs array, past its NUL, so a read

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "collect/io.h"
+#include "collect/seek.h"
 #include "collect/trace-int.h"
 #include "collect/trace.h"
 #include "collect/traceline.h"
@@ -265,12 +266,15 @@ static void one(struct summary *s, const struct trace_line *l)
 	if (l->event_len > strlen("block_") &&
 	    starts_with(l->event, "block_")) {
 		block_event(s, l);
+	} else if (ev(l, "mm_filemap_add_to_page_cache")) {
+		seek_folio_cached(io_seek(s->io), l);
 	} else if (ev(l, "mm_vmscan_write_folio") ||
 		   ev(l, "mm_vmscan_writepage")) {
 		struct named *c =
 			trace_ntab_get(&s->wr_comm, l->comm, strlen(l->comm));
 		int ty = file_or_anon(l);
 
+		seek_folio_written(io_seek(s->io), l, cls(s, l));
 		s->writes[who(s, l)][ty]++;
 		s->ctx[cls(s, l)].writepage_calls++;
 		trace_add(ty == TY_FILE ? &c->a : &c->b, 1);

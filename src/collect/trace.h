@@ -50,6 +50,8 @@ long long trace_loss_total(const struct trace_loss *l);
 
 /* Events the plan enables, "system/event" (NULL-terminated). */
 extern const char *const trace_events[];
+/* Enabled besides only for a workload with trace_page_cache: true. */
+extern const char *const trace_page_cache_event;
 
 /* Event filters the plan sets before enabling ({NULL} ends). */
 struct trace_filter {

@@ -143,8 +143,8 @@ const struct metric metric_rows[] = {
 	  1, BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
 	  .help = "nr_vmscan_immediate_reclaim" },
 	/*
-	 * io: Pgpgout is a count of KiB (CV 1-5% per kernel): log1p-welch. Flusher seq, a share near its top (92-98%):
-	 * permutation.
+	 * io: Pgpgout is a count of KiB (CV 1-5% per kernel): log1p-welch. (Flusher seq,
+	 * the flawed share of contiguous bios, gave way to the seek rows.)
 	 */
 	{ "Pgpgout", "metrics.ops.pgpgout_kib", "KiB", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "io", false,
@@ -157,10 +157,55 @@ const struct metric metric_rows[] = {
 	{ "File refaults", "metrics.ops.workingset_refault_file", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
 	  .help = "workingset_refault_file" },
-	{ "Flusher seq", "metrics.io.writers.flusher.seq_pct", "%", 1,
-	  BETTER_HIGHER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "io", false,
-	  .help = "flusher write bios that continue the previous one",
-	  .only = "cells whose trace saw the flusher's bios (io.writers)" },
+	/*
+	 * seek (issue #26, collect/seek.c): how seeky memcg reclaim's and the
+	 * flusher's writes are, per writer at the leaf device after merging.
+	 * A run and a request are sizes (log1p-welch); the share of gaps over
+	 * 1 MiB a percentage (permutation); Spearman's rho of write order
+	 * against file offset (reclaim: its folios joined to their page-cache
+	 * insertion) or sector (the flusher) a bounded figure (permutation).
+	 * Replaces "Flusher seq": bios before merging, all pids of a class as
+	 * one stream, a 4 KiB hole counted as a seek.
+	 */
+	{ "Memcg run", "metrics.io.seek.classes.memcg.run_kib_mean", "KiB", 1,
+	  BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS, "seek-reclaim",
+	  false, .help = "memcg reclaim's runs of contiguous write requests (mean)",
+	  .only = "cells where memcg reclaim wrote (io.seek)" },
+	{ "Memcg rq size", "metrics.io.seek.classes.memcg.req_kib_mean", "KiB",
+	  1, BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS, "seek-reclaim",
+	  false, .help = "memcg reclaim's write requests at the leaf (mean)",
+	  .only = "cells where memcg reclaim wrote (io.seek)" },
+	{ "Memcg seeks", "metrics.io.seek.classes.memcg.seek_pct", "%", 1,
+	  BETTER_LOWER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "seek-reclaim", false,
+	  .help = "memcg reclaim's request gaps over 1 MiB, per writer",
+	  .only = "cells where memcg reclaim wrote (io.seek)" },
+	{ "Memcg offset rho", "metrics.io.seek.classes.memcg.offset_rho", "rho",
+	  1, BETTER_HIGHER, CONT, PERM, MSTAT_AMEAN, MT_OPS, "seek-reclaim",
+	  false, .help = "Spearman: memcg reclaim's write order v file offset",
+	  .only = "cells where memcg reclaim wrote (io.seek)" },
+	{ "Memcg rho w32", "metrics.io.seek.classes.memcg.offset_rho_w32",
+	  "rho", 1, BETTER_HIGHER, CONT, PERM, MSTAT_AMEAN, MT_OPS,
+	  "seek-reclaim", false,
+	  .help = "the same over windows of 32 writes (mean)",
+	  .only = "cells where memcg reclaim wrote (io.seek)" },
+	{ "Flusher run", "metrics.io.seek.classes.flusher.run_kib_mean", "KiB",
+	  1, BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS, "seek-flusher",
+	  false, .help = "the flusher's runs of contiguous write requests (mean)",
+	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
+	{ "Flusher rq size", "metrics.io.seek.classes.flusher.req_kib_mean",
+	  "KiB", 1, BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS,
+	  "seek-flusher", false,
+	  .help = "the flusher's write requests at the leaf (mean)",
+	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
+	{ "Flusher seeks", "metrics.io.seek.classes.flusher.seek_pct", "%", 1,
+	  BETTER_LOWER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "seek-flusher", false,
+	  .help = "the flusher's request gaps over 1 MiB, per writer",
+	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
+	{ "Flusher rho w32", "metrics.io.seek.classes.flusher.sector_rho_w32",
+	  "rho", 1, BETTER_HIGHER, CONT, PERM, MSTAT_AMEAN, MT_OPS,
+	  "seek-flusher", false,
+	  .help = "Spearman: the flusher's issue order v sector, 32 at a time",
+	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
 	{ "Memcg scanned", "metrics.memcg.ops.direct_pages_scanned", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
 	  .help = "memory.stat pgscan_direct",

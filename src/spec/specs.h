@@ -129,6 +129,8 @@ struct workload_spec {
 	long long hog_churn_ms; /* ... every so many milliseconds */
 	char *memcg_max; /* run the workload in a memcg with this memory.max */
 	char *lru_gen; /* "on"/"off": MGLRU set in setup; NULL: kernel default */
+	/* Trace every page-cache insertion (collect/seek.c's offset join). */
+	bool trace_page_cache;
 	struct spec_strlist
 		pre; /* guest commands (argv, split on spaces) before fio */
 	/*

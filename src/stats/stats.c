@@ -503,3 +503,55 @@ double stats_mde_fisher(double pa, unsigned na, unsigned nb, double alpha,
 	}
 	return hi;
 }
+
+struct rank_item {
+	double v;
+	size_t i;
+};
+
+static int cmp_rank_item(const void *a, const void *b)
+{
+	const struct rank_item *x = a, *y = b;
+
+	return (x->v > y->v) - (x->v < y->v);
+}
+
+/* r[i] = the rank of x[i] (1-based), ties averaged. */
+static void ranks(const double *x, size_t n, double *r)
+{
+	struct rank_item *t = stats_alloc(n * sizeof(*t));
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = (struct rank_item){ x[i], i };
+	qsort(t, n, sizeof(*t), cmp_rank_item);
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i + 1; j < n && t[j].v == t[i].v; j++)
+			;
+		/* ranks i+1 .. j share their mean */
+		for (size_t k = i; k < j; k++)
+			r[t[k].i] = (i + 1 + j) / 2.0;
+	}
+	free(t);
+}
+
+double stats_spearman(const double *x, const double *y, size_t n)
+{
+	double *rx, *ry, mean = (n + 1) / 2.0, sxy = 0, sxx = 0, syy = 0;
+
+	if (n < 2)
+		return NAN;
+	rx = stats_alloc(n * sizeof(*rx));
+	ry = stats_alloc(n * sizeof(*ry));
+	ranks(x, n, rx);
+	ranks(y, n, ry);
+	for (size_t i = 0; i < n; i++) {
+		sxy += (rx[i] - mean) * (ry[i] - mean);
+		sxx += (rx[i] - mean) * (rx[i] - mean);
+		syy += (ry[i] - mean) * (ry[i] - mean);
+	}
+	free(rx);
+	free(ry);
+	if (sxx == 0 || syy == 0)
+		return NAN;
+	return sxy / sqrt(sxx * syy);
+}

@@ -53,6 +53,13 @@ int stats_describe(const double *x, size_t n, struct stats_desc *d);
  */
 double stats_quantile(const double *x, size_t n, double q);
 
+/*
+ * Spearman's rank correlation of x and y (n pairs): Pearson's correlation
+ * of their ranks, ties given their average rank (scipy.stats.spearmanr,
+ * R's cor(method = "spearman")). NAN when n < 2 or either is constant.
+ */
+double stats_spearman(const double *x, const double *y, size_t n);
+
 /* A two-sample test's result. */
 struct stats_test {
 	bool valid; /* false: see why, and ignore the rest */
