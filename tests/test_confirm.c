@@ -135,6 +135,49 @@ START_TEST(aa_rejected)
 }
 END_TEST
 
+/*
+ * A new event kind is a candidate even when one cell is no significant
+ * rate: tests/data/report/aa's second run has one boot-failed cell of 6
+ * (a TCG timing panic: two kinds, the outcome and the console's panic),
+ * its first none. Faced with itself it stays
+ * unknown (one of 6 is no rate: no mail, and no good night either);
+ * faced with a re-run that never shows it, it is rejected.
+ */
+START_TEST(new_event_is_a_candidate)
+{
+	char *ok = testdata_path("report/aa/20261203-141600-381e");
+	char *bf = testdata_path("report/aa/20261203-141602-388e");
+	struct matrix_spec m;
+	struct pool p = POOL_INIT;
+	struct family det = { 0 }, conf = { 0 };
+	size_t unknown;
+
+	thresholds(&m);
+	ck_assert_int_eq(pool_load_run(&p, ok), 0);
+	ck_assert_int_eq(pool_load_run(&p, bf), 0);
+	pool_relabel(&p, ok, "good");
+	pool_relabel(&p, bf, "night");
+	detect(&det, &p, "good", "night", &m);
+	ck_assert_uint_eq(family_regressions(&det), 0);
+	/* the outcome boot-failed and the console's panic, 1:6 each */
+	ck_assert_uint_eq(confirm_candidates(&det), 2);
+	reconfirm(&conf, &p, "good", "night", &m);
+	ck_assert_int_eq(confirm_decide(&det, &conf, &unknown),
+			 CONFIRM_UNKNOWN);
+	ck_assert_uint_eq(unknown, 2);
+	family_release(&conf);
+	reconfirm(&conf, &p, "night", "good", &m);
+	ck_assert_int_eq(confirm_decide(&det, &conf, &unknown),
+			 CONFIRM_REJECTED);
+	family_release(&det);
+	family_release(&conf);
+	pool_free(&p);
+	matrix_spec_free(&m);
+	free(ok);
+	free(bf);
+}
+END_TEST
+
 /* A night with an id, tree mm, on host/accel. */
 static long long night(sqlite3 *db, const char *commit, const char *verdict,
 		       const char *accel)
@@ -227,6 +270,7 @@ int main(void)
 	tcase_add_test(tc, revert_confirmed);
 	tcase_add_test(tc, aa_rejected);
 	tcase_add_test(tc, recorded_and_shown);
+	tcase_add_test(tc, new_event_is_a_candidate);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

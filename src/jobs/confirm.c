@@ -19,6 +19,20 @@ const char *confirm_outcome_name(enum confirm_outcome c)
 					 "unknown";
 }
 
+bool confirm_is_candidate(const struct dhyp *h)
+{
+	return h->regression || (h->event && h->d.nb > 0 && h->d.fb > 0);
+}
+
+size_t confirm_candidates(const struct family *det)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < det->n; i++)
+		n += confirm_is_candidate(&det->h[i]);
+	return n;
+}
+
 const struct dhyp *confirm_find(const struct family *conf,
 				const struct dhyp *cand)
 {
@@ -39,7 +53,7 @@ enum confirm_outcome confirm_decide(const struct family *det,
 	for (size_t i = 0; i < det->n; i++) {
 		const struct dhyp *h;
 
-		if (!det->h[i].regression)
+		if (!confirm_is_candidate(&det->h[i]))
 			continue;
 		h = confirm_find(conf, &det->h[i]);
 		/*
@@ -125,7 +139,7 @@ int confirm_record(sqlite3 *db, long long night, const struct family *det,
 			       -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; i < det->n && !ret; i++)
-		if (det->h[i].regression)
+		if (confirm_is_candidate(&det->h[i]))
 			ret = record_one(db, st, night, &det->h[i],
 					 confirm_find(conf, &det->h[i]),
 					 run_dir);

@@ -3,6 +3,7 @@
 #define WBLAB_JOBS_CONFIRM_H
 
 #include <sqlite3.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "jobs/family.h"
@@ -26,7 +27,15 @@ enum confirm_outcome {
 const char *confirm_outcome_name(enum confirm_outcome c);
 
 /*
- * The outcome of the candidates (the regressions of det, the detection)
+ * A candidate of the detection: a regression of its family, or any event
+ * kind tonight showed that the last good night never did (a crash in one
+ * cell of three is no significant rate yet, but it is news to confirm).
+ */
+bool confirm_is_candidate(const struct dhyp *h);
+size_t confirm_candidates(const struct family *det);
+
+/*
+ * The outcome of the candidates of det (the detection)
  * in conf, the confirmation's family at its look; *unknown gets how many
  * candidates conf leaves unknown. An event kind the re-run never showed
  * is rejected (no hypothesis in conf). Pure.

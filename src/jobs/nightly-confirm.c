@@ -36,7 +36,7 @@ static void confirm_lines(struct night *n, struct strbuf *out)
 		bool cand = false;
 
 		for (size_t j = 0; j < n->det.n && !cand; j++)
-			cand = n->det.h[j].regression &&
+			cand = confirm_is_candidate(&n->det.h[j]) &&
 			       confirm_find(&n->conf, &n->det.h[j]) == h;
 		if (!cand && !h->regression)
 			continue;
@@ -46,7 +46,7 @@ static void confirm_lines(struct night *n, struct strbuf *out)
 		strbuf_addch(out, '\n');
 	}
 	for (size_t j = 0; j < n->det.n; j++)
-		if (n->det.h[j].regression &&
+		if (confirm_is_candidate(&n->det.h[j]) &&
 		    !confirm_find(&n->conf, &n->det.h[j]))
 			strbuf_addf(out,
 				    "%s\n    absent    %s: not seen again\n",

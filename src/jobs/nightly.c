@@ -146,8 +146,9 @@ static void compare_rows(struct night *n)
 		}
 	}
 	for (size_t i = 0; i < n->det.n; i++)
-		if (n->det.h[i].event && n->det.h[i].regression)
-			strbuf_addf(&n->report, "* %s: %d:%d -> %d:%d cells\n",
+		if (n->det.h[i].event && confirm_is_candidate(&n->det.h[i]))
+			strbuf_addf(&n->report, "%c %s: %d:%d -> %d:%d cells\n",
+				    n->det.h[i].regression ? '*' : '?',
 				    n->det.h[i].what, n->det.h[i].d.fa,
 				    n->det.h[i].d.na, n->det.h[i].d.fb,
 				    n->det.h[i].d.nb);
@@ -291,7 +292,7 @@ static int night_tree(struct night *n)
 	if (history_night_host(n->db, n->id, n->host, n->accel))
 		return 3;
 	compare_rows(n);
-	if (!family_regressions(&n->det))
+	if (!confirm_candidates(&n->det))
 		return 0;
 	ret = nightly_confirm(n);
 	return ret < 0 ? 3 : ret;

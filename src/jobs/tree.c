@@ -93,6 +93,38 @@ out:
 }
 
 /* build/<tree-name>: one per repository, named after it. */
+/*
+ * The repository a tree belongs to: a worktree of it (git worktree add,
+ * where `git bisect run` may run) shares its commits, so it shares its
+ * build tree and the incremental builds too. The build tree is locked
+ * (artifact/kbuild.c), so two worktrees never build in it at once.
+ */
+static void repository_of(const char *tree, char *real, size_t len)
+{
+	const char *argv[] = { "git",
+			       "-C",
+			       tree,
+			       "rev-parse",
+			       "--path-format=absolute",
+			       "--git-common-dir",
+			       NULL };
+	struct strbuf out = STRBUF_INIT;
+	const char *dotgit;
+
+	if (!realpath(tree, real))
+		snprintf(real, len, "%s", tree);
+	if (run_capture(argv, &out, NULL) == 0) {
+		strbuf_trim_trailing(&out);
+		dotgit = strrchr(out.buf, '/');
+		if (dotgit && !strcmp(dotgit, "/.git") && dotgit > out.buf) {
+			out.buf[dotgit - out.buf] = 0;
+			if (!realpath(out.buf, real))
+				snprintf(real, len, "%s", out.buf);
+		}
+	}
+	strbuf_release(&out);
+}
+
 static char *tree_name(const char *tree)
 {
 	char real[PATH_MAX], hex[HASH_HEX_LEN + 1];
@@ -100,8 +132,7 @@ static char *tree_name(const char *tree)
 	const char *base;
 	char *name;
 
-	if (!realpath(tree, real))
-		snprintf(real, sizeof(real), "%s", tree);
+	repository_of(tree, real, sizeof(real));
 	hasher_add_str(h, "tree", real);
 	hasher_finish(h, hex);
 	base = strrchr(real, '/');
