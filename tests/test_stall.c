@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collect/console.h"
+#include "util/json.h"
 #include "util/strbuf.h"
 
 #include "testdata.h"
@@ -39,6 +40,18 @@ static const struct console_event *stall_of(const struct console_report *r,
 			(*n)++;
 		}
 	return s;
+}
+
+static json_object *detail_json(const struct console_event *e)
+{
+	struct console_report r = { .kind = e->kind,
+				    .events = (struct console_event *)e,
+				    .nr_events = 1 };
+	json_object *o = console_report_to_json(&r, NULL);
+	json_object *ev = json_object_get(json_path(o, "events.0"));
+
+	json_object_put(o);
+	return ev;
 }
 
 static int stalls_in(const char *file)
@@ -72,12 +85,174 @@ START_TEST(test_stall_none_on_healthy)
 }
 END_TEST
 
+/*
+ * The parser on a real SysRq-t dump: the one taken at the end of the
+ * deadlocked cell of tests/data/console/swap-deadlock-6.12.log (before the
+ * watcher), put between the watcher's markers twice, as the watcher would
+ * have taken it. Its three D-state tasks wait in md's bio mempool in both:
+ * one site, three tasks, and the device whose requests stayed in flight.
+ */
+static void wrap_dump(struct strbuf *out, const struct strbuf *dump, int nr,
+		      const char *dev)
+{
+	strbuf_addf(
+		out,
+		"[  100.0] wblab: stall dump %d: no progress for 20 s, "
+		"3 tasks in D state\n"
+		"[  100.0] wblab: stall dump %d vm pswpout 159 pgpgout 812 "
+		"nr_free_pages 1019 nr_writeback 133 workload 4242\n"
+		"[  100.0] wblab: stall dump %d dev %s\n"
+		"[  100.0] wblab: stall dump %d dev vda done 5021 inflight 0 0\n",
+		nr, nr, nr, dev, nr);
+	strbuf_add(out, dump->buf, dump->len);
+	strbuf_addf(out, "[  101.0] wblab: stall dump %d end\n", nr);
+}
+
+static void real_dump(struct strbuf *dump)
+{
+	const char *s;
+
+	testdata_read(dump, "console/swap-deadlock-6.12.log");
+	s = strstr(dump->buf, "wblab: sysrq-t");
+	ck_assert_ptr_nonnull(s);
+	s = strchr(s, '\n') + 1;
+	memmove(dump->buf, s, dump->len - (s - dump->buf) + 1);
+	dump->len -= s - dump->buf;
+}
+
+START_TEST(test_stall_real_dump)
+{
+	struct strbuf dump = STRBUF_INIT, c = STRBUF_INIT;
+	struct console_report r;
+	const struct console_event *e;
+	json_object *j;
+	int n;
+
+	real_dump(&dump);
+	wrap_dump(&c, &dump, 1, "sda done 9000 inflight 0 12");
+	wrap_dump(&c, &dump, 2, "sda done 9000 inflight 0 12");
+	parse(&c, &r);
+	e = stall_of(&r, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(e->title, "stall in mempool_alloc_noprof");
+	ck_assert_int_eq(e->line, 1);
+	j = detail_json(e);
+	ck_assert_str_eq(json_object_get_string(json_path(j, "sites.0.wait")),
+			 "mempool_alloc_noprof");
+	ck_assert_str_eq(
+		json_object_get_string(json_path(j, "sites.0.tasks.0")),
+		"refill_work");
+	ck_assert_str_eq(
+		json_object_get_string(json_path(j, "sites.0.tasks.2")),
+		"md0_raid1");
+	ck_assert_int_eq(json_object_get_int(json_path(j, "blocked_first")), 3);
+	ck_assert_str_eq(json_object_get_string(json_path(j, "devices.0.dev")),
+			 "sda");
+	ck_assert(json_object_get_boolean(json_path(j, "devices.0.stuck")));
+	ck_assert_int_eq(
+		json_object_get_int(json_path(j, "devices.0.inflight_writes")),
+		12);
+	ck_assert(!json_object_get_boolean(json_path(j, "devices.1.stuck")));
+	ck_assert_int_eq(json_object_get_int(json_path(j, "vm_second.pswpout")),
+			 159);
+	json_object_put(j);
+	console_report_free(&r);
+	/* The device completed requests between the dumps: not stuck. */
+	strbuf_reset(&c);
+	wrap_dump(&c, &dump, 1, "sda done 9000 inflight 0 12");
+	wrap_dump(&c, &dump, 2, "sda done 9007 inflight 0 12");
+	parse(&c, &r);
+	j = detail_json(stall_of(&r, &n));
+	ck_assert(!json_object_get_boolean(json_path(j, "devices.0.stuck")));
+	ck_assert_int_eq(
+		json_object_get_int(json_path(j, "devices.0.completed")), 7);
+	json_object_put(j);
+	console_report_free(&r);
+	strbuf_release(&c);
+	strbuf_release(&dump);
+}
+END_TEST
+
+/* The real dump's D-state task records: task line to </TASK>. */
+static void d_records(struct strbuf *out, const struct strbuf *dump)
+{
+	const char *p = dump->buf, *t, *e;
+
+	while ((t = strstr(p, "state:D")) && (e = strstr(t, "</TASK>"))) {
+		const char *ls = t;
+
+		while (ls > dump->buf && ls[-1] != '\n')
+			ls--;
+		e = strchr(e, '\n');
+		e = e ? e + 1 : dump->buf + dump->len;
+		strbuf_add(out, ls, e - ls);
+		p = e;
+	}
+}
+
+/*
+ * Guest output is untrusted: a dump of 40 copies of the real dump's D
+ * tasks keeps 64 of its 120 and counts them all; a dump is read for 20000
+ * lines (40 whole copies of the real dump, 76680 lines, show 32 of their
+ * D tasks); a device name with a slash, numbers past 64 bits, dump 3 and
+ * a dump 1 after dump 2 change nothing.
+ */
+START_TEST(test_stall_bounded)
+{
+	struct strbuf dump = STRBUF_INIT, many = STRBUF_INIT, c = STRBUF_INIT;
+	struct console_report r;
+	json_object *j;
+	int n;
+
+	real_dump(&dump);
+	for (int i = 0; i < 40; i++)
+		d_records(&many, &dump);
+	wrap_dump(&c, &many, 1, "../x done 1 inflight 0 1");
+	wrap_dump(&c, &dump, 2,
+		  "sda done 99999999999999999999999999 inflight 0 1");
+	strbuf_addstr(&c,
+		      "[  102.0] wblab: stall dump 3: x\n"
+		      "[  102.0] wblab: stall dump 1: no progress\n"
+		      "[  102.0] wblab: stall dump 18446744073709551617: x\n");
+	parse(&c, &r);
+	j = detail_json(stall_of(&r, &n));
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(json_object_get_int(json_path(j, "blocked_first")),
+			 120);
+	ck_assert_int_eq(json_object_get_int(json_path(j, "blocked_second")),
+			 3);
+	/* vda in both; ../x refused; sda only in the second dump. */
+	ck_assert_int_eq(json_object_array_length(json_path(j, "devices")), 1);
+	ck_assert_str_eq(json_object_get_string(json_path(j, "devices.0.dev")),
+			 "vda");
+	json_object_put(j);
+	console_report_free(&r);
+	strbuf_reset(&c);
+	strbuf_reset(&many);
+	for (int i = 0; i < 40; i++)
+		strbuf_add(&many, dump.buf, dump.len);
+	wrap_dump(&c, &many, 1, "vda done 1 inflight 0 0");
+	wrap_dump(&c, &dump, 2, "vda done 1 inflight 0 0");
+	parse(&c, &r);
+	j = detail_json(stall_of(&r, &n));
+	ck_assert_int_eq(json_object_get_int(json_path(j, "blocked_first")),
+			 32);
+	json_object_put(j);
+	console_report_free(&r);
+	strbuf_release(&c);
+	strbuf_release(&many);
+	strbuf_release(&dump);
+}
+END_TEST
+
 static Suite *stall_suite(void)
 {
 	Suite *s = suite_create("stall");
 	TCase *t = tcase_create("core");
 
 	tcase_add_test(t, test_stall_none_on_healthy);
+	tcase_add_test(t, test_stall_real_dump);
+	tcase_add_test(t, test_stall_bounded);
 	suite_add_tcase(s, t);
 	return s;
 }
