@@ -570,6 +570,37 @@ END_TEST
  * noncentral t power (unequal n). Two numerical integrations and a root
  * apart: tolerance 1e-6 relative.
  */
+/*
+ * Spearman's rho on the captured A/B run (tests/ref/stats_ref.py,
+ * "stats_spearman": scipy.stats.spearmanr): reclaim-wr-direct against
+ * fio-write in the revert's cells, and over both kernels' cells, where
+ * 6.1's reclaim-wr-direct is 0 in every cell (ties at their average
+ * rank). Then the edges: a constant side and n < 2 have no rho.
+ */
+START_TEST(test_spearman_scipy)
+{
+	struct sample a, b, x, y;
+	double all_x[32], all_y[32];
+	const double c[] = { 1, 1, 1 }, d[] = { 1, 2, 3 };
+
+	load(&x, AB_B, DIRECT);
+	load(&y, AB_B, FIO_BW);
+	ck_assert_uint_eq(x.n, y.n);
+	ck_assert_double_eq_tol(stats_spearman(x.v, y.v, x.n), 0.3, 1e-12);
+	load(&a, AB_A, DIRECT);
+	load(&b, AB_A, FIO_BW);
+	memcpy(all_x, a.v, a.n * sizeof(double));
+	memcpy(all_x + a.n, x.v, x.n * sizeof(double));
+	memcpy(all_y, b.v, b.n * sizeof(double));
+	memcpy(all_y + b.n, y.v, y.n * sizeof(double));
+	ck_assert_double_eq_tol(stats_spearman(all_x, all_y, a.n + x.n),
+				0.032325409191761793, 1e-12);
+	ck_assert(isnan(stats_spearman(c, d, 3)));
+	ck_assert(isnan(stats_spearman(d, d, 1)));
+	ck_assert_double_eq_tol(stats_spearman(d, d, 3), 1, 1e-15);
+}
+END_TEST
+
 START_TEST(test_mde_abs_r)
 {
 	static const struct {
@@ -632,6 +663,7 @@ int main(void)
 	tcase_add_test(tc, test_tost_r);
 	tcase_add_test(tc, test_tost_edges);
 	tcase_add_test(tc, test_mde_abs_r);
+	tcase_add_test(tc, test_spearman_scipy);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -116,6 +116,16 @@ def main():
                                alternative='greater')
         show('a %d/%d b %d/%d' % (af, an, bf, bn), r[1])
 
+    section('stats_spearman: scipy.stats.spearmanr(x, y).correlation, '
+            'ties at their average rank')
+    direct = 'vmscan_write_file_direct'
+    bw = 'fio.0.write.bw_kib_s'
+    show('ab revert: reclaim-wr-direct v fio-write',
+         stats.spearmanr(metric(AB_B, direct), metric(AB_B, bw)).correlation)
+    both = AB_A + AB_B
+    show('ab both (6.1 first, ties at 0): reclaim-wr-direct v fio-write',
+         stats.spearmanr(metric(both, direct), metric(both, bw)).correlation)
+
 
 if __name__ == '__main__':
     main()
