@@ -7,6 +7,7 @@
 #include <check.h>
 #include <dirent.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -470,6 +471,13 @@ START_TEST(results_writer_on_real_cell)
 	strbuf_addstr(&g.exit_body, "phase=\nlabel=\nrc=0\n\n");
 	g.t_create = 100;
 	g.t_hello = 105;
+	/* Phases as the agent announced them; this plan had no warm-up. */
+	g.t_phase[PHASE_SETUP] = 105.5;
+	g.t_phase[PHASE_ARM] = 108;
+	g.t_phase[PHASE_WORKLOAD] = 109;
+	g.t_phase[PHASE_COLLECT] = 125;
+	g.t_phase[PHASE_TEARDOWN] = 127.5;
+	g.t_exit = 128;
 	g.t_stop = 130;
 	console_report_init(&con);
 	/* The devices are whatever the caller hands over. */
@@ -505,6 +513,25 @@ START_TEST(results_writer_on_real_cell)
 	ck_assert_double_eq_tol(
 		json_object_get_double(json_path(o, "timings.total_s")), 30,
 		1e-9);
+	/* Each phase to the next that started; the last to the exit. */
+	{
+		static const struct {
+			const char *key;
+			double want;
+		} ph[] = { { "timings.setup_s", 2.5 },
+			   { "timings.warmup_s", 0 },
+			   { "timings.arm_s", 1 },
+			   { "timings.workload_s", 16 },
+			   { "timings.collect_s", 2.5 },
+			   { "timings.teardown_s", 0.5 },
+			   { "timings.poweroff_s", 2 } };
+
+		for (size_t i = 0; i < ARRAY_SIZE(ph); i++)
+			ck_assert_msg(fabs(json_object_get_double(
+						   json_path(o, ph[i].key)) -
+					   ph[i].want) < 1e-9,
+				      "%s", ph[i].key);
+	}
 	/* Figures from the real files: 128 MiB written then read by fio. */
 	ck_assert_str_eq(
 		json_object_get_string(json_path(o, "metrics.fio.0.job")),

@@ -318,7 +318,7 @@ static const char *phase_name(const struct plan_state *st)
 static int skipping(struct plan_state *st)
 {
 	return st->failed == STATUS_SETUP_FAILED &&
-	       (st->phase == PHASE_SETUP || st->phase == PHASE_WORKLOAD);
+	       (proto_phase_is_setup(st->phase) || st->phase == PHASE_WORKLOAD);
 }
 
 /* A TIMEOUT field: whole seconds; a bad one is logged and means 60. */
@@ -358,7 +358,7 @@ static void step_run(struct plan_state *st, char **f, int fatal)
 					"");
 		if (!fatal || st->failed)
 			return;
-		if (st->phase == PHASE_SETUP)
+		if (proto_phase_is_setup(st->phase))
 			st->failed = STATUS_SETUP_FAILED;
 		else if (st->phase == PHASE_WORKLOAD)
 			st->failed = STATUS_WORKLOAD_FAILED;

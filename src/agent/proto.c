@@ -41,10 +41,9 @@ const char *const proto_verb_names[NR_VERBS] = {
 };
 
 const char *const proto_phase_names[NR_PHASES] = {
-	[PHASE_SETUP] = "setup",
-	[PHASE_WORKLOAD] = "workload",
-	[PHASE_COLLECT] = "collect",
-	[PHASE_TEARDOWN] = "teardown",
+	[PHASE_SETUP] = "setup",     [PHASE_WARMUP] = "warmup",
+	[PHASE_ARM] = "arm",	     [PHASE_WORKLOAD] = "workload",
+	[PHASE_COLLECT] = "collect", [PHASE_TEARDOWN] = "teardown",
 };
 
 const char *const proto_status_names[NR_STATUSES] = {
@@ -69,6 +68,12 @@ int proto_verb(const char *name)
 int proto_phase(const char *name)
 {
 	return lookup(proto_phase_names, NR_PHASES, name);
+}
+
+int proto_phase_is_setup(int phase)
+{
+	return phase == PHASE_SETUP || phase == PHASE_WARMUP ||
+	       phase == PHASE_ARM;
 }
 
 int proto_status(const char *name)

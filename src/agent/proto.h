@@ -23,7 +23,7 @@
  * field, backslash, TAB and newline are escaped as \\, \t and \n:
  *
  *	env	NAME	VALUE		environment for later steps
- *	phase	NAME			setup | workload | collect | teardown
+ *	phase	NAME			setup | warmup | arm | workload | collect | teardown
  *	run	LABEL	TIMEOUT	ARGV...	run a program; failure fails the phase
  *	try	LABEL	TIMEOUT	ARGV...	run a program; failure is only logged
  *	capture	NAME	LABEL	ARGV...	append "# LABEL" and the output to NAME
@@ -74,8 +74,16 @@ enum proto_verb {
 	NR_VERBS
 };
 
+/*
+ * The phases in plan order. warmup (the workload's pre: steps) and arm
+ * (the collectors' tracefs set-up and before-snapshots) are setup's too:
+ * a failure there is setup-failed. They are phases so that cell.json can
+ * say where a cell's time goes (timings.*_s).
+ */
 enum proto_phase {
 	PHASE_SETUP,
+	PHASE_WARMUP,
+	PHASE_ARM,
 	PHASE_WORKLOAD,
 	PHASE_COLLECT,
 	PHASE_TEARDOWN,
@@ -97,6 +105,8 @@ extern const char *const proto_status_names[NR_STATUSES];
 int proto_verb(const char *name);
 int proto_phase(const char *name);
 int proto_status(const char *name);
+/* Is the phase setup or part of it (warmup, arm)? */
+int proto_phase_is_setup(int phase);
 
 /* Escape one field into dst (size >= 2 * len + 1); returns bytes written. */
 size_t proto_escape(char *dst, const char *src, size_t len);

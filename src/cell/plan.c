@@ -539,13 +539,15 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 
 		/*
 		 * pre: steps prepare the workload (a file to overwrite, caches
-		 * dropped): part of setup, outside the memcg and outside the
-		 * measured window that starts at vmstat.before.
+		 * dropped): the warm-up, part of setup, outside the memcg and
+		 * outside the measured window that starts at vmstat.before.
 		 */
 		snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
 		lru_gen_steps(out, w->lru_gen);
+		plan_phase(out, PHASE_WARMUP);
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
+		plan_phase(out, PHASE_ARM);
 		collectors_plan_arm(out, o->thread_size, w->trace_page_cache);
 		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",

@@ -51,7 +51,7 @@ static const char preamble[] =
 	"}\n"
 	"wb_phase() {\n"
 	"\twb_bg_stop\n"
-	"\tif [ \"$wb_skip\" = 1 ] && [ \"$wb_phase_name\" = setup ]; then exit 1; fi\n"
+	"\tif [ \"$wb_skip\" = 1 ]; then case $wb_phase_name in setup|warmup|arm) exit 1 ;; esac; fi\n"
 	"\twb_skip=0 wb_phase_name=$1; wb_log \"phase $1\"\n"
 	"}\n"
 	"wb_timed() { t=$1; shift; if [ \"$t\" = 0 ]; then \"$@\"; else timeout -s KILL \"$t\" \"$@\"; fi; }\n"

@@ -195,6 +195,34 @@ static double span(double a, double b)
 	return a && b && b > a ? b - a : 0;
 }
 
+/*
+ * Each phase of the plan, from its start to the next phase that started
+ * (the agent's exit after the last): setup_s (the storage stack),
+ * warmup_s (the workload's pre: steps), arm_s (the collectors' set-up and
+ * before-snapshots), workload_s, collect_s, teardown_s. Phases the guest
+ * never reached are 0.
+ */
+static void phase_timings(json_object *t, const struct guest *g)
+{
+	static const char *const key[NR_PHASES] = {
+		[PHASE_SETUP] = "setup_s",     [PHASE_WARMUP] = "warmup_s",
+		[PHASE_ARM] = "arm_s",	       [PHASE_WORKLOAD] = "workload_s",
+		[PHASE_COLLECT] = "collect_s", [PHASE_TEARDOWN] = "teardown_s",
+	};
+
+	for (int i = 0; i < NR_PHASES; i++) {
+		double end = g->t_exit;
+
+		for (int j = i + 1; j < NR_PHASES; j++)
+			if (g->t_phase[j]) {
+				end = g->t_phase[j];
+				break;
+			}
+		json_object_object_add(t, key[i],
+				       json_number(span(g->t_phase[i], end)));
+	}
+}
+
 int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 		       const struct guest *g, const struct console_report *con,
 		       const char *started, const char *cmdline,
@@ -253,12 +281,10 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 			       json_number(span(g->t_create, g->t_running)));
 	json_object_object_add(t, "boot_s",
 			       json_number(span(g->t_create, g->t_hello)));
-	json_object_object_add(t, "setup_s",
-			       json_number(span(g->t_setup, g->t_workload)));
-	json_object_object_add(t, "workload_s",
-			       json_number(span(g->t_workload, g->t_collect)));
-	json_object_object_add(t, "collect_s",
-			       json_number(span(g->t_collect, g->t_exit)));
+	phase_timings(t, g);
+	/* The guest's poweroff after its exit status, until QEMU is gone. */
+	json_object_object_add(t, "poweroff_s",
+			       json_number(span(g->t_exit, g->t_stop)));
 	json_object_object_add(t, "total_s",
 			       json_number(span(g->t_create, g->t_stop)));
 	json_object_object_add(o, "timings", t);

@@ -294,22 +294,15 @@ static void on_frame(void *arg, char type, const char *name, const char *data,
 		}
 		break;
 	}
-	case 'S':
+	case 'S': {
+		int ph;
+
 		copy_token(g->phase, sizeof(g->phase), data, len);
-		switch (proto_phase(g->phase)) {
-		case PHASE_SETUP:
-			g->t_setup = now_mono();
-			break;
-		case PHASE_WORKLOAD:
-			g->t_workload = now_mono();
-			break;
-		case PHASE_COLLECT:
-			g->t_collect = now_mono();
-			break;
-		default:
-			break;
-		}
+		ph = proto_phase(g->phase);
+		if (ph >= 0 && !g->t_phase[ph])
+			g->t_phase[ph] = now_mono();
 		break;
+	}
 	case 'F':
 		on_file(g, name, data, len);
 		break;

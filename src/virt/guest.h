@@ -53,7 +53,7 @@ struct guest {
 	char phase[32];
 	struct spec_strlist files;
 	double t_create, t_running, t_hello, t_exit, t_stop;
-	double t_setup, t_workload, t_collect; /* phase starts */
+	double t_phase[NR_PHASES]; /* when each phase started, 0 if not */
 	int stop_detail; /* virDomainEventStoppedDetailType */
 	/*
 	 * Host faults, each a reason for infra-error: QEMU stopped by
