@@ -249,6 +249,47 @@ START_TEST(bad_matrices)
 }
 END_TEST
 
+/* exclude: leaves out the cells every list of an entry matches. */
+START_TEST(exclude_leaves_out_cells)
+{
+	struct matrix_spec m;
+	struct matrix_plan p;
+	char *e = load_errors(
+		"description: t\nexclude:\n  - kernels: [b]\n    workloads: [x]\n"
+		"  - topologies: [u]\n    workloads: [w]\n    kernels: [a]\n"
+		"kernels: [a, b]\ntopologies: [t, u]\nworkloads: [w, x]\n"
+		"reps: 3\n",
+		&m);
+
+	ck_assert_msg(!*e, "%s", e);
+	ck_assert_uint_eq(m.nr_excludes, 2);
+	matrix_expand(&m, 7, 1, (int)m.reps, &p);
+	/* 2 x 2 x 2 = 8 a rep; b/x on t and u, a/u/w: 3 left out. */
+	ck_assert_uint_eq(p.n, 5 * 3);
+	for (size_t i = 0; i < p.n; i++) {
+		ck_assert(strcmp(p.cells[i].kernel, "b") ||
+			  strcmp(p.cells[i].workload, "x"));
+		ck_assert(strcmp(p.cells[i].kernel, "a") ||
+			  strcmp(p.cells[i].topology, "u") ||
+			  strcmp(p.cells[i].workload, "w"));
+	}
+	matrix_plan_free(&p);
+	matrix_spec_free(&m);
+	free(e);
+	ASSERT_ERR("description: t\nkernels: [a]\ntopologies: [t]\n"
+		   "workloads: [w]\nexclude:\n  - kernels: [c]\n",
+		   "m.yaml:6: exclude[0]: kernels: 'c' is not in the "
+		   "matrix's kernels");
+	ASSERT_ERR("description: t\nkernels: [a]\ntopologies: [t]\n"
+		   "workloads: [w]\nexclude:\n  - {}\n",
+		   "m.yaml:6: exclude[0]: names no kernels, topologies or "
+		   "workloads");
+	ASSERT_ERR("description: t\nkernels: [a]\ntopologies: [t]\n"
+		   "workloads: [w]\nexclude:\n  - kernel: [a]\n",
+		   "m.yaml:6: exclude[0].kernel: unknown field");
+}
+END_TEST
+
 /* The cell: 123 bytes of socket path before; must fit 108 now. */
 START_TEST(long_cell_names_fit)
 {
@@ -378,6 +419,7 @@ int main(void)
 	tcase_add_test(tc, order_interleaves_and_reproduces);
 	tcase_add_test(tc, sizes_and_added_reps);
 	tcase_add_test(tc, bad_matrices);
+	tcase_add_test(tc, exclude_leaves_out_cells);
 	tcase_add_test(tc, long_cell_names_fit);
 	tcase_add_test(tc, hosts_file);
 	tcase_add_test(tc, full_disk_resume_hint);

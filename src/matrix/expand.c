@@ -129,9 +129,14 @@ void matrix_expand(const struct matrix_spec *m, uint64_t seed, int rep_from,
 		for (size_t k = 0; k < nk; k++)
 			kord[k] = k;
 		shuffle(kord, nk, &s);
-		for (size_t k = 0; k < nk; k++)
+		for (size_t k = 0; k < nk; k++) {
+			if (matrix_spec_excluded(m, m->kernels.v[kord[k]],
+						 m->topologies.v[t],
+						 m->workloads.v[w]))
+				continue;
 			fill_cell(&out->cells[out->n++], m, kord[k], t, w, z,
 				  rep_from + (int)r, (int)i);
+		}
 	}
 	free(blocks);
 	free(kord);

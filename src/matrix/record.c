@@ -65,6 +65,24 @@ static json_object *list_json(const struct spec_strlist *l)
 	return a;
 }
 
+static json_object *excludes_json(const struct matrix_spec *m)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < m->nr_excludes; i++) {
+		const struct matrix_exclude *x = &m->excludes[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "kernels", list_json(&x->kernels));
+		json_object_object_add(o, "topologies",
+				       list_json(&x->topologies));
+		json_object_object_add(o, "workloads",
+				       list_json(&x->workloads));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
 json_object *engine_spec_json(const struct engine *e)
 {
 	const struct matrix_spec *m = &e->m;
@@ -83,6 +101,7 @@ json_object *engine_spec_json(const struct engine *e)
 	json_object_object_add(o, "workloads", list_json(&m->workloads));
 	json_object_object_add(o, "image", JS(m->image));
 	json_object_object_add(o, "reps", json_object_new_int64(m->reps));
+	json_object_object_add(o, "exclude", excludes_json(m));
 	json_object_object_add(o, "memory_mib",
 			       json_object_new_int64(m->sizes[0].memory));
 	json_object_object_add(o, "vcpus",
@@ -176,6 +195,25 @@ static void list_from(struct spec_strlist *l, json_object *a)
 					    json_object_array_get_idx(a, i)));
 }
 
+/* A run recorded before exclude: existed has none. */
+static void excludes_from(struct matrix_spec *m, json_object *a)
+{
+	size_t n = a && json_object_is_type(a, json_type_array) ?
+			   json_object_array_length(a) :
+			   0;
+
+	m->excludes = n ? xzalloc(n * sizeof(*m->excludes)) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		json_object *x = json_object_array_get_idx(a, i);
+
+		list_from(&m->excludes[i].kernels, json_path(x, "kernels"));
+		list_from(&m->excludes[i].topologies,
+			  json_path(x, "topologies"));
+		list_from(&m->excludes[i].workloads, json_path(x, "workloads"));
+	}
+	m->nr_excludes = n;
+}
+
 static void spec_from(struct engine *e, json_object *spec)
 {
 	struct matrix_spec *m = &e->m;
@@ -199,6 +237,7 @@ static void spec_from(struct engine *e, json_object *spec)
 	}
 	if (!m->nr_sizes)
 		matrix_spec_add_size(m, 0, 0);
+	excludes_from(m, json_path(spec, "exclude"));
 	th = json_path(spec, "thresholds");
 	if (th && json_object_is_type(th, json_type_object)) {
 		json_object_object_foreach(th, key, val)

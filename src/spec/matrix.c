@@ -14,6 +14,7 @@
 
 #define M(field) offsetof(struct matrix_spec, field)
 #define S(field) offsetof(struct matrix_size, field)
+#define X(field) offsetof(struct matrix_exclude, field)
 
 /* More cells than a week of nights is a typo in reps. */
 #define MATRIX_MAX_CELLS 10000
@@ -29,6 +30,13 @@ static const char *const bad_dirs[] = { "up", "down", "any", NULL };
 static const struct spec_field size_fields[] = {
 	{ .name = "memory", .type = SPEC_MIB, .offset = S(memory), .min = 128, .max = 1 << 20 },
 	{ .name = "vcpus", .type = SPEC_INT, .offset = S(vcpus), .min = 1, .max = 64 },
+	SPEC_END
+};
+
+static const struct spec_field exclude_fields[] = {
+	{ .name = "kernels", .type = SPEC_STRLIST, .offset = X(kernels) },
+	{ .name = "topologies", .type = SPEC_STRLIST, .offset = X(topologies) },
+	{ .name = "workloads", .type = SPEC_STRLIST, .offset = X(workloads) },
 	SPEC_END
 };
 
@@ -85,6 +93,92 @@ static int parse_guests(struct spec_file *sf, yaml_node_t *v, const char *field,
 		matrix_spec_add_size(m, s.memory, s.vcpus);
 	}
 	return bad ? -1 : 0;
+}
+
+/* Every name an entry gives must be one of the matrix's own. */
+static int check_exclude(struct spec_file *sf, yaml_node_t *node,
+			 const char *prefix, const struct matrix_exclude *x,
+			 const struct matrix_spec *m)
+{
+	const struct {
+		const char *name;
+		const struct spec_strlist *l, *of;
+	} lists[] = {
+		{ "kernels", &x->kernels, &m->kernels },
+		{ "topologies", &x->topologies, &m->topologies },
+		{ "workloads", &x->workloads, &m->workloads },
+	};
+	int bad = 0;
+
+	if (!x->kernels.n && !x->topologies.n && !x->workloads.n) {
+		spec_error(sf, node, prefix,
+			   "names no kernels, topologies or workloads: it "
+			   "would leave out every cell");
+		return -1;
+	}
+	for (size_t i = 0; i < ARRAY_SIZE(lists); i++)
+		for (size_t j = 0; j < lists[i].l->n; j++)
+			if (!spec_strlist_has(lists[i].of, lists[i].l->v[j])) {
+				spec_error(sf, node, prefix,
+					   "%s: '%s' is not in the matrix's %s",
+					   lists[i].name, lists[i].l->v[j],
+					   lists[i].name);
+				bad = 1;
+			}
+	return bad ? -1 : 0;
+}
+
+/* exclude: entries; their names are checked in matrix_check(). */
+static int parse_exclude(struct spec_file *sf, yaml_node_t *v,
+			 const char *field, void *obj)
+{
+	struct matrix_spec *m = obj;
+	int i = 0, bad = 0;
+
+	if (!v || v->type != YAML_SEQUENCE_NODE) {
+		spec_error(sf, v, field,
+			   "expected a list of {kernels: [...], topologies: "
+			   "[...], workloads: [...]}");
+		return -1;
+	}
+	for (yaml_node_item_t *it = v->data.sequence.items.start;
+	     it < v->data.sequence.items.top; it++, i++) {
+		struct matrix_exclude x = { 0 };
+		char prefix[64];
+
+		snprintf(prefix, sizeof(prefix), "%s[%d]", field, i);
+		if (spec_apply(sf, spec_node(sf, *it), exclude_fields, &x,
+			       prefix)) {
+			spec_strlist_free(&x.kernels);
+			spec_strlist_free(&x.topologies);
+			spec_strlist_free(&x.workloads);
+			bad = 1;
+			continue;
+		}
+		m->excludes = xrealloc(m->excludes, (m->nr_excludes +
+						     1) * sizeof(*m->excludes));
+		m->excludes[m->nr_excludes++] = x;
+	}
+	return bad ? -1 : 0;
+}
+
+static bool list_matches(const struct spec_strlist *l, const char *v)
+{
+	return !l->n || spec_strlist_has(l, v);
+}
+
+bool matrix_spec_excluded(const struct matrix_spec *m, const char *kernel,
+			  const char *topology, const char *workload)
+{
+	for (size_t i = 0; i < m->nr_excludes; i++) {
+		const struct matrix_exclude *x = &m->excludes[i];
+
+		if (list_matches(&x->kernels, kernel) &&
+		    list_matches(&x->topologies, topology) &&
+		    list_matches(&x->workloads, workload))
+			return true;
+	}
+	return false;
 }
 
 /* "10%" or "10": a relative change in percent, > 0. */
@@ -178,6 +272,7 @@ static const struct spec_field matrix_fields[] = {
 	{ .name = "image", .type = SPEC_STR, .offset = M(image), .value = SPEC_V_NAME },
 	{ .name = "guests", .type = SPEC_MAP, .offset = 0, .parse = parse_guests },
 	{ .name = "thresholds", .type = SPEC_MAP, .offset = 0, .parse = parse_thresholds },
+	{ .name = "exclude", .type = SPEC_MAP, .offset = 0, .parse = parse_exclude },
 	SPEC_END
 };
 /* clang-format on */
@@ -198,6 +293,25 @@ static void check_names(struct spec_file *sf, const char *field,
 			if (!strcmp(l->v[i], l->v[j]))
 				spec_error(sf, node, field,
 					   "'%s' is listed twice", l->v[i]);
+	}
+}
+
+/* After every field is read: exclude:'s names against the matrix's. */
+static void check_excludes(struct spec_file *sf, const struct matrix_spec *m)
+{
+	yaml_node_t *seq = spec_map_get(sf, spec_root(sf), "exclude");
+	char prefix[64];
+
+	for (size_t i = 0; i < m->nr_excludes; i++) {
+		yaml_node_t *node = seq;
+
+		/* Entries that failed to parse are not kept: find the item. */
+		if (seq && seq->type == YAML_SEQUENCE_NODE &&
+		    (size_t)(seq->data.sequence.items.top -
+			     seq->data.sequence.items.start) == m->nr_excludes)
+			node = spec_node(sf, seq->data.sequence.items.start[i]);
+		snprintf(prefix, sizeof(prefix), "exclude[%zu]", i);
+		check_exclude(sf, node, prefix, &m->excludes[i], m);
 	}
 }
 
@@ -224,6 +338,7 @@ static int matrix_check(struct spec_file *sf, void *obj)
 							"guests"),
 					   "guests",
 					   "size %zu repeats size %zu", i, j);
+	check_excludes(sf, m);
 	n = (unsigned long long)m->kernels.n * m->topologies.n *
 	    m->workloads.n * m->nr_sizes * m->reps;
 	if (n > MATRIX_MAX_CELLS)
@@ -297,5 +412,11 @@ void matrix_spec_free(struct matrix_spec *m)
 		free(m->thresholds[i].bad);
 	}
 	free(m->thresholds);
+	for (size_t i = 0; i < m->nr_excludes; i++) {
+		spec_strlist_free(&m->excludes[i].kernels);
+		spec_strlist_free(&m->excludes[i].topologies);
+		spec_strlist_free(&m->excludes[i].workloads);
+	}
+	free(m->excludes);
 	memset(m, 0, sizeof(*m));
 }

@@ -30,6 +30,14 @@ struct matrix_threshold {
 	char *bad; /* "up", "down" or "any" */
 };
 
+/*
+ * exclude: entries. A cell is left out when every list the entry gives
+ * holds its value (an empty list matches anything), as in CI matrices.
+ */
+struct matrix_exclude {
+	struct spec_strlist kernels, topologies, workloads;
+};
+
 struct matrix_spec {
 	char *name;
 	char *path;
@@ -41,6 +49,8 @@ struct matrix_spec {
 	size_t nr_sizes;
 	struct matrix_threshold *thresholds;
 	size_t nr_thresholds;
+	struct matrix_exclude *excludes;
+	size_t nr_excludes;
 };
 
 /* Load path; every error is "file:line: field: message" into err (or stderr). */
@@ -60,6 +70,9 @@ void matrix_spec_add_size(struct matrix_spec *m, long long memory,
 void matrix_spec_one(struct matrix_spec *m, const char *name,
 		     const char *topology, const char *workload, long long reps,
 		     const char *image, long long memory, long long vcpus);
+/* Is the cell (kernel, topology, workload) left out by an exclude: entry? */
+bool matrix_spec_excluded(const struct matrix_spec *m, const char *kernel,
+			  const char *topology, const char *workload);
 const struct matrix_threshold *
 matrix_spec_threshold(const struct matrix_spec *m, const char *metric);
 
