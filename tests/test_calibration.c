@@ -389,7 +389,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
-	tcase_set_timeout(tc, 120);
+	tcase_set_timeout(tc, 600);
 	tcase_add_test(tc, test_aa_report_n3);
 	tcase_add_test(tc, test_aa_report_n5);
 	tcase_add_test(tc, test_known_answer_power);
