@@ -216,8 +216,12 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 		el_empty(&x, "source", "mode", "bind", "path", c->channel_sock,
 			 NULL);
 	} else {
-		/* A remote host: virDomainOpenChannel reads this pty there. */
-		attr(&x, "type", "pty");
+		/*
+		 * A remote host: a unix socket whose path its libvirt picks in
+		 * its own dir (virDomainOpenChannel takes unix channels only).
+		 */
+		attr(&x, "type", "unix");
+		el_empty(&x, "source", "mode", "bind", NULL);
 	}
 	el_empty(&x, "target", "type", "virtio", "name", "org.wblab.agent",
 		 NULL);

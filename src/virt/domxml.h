@@ -34,9 +34,10 @@ struct domain_config {
 	const char *channel_sock; /* virtio-serial org.wblab.agent */
 	/*
 	 * A remote host (nothing by path on our side): with neither
-	 * console_log nor console_sock the console, and with no channel_sock
-	 * the agent channel, are ptys the host's libvirt owns, read over the
-	 * connection (virDomainOpenConsole, virDomainOpenChannel).
+	 * console_log nor console_sock the console is a pty, and with no
+	 * channel_sock the agent channel a unix socket at a path the host's
+	 * libvirt picks; both are read over the connection
+	 * (virDomainOpenConsole, virDomainOpenChannel).
 	 */
 	struct domain_disk disks[DOMAIN_MAX_DISKS];
 	int nr_disks;

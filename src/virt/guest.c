@@ -168,7 +168,13 @@ static void send_plan(struct guest *g)
 	add_seed(&out);
 	strbuf_add(&out, hdr, n);
 	strbuf_add(&out, g->plan, g->plan_len);
-	while (off < out.len) {
+	/* Over a stream the event loop sends what the host does not take now. */
+	if (g->remote && gstream_send(&g->chan_s, out.buf, out.len) < 0) {
+		g->proto_error = true;
+		snprintf(g->proto_why, sizeof(g->proto_why),
+			 "cannot send the plan: %.130s", g->chan_s.why);
+	}
+	while (!g->remote && off < out.len) {
 		ssize_t w = write(g->fd, out.buf + off, out.len - off);
 
 		if (w < 0 && (errno == EAGAIN || errno == EINTR)) {
@@ -326,6 +332,22 @@ static void on_frame(void *arg, char type, const char *name, const char *data,
 	}
 }
 
+/* Bytes from the agent's channel, a socket's or a stream's. */
+static void channel_bytes(void *arg, const char *buf, size_t n)
+{
+	struct guest *g = arg;
+
+	g->bytes_in += n;
+	if (g->proto_error || g->dec.error)
+		return;
+	if (frame_feed(&g->dec, buf, n) < 0) {
+		g->proto_error = true;
+		snprintf(g->proto_why, sizeof(g->proto_why), "%s", g->dec.why);
+		warn("%s: malformed data on the agent channel (%s); ignoring the rest",
+		     g->name, g->dec.why);
+	}
+}
+
 static void channel_cb(int watch, int fd, int events, void *opaque)
 {
 	struct guest *g = opaque;
@@ -335,16 +357,7 @@ static void channel_cb(int watch, int fd, int events, void *opaque)
 		ssize_t n = read(fd, buf, sizeof(buf));
 
 		if (n > 0) {
-			g->bytes_in += n;
-			if (g->proto_error || g->dec.error)
-				continue;
-			if (frame_feed(&g->dec, buf, n) < 0) {
-				g->proto_error = true;
-				snprintf(g->proto_why, sizeof(g->proto_why),
-					 "%s", g->dec.why);
-				warn("%s: malformed data on the agent channel (%s); ignoring the rest",
-				     g->name, g->dec.why);
-			}
+			channel_bytes(g, buf, (size_t)n);
 			continue;
 		}
 		if (n < 0 && errno == EINTR)
@@ -378,6 +391,18 @@ void guest_set_console(struct guest *g, const char *sock, const char *path)
 	free(g->console_path);
 	g->console_sock = xstrdup(sock);
 	g->console_path = xstrdup(path);
+}
+
+void guest_set_remote(struct guest *g, const char *path)
+{
+	free(g->console_path);
+	g->console_path = xstrdup(path);
+	g->remote = true;
+}
+
+static void console_bytes(void *arg, const char *buf, size_t n)
+{
+	capture_write(&((struct guest *)arg)->con, buf, n);
 }
 
 /* Read what the console socket has; false at its end. */
@@ -434,7 +459,7 @@ static int unix_connect(const char *path, double wait_s, struct strbuf *err)
 
 static int connect_console(struct guest *g, struct strbuf *err)
 {
-	if (!g->console_sock)
+	if (!g->console_sock && !g->remote)
 		return 0;
 	size_t head = CONSOLE_HEAD_MAX, tail = CONSOLE_TAIL_MAX;
 	const char *env = getenv("WBLAB_CONSOLE_CAP");
@@ -458,6 +483,9 @@ static int connect_console(struct guest *g, struct strbuf *err)
 		return -1;
 	}
 	g->con_open = true;
+	if (g->remote)
+		return gstream_open(&g->con_s, g->dom, NULL, console_bytes, g,
+				    err);
 	g->con_fd = unix_connect(g->console_sock, 5, err);
 	if (g->con_fd < 0)
 		return -1;
@@ -476,6 +504,14 @@ static void console_finish(struct guest *g, double wait_s)
 {
 	double end = now_mono() + wait_s;
 
+	/* A stream: the event loop delivers the rest until its EOF. */
+	while (g->con_s.open && !g->conn_lost && now_mono() < end) {
+		virEventUpdateTimeout(loop_timer,
+				      (int)((end - now_mono()) * 1000) + 1);
+		if (virEventRunDefaultImpl() < 0)
+			break;
+	}
+	gstream_close(&g->con_s);
 	if (g->con_fd >= 0) {
 		while (console_read(g) && now_mono() < end) {
 			struct pollfd p = { g->con_fd, POLLIN, 0 };
@@ -500,6 +536,9 @@ static int connect_channel(struct guest *g, struct strbuf *err)
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	double end = now_mono() + 5;
 
+	if (g->remote)
+		return gstream_open(&g->chan_s, g->dom, PROTO_CHANNEL,
+				    channel_bytes, g, err);
 	if (strlen(g->sock_path) >= sizeof(sa.sun_path)) {
 		strbuf_addf(err, "socket path too long: %s", g->sock_path);
 		return -1;
@@ -551,7 +590,8 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 	track(g, true);
 	g->t_create = now_mono();
 	g->dom = virDomainCreateXML(
-		conn, xml, g->console_sock ? VIR_DOMAIN_START_PAUSED : 0);
+		conn, xml,
+		g->console_sock || g->remote ? VIR_DOMAIN_START_PAUSED : 0);
 	if (!g->dom) {
 		strbuf_addf(err, "libvirt cannot start domain %s: %s", g->name,
 			    virt_last_error());
@@ -561,7 +601,7 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 	g->started = true;
 	if (connect_console(g, err) || connect_channel(g, err))
 		return -1;
-	if (g->console_sock && virDomainResume(g->dom) < 0) {
+	if ((g->console_sock || g->remote) && virDomainResume(g->dom) < 0) {
 		strbuf_addf(err, "libvirt cannot resume domain %s: %s", g->name,
 			    virt_last_error());
 		return -1;
@@ -604,6 +644,7 @@ void guest_release(struct guest *g)
 		virEventRemoveHandle(g->watch);
 	if (g->fd >= 0)
 		close(g->fd);
+	gstream_close(&g->chan_s);
 	/* Removed handles are freed on the next loop iteration. */
 	if (loop_timer >= 0) {
 		virEventUpdateTimeout(loop_timer, 0);

@@ -10,6 +10,7 @@
 #include "util/strbuf.h"
 #include "virt/capture.h"
 #include "virt/frames.h"
+#include "virt/gstream.h"
 
 /* Caps on what the host takes from one guest (docs/results.md). */
 #define GUEST_MAX_FILES 256
@@ -36,6 +37,9 @@ struct guest {
 	int con_fd, con_watch;
 	struct capture con;
 	bool con_open;
+	/* A remote host: console and channel are streams over conn. */
+	bool remote;
+	struct gstream con_s, chan_s;
 	struct frame_decoder dec;
 	size_t bytes_in, file_bytes, file_frames;
 	struct spec_strlist expect; /* files the plan asked for */
@@ -72,6 +76,12 @@ void guest_init(struct guest *g, const char *name, const char *sock_path,
  * see capture.h) instead of a file: call before guest_start.
  */
 void guest_set_console(struct guest *g, const char *sock, const char *path);
+/*
+ * A guest on a remote host: its console (into path, capped as above) and
+ * its agent channel come over the libvirt connection as streams, nothing
+ * through a path on this machine. Call before guest_start.
+ */
+void guest_set_remote(struct guest *g, const char *path);
 /*
  * After the guest stopped: did its last frame end partway (noted in
  * proto_why)? QEMU may keep the socket open, so EOF is not the test.
