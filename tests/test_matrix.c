@@ -349,7 +349,27 @@ START_TEST(hosts_file)
 	ck_assert_int_eq(h.hosts[0].cpus, 2);
 	ck_assert_int_eq(h.hosts[0].memory, 8 << 10);
 	ck_assert_str_eq(h.hosts[1].pool_path, "/var/lib/wblab/pool-second");
+	/* A URI with a hostname is remote: streams and volumes only. */
+	ck_assert(!h.hosts[0].remote);
+	ck_assert(h.hosts[1].remote);
 	hosts_spec_free(&h);
+	ck_assert(hosts_uri_remote("qemu+ssh://box2/system"));
+	ck_assert(!hosts_uri_remote("qemu:///system"));
+	ck_assert(!hosts_uri_remote("qemu+unix:///system?socket=/x"));
+	/* Remote, by flag or by hostname, needs a pool. */
+	write_string_atomic(path, "hosts:\n"
+				  "  - name: a\n"
+				  "    uri: qemu:///system\n"
+				  "    remote: true\n"
+				  "  - name: b\n"
+				  "    uri: qemu+tls://b.example/system\n");
+	ck_assert_int_ne(hosts_spec_load(path, &h, &err), 0);
+	ck_assert_msg(strstr(err.buf, "h.yaml:2: hosts[0]: a remote host"),
+		      "%s", err.buf);
+	ck_assert_msg(strstr(err.buf, "h.yaml:5: hosts[1]: a remote host"),
+		      "%s", err.buf);
+	hosts_spec_free(&h);
+	strbuf_reset(&err);
 	write_string_atomic(path, "hosts:\n"
 				  "  - name: a\n"
 				  "    uri: qemu:///system\n"

@@ -18,6 +18,7 @@
 #include "agent/proto.h"
 #include "artifact/cache.h"
 #include "cell/cell.h"
+#include "cell/disks.h"
 #include "cell/plan.h"
 #include "cell/results.h"
 #include "collect/console.h"
@@ -29,6 +30,7 @@
 #include "virt/guest.h"
 #include "virt/owner.h"
 #include "virt/virt.h"
+#include "virt/vols.h"
 
 #define SETUP_TIMEOUT 600 /* s: building the storage stack */
 #define COLLECT_TIMEOUT 180 /* s: snapshots, captures, teardown */
@@ -98,35 +100,10 @@ struct cell_ctx {
 	bool has_target;
 	virNetworkPtr net;
 	char *net_name;
+	virStoragePoolPtr pool; /* a remote host's: every disk is a volume */
 	struct strbuf err;
 	struct cell_facts facts;
 };
-
-static int make_disk(const char *path, uint64_t size, struct strbuf *err)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-
-	if (fd < 0 || ftruncate(fd, size) < 0) {
-		strbuf_addf(err, "cannot create disk %s: %s", path,
-			    strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	close(fd);
-	return 0;
-}
-
-static void add_disk(struct domain_config *dc, const char *path,
-		     const char *format, const char *serial, bool ro)
-{
-	dc->disks[dc->nr_disks++] = (struct domain_disk){
-		.path = xstrdup(path),
-		.format = format,
-		.serial = xstrdup(serial),
-		.readonly = ro,
-	};
-}
 
 /*
  * Under TCG a vCPU thread can lose the host CPU for seconds; the soft
@@ -156,9 +133,15 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	bool tgt = vm->role == PLAN_TARGET;
 	const struct topo_disks *disks = tgt ? &c->topo->target_disks :
 					       &c->topo->disks;
-	long long ndisks = disks->count;
-	uint64_t size = disks->size;
-	char *overlay, *sock, *console;
+	struct cell_disks cd = { .name = name,
+				 .image = c->image,
+				 .modules_img = c->kernel->modules_img,
+				 .ndisks = disks->count,
+				 .size = disks->size,
+				 .topo = c->topo,
+				 .role = tgt ? "target" : "main",
+				 .pool = x->pool };
+	char *sock, *console;
 	struct plan_opts po = { .role = vm->role,
 				.workload_timeout = c->workload_timeout,
 				.target_ip = TARGET_IP,
@@ -166,11 +149,11 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 				.own_ip = x->has_target ?
 						  (tgt ? TARGET_IP : MAIN_IP) :
 						  NULL };
-	struct strbuf out = STRBUF_INIT;
 	int ret = -1;
 
+	/* On a remote host only the console capture is here. */
 	vm->stage = xasprintf("%s/%s", run_root(), name);
-	overlay = xasprintf("%s/root.qcow2", vm->stage);
+	cd.stage = vm->stage;
 	sock = xasprintf("%s/agent.sock", vm->stage);
 	console = xasprintf("%s/console.log", vm->stage);
 	guest_init(&vm->g, name, sock, out_dir);
@@ -179,26 +162,14 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	rm_rf(vm->stage);
 	if (cache_make_dir(vm->stage) ||
 	    cache_check_space(vm->stage,
-			      (int64_t)(size * ndisks / 4) + (256 << 20))) {
+			      (x->pool ? 0 :
+					 (int64_t)(cd.size * cd.ndisks / 4)) +
+				      (256 << 20))) {
 		strbuf_addf(&x->err, "cannot prepare %s (disk full?)",
 			    vm->stage);
 		goto out;
 	}
 	chown_to_qemu(vm->stage);
-	{
-		const char *qimg[] = { "qemu-img", "create", "-q",    "-f",
-				       "qcow2",	   "-F",     "raw",   "-b",
-				       c->image,   "--",     overlay, NULL };
-
-		if (run_capture(qimg, &out, &out)) {
-			strbuf_addf(&x->err, "qemu-img create %s failed: %s",
-				    overlay, out.buf);
-			goto out;
-		}
-	}
-	/* A session daemon's QEMU cannot be given the files: they must be its. */
-	if (getenv("WBLAB_QEMU_USER"))
-		chown_to_qemu(overlay);
 	vm->dc = (struct domain_config){
 		.name = vm->g.name,
 		.type = !strcmp(c->accel, "kvm") ? "kvm" : "qemu",
@@ -209,44 +180,21 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		.vcpus = tgt ? 1 : c->vcpus,
 		.kernel = c->kernel->bzimage,
 		.initrd = c->initrd,
-		.console_log = xstrdup(console),
-		.console_sock = xasprintf("%s/con.sock", vm->stage),
-		.channel_sock = vm->g.sock_path,
+		.console_log = x->pool ? NULL : xstrdup(console),
+		.console_sock = x->pool ? NULL :
+					  xasprintf("%s/con.sock", vm->stage),
+		.channel_sock = x->pool ? NULL : vm->g.sock_path,
 		.network = x->net_name,
 		.cmdline = cell_cmdline(c),
 		.owner = &x->owner,
 		.owner_cell = c->cell_id,
 	};
-	guest_set_console(&vm->g, vm->dc.console_sock, console);
-	add_disk(&vm->dc, overlay, "qcow2", "wblab-root", false);
-	if (c->kernel->modules_img)
-		add_disk(&vm->dc, c->kernel->modules_img, "raw",
-			 "wblab-modules", true);
-	for (long long i = 0; i < ndisks; i++) {
-		char *p = xasprintf("%s/disk%lld.img", vm->stage, i);
-		char *serial = xasprintf("wblab-disk%lld", i);
-		int bad = make_disk(p, size, &x->err);
-
-		const struct topo_iotune *io = topology_disk_iotune(
-			c->topo, tgt ? "target" : "main", i);
-
-		if (!bad)
-			add_disk(&vm->dc, p, "raw", serial, false);
-		if (!bad && io) {
-			vm->dc.disks[vm->dc.nr_disks - 1].iops_sec =
-				io->total_iops_sec;
-			vm->dc.disks[vm->dc.nr_disks - 1].bytes_sec =
-				io->total_bytes_sec;
-			vm->dc.disks[vm->dc.nr_disks - 1].queue_size =
-				io->queue_size;
-		}
-		if (!bad && getenv("WBLAB_QEMU_USER"))
-			chown_to_qemu(p);
-		free(p);
-		free(serial);
-		if (bad)
-			goto out;
-	}
+	if (x->pool)
+		guest_set_remote(&vm->g, console);
+	else
+		guest_set_console(&vm->g, vm->dc.console_sock, console);
+	if (cell_disks_make(&cd, &vm->dc, &x->err))
+		goto out;
 	plan_compile(c->topo, c->wl, &po, &vm->plan, &vm->devs);
 	{
 		char *pp = xasprintf("%s/plan%s.txt", c->cell_dir,
@@ -273,8 +221,6 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 	}
 	ret = 0;
 out:
-	strbuf_release(&out);
-	free(overlay);
 	free(sock);
 	free(console);
 	return ret;
@@ -435,8 +381,8 @@ static bool console_recent(struct cell_ctx *x, int secs)
 {
 	struct stat st;
 
-	return x->main.dc.console_log &&
-	       stat(x->main.dc.console_log, &st) == 0 && st.st_size > 0 &&
+	return x->main.g.console_path &&
+	       stat(x->main.g.console_path, &st) == 0 && st.st_size > 0 &&
 	       time(NULL) - st.st_mtime <= secs;
 }
 
@@ -591,12 +537,31 @@ static void merge_target_topology(const char *cell_dir)
 	free(mp);
 }
 
+/*
+ * A remote host's pool takes every disk of the cell; a volume tagged with
+ * the owner goes first, so a later wblab can tell whose they are.
+ */
+static int remote_owner(struct cell_ctx *x, virConnectPtr conn,
+			const char *name)
+{
+	char *tag = xasprintf("%s" VOLS_OWNER, name);
+	char *text = owner_text(&x->owner, x->c->cell_id);
+	int ret;
+
+	x->pool = vols_pool(conn, &x->err);
+	ret = x->pool ? vols_put(x->pool, tag, text, &x->err) : -1;
+	free(tag);
+	free(text);
+	return ret;
+}
+
 int cell_run(virConnectPtr conn, const struct cell_spec *c,
 	     struct cell_result *r)
 {
 	struct cell_ctx x = { .c = c };
 	struct console_report con;
 	char started[32], *name, *tname, *tdir;
+	bool lost;
 	int ret;
 
 	memset(r, 0, sizeof(*r));
@@ -624,6 +589,8 @@ int cell_run(virConnectPtr conn, const struct cell_spec *c,
 			    run_root(), strerror(errno));
 		goto infra;
 	}
+	if (c->remote && remote_owner(&x, conn, name))
+		goto infra;
 	if (x.has_target) {
 		mkdir_p(tdir, 0755);
 		if (net_start(&x, conn, name) ||
@@ -662,6 +629,7 @@ collect:
 			virNetworkDestroy(x.net);
 		virNetworkFree(x.net);
 	}
+	lost = x.main.g.conn_lost || x.target.g.conn_lost;
 	classify(&x, r, &con);
 	r->total_s = x.main.g.t_stop > x.main.g.t_create ?
 			     x.main.g.t_stop - x.main.g.t_create :
@@ -680,6 +648,10 @@ collect:
 	vm_free(&x.main, c->keep);
 	if (x.has_target)
 		vm_free(&x.target, c->keep);
+	if (x.pool && !c->keep)
+		cell_disks_cleanup(x.pool, c->uri, lost, name);
+	if (x.pool)
+		virStoragePoolFree(x.pool);
 	owner_file_remove(name);
 	strbuf_release(&x.err);
 	free(x.net_name);

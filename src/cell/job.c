@@ -53,6 +53,7 @@ static const struct {
 	J(J_INT, workload_timeout, "workload_timeout_s"),
 	J(J_INT, deadline, "deadline_s"),
 	J(J_BOOL, keep, "keep"),
+	J(J_BOOL, remote, "remote"),
 	J(J_STR, cmdline_extra, "cmdline_extra"),
 	J(J_STR, infra_error, "infra_error"),
 };
@@ -144,6 +145,7 @@ int cell_job_run(const struct cell_job *j)
 	const char *infra = j->infra_error && *j->infra_error ? j->infra_error :
 								NULL;
 	bool have_kernel = false;
+	struct virt_host_facts facts;
 	int ret;
 
 	if (topology_spec_find(j->topology, &topo) ||
@@ -190,7 +192,12 @@ int cell_job_run(const struct cell_job *j)
 			.slot = j->slot,
 			.attempt = j->attempt,
 			.deadline = j->deadline,
+			.remote = j->remote,
+			.facts = conn ? &facts : NULL,
 		};
+
+		if (conn)
+			virt_host_facts(conn, &facts);
 
 		ret = cell_run(conn, &c, &r);
 	}

@@ -25,6 +25,7 @@ struct cell_job {
 	int slot, attempt;
 	int boot_timeout, workload_timeout, deadline;
 	bool keep;
+	bool remote; /* streams and pool volumes only (spec/hosts.h) */
 	char *cmdline_extra;
 	char *infra_error; /* the cell cannot run: record why */
 };

@@ -13,6 +13,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/utf8.h"
+#include "virt/virt.h"
 
 static json_object *JS(const char *s)
 {
@@ -149,6 +150,23 @@ static json_object *console_log_json(const struct guest *g, json_object *m)
 	return o;
 }
 
+/* The host's own figures, asked over its connection (virt_host_facts). */
+static json_object *facts_json(const struct cell_spec *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "hostname", JS(c->facts->hostname));
+	json_object_object_add(o, "cpu_model", JS(c->facts->cpu_model));
+	json_object_object_add(
+		o, "qemu_version",
+		json_object_new_int64((int64_t)c->facts->qemu_version));
+	json_object_object_add(
+		o, "libvirt_version",
+		json_object_new_int64((int64_t)c->facts->libvirt_version));
+	json_object_object_add(o, "remote", json_object_new_boolean(c->remote));
+	return o;
+}
+
 /* What the host took from the channel, and what it refused. */
 static json_object *channel_json(const struct guest *g, json_object *metrics)
 {
@@ -268,6 +286,8 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	/* Where it ran: the matrix engine's host and slot, and which try. */
 	json_object_object_add(o, "host", JS(c->host ? c->host : "local"));
 	json_object_object_add(o, "host_uri", JS(c->uri));
+	if (c->facts)
+		json_object_object_add(o, "host_facts", facts_json(c));
 	json_object_object_add(o, "slot", json_object_new_int(c->slot));
 	json_object_object_add(
 		o, "attempt", json_object_new_int(c->attempt ? c->attempt : 1));

@@ -8,6 +8,8 @@
 #include "cell/outcome.h"
 #include "spec/specs.h"
 
+struct virt_host_facts;
+
 /*
  * What a cell is and what became of it: a leaf, so that results.c can
  * write a cell without depending on cell.c, which runs it.
@@ -38,6 +40,12 @@ struct cell_spec {
 	int slot;
 	int attempt; /* 1-based; > 1 after infra-error retries */
 	int deadline; /* s for the whole cell; 0 = the sum of its phase timers */
+	/*
+	 * A remote host: console and channel over libvirt streams, every
+	 * disk a volume of its wblab pool, nothing by path.
+	 */
+	bool remote;
+	const struct virt_host_facts *facts; /* the host's, NULL unknown */
 };
 
 struct cell_result {

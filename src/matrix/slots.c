@@ -96,6 +96,7 @@ static void fill_job(struct engine *e, size_t ci, struct engine_host *h,
 	j->host = h->spec->name;
 	j->run_dir = h->spec->run_dir;
 	j->qemu_user = h->spec->qemu_user;
+	j->remote = h->spec->remote;
 	j->slot = slot;
 	j->attempt = e->st[ci].attempt;
 	j->boot_timeout = e->o.boot_timeout;

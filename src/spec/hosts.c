@@ -21,6 +21,7 @@ static const struct spec_field host_fields[] = {
 	{ .name = "run_dir", .type = SPEC_STR, .offset = H(run_dir) },
 	{ .name = "qemu_user", .type = SPEC_STR, .offset = H(qemu_user) },
 	{ .name = "disabled", .type = SPEC_BOOL, .offset = H(disabled) },
+	{ .name = "remote", .type = SPEC_BOOL, .offset = H(remote) },
 	SPEC_END
 };
 /* clang-format on */
@@ -61,6 +62,12 @@ static int parse_hosts(struct spec_file *sf, yaml_node_t *v, const char *field,
 				spec_error(sf, spec_map_get(sf, n, "name"),
 					   prefix, "host '%s' is listed twice",
 					   h.name);
+		h.remote = h.remote || hosts_uri_remote(h.uri);
+		/* Remote: every disk is a volume, there must be a pool. */
+		if (h.remote && !h.pool_path)
+			spec_error(
+				sf, n, prefix,
+				"a remote host (remote: true, or a URI with a hostname) needs a pool path");
 		if ((h.pool_path && h.pool_path[0] != '/') ||
 		    (h.run_dir && h.run_dir[0] != '/'))
 			spec_error(sf, n, prefix,
@@ -69,6 +76,14 @@ static int parse_hosts(struct spec_file *sf, yaml_node_t *v, const char *field,
 		hs->hosts[hs->n++] = h;
 	}
 	return bad ? -1 : 0;
+}
+
+bool hosts_uri_remote(const char *uri)
+{
+	const char *p = uri ? strstr(uri, "://") : NULL;
+
+	/* qemu+ssh://box/system has one; qemu:///system does not. */
+	return p && p[3] && p[3] != '/';
 }
 
 static const struct spec_field hosts_fields[] = { { .name = "hosts",

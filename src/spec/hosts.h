@@ -28,6 +28,12 @@ struct host_spec {
 	char *run_dir; /* staging dir the host's QEMU can write; default run_root() */
 	char *qemu_user; /* who QEMU runs as there (a session daemon's user) */
 	bool disabled;
+	/*
+	 * Shares nothing with us but the connection (set, or the URI has a
+	 * hostname): console and agent channel are libvirt streams, every
+	 * disk a volume of its pool (which it then needs).
+	 */
+	bool remote;
 	int line;
 };
 
@@ -43,5 +49,7 @@ int hosts_spec_load(const char *path, struct hosts_spec *out,
 /* One host named "local" at uri (no hosts file). */
 void hosts_spec_single(struct hosts_spec *out, const char *uri);
 void hosts_spec_free(struct hosts_spec *h);
+/* Does the libvirt URI name a host (qemu+ssh://box/system)? */
+bool hosts_uri_remote(const char *uri);
 
 #endif

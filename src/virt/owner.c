@@ -23,6 +23,7 @@
 #include "util/str.h"
 #include "util/strbuf.h"
 #include "virt/owner.h"
+#include "virt/vols.h"
 
 /* Legacy objects (no owner recorded) older than this are nobody's. */
 #define LEGACY_AGE (6 * 3600)
@@ -95,14 +96,19 @@ static char *owner_path(const char *name)
 	return xasprintf("%s/%s.owner", run_root(), name);
 }
 
+char *owner_text(const struct owner *o, const char *cell_id)
+{
+	return xasprintf(
+		"pid=%d\nstart=%llu\nboot=%s\nhost=%s\nrun=%s\ncell=%s\n",
+		(int)o->pid, o->start, o->boot_id, o->host, o->run_id,
+		cell_id ? cell_id : "");
+}
+
 int owner_file_write(const char *name, const struct owner *o,
 		     const char *cell_id)
 {
 	char *path = owner_path(name);
-	char *text = xasprintf(
-		"pid=%d\nstart=%llu\nboot=%s\nhost=%s\nrun=%s\ncell=%s\n",
-		(int)o->pid, o->start, o->boot_id, o->host, o->run_id,
-		cell_id ? cell_id : "");
+	char *text = owner_text(o, cell_id);
 	int ret;
 
 	mkdir_p(run_root(), 0755);
@@ -134,17 +140,12 @@ static void set_field(struct owner *o, const char *k, const char *v)
 		snprintf(o->run_id, sizeof(o->run_id), "%s", v);
 }
 
-int owner_file_read(const char *path, struct owner *o)
+int owner_parse(char *text, struct owner *o)
 {
-	struct strbuf sb = STRBUF_INIT;
 	char *line, *save = NULL;
 
 	memset(o, 0, sizeof(*o));
-	if (strbuf_read_file(&sb, path) < 0) {
-		strbuf_release(&sb);
-		return -1;
-	}
-	for (line = strtok_r(sb.buf, "\n", &save); line;
+	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *eq = strchr(line, '=');
 
@@ -153,8 +154,19 @@ int owner_file_read(const char *path, struct owner *o)
 			set_field(o, line, eq + 1);
 		}
 	}
-	strbuf_release(&sb);
 	return o->pid > 0 ? 0 : -1;
+}
+
+int owner_file_read(const char *path, struct owner *o)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = -1;
+
+	memset(o, 0, sizeof(*o));
+	if (strbuf_read_file(&sb, path) == 0)
+		ret = owner_parse(sb.buf, o);
+	strbuf_release(&sb);
+	return ret;
 }
 
 /* The owner recorded in a domain's <metadata>; -1 if none. */
@@ -198,14 +210,27 @@ static char *base_name(const char *name)
 	return xstrndup(name, len);
 }
 
-/* 1 dead, 0 alive, -1 unknown (no owner file). */
-static int base_owner_dead(const char *base)
+/*
+ * 1 dead, 0 alive, -1 unknown: from the owner file here, else from the
+ * owner volume in the host's pool (a remote cell's tag), if pool.
+ */
+static int base_owner_dead(const char *base, virStoragePoolPtr pool)
 {
 	char *path = owner_path(base);
+	struct strbuf sb = STRBUF_INIT;
 	struct owner o;
 	int ret = owner_file_read(path, &o) ? -1 : !owner_alive(&o);
 
 	free(path);
+	if (ret < 0 && pool) {
+		char *tag = xasprintf("%s" VOLS_OWNER, base);
+
+		if (vols_get(pool, tag, &sb) == 0 &&
+		    owner_parse(sb.buf, &o) == 0)
+			ret = !owner_alive(&o);
+		free(tag);
+	}
+	strbuf_release(&sb);
 	return ret;
 }
 
@@ -271,7 +296,7 @@ static bool domain_exists(virConnectPtr conn, const char *name)
 	return d != NULL;
 }
 
-static int reap_networks(virConnectPtr conn)
+static int reap_networks(virConnectPtr conn, virStoragePoolPtr pool)
 {
 	virNetworkPtr *nets = NULL;
 	int n = virConnectListAllNetworks(conn, &nets, 0), reaped = 0;
@@ -280,7 +305,7 @@ static int reap_networks(virConnectPtr conn)
 		const char *name = virNetworkGetName(nets[i]);
 		char *base = name ? base_name(name) : NULL;
 		char *tgt = base ? xasprintf("%s-target", base) : NULL;
-		int dead = base ? base_owner_dead(base) : 0;
+		int dead = base ? base_owner_dead(base, pool) : 0;
 
 		if (name && starts_with(name, "wblab-") &&
 		    !domain_exists(conn, base) && !domain_exists(conn, tgt) &&
@@ -317,7 +342,7 @@ static int reap_staging(virConnectPtr conn)
 			       base_name(de->d_name);
 		path = xasprintf("%s/%s", run_root(), de->d_name);
 		tgt = xasprintf("%s-target", base);
-		dead = base_owner_dead(base);
+		dead = base_owner_dead(base, NULL);
 		if (!domain_exists(conn, base) && !domain_exists(conn, tgt) &&
 		    (dead == 1 ||
 		     /* Legacy: no owner, domain gone, over an hour old. */
@@ -337,14 +362,83 @@ static int reap_staging(virConnectPtr conn)
 	return reaped;
 }
 
+/* The cell domain a volume "<domain>--<what>" or "<cell>.owner" is of. */
+static char *vol_base(const char *vol)
+{
+	const char *sep = NULL, *p = vol;
+	size_t len = strlen(vol), olen = strlen(VOLS_OWNER);
+	char *dom, *base;
+
+	while ((p = strstr(p, VOLS_SEP)))
+		sep = p++;
+	if (sep)
+		len = (size_t)(sep - vol);
+	else if (len > olen && !strcmp(vol + len - olen, VOLS_OWNER))
+		len -= olen;
+	else
+		return NULL;
+	dom = xstrndup(vol, len);
+	base = base_name(dom);
+	free(dom);
+	return base;
+}
+
+/*
+ * A remote cell's volumes whose owner is dead (by its owner volume), or,
+ * untagged, whose run started over LEGACY_AGE ago; never while a domain
+ * of the cell exists. The owner tag goes last, with the cell's last one.
+ */
+static int reap_volumes(virConnectPtr conn, virStoragePoolPtr pool)
+{
+	char **names;
+	int n = vols_list(pool, "wblab-", &names), reaped = 0;
+
+	for (int pass = 0; pass < 2; pass++) {
+		for (int i = 0; i < n; i++) {
+			char *base = names[i] ? vol_base(names[i]) : NULL;
+			char *tgt = base ? xasprintf("%s-target", base) : NULL;
+			size_t len = names[i] ? strlen(names[i]) : 0;
+			bool tag = base && len > strlen(VOLS_OWNER) &&
+				   !strcmp(names[i] + len - strlen(VOLS_OWNER),
+					   VOLS_OWNER);
+			int dead = base ? base_owner_dead(base, pool) : 0;
+
+			if (base && tag == (pass == 1) &&
+			    !domain_exists(conn, base) &&
+			    !domain_exists(conn, tgt) &&
+			    (dead == 1 || (dead < 0 && legacy_old(base))) &&
+			    vols_delete_prefix(pool, names[i]) > 0) {
+				info("deleted volume %s (its wblab is gone)",
+				     names[i]);
+				reaped++;
+			}
+			free(base);
+			free(tgt);
+		}
+	}
+	for (int i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return reaped;
+}
+
 int owner_reap(virConnectPtr conn)
 {
+	struct strbuf err = STRBUF_INIT;
+	virStoragePoolPtr pool;
 	int n;
 
 	if (!conn)
 		return 0;
+	/* No pool (a local host without one) is no error here. */
+	pool = vols_pool(conn, &err);
+	strbuf_release(&err);
 	n = reap_domains(conn);
-	n += reap_networks(conn);
+	n += reap_networks(conn, pool);
+	if (pool)
+		n += reap_volumes(conn, pool);
 	n += reap_staging(conn);
+	if (pool)
+		virStoragePoolFree(pool);
 	return n;
 }

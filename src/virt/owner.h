@@ -34,9 +34,14 @@ int owner_file_write(const char *name, const struct owner *o,
 		     const char *cell_id);
 void owner_file_remove(const char *name);
 int owner_file_read(const char *path, struct owner *o);
+/* The owner as "key=value" lines, as in the file (caller frees). */
+char *owner_text(const struct owner *o, const char *cell_id);
+/* Parse owner_text() (text is modified). 0, or -1 without a pid. */
+int owner_parse(char *text, struct owner *o);
 /*
- * Destroy every wblab domain and network on conn whose owner is dead, and
- * remove their staging dirs and owner files. Returns how many objects were
+ * Destroy every wblab domain and network on conn whose owner is dead,
+ * delete the volumes a remote cell left in the host's wblab pool (by their
+ * owner volume), and remove their staging dirs and owner files. Returns how many objects were
  * removed; each is reported with info().
  */
 int owner_reap(virConnectPtr conn);

@@ -13,6 +13,7 @@
 #include "util/log.h"
 #include "virt/domxml.h"
 #include "virt/guest.h"
+#include "spec/hosts.h"
 #include "virt/probe.h"
 #include "virt/virt.h"
 
@@ -121,6 +122,27 @@ out:
 	return ok;
 }
 
+/*
+ * A remote host's /dev/kvm is not ours to open, and the probe guest would
+ * need local paths: ask its libvirt whether it offers KVM domains.
+ */
+static void remote_accel(virConnectPtr conn, struct accel_verdict *v)
+{
+	char *caps = virConnectGetDomainCapabilities(conn, NULL, "x86_64", NULL,
+						     "kvm", 0);
+
+	/*
+	 * Offered is not working (a nested /dev/kvm may fail at the first
+	 * MSR write): without a probe boot there, KVM only when asked.
+	 */
+	snprintf(v->accel, sizeof(v->accel), "tcg");
+	snprintf(
+		v->reason, sizeof(v->reason), "%s",
+		caps ? "a remote host is not probed: its libvirt offers KVM, --accel kvm uses it" :
+		       "the remote host's libvirt offers no KVM domains");
+	free(caps);
+}
+
 int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 		 const struct kernel_artifact *k, const char *initrd,
 		 struct accel_verdict *v)
@@ -152,6 +174,12 @@ int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 			free(path);
 			return 0;
 		}
+	}
+	if (hosts_uri_remote(uri)) {
+		/* Cheap to ask again, and not a probe: never cached. */
+		remote_accel(conn, v);
+		free(path);
+		return 0;
 	}
 	if (access("/dev/kvm", R_OK | W_OK) < 0) {
 		snprintf(v->accel, sizeof(v->accel), "tcg");

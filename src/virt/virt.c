@@ -115,6 +115,34 @@ int virt_destroy_by_name(const char *uri, const char *name)
 	return 0;
 }
 
+/* The text of the first <tag> after from in xml, bounded by len. */
+static void xml_text(const char *xml, const char *from, const char *tag,
+		     char *buf, size_t len)
+{
+	const char *p = xml ? strstr(xml, from) : NULL;
+	size_t tl = strlen(tag);
+
+	buf[0] = '\0';
+	p = p ? strstr(p, tag) : NULL;
+	if (p)
+		snprintf(buf, len, "%.*s", (int)strcspn(p + tl, "<"), p + tl);
+}
+
+void virt_host_facts(virConnectPtr conn, struct virt_host_facts *f)
+{
+	char *caps = virConnectGetCapabilities(conn);
+	char *host = virConnectGetHostname(conn);
+
+	memset(f, 0, sizeof(*f));
+	/* <host><cpu><arch/><model>Skylake-Client-IBRS</model>... */
+	xml_text(caps, "<host>", "<model>", f->cpu_model, sizeof(f->cpu_model));
+	snprintf(f->hostname, sizeof(f->hostname), "%s", host ? host : "");
+	virConnectGetVersion(conn, &f->qemu_version);
+	virConnectGetLibVersion(conn, &f->libvirt_version);
+	free(caps);
+	free(host);
+}
+
 static void on_signal(int sig)
 {
 	int saved = errno;

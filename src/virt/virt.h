@@ -26,6 +26,19 @@ int virt_destroy_prefix(virConnectPtr conn, const char *prefix);
  */
 int virt_destroy_by_name(const char *uri, const char *name);
 
+/*
+ * What a host is, for each cell's record: a comparison across hosts is
+ * not an A/B (docs/matrix.md). Asked over the connection, so a remote
+ * host answers for itself.
+ */
+struct virt_host_facts {
+	char hostname[128];
+	char cpu_model[128]; /* libvirt's host CPU model (capabilities) */
+	unsigned long qemu_version,
+		libvirt_version; /* major*1e6+minor*1e3+rel */
+};
+void virt_host_facts(virConnectPtr conn, struct virt_host_facts *f);
+
 /* SIGINT/SIGTERM: set a flag and wake the event loop; see guest_loop(). */
 void virt_install_signal_handlers(void);
 bool virt_interrupted(void);
