@@ -109,6 +109,12 @@ check-slow: deps services
 	$(MAKE) all test-bins
 	tests/e2e-slow.sh
 	tests/e2e-matrix.sh
+	tests/e2e-remote.sh
+
+# Cells on a host that shares only the libvirt connection (a libvirtd in
+# its own mount namespace, lab/remote-endpoint.sh): docs/matrix.md.
+check-remote: all
+	tests/e2e-remote.sh
 
 # The main job: a with/without-patch comparison on built-in defaults.
 demo: deps services
@@ -162,4 +168,4 @@ uninstall:
 clean:
 	rm -rf $(B) build-asan build-fuzz wblab
 
-.PHONY: all deps services check check-unit check-asan test-bins fuzz fuzz-bins check-slow check-matrix demo include-check format format-check man install uninstall clean
+.PHONY: all deps services check check-unit check-asan test-bins fuzz fuzz-bins check-slow check-matrix check-remote demo include-check format format-check man install uninstall clean

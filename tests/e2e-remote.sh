@@ -1,0 +1,149 @@
+#!/bin/sh
+# Cells on a libvirt host that shares nothing with wblab but the connection
+# (lab/remote-endpoint.sh: a system libvirtd and virtlogd in their own mount
+# namespace on 127.0.0.1:16600). A matrix split over the local and the
+# remote host, the two-guest iSCSI topology on the remote, its libvirtd
+# killed and restarted mid-cell, a wblab killed -9 mid-cell whose remote
+# domain and volumes the next run reaps. Real TCG guests, at most two at
+# once: run from `make check-remote` (in check-slow), under a guest slot.
+# Usage: tests/e2e-remote.sh [SCENARIO...]   (default: all)
+. "$(dirname "$0")/lib.sh"
+
+all="split iscsi restart reap"
+want=${*:-$all}
+echo "# wblab remote-host end-to-end tests, results in $R"
+wants() { case " $want " in *" $1 "*) return 0 ;; esac; return 1; }
+
+URI=qemu+tcp://127.0.0.1:16600/system
+POOL=/var/lib/wblab/remote-pool # the remote's path: absent here
+V="virsh -c $URI"
+
+matrix() { # FILE TOPOLOGY WORKLOAD REPS
+	printf 'description: e2e remote\nkernels: [debian-6.1]\ntopologies: [%s]\nworkloads: [%s]\nreps: %s\n' \
+		"$2" "$3" "$4" >"$1"
+}
+run_dir() { ls -d "$1"/2*/ 2>/dev/null | head -n 1 | sed 's:/$::'; }
+remote_running() { $V list --name 2>/dev/null | grep "^wblab-" | head -n 1 | grep .; }
+wait_for() {
+	n=$(($1 * 10))
+	shift
+	while [ $n -gt 0 ]; do
+		"$@" >/dev/null 2>&1 && return 0
+		sleep 0.1
+		n=$((n - 1))
+	done
+	return 1
+}
+# Nothing of a run left on the remote: domains, networks, cell volumes.
+clean_remote() {
+	! $V list --all --name | grep -q '^wblab-' &&
+		! $V net-list --all --name | grep -q '^wblab-' &&
+		! $V vol-list wblab | grep -q ' wblab-'
+}
+
+lab/remote-endpoint.sh start || { fail "remote endpoint did not start"; finish; exit 1; }
+lab/remote-endpoint.sh hosts "$R/hosts.yaml"
+# The remote first: a cell goes there when both are free.
+awk '/^hosts:/ {print; next} /- name: remote/ {on = 1} on' "$R/hosts.yaml" >"$R/remote-only.yaml"
+{ echo "hosts:"; awk '/- name: remote/ {on = 1} on' "$R/hosts.yaml"; awk '/- name: local/ {on = 1} /- name: remote/ {on = 0} on' "$R/hosts.yaml"; } >"$R/remote-first.yaml"
+check "the remote's pool path does not exist on the orchestrator's side" sh -c "! test -e $POOL"
+
+# 1. Six cells over both hosts: same kernel, topology and workload.
+if wants split; then
+	matrix "$R/split.yaml" ext4-disk dirty-flood 6
+	./wblab matrix run "$R/split.yaml" --hosts "$R/hosts.yaml" --jobs 2 --accel tcg \
+		--progress plain --results "$R/split" --json >"$R/split.json" 2>"$R/split.log"
+	rc=$?
+	[ $rc -eq 0 ] && pass "split: exit 0" || fail "split: exit $rc (see $R/split.log)"
+	jcheck "$R/split.json" '[.cells[] | select(.host == "remote")] | length >= 1' "split: cells ran on the remote"
+	jcheck "$R/split.json" '[.cells[] | select(.host == "local")] | length >= 1' "split: cells ran locally"
+	jcheck "$R/split.json" 'all(.cells[]; .outcome == "ok")' "split: every cell ok on both hosts"
+	d=$(run_dir "$R/split")
+	c=$(jq -r '[.cells[] | select(.host == "remote")][0].dir' "$R/split.json")
+	jcheck "$d/$c/cell.json" '.host_facts.remote == true and .host_facts.libvirt_version > 0 and .kernel.guest_release == "6.1.0-57-amd64"' \
+		"split: the remote cell booted the uploaded kernel and records its host"
+	# The console a pty, the channel a socket at a path of the remote's choosing.
+	check "split: the remote domain names no console or channel path" sh -c \
+		"grep -q '<serial type=\"pty\"' $d/$c/domain.xml && grep -q '<source mode=\"bind\"/>' $d/$c/domain.xml && ! grep -q 'sock' $d/$c/domain.xml"
+	for p in $(grep -o "$POOL/[^\"<]*" "$d/$c/domain.xml" | sort -u); do
+		test -e "$p" && fail "split: $p exists on the orchestrator's side"
+	done
+	grep -q "$POOL/" "$d/$c/domain.xml" && pass "split: every disk and kernel path is the remote's (none exists here)" ||
+		fail "split: no pool path in $d/$c/domain.xml"
+	check "split: nothing left on the remote" clean_remote
+fi
+
+# 2. The two-guest topology: target guest and isolated network on the remote.
+if wants iscsi; then
+	matrix "$R/iscsi.yaml" iscsi-remote-xfs dirty-flood 1
+	./wblab matrix run "$R/iscsi.yaml" --hosts "$R/remote-only.yaml" --accel tcg \
+		--progress plain --results "$R/iscsi" --json >"$R/iscsi.json" 2>"$R/iscsi.log"
+	rc=$?
+	[ $rc -eq 0 ] && pass "iscsi: exit 0" || fail "iscsi: exit $rc (see $R/iscsi.log)"
+	jcheck "$R/iscsi.json" 'all(.cells[]; .outcome == "ok" and .host == "remote")' "iscsi: the two-guest cell ok on the remote"
+	d=$(run_dir "$R/iscsi")
+	c=$(jq -r '.cells[0].dir' "$R/iscsi.json")
+	check "iscsi: the target guest's console came over the connection" test -s "$d/$c/console-target.log"
+	check "iscsi: nothing left on the remote" clean_remote
+fi
+
+# 3. The remote's libvirtd killed mid-cell and restarted: the attempt is
+#    infra-error (connection lost), the retry runs on the local host.
+if wants restart; then
+	matrix "$R/rs.yaml" ext4-disk dirty-flood 1
+	./wblab matrix run "$R/rs.yaml" --hosts "$R/remote-first.yaml" --jobs 1 --accel tcg \
+		--progress plain --results "$R/rs" >"$R/rs.log" 2>&1 &
+	pid=$!
+	if wait_for 300 remote_running; then
+		# Mid-cell: the guest's kernel is up (its console, which comes
+		# over the connection, has grown past the boot messages).
+		con=/var/lib/wblab/run/$(remote_running)/console.log
+		wait_for 120 sh -c "[ \$(stat -c %s $con) -gt 20000 ]" || fail "restart: the remote console did not grow"
+		lab/remote-endpoint.sh kill
+		t0=$(date +%s)
+		lab/remote-endpoint.sh restart
+		echo "# remote libvirtd down for $(($(date +%s) - t0)) s"
+		wait $pid
+		rc=$?
+		d=$(run_dir "$R/rs")
+		a=$(ls -d "$d"/attempts/*/ 2>/dev/null | head -n 1)
+		jcheck "$a/cell.json" '.outcome == "infra-error" and .host == "remote" and (.outcome_reason | test("connection was lost"))' \
+			"restart: the remote attempt is infra-error (connection lost)"
+		jcheck "$d/run.json" '.cells[0].outcome == "ok" and .cells[0].host == "local" and .cells[0].attempts == 2' \
+			"restart: retried on the local host and ok"
+		[ $rc -eq 0 ] && pass "restart: exit 0" || fail "restart: exit $rc (see $R/rs.log)"
+		check "restart: nothing left on the remote" clean_remote
+	else
+		kill $pid
+		wait $pid
+		fail "restart: no cell ran on the remote (see $R/rs.log)"
+	fi
+fi
+
+# 4. wblab and its worker killed -9 mid-cell: the remote domain and its
+#    volumes stay; the next run finds them by their owner tag and removes
+#    them.
+if wants reap; then
+	matrix "$R/rp.yaml" ext4-disk dirty-flood 1
+	setsid ./wblab matrix run "$R/rp.yaml" --hosts "$R/remote-only.yaml" --accel tcg \
+		--progress plain --results "$R/rp" >"$R/rp.log" 2>&1 &
+	pid=$!
+	if wait_for 300 remote_running; then
+		kill -9 -- -$pid
+		wait $pid
+		check "reap: the killed cell's volumes and owner tag are on the remote" sh -c \
+			"$V vol-list wblab | grep -q -- '--root.qcow2' && $V vol-list wblab | grep -q '\.owner '"
+		# A run with nothing to do but connect (its one cell fails fast).
+		./wblab matrix run "$R/rp.yaml" --hosts "$R/remote-only.yaml" --accel tcg \
+			--progress plain --results "$R/rp2" --timeout 1 >"$R/rp2.log" 2>&1
+		grep -q "deleted volume .*--root.qcow2" "$R/rp2.log" && pass "reap: the next run deleted the volumes by owner tag" ||
+			fail "reap: no volume reaped (see $R/rp2.log)"
+		check "reap: nothing left on the remote" clean_remote
+	else
+		kill -9 -- -$pid
+		fail "reap: no cell ran on the remote (see $R/rp.log)"
+	fi
+fi
+
+lab/remote-endpoint.sh stop
+finish
