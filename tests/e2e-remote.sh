@@ -4,12 +4,13 @@
 # namespace on 127.0.0.1:16600). A matrix split over the local and the
 # remote host, the two-guest iSCSI topology on the remote, its libvirtd
 # killed and restarted mid-cell, a wblab killed -9 mid-cell whose remote
-# domain and volumes the next run reaps. Real TCG guests, at most two at
+# domain and volumes the next run reaps, a remote pool too small for the
+# artifacts. Real TCG guests, at most two at
 # once: run from `make check-remote` (in check-slow), under a guest slot.
 # Usage: tests/e2e-remote.sh [SCENARIO...]   (default: all)
 . "$(dirname "$0")/lib.sh"
 
-all="split iscsi restart reap"
+all="split iscsi restart reap full"
 want=${*:-$all}
 echo "# wblab remote-host end-to-end tests, results in $R"
 wants() { case " $want " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -143,6 +144,25 @@ if wants reap; then
 		kill -9 -- -$pid
 		fail "reap: no cell ran on the remote (see $R/rp.log)"
 	fi
+fi
+
+# 5. The remote's pool full (a 64 MiB tmpfs over it, in its namespace): the
+#    upload fails, the host is dropped with the reason, its cells are
+#    infra-error (no other host here), nothing counted.
+if wants full; then
+	vpid=$(cat /var/tmp/wblab-remote/run/virtlogd.pid)
+	matrix "$R/fu.yaml" ext4-disk dirty-flood 1
+	nsenter -t "$vpid" -m -- mount -t tmpfs -o size=64m tmpfs $POOL &&
+		$V pool-refresh wblab >/dev/null
+	./wblab matrix run "$R/fu.yaml" --hosts "$R/remote-only.yaml" --accel tcg \
+		--progress plain --results "$R/fu" --json >"$R/fu.json" 2>"$R/fu.log"
+	rc=$?
+	nsenter -t "$vpid" -m -- umount $POOL
+	$V pool-refresh wblab >/dev/null
+	[ $rc -ne 0 ] && pass "pool full: exit $rc" || fail "pool full: exit 0"
+	grep -q "host remote is gone (cannot upload the artifacts to its pool)" "$R/fu.log" &&
+		pass "pool full: the host is dropped with the reason" || fail "pool full: no reason (see $R/fu.log)"
+	jcheck "$(run_dir "$R/fu")/run.json" 'all(.cells[]; .outcome == "infra-error")' "pool full: the cell is infra-error"
 fi
 
 lab/remote-endpoint.sh stop

@@ -143,7 +143,7 @@ static virStorageVolPtr create_vol(virStoragePoolPtr p, const char *name,
 	strbuf_addf(
 		&xml,
 		"<volume><name>%s</name><capacity unit='bytes'>%llu</capacity>"
-		"<target><format type='raw'/><permissions><mode>0644</mode></permissions></target></volume>",
+		"<allocation unit='bytes'>0</allocation><target><format type='raw'/><permissions><mode>0644</mode></permissions></target></volume>",
 		name, size);
 	v = virStorageVolCreateXML(p, xml.buf, 0);
 	strbuf_release(&xml);

@@ -147,6 +147,7 @@ static struct rpt_cell *load_cell(const struct rpt_run *run,
 	c->topology = str_at(cell, "topology.name");
 	c->workload = str_at(cell, "workload");
 	c->accel = str_at(cell, "accel");
+	c->host = str_at(cell, "host");
 	c->memory_mib = int_at(cell, "memory_mib");
 	c->vcpus = int_at(cell, "vcpus");
 	c->rep = int_at(cell, "rep");
@@ -211,7 +212,8 @@ static void free_cell(struct rpt_cell *c)
 	char **s[] = { &c->id,	     &c->dir,	  &c->side,    &c->kernel,
 		       &c->hash,     &c->version, &c->release, &c->origin,
 		       &c->source,   &c->patches, &c->cmdline, &c->topology,
-		       &c->workload, &c->accel,	  &c->outcome, &c->reason };
+		       &c->workload, &c->accel,	  &c->outcome, &c->reason,
+		       &c->host };
 
 	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
 		free(*s[i]);

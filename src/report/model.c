@@ -563,10 +563,10 @@ void rpt_side_names(const struct report *r, struct strvec *names)
 		}
 }
 
-const char *const rpt_fact_names[] = { "uname -r", "cache key",
-				       "patches",  "kernel cmdline",
-				       "accel",	   "vCPUs",
-				       "run",	   NULL };
+const char *const rpt_fact_names[] = {
+	"uname -r", "cache key", "patches", "kernel cmdline", "accel", "vCPUs",
+	"run",	    "host",	 NULL
+};
 
 const char *rpt_cell_fact(const struct rpt_cell *c, size_t w, char *buf,
 			  size_t n)
@@ -586,9 +586,23 @@ const char *rpt_cell_fact(const struct rpt_cell *c, size_t w, char *buf,
 	case 5:
 		snprintf(buf, n, "%d", c->vcpus);
 		return buf;
-	default:
+	case 6:
 		return c->run->id;
+	default:
+		return c->host;
 	}
+}
+
+/*
+ * Cells from different hosts anywhere in the report, even within one side:
+ * a comparison across hosts is not an A/B, so the host is then shown.
+ */
+static bool hosts_differ(const struct report *r)
+{
+	for (size_t i = 1; i < r->nr_cells; i++)
+		if (strcmp(r->cells[i]->host, r->cells[0]->host))
+			return true;
+	return false;
 }
 
 bool rpt_fact_differs(const struct report *r, const struct strvec *names,
@@ -597,6 +611,8 @@ bool rpt_fact_differs(const struct report *r, const struct strvec *names,
 	const char *first = NULL;
 	char b1[32], b2[32];
 
+	if (!strcmp(rpt_fact_names[w], "host") && hosts_differ(r))
+		return true;
 	for (size_t i = 0; i < names->nr; i++) {
 		const struct rpt_cell *c = rpt_side_cell(r, names->v[i]);
 		const char *v;

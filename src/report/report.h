@@ -58,6 +58,7 @@ struct rpt_cell {
 	char *side; /* the comparison side: the kernel's name, or A/A's */
 	char *kernel, *hash, *version, *release, *origin, *source, *patches;
 	char *cmdline, *topology, *workload, *accel;
+	char *host; /* cell.json host: across hosts is not an A/B */
 	int memory_mib, vcpus, rep;
 	char *outcome, *reason;
 	bool counts; /* results_cell_counts(): not infra-error */
