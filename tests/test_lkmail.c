@@ -21,6 +21,7 @@
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
+#include "util/str.h"
 
 static const char msgid[] =
 	"<0889a155db936986c5d5347cbdfdf086e71ea655.1796421302.git.wblab@localhost>";
@@ -213,6 +214,61 @@ START_TEST(subject)
 }
 END_TEST
 
+/*
+ * The bisection night 3 of tests/jobs/e2e-nightly.sh ran (its mail's
+ * reproduce step): pasted into sh, the continued lines are one command.
+ */
+START_TEST(command_pastes)
+{
+	const char *argv[] = {
+		"wblab",
+		"bisect",
+		"--tree",
+		"/var/lib/wblab/jobs-test/linux",
+		"--good",
+		"4465b64a19f2f706b5b0628beceb238e836ce62d",
+		"--bad",
+		"27e7402e70d735592c8fbb459913e436fa9d5245",
+		"--matrix",
+		"/var/lib/wblab/scratch/night/snap/tests/jobs/dirty-ext4.yaml",
+		"--event",
+		"crashed:it's a title",
+		"--results",
+		"/var/lib/wblab/scratch/night/e2e-20261204-222044/db",
+		NULL
+	};
+	struct strbuf cmd = STRBUF_INIT, out = STRBUF_INIT;
+
+	lkmail_command(&cmd, argv);
+	check_width(cmd.buf);
+	ck_assert(starts_with(cmd.buf, "        wblab bisect --tree "));
+	/* an option and its value stay on one line */
+	ck_assert_ptr_nonnull(strstr(
+		cmd.buf,
+		" \\\n            --good 4465b64a19f2f706b5b0628beceb238e836ce62d \\\n"));
+	/* sh reads it back as the same words */
+	{
+		char *s = xasprintf(
+			"f() { for a; do printf '%%s\\n' \"$a\"; done; }; wblab() { f \"$@\"; }; %s",
+			cmd.buf + 8);
+		const char *sh[] = { "sh", "-c", s, NULL };
+
+		ck_assert_int_eq(run_capture(sh, &out, NULL), 0);
+		free(s);
+	}
+	{
+		struct strbuf want = STRBUF_INIT;
+
+		for (size_t i = 1; argv[i]; i++)
+			strbuf_addf(&want, "%s\n", argv[i]);
+		ck_assert_str_eq(out.buf, want.buf);
+		strbuf_release(&want);
+	}
+	strbuf_release(&cmd);
+	strbuf_release(&out);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lkmail");
@@ -225,6 +281,7 @@ int main(void)
 	tcase_add_test(tc, reply_threads);
 	tcase_add_test(tc, fits_real_decisions);
 	tcase_add_test(tc, subject);
+	tcase_add_test(tc, command_pastes);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -17,7 +17,6 @@
 #include "stats/stats.h"
 #include "util/fs.h"
 #include "util/log.h"
-#include "util/run.h"
 #include "util/strvec.h"
 
 void bisect_opts_release(struct bisect_opts *o)
@@ -68,7 +67,7 @@ static void change_of(struct bctx *b, double mg, double mb, struct strbuf *out)
 		strbuf_addf(out, "%+.1f%%", 100 * (mb - mg) / fabs(mg));
 }
 
-/* "  %stddev" column: "+- 12%" of the mean, blank for a rate. */
+/* A "%stddev" column: the mean and "+- 12%" of it (blank for a rate or 0). */
 static void col(struct strbuf *out, double m, double sd)
 {
 	if (isfinite(sd) && m != 0)
@@ -92,9 +91,7 @@ static void command(struct bctx *b, struct strbuf *out)
 	else
 		strvec_pushl(&a, "--metric", o->metric->name, NULL);
 	strvec_pushl(&a, "--max-reps", mr, "--results", o->results, NULL);
-	strbuf_addstr(out, "        ");
-	argv_to_strbuf(out, a.v);
-	strbuf_addch(out, '\n');
+	lkmail_command(out, a.v);
 	strvec_clear(&a);
 	free(mr);
 }
@@ -123,8 +120,7 @@ static void figures(struct bctx *b, const struct bstep *fb,
 	if (bisect_event_mode(b))
 		strbuf_addf(out, "  %s (%% of cells)\n", b->o->event);
 	else
-		strbuf_addf(out, "  %s (%s)\n", b->o->metric->name,
-			    b->o->metric->unit);
+		strbuf_addf(out, "  %s\n", b->o->metric->name);
 	strbuf_addf(out, "%12d %28d        cells with a kernel result\n\n", ng,
 		    nb);
 	strbuf_addf(out, "  %s\n\n", d.why);

@@ -187,6 +187,8 @@ int confirm_print(sqlite3 *db, const char *tree, FILE *out)
 	if (cand_query(db, tree, &st))
 		return 1;
 	while (sqlite3_step(st) == SQLITE_ROW) {
+		char pct[16] = "-";
+
 		if (!rows++)
 			fprintf(out,
 				"\ncandidates (the last good commit re-run against the night's, interleaved):\n"
@@ -194,12 +196,14 @@ int confirm_print(sqlite3 *db, const char *tree, FILE *out)
 				"night", "commit", "group", "candidate",
 				"outcome", "verdict", "n", "last good", "night",
 				"change", "p", "detect p");
+		if (isfinite(cnum(st, 10)))
+			snprintf(pct, sizeof(pct), "%+.1f%%", cnum(st, 10));
 		fprintf(out,
-			"%-5lld %-12.12s %-28.28s %-26.26s %-9s %-9s %3d/%-3d %11.4g %11.4g %+7.1f%% %9.3g %9.3g\n",
+			"%-5lld %-12.12s %-28.28s %-26.26s %-9s %-9s %3d/%-3d %11.4g %11.4g %8s %9.3g %9.3g\n",
 			(long long)sqlite3_column_int64(st, 0), ctext(st, 1),
 			ctext(st, 2), ctext(st, 3), ctext(st, 4), ctext(st, 5),
 			sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
-			cnum(st, 8), cnum(st, 9), cnum(st, 10), cnum(st, 11),
+			cnum(st, 8), cnum(st, 9), pct, cnum(st, 11),
 			cnum(st, 12));
 	}
 	sqlite3_finalize(st);
@@ -256,7 +260,10 @@ int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html)
 		td(html, n);
 		td_num(html, "%.4g", cnum(st, 8));
 		td_num(html, "%.4g", cnum(st, 9));
-		td_num(html, "%+.1f%%", cnum(st, 10));
+		if (isfinite(cnum(st, 10)))
+			td_num(html, "%+.1f%%", cnum(st, 10));
+		else
+			td(html, "-");
 		td_num(html, "%.3g", cnum(st, 11));
 		td_num(html, "%.3g", cnum(st, 12));
 		strbuf_addstr(html, "</tr>\n");

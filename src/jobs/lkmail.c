@@ -223,6 +223,47 @@ int lkmail_deliver(const char *path, const struct strbuf *msg,
 	return 0;
 }
 
+/* argv[i] as sh would read it back. */
+static void word(struct strbuf *w, const char *arg)
+{
+	const char *one[] = { arg, NULL };
+
+	strbuf_reset(w);
+	argv_to_strbuf(w, one);
+}
+
+void lkmail_command(struct strbuf *out, const char *const *argv)
+{
+	const size_t indent = 8, more = 12;
+	struct strbuf w = STRBUF_INIT, next = STRBUF_INIT;
+	size_t col = indent, keep = 0;
+
+	strbuf_addf(out, "%*s", (int)indent, "");
+	for (size_t i = 0; argv[i]; i++) {
+		word(&w, argv[i]);
+		/* "--option value" stays on one line */
+		keep = 0;
+		if (starts_with(argv[i], "--") && argv[i + 1] &&
+		    argv[i + 1][0] != '-') {
+			word(&next, argv[i + 1]);
+			keep = 1 + next.len;
+		}
+		/* room for " WORD" (and its value) and a " \" after it */
+		if (i && col + 1 + w.len + keep + 2 > LKMAIL_WIDTH) {
+			strbuf_addf(out, " \\\n%*s", (int)more, "");
+			col = more;
+		} else if (i) {
+			strbuf_addch(out, ' ');
+			col++;
+		}
+		strbuf_add(out, w.buf, w.len);
+		col += w.len;
+	}
+	strbuf_addch(out, '\n');
+	strbuf_release(&w);
+	strbuf_release(&next);
+}
+
 char *lkmail_subject(const char *tree, const char *commit, const char *what,
 		     const char *change)
 {

@@ -60,6 +60,13 @@ void lkmail_render(struct lkmail *m, const char *body, time_t when,
 int lkmail_deliver(const char *path, const struct strbuf *msg,
 		   const char *const *sendmail);
 
+/*
+ * argv as a shell command a reader can paste: each word quoted as
+ * argv_to_strbuf() does, 8 columns in, lines within 80 columns continued
+ * with " \\" (a long word stays whole on a line of its own).
+ */
+void lkmail_command(struct strbuf *out, const char *const *argv);
+
 /* "[TREE] COMMIT10: WHAT CHANGE regression" (what may be an event). */
 char *lkmail_subject(const char *tree, const char *commit, const char *what,
 		     const char *change);

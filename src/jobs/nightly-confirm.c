@@ -57,12 +57,12 @@ static void confirm_section(struct night *n, struct strbuf *out)
 {
 	strbuf_addf(
 		out,
-		"Confirmation: the last good commit %.12s re-run against tonight's %.12s,\ninterleaved, n=%d/%d per side (%s):\n\n",
-		n->good_commit, n->k.commit, n->conf.look, n->conf.look,
-		n->confirm_run ? n->confirm_run : "no run");
+		"Confirmation: the last good commit %.12s re-run against tonight's\n%.12s, interleaved, n=%d/%d per side:\n\n",
+		n->good_commit, n->k.commit, n->conf.look, n->conf.look);
 	confirm_lines(n, out);
-	strbuf_addf(out, "\ncandidate %s\n\n",
-		    confirm_outcome_name(n->outcome));
+	strbuf_addf(out, "\ncandidate %s (the re-run: %s)\n\n",
+		    confirm_outcome_name(n->outcome),
+		    n->confirm_run ? n->confirm_run : "none");
 }
 
 /* Rebuild (cached) the last good commit, run both sides until decided. */

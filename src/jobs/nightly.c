@@ -104,10 +104,14 @@ static void row_line(struct night *n, const char *grp,
 		      trend, sizeof(trend));
 	strbuf_addf(&n->report, "%c %-28.28s ", h && h->regression ? '*' : ' ',
 		    t->metric);
-	if (h)
+	if (h && isfinite(h->d.pct))
 		strbuf_addf(&n->report,
 			    "%12.4g %12.4g %+8.1f%% %9.3g  %s (%s)\n", h->d.a,
 			    tonight, h->d.pct, h->d.p, trend,
+			    verdict_name(h->d.verdict));
+	else if (h) /* from 0: no percentage (never "+nan%") */
+		strbuf_addf(&n->report, "%12.4g %12.4g %9s %9.3g  %s (%s)\n",
+			    h->d.a, tonight, "-", h->d.p, trend,
 			    verdict_name(h->d.verdict));
 	else
 		strbuf_addf(&n->report,
@@ -264,6 +268,17 @@ static int night_prepare(struct night *n, const char **verdict)
 		strbuf_addstr(&n->report, "the matrix did not run\n\n");
 		return 3;
 	}
+	/*
+	 * A night stopped early (SIGTERM, the host) or whose cells were all
+	 * infra-error says nothing about the kernel: never a good night.
+	 */
+	if (pool_count(&n->jr.pool, n->k.name, NULL) < STATS_MIN_N) {
+		strbuf_addf(
+			&n->report,
+			"fewer than %d cells with a kernel result (%d infra-error): %s\n\n",
+			STATS_MIN_N, n->jr.pool.infra, n->run_dir);
+		return 3;
+	}
 	strbuf_addf(
 		&n->report,
 		"last good night on %s/%s: %s\ncells: %s (%zu with a kernel result, %d infra-error left out)\n\n",
@@ -292,8 +307,13 @@ static int night_tree(struct night *n)
 	if (history_night_host(n->db, n->id, n->host, n->accel))
 		return 3;
 	compare_rows(n);
-	if (!confirm_candidates(&n->det))
+	if (!confirm_candidates(&n->det)) {
+		strbuf_addf(
+			&n->report,
+			"no candidate: nothing to confirm, no mail\ntimings: detection %.1f s\n",
+			n->t_detect);
 		return 0;
+	}
 	ret = nightly_confirm(n);
 	return ret < 0 ? 3 : ret;
 }

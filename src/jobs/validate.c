@@ -27,7 +27,6 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
-#include "util/run.h"
 #include "util/strvec.h"
 
 struct vstate {
@@ -325,9 +324,7 @@ static void command(const struct vstate *s, struct strbuf *out)
 		     s->base.commit[0] ? s->base.commit : o->base, "--mbox",
 		     o->mbox, "--matrix", o->matrix, "--max-reps", mr,
 		     "--results", o->results, NULL);
-	strbuf_addstr(out, "        ");
-	argv_to_strbuf(out, a.v);
-	strbuf_addch(out, '\n');
+	lkmail_command(out, a.v);
 	strvec_clear(&a);
 	free(mr);
 }
