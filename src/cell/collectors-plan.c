@@ -21,6 +21,11 @@
 #define TRACEFS "/sys/kernel/tracing"
 /* Per CPU; allocated before vmstat.before, so part of the baseline. */
 #define TRACE_BUFFER_KB "16384"
+/*
+ * With page-cache insertions traced, a line per page more: seeky-random's
+ * 131072 overwrites are about 550000 lines, past what 16 MiB a CPU holds.
+ */
+#define TRACE_BUFFER_KB_PAGE_CACHE "49152"
 #define TRACE_CMDLINES "8192"
 #define MEMCG "/sys/fs/cgroup/wblab" /* plan.c's workload cgroup */
 #define STACK_INST TRACEFS "/instances/" STACK_INSTANCE
@@ -169,7 +174,8 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size, bool page_cache)
 	put(plan, TRACEFS "/tracing_on", "0");
 	put(plan, TRACEFS "/events/enable", "0");
 	put(plan, TRACEFS "/trace", "");
-	put(plan, TRACEFS "/buffer_size_kb", TRACE_BUFFER_KB);
+	put(plan, TRACEFS "/buffer_size_kb",
+	    page_cache ? TRACE_BUFFER_KB_PAGE_CACHE : TRACE_BUFFER_KB);
 	/* When full, drop new events (counted) rather than the oldest. */
 	put(plan, TRACEFS "/options/overwrite", "0");
 	/* Enough comm slots that kswapd and the flushers keep their names. */
