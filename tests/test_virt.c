@@ -4,11 +4,14 @@
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "agent/proto.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "virt/domxml.h"
+#include "virt/owner.h"
 
 static char *xpath_str(xmlDocPtr doc, const char *expr)
 {
@@ -25,6 +28,45 @@ static char *xpath_str(xmlDocPtr doc, const char *expr)
 	xmlXPathFreeContext(ctx);
 	return s;
 }
+
+/*
+ * An owner that died but is not reaped yet (a zombie: its parent, a
+ * wblab killed with SIGKILL, is gone too) is dead: before, kill(pid, 0)
+ * and its unchanged start time said alive, and the reaper of a
+ * `wblab bisect --resume` started at once left the killed step's domain
+ * running (tests/jobs/e2e-nightly.sh step 6).
+ */
+START_TEST(zombie_owner_is_dead)
+{
+	int fd[2];
+	struct owner o;
+	siginfo_t si = { 0 };
+	pid_t pid;
+
+	ck_assert_int_eq(pipe(fd), 0);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		owner_self(&o, "zombie");
+		if (write(fd[1], &o, sizeof(o)) != sizeof(o))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	ck_assert_int_eq(read(fd[0], &o, sizeof(o)), sizeof(o));
+	close(fd[0]);
+	ck_assert_int_eq(o.pid, pid);
+	ck_assert(o.start > 0);
+	/* until it has exited; WNOWAIT leaves it a zombie */
+	ck_assert_int_eq(waitid(P_PID, pid, &si, WEXITED | WNOWAIT), 0);
+	ck_assert(!owner_alive(&o));
+	ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+	ck_assert(!owner_alive(&o));
+	/* and the living are alive */
+	owner_self(&o, "self");
+	ck_assert(owner_alive(&o));
+}
+END_TEST
 
 START_TEST(xml_escapes_hostile_names)
 {
@@ -267,6 +309,7 @@ int main(void)
 	SRunner *sr;
 	int failed;
 
+	tcase_add_test(tc, zombie_owner_is_dead);
 	tcase_add_test(tc, xml_escapes_hostile_names);
 	tcase_add_test(tc, xml_remote_ptys);
 	tcase_add_test(tc, network_xml_isolated);

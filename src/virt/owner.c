@@ -32,6 +32,7 @@ static unsigned long long proc_start(pid_t pid)
 {
 	char path[64], buf[1024];
 	unsigned long long start = 0;
+	char state = 0;
 	FILE *f;
 	char *p;
 
@@ -48,10 +49,17 @@ static unsigned long long proc_start(pid_t pid)
 	p = strrchr(buf, ')');
 	if (!p)
 		return 0;
-	/* state is field 3; starttime is field 22. */
+	/*
+	 * state is field 3; starttime is field 22. A zombie (Z) or dead (X)
+	 * process has no start: a wblab killed with its cells' workers stays
+	 * a zombie until reparented and reaped, and a reaper that starts at
+	 * once (wblab bisect --resume) took it for alive and left its
+	 * domains running.
+	 */
 	if (sscanf(p + 2,
-		   "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
-		   &start) != 1)
+		   "%c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %*d %*d %llu",
+		   &state, &start) != 2 ||
+	    state == 'Z' || state == 'X')
 		return 0;
 	return start;
 }
