@@ -10,7 +10,8 @@
 #  5. a fragment asking for an option olddefconfig drops fails the build,
 #     naming the option (uses a scratch wblab home; about a minute);
 #  6. the jobs: bisect and validate on a git tree of the 6.1 source
-#     (tests/jobs/e2e-jobs.sh: 6 kernel builds and a few dozen cells).
+#     (tests/jobs/e2e-jobs.sh: 6 kernel builds and a few dozen cells), and
+#     the nightly's whole path (tests/jobs/e2e-nightly.sh);
 set -u
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,6 +112,14 @@ if "$here/tests/jobs/e2e-jobs.sh"; then
 	pass "jobs (tests/jobs/e2e-jobs.sh)"
 else
 	fail "jobs (tests/jobs/e2e-jobs.sh)"
+fi
+
+# 6b. The nightly's whole path on that tree: nights, confirmation, mail,
+#     git bisect run, --resume after SIGKILL.
+if "$here/tests/jobs/e2e-nightly.sh"; then
+	pass "nightly (tests/jobs/e2e-nightly.sh)"
+else
+	fail "nightly (tests/jobs/e2e-nightly.sh)"
 fi
 
 # 7. Faults that need the lab kernel (LKDTM stack overflow in reclaim).
