@@ -5,8 +5,8 @@
  * Once a second the watcher reads progress counters: pswpout and pgpgout
  * (/proc/vmstat), every block device's completed reads and writes
  * (/sys/block/DEV/stat), and the workload's own progress (page faults and
- * CPU time of the tasks in sessions that started after the watcher: the
- * workload's steps). When none of them moved for WINDOW_S seconds while
+ * bytes read from or sent to storage by the tasks in sessions that
+ * started after the watcher: the workload's steps). When none of them moved for WINDOW_S seconds while
  * some task sat in D state, it writes a marker line to /dev/kmsg and
  * triggers SysRq-t, waits GAP_S seconds and, if still nothing moved,
  * does so again. The console parser (collect/console-stall.c) turns
@@ -59,7 +59,7 @@ struct watch {
 	int nr_old_sid, own_sid;
 	/* the counters of the last reading */
 	long long pswpout, pgpgout, nr_free_pages, nr_writeback;
-	unsigned long long workload; /* faults + CPU ticks */
+	unsigned long long workload; /* faults + storage bytes */
 	int blocked; /* tasks in D state */
 	bool moved; /* a global counter changed in the last reading */
 };
@@ -154,21 +154,44 @@ static void read_devs(struct watch *w)
 	}
 }
 
-/* "pid (comm) S ppid pgrp session ... minflt . majflt . utime stime" */
+/* "pid (comm) S ppid pgrp session tty tpgid flags minflt cminflt majflt" */
 static bool task_stat(const char *text, char *state, int *sid,
-		      unsigned long long *progress)
+		      unsigned long long *faults)
 {
 	const char *rp = strrchr(text, ')');
-	unsigned long long minflt, majflt, ut, st;
+	unsigned long long minflt, majflt;
 	int ppid, pgrp;
 
-	if (!rp ||
-	    sscanf(rp + 2,
-		   "%c %d %d %d %*d %*d %*u %llu %*u %llu %*u %llu %llu", state,
-		   &ppid, &pgrp, sid, &minflt, &majflt, &ut, &st) != 8)
+	if (!rp || sscanf(rp + 2, "%c %d %d %d %*d %*d %*u %llu %*u %llu",
+			  state, &ppid, &pgrp, sid, &minflt, &majflt) != 6)
 		return false;
-	*progress = minflt + majflt + ut + st;
+	*faults = minflt + majflt;
 	return true;
+}
+
+/*
+ * The bytes a task had read from and sent to storage (page cache dirtied
+ * counts), /proc/PID/io. Not rchar or wchar: fio's disk-util thread reads
+ * /sys/block/DEV/stat all along, and not CPU time: fio's main process
+ * polls its jobs while they sit in D state (a frozen fs ran 50 s that way
+ * without a dump).
+ */
+static unsigned long long task_io(const char *pid)
+{
+	char p[64], buf[512];
+	const char *r, *w;
+	int fd;
+
+	snprintf(p, sizeof(p), "/proc/%.20s/io", pid);
+	fd = open_ro(p);
+	if (fd < 0)
+		return 0;
+	reread(fd, buf, sizeof(buf));
+	close(fd);
+	r = strstr(buf, "\nread_bytes: ");
+	w = strstr(buf, "\nwrite_bytes: ");
+	return (r ? strtoull(r + 13, NULL, 10) : 0) +
+	       (w ? strtoull(w + 14, NULL, 10) : 0);
 }
 
 static bool old_session(const struct watch *w, int sid)
@@ -213,7 +236,7 @@ static void scan_tasks(struct watch *w, bool remember)
 		    w->nr_old_sid < WATCH_MAX_SIDS)
 			w->old_sid[w->nr_old_sid++] = sid;
 		else if (!remember && sid > 0 && !old_session(w, sid))
-			w->workload += prog;
+			w->workload += prog + task_io(de->d_name);
 	}
 	if (d)
 		closedir(d);
