@@ -507,6 +507,77 @@ START_TEST(test_gnuplot_svg)
 END_TEST
 
 /*
+ * The seed's claims on the 8 KiB pair (report/stack8k): the stock side is
+ * the one without the revert, though the report's baseline (the first
+ * kernel seen) is the revert; a workload that asks no claim has none.
+ */
+START_TEST(test_claims_pair_stock_revert)
+{
+	struct strbuf mail = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	const struct rpt_claim *ov = NULL, *depth = NULL;
+	json_object *j, *a;
+	struct report r;
+
+	report_init(&r, NULL);
+	load(&r, "report/stack8k");
+	build(&r);
+	ck_assert_str_eq(r.groups[0].sides[0].name, "6.1-8k-direct-writeback");
+	ck_assert_uint_eq(r.nr_claims, 2);
+	for (size_t i = 0; i < r.nr_claims; i++) {
+		const struct rpt_claim *c = &r.claims[i];
+
+		ck_assert_str_eq(r.groups[c->group].sides[c->stock].name,
+				 "6.1-8k");
+		ck_assert_str_eq(r.groups[c->group].sides[c->side].name,
+				 "6.1-8k-direct-writeback");
+		if (!strcmp(c->figure, "stack_overflow"))
+			ov = c;
+		if (!strcmp(c->figure, "reclaim-wr-stack"))
+			depth = c;
+	}
+	ck_assert_ptr_nonnull(ov);
+	ck_assert_ptr_nonnull(depth);
+	/* No cell overflowed 8 KiB; stock's reclaim wrote nothing, so only
+	 * the revert has a depth: (3856 * 2 + 3520 * 3) / 5 = 3654.4. */
+	ck_assert(ov->event);
+	ck_assert_double_eq(ov->va, 0);
+	ck_assert_double_eq(ov->vb, 0);
+	ck_assert_int_eq(ov->na, 5);
+	ck_assert_int_eq(ov->nb, 5);
+	ck_assert_int_eq(depth->na, 0);
+	ck_assert_int_eq(depth->nb, 5);
+	ck_assert(isnan(depth->va));
+	ck_assert_double_eq_tol(depth->vb, 3654.4, 1e-9);
+	ck_assert_int_eq(depth->d.verdict, VERDICT_UNKNOWN);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "stock 6.1-8k, revert"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "3654.40 bytes"));
+	j = report_json(&r);
+	ck_assert(json_object_object_get_ex(j, "claims", &a));
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	json_object_put(j);
+	ck_assert_int_eq(report_html(&r, &html, &err), 0);
+	ck_assert_ptr_nonnull(strstr(html.buf, "Claims of the seed"));
+	report_release(&r);
+	strbuf_release(&mail);
+	strbuf_release(&html);
+	strbuf_release(&err);
+
+	/* dirty-flood asks no claim: no section. */
+	report_init(&r, NULL);
+	load(&r, "report/ab");
+	build(&r);
+	ck_assert_uint_eq(r.nr_claims, 0);
+	report_mail(&r, &mail);
+	ck_assert_ptr_null(strstr(mail.buf, "Claims of the seed"));
+	report_release(&r);
+	strbuf_release(&mail);
+}
+END_TEST
+
+/*
  * A lead sentence longer than the line (the unequal-work note's) is
  * wrapped with the text: the old mail_wrap copied a negative length.
  */
@@ -561,6 +632,7 @@ int main(void)
 	tcase_add_test(tc, test_gnuplot_svg);
 	tcase_add_test(tc, test_run_capture_capped);
 	tcase_add_test(tc, test_wrap_long_first);
+	tcase_add_test(tc, test_claims_pair_stock_revert);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -687,6 +687,7 @@ int report_html(const struct report *r, struct strbuf *out, struct strbuf *err)
 		    "<h1>wblab report</h1>\n",
 		    css);
 	header_html(out, r);
+	rpt_claims_html(r, out);
 	for (size_t g = 0; g < r->nr_groups; g++)
 		if (group_html(out, r, &r->groups[g], err))
 			return -1;

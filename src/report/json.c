@@ -329,6 +329,7 @@ json_object *report_json(const struct report *r)
 		json_object_array_add(runs, x);
 	}
 	add(o, "runs", runs);
+	add(o, "claims", rpt_claims_json(r));
 	for (size_t i = 0; i < r->nr_groups; i++)
 		json_object_array_add(groups, group_json(&r->groups[i]));
 	add(o, "groups", groups);

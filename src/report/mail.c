@@ -514,6 +514,7 @@ void report_mail(const struct report *r, struct strbuf *out)
 		mail_wrap(out, "Guest: ", 2, line);
 	}
 	differs_section(out, r, &names);
+	rpt_claims_mail(r, out);
 	for (size_t g = 0; g < r->nr_groups; g++)
 		group_section(out, r, &r->groups[g]);
 	infra_section(out, r);

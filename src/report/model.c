@@ -57,6 +57,9 @@ static void free_groups(struct report *r)
 	free(r->infra);
 	r->infra = NULL;
 	r->nr_infra = 0;
+	free(r->claims);
+	r->claims = NULL;
+	r->nr_claims = 0;
 }
 
 void report_release(struct report *r)
@@ -538,6 +541,7 @@ int report_build(struct report *r, struct strbuf *err)
 	for (size_t i = 0; i < r->nr_groups; i++)
 		if (build_group(r, &r->groups[i], err))
 			return -1;
+	rpt_build_claims(r);
 	return 0;
 }
 

@@ -128,6 +128,19 @@ struct rpt_group {
 	size_t tested, starred; /* over rows and non-base sides */
 };
 
+/* A claim of the seed answered in one group, one side against the base. */
+struct rpt_claim {
+	size_t group, stock, side; /* sides: the kernel and its revert */
+	const char *id; /* "a", "b", "c" (claims.c) */
+	const char *figure; /* registry row name, or event kind */
+	bool event; /* a rate of cells with the event */
+	/* Each side's figure (cells with the event, or the row's summary;
+	 * NAN when no cell has it) and its n, tested or not. */
+	double va, vb;
+	int na, nb;
+	struct vdecision d;
+};
+
 struct report_opts {
 	const char *baseline; /* side name, or NULL: the first seen */
 	enum rpt_test test;
@@ -149,6 +162,8 @@ struct report {
 	struct rpt_group *groups;
 	size_t nr_groups;
 	struct strvec warnings; /* cells that could not be read, ... */
+	struct rpt_claim *claims; /* claims.c: the seed's, where asked */
+	size_t nr_claims;
 };
 
 #define REPORT_OPTS_INIT                                                       \
@@ -182,6 +197,14 @@ void rpt_mark_primary(struct report *r, struct rpt_group *g);
 void rpt_build_verdicts(const struct report *r, struct rpt_group *g);
 /* Did the cell end with more than 1% of what it wrote still dirty? */
 bool rpt_cell_unfinished(const struct rpt_cell *c);
+
+/* The claims section (claims.c), built after the groups. */
+void rpt_build_claims(struct report *r);
+const char *rpt_claim_text(const char *id);
+void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n);
+void rpt_claims_mail(const struct report *r, struct strbuf *out);
+json_object *rpt_claims_json(const struct report *r);
+void rpt_claims_html(const struct report *r, struct strbuf *out);
 
 /* Helpers the renderers share (model.c). */
 double rpt_side_stat(const struct rpt_side *s, size_t m);

@@ -1,0 +1,425 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The claims section: the seed's three claims ("mm: disallow direct
+ * reclaim page writeback", 2010), each answered where a run holds the
+ * workload that asks it, stock (the baseline) against the revert.
+ *
+ *   (a) writeback from direct reclaim can overflow the task stack on a
+ *       deep storage stack;
+ *   (b) reclaim writes pages in LRU order, which is seeky;
+ *   (c) forbidding it risks premature OOMs.
+ *
+ * A claim's figure is a registry row (decided with the row's own test)
+ * or an event kind (a rate: cells with it, Fisher). The table below is
+ * the one place that says which workload asks which claim; the verdicts
+ * come from decide/verdict.h like the Verdict block's.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report/mail-int.h"
+#include "report/report.h"
+#include "util/html.h"
+#include "util/log.h"
+#include "util/strvec.h"
+
+/* lab/patches' revert of the policy: direct reclaim writes file folios. */
+#define REVERT_PATCH "0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch"
+
+struct claim {
+	const char *id; /* "a", "b", "c" */
+	const char *figure; /* a registry row name, or an event kind */
+	bool event; /* figure is an event kind: a rate */
+	const char *const *workloads; /* NULL-terminated */
+};
+
+static const char *const stack_workloads[] = { "stack-reclaim-write",
+					       "deep-stack-dirty",
+					       "swap-direct", NULL };
+
+static const char *const seek_workloads[] = { "seeky-random", "seeky-streams",
+					      "seeky-stride", NULL };
+
+static const char *const oom_workloads[] = { "oom-premature",
+					     "oom-premature-dirty-default",
+					     NULL };
+
+/*
+ * (a) on the 8 KiB pair: does a reclaim write overflow, how deep does it
+ * go; (b) the cost (throughput), the flusher's seeks (does reclaim upset
+ * its sequential I/O) and reclaim's own order (seeks, offset correlation:
+ * absent on stock 6.1, whose memcg reclaim writes nothing); (c) the kills
+ * the memcg's dirty pages could have avoided, and what it held at a kill.
+ */
+/* clang-format off */
+static const struct claim claims[] = {
+	{ "a", "stack_overflow", true, stack_workloads },
+	{ "a", "reclaim-wr-stack", false, stack_workloads },
+	{ "b", "fio-write", false, seek_workloads },
+	{ "b", "Flusher seeks", false, seek_workloads },
+	{ "b", "Memcg seeks", false, seek_workloads },
+	{ "b", "Memcg offset rho", false, seek_workloads },
+	{ "c", "oom-premature", false, oom_workloads },
+	{ "c", "oom-kills", false, oom_workloads },
+	{ "c", "oom-dirty-at-kill", false, oom_workloads },
+};
+/* clang-format on */
+
+static const char *const claim_text[] = {
+	"(a) writeback from direct reclaim overflows the task stack",
+	"(b) reclaim writes in LRU order, which is seeky",
+	"(c) forbidding it risks premature OOMs",
+};
+
+static bool asks(const struct claim *c, const char *workload)
+{
+	for (const char *const *w = c->workloads; *w; w++)
+		if (!strcmp(*w, workload))
+			return true;
+	return false;
+}
+
+static unsigned cells_with_event(const struct rpt_side *s, const char *kind)
+{
+	unsigned n = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		for (size_t e = 0; e < s->cells[i]->nr_events; e++)
+			if (!strcmp(s->cells[i]->events[e].kind, kind)) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/*
+ * A row's values on one side, from the cells themselves: the claims name
+ * rows the tables leave out (reclaim-wr-stack, oom-kills: MT_NONE, never
+ * summarised). Finished cells only, as the tables take them.
+ */
+static size_t side_values(const struct rpt_side *s, size_t m, double *out)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (!isnan(s->cells[i]->val[m]) &&
+		    !strcmp(s->cells[i]->outcome, "ok"))
+			out[k++] = s->cells[i]->val[m];
+	return k;
+}
+
+/* The row's summary statistic (Hmean for throughputs), NAN for none. */
+static double summary(size_t m, const double *v, size_t n)
+{
+	struct stats_desc d;
+
+	if (!n)
+		return NAN;
+	stats_describe(v, n, &d);
+	return metric_rows[m].stat == MSTAT_HMEAN ? d.hmean : d.amean;
+}
+
+static void decide(const struct report *r, const struct rpt_group *g,
+		   struct rpt_claim *rc, const struct claim *c)
+{
+	const struct rpt_side *a = &g->sides[rc->stock];
+	const struct rpt_side *b = &g->sides[rc->side];
+	struct verdict_opts o = VERDICT_OPTS_INIT;
+	double *va, *vb;
+	size_t m, na, nb;
+
+	o.alpha = r->o.alpha;
+	o.power = r->o.power;
+	o.threshold = r->o.threshold;
+	o.min_n = STATS_MIN_N;
+	if (c->event) {
+		rc->va = cells_with_event(a, c->figure);
+		rc->vb = cells_with_event(b, c->figure);
+		rc->na = (int)a->n;
+		rc->nb = (int)b->n;
+		verdict_rate(rc->va, a->n, rc->vb, b->n, &o, &rc->d);
+		return;
+	}
+	m = metric_index(metric_by_name(c->figure));
+	va = xmalloc((a->n + 1) * sizeof(*va));
+	vb = xmalloc((b->n + 1) * sizeof(*vb));
+	na = side_values(a, m, va);
+	nb = side_values(b, m, vb);
+	rc->na = (int)na;
+	rc->nb = (int)nb;
+	rc->va = summary(m, va, na);
+	rc->vb = summary(m, vb, nb);
+	verdict_metric(metric_rows[m].test, va, na, vb, nb, &o, &rc->d);
+	free(va);
+	free(vb);
+}
+
+static void add_claim(struct report *r, size_t g, size_t stock, size_t s,
+		      const struct claim *c)
+{
+	struct rpt_claim *rc;
+
+	r->claims =
+		xrealloc(r->claims, (r->nr_claims + 1) * sizeof(*r->claims));
+	rc = &r->claims[r->nr_claims++];
+	rc->group = g;
+	rc->stock = stock;
+	rc->side = s;
+	rc->id = c->id;
+	rc->figure = c->figure;
+	rc->event = c->event;
+	decide(r, &r->groups[g], rc, c);
+}
+
+/* The patches of a side (its first cell's), as a list. */
+static void side_patches(const struct rpt_side *s, struct strvec *out)
+{
+	char *copy = xstrdup(s->n ? s->cells[0]->patches : ""), *save, *p;
+
+	for (p = strtok_r(copy, ", ", &save); p;
+	     p = strtok_r(NULL, ", ", &save))
+		strvec_push(out, p);
+	free(copy);
+}
+
+static bool has(const struct strvec *v, const char *s)
+{
+	for (size_t i = 0; i < v->nr; i++)
+		if (!strcmp(v->v[i], s))
+			return true;
+	return false;
+}
+
+/*
+ * Is side a the stock kernel of the revert b: the same source, and b's
+ * patches are a's plus the revert, in any order?
+ */
+static bool stock_of(const struct rpt_side *a, const struct rpt_side *b)
+{
+	struct strvec pa = STRVEC_INIT, pb = STRVEC_INIT;
+	bool ok;
+
+	if (!a->n || !b->n || strcmp(a->cells[0]->source, b->cells[0]->source))
+		return false;
+	side_patches(a, &pa);
+	side_patches(b, &pb);
+	ok = has(&pb, REVERT_PATCH) && !has(&pa, REVERT_PATCH) &&
+	     pb.nr == pa.nr + 1;
+	for (size_t i = 0; ok && i < pa.nr; i++)
+		ok = has(&pb, pa.v[i]);
+	strvec_clear(&pa);
+	strvec_clear(&pb);
+	return ok;
+}
+
+/*
+ * After the groups: one entry per group, (stock, revert) pair of sides
+ * and claim figure its workload asks, in that order (the mail heads each
+ * group and pair). A pair is a kernel with lab/patches' revert and the
+ * side that is the same kernel without it (6.1 and 6.1-direct-writeback,
+ * 6.1-8k and 6.1-8k-direct-writeback), whatever the report's baseline.
+ */
+void rpt_build_claims(struct report *r)
+{
+	free(r->claims);
+	r->claims = NULL;
+	r->nr_claims = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(claims); i++)
+		if (!claims[i].event && !metric_by_name(claims[i].figure))
+			die("claims.c: figure '%s' is not a registry row",
+			    claims[i].figure);
+	for (size_t g = 0; g < r->nr_groups; g++) {
+		const struct rpt_group *gr = &r->groups[g];
+
+		for (size_t s = 0; s < gr->nr_sides; s++)
+			for (size_t a = 0; a < gr->nr_sides; a++) {
+				if (a == s ||
+				    !stock_of(&gr->sides[a], &gr->sides[s]))
+					continue;
+				for (size_t i = 0; i < ARRAY_SIZE(claims); i++)
+					if (asks(&claims[i], gr->workload))
+						add_claim(r, g, a, s,
+							  &claims[i]);
+			}
+	}
+}
+
+const char *rpt_claim_text(const char *id)
+{
+	return claim_text[*id - 'a'];
+}
+
+/* "3/5" for a rate, "3412 bytes" for a row: one side's figure. */
+void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n)
+{
+	double v = base ? c->va : c->vb;
+	char t[32];
+
+	if (c->event) {
+		snprintf(buf, n, "%.0f/%d", v, base ? c->na : c->nb);
+		return;
+	}
+	if (isnan(v)) {
+		snprintf(buf, n, "-");
+		return;
+	}
+	rpt_fmt_val(t, sizeof(t), v);
+	snprintf(buf, n, "%s %s", t,
+		 metric_rows[metric_index(metric_by_name(c->figure))].unit);
+}
+
+static void mail_line(struct strbuf *out, const struct rpt_claim *c)
+{
+	char fig[20], a[24], b[24], p[16];
+
+	rpt_claim_side(c, true, a, sizeof(a));
+	rpt_claim_side(c, false, b, sizeof(b));
+	if (isnan(c->d.p))
+		snprintf(p, sizeof(p), "-");
+	else
+		snprintf(p, sizeof(p), "%.2g", c->d.p);
+	strbuf_addf(out, "  (%s) %-17s %14s %14s %3d/%-3d %6s %s\n", c->id,
+		    mail_ascii(fig, sizeof(fig), c->figure, 17), a, b, c->na,
+		    c->nb, p, verdict_name(c->d.verdict));
+}
+
+void rpt_claims_mail(const struct report *r, struct strbuf *out)
+{
+	char head[200], t[40], w[40], sa[40], sb[40];
+	bool seen[ARRAY_SIZE(claim_text)] = { false };
+
+	if (!r->nr_claims)
+		return;
+	strbuf_addstr(out, "Claims of the seed (\"mm: disallow direct reclaim "
+			   "page writeback\", 2010)\n");
+	for (size_t i = 0; i < r->nr_claims; i++)
+		seen[*r->claims[i].id - 'a'] = true;
+	for (size_t i = 0; i < ARRAY_SIZE(claim_text); i++)
+		if (seen[i])
+			mail_wrap(out, "  ", 6, claim_text[i]);
+	for (size_t i = 0; i < r->nr_claims; i++) {
+		const struct rpt_claim *c = &r->claims[i];
+		const struct rpt_group *g = &r->groups[c->group];
+
+		if (!i || c->group != r->claims[i - 1].group ||
+		    c->side != r->claims[i - 1].side ||
+		    c->stock != r->claims[i - 1].stock) {
+			snprintf(head, sizeof(head),
+				 "%s / %s: stock %s, revert %s",
+				 mail_ascii(t, sizeof(t), g->topology, 30),
+				 mail_ascii(w, sizeof(w), g->workload, 30),
+				 mail_ascii(sa, sizeof(sa),
+					    g->sides[c->stock].name, 30),
+				 mail_ascii(sb, sizeof(sb),
+					    g->sides[c->side].name, 30));
+			mail_wrap(out, "  ", 4, head);
+			strbuf_addf(out, "  %-21s %14s %14s %7s %6s %s\n",
+				    "claim figure", "stock", "revert", "n", "p",
+				    "verdict");
+		}
+		mail_line(out, c);
+	}
+	strbuf_addch(out, '\n');
+}
+
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
+json_object *rpt_claims_json(const struct report *r)
+{
+	json_object *a = json_object_new_array();
+
+	for (size_t i = 0; i < r->nr_claims; i++) {
+		const struct rpt_claim *c = &r->claims[i];
+		const struct rpt_group *g = &r->groups[c->group];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "claim",
+				       json_object_new_string(c->id));
+		json_object_object_add(
+			o, "text",
+			json_object_new_string(rpt_claim_text(c->id)));
+		json_object_object_add(o, "figure",
+				       json_object_new_string(c->figure));
+		json_object_object_add(
+			o, "kind",
+			json_object_new_string(c->event ? "rate" : "metric"));
+		json_object_object_add(o, "topology",
+				       json_object_new_string(g->topology));
+		json_object_object_add(o, "workload",
+				       json_object_new_string(g->workload));
+		json_object_object_add(
+			o, "stock",
+			json_object_new_string(g->sides[c->stock].name));
+		json_object_object_add(
+			o, "revert",
+			json_object_new_string(g->sides[c->side].name));
+		json_object_object_add(o, "stock_value", num(c->va));
+		json_object_object_add(o, "revert_value", num(c->vb));
+		json_object_object_add(o, "n_stock",
+				       json_object_new_int(c->na));
+		json_object_object_add(o, "n_revert",
+				       json_object_new_int(c->nb));
+		json_object_object_add(o, "p", num(c->d.p));
+		json_object_object_add(
+			o, "test",
+			json_object_new_string(metric_test_name(c->d.test)));
+		json_object_object_add(
+			o, "verdict",
+			json_object_new_string(verdict_name(c->d.verdict)));
+		json_object_array_add(a, o);
+	}
+	return a;
+}
+
+static void td(struct strbuf *out, const char *s)
+{
+	strbuf_addstr(out, "<td>");
+	html_escape(out, s);
+	strbuf_addstr(out, "</td>");
+}
+
+void rpt_claims_html(const struct report *r, struct strbuf *out)
+{
+	char a[40], b[40], p[16];
+
+	if (!r->nr_claims)
+		return;
+	strbuf_addstr(out, "<h2>Claims of the seed</h2>\n<ul>\n");
+	for (size_t i = 0; i < ARRAY_SIZE(claim_text); i++) {
+		strbuf_addstr(out, "<li>");
+		html_escape(out, claim_text[i]);
+		strbuf_addstr(out, "</li>\n");
+	}
+	strbuf_addstr(out, "</ul>\n<table><tr><th>claim</th><th>figure</th>"
+			   "<th>where</th><th>stock</th><th>revert</th>"
+			   "<th>n</th><th>p</th><th>verdict</th></tr>\n");
+	for (size_t i = 0; i < r->nr_claims; i++) {
+		const struct rpt_claim *c = &r->claims[i];
+		const struct rpt_group *g = &r->groups[c->group];
+		struct strbuf w = STRBUF_INIT;
+
+		strbuf_addf(&w, "%s / %s", g->topology, g->workload);
+		rpt_claim_side(c, true, a, sizeof(a));
+		rpt_claim_side(c, false, b, sizeof(b));
+		if (isnan(c->d.p))
+			snprintf(p, sizeof(p), "-");
+		else
+			snprintf(p, sizeof(p), "%.2g", c->d.p);
+		strbuf_addf(out, "<tr><td>(%s)</td>", c->id);
+		td(out, c->figure);
+		td(out, w.buf);
+		strbuf_addstr(out, "<td>");
+		html_escape(out, g->sides[c->stock].name);
+		strbuf_addf(out, ": %s</td><td>", a);
+		html_escape(out, g->sides[c->side].name);
+		strbuf_addf(out,
+			    ": %s</td><td>%d/%d</td><td>%s</td>"
+			    "<td><b>%s</b></td></tr>\n",
+			    b, c->na, c->nb, p, verdict_name(c->d.verdict));
+		strbuf_release(&w);
+	}
+	strbuf_addstr(out, "</table>\n");
+}
