@@ -5,6 +5,7 @@
  * Everything came from the guest's trace: tables are capped (streams,
  * groups, remembered folios) and what did not fit is counted.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -209,15 +210,25 @@ static void folio_grow(struct seek_state *s)
 	free(old);
 }
 
-/* "dev 254:16 ino c pfn=0x1a2b3 ofs=4096 order=0": ino is hex, no '='. */
+/*
+ * "dev 254:16 ino c pfn=0x1a2b3 ofs=4096 order=0": ino is bare hex, no
+ * "0x" ("c", "1aa"), which util/num.h's numbers (a digit first) are not.
+ * At most 16 digits, then a space.
+ */
 static bool parse_ino(const struct trace_line *l, unsigned long long *ino)
 {
 	const char *end = l->args + l->args_len;
 	const char *p = memmem(l->args, l->args_len, " ino ", 5);
-	long long v;
+	unsigned long long v = 0;
+	int n = 0;
 
-	if (!p || p + 5 >= end ||
-	    num_ll(l->ns, p + 5, 16, 0, INT64_MAX, &v, NULL))
+	if (!p)
+		return false;
+	for (p += 5; p < end && isxdigit((unsigned char)*p) && n < 17; p++, n++)
+		v = v * 16 + (isdigit((unsigned char)*p) ?
+				      *p - '0' :
+				      tolower((unsigned char)*p) - 'a' + 10);
+	if (!n || n > 16 || (p < end && *p != ' '))
 		return false;
 	*ino = v;
 	return true;
