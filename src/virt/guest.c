@@ -18,7 +18,6 @@
 
 #define MAX_GUESTS 16
 #define GUEST_SEND_TIMEOUT 30 /* s: the plan is small */
-#define POWEROFF_EXIT_WAIT 3.0 /* s: libvirt stopping a powered-off guest */
 
 static struct guest *live[MAX_GUESTS];
 static int loop_timer = -1;
@@ -50,11 +49,7 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (int i = 0; i < MAX_GUESTS; i++) {
 		struct guest *g = live[i];
 
-		if (!g || strcmp(g->name, name))
-			continue;
-		if (event == VIR_DOMAIN_EVENT_STOPPED)
-			g->gone = true;
-		if (g->stopped)
+		if (!g || strcmp(g->name, name) || g->stopped)
 			continue;
 		/* QEMU pauses a guest whose disk write failed (ENOSPC). */
 		if (event == VIR_DOMAIN_EVENT_SUSPENDED &&
@@ -503,7 +498,10 @@ static int connect_console(struct guest *g, struct strbuf *err)
  * At the cell's end, read what is left in the console socket and finish
  * the capture. A destroyed QEMU closes the socket at once; a guest that
  * powered itself off has printed its last line before QEMU reported the
- * shutdown: with quiet, 50 ms without a byte ends the wait.
+ * shutdown, so what is readable within a moment is all there is: with
+ * quiet, 50 ms without a byte ends the wait (a fixed 0.3 s was 0.3 s of
+ * every cell's host-side cost), and the reading after the destroy takes
+ * whatever QEMU still held.
  */
 static void console_finish(struct guest *g, double wait_s, bool quiet)
 {
@@ -616,25 +614,18 @@ int guest_start(struct guest *g, virConnectPtr conn, const char *xml,
 	return 0;
 }
 
-static bool domain_gone(void *arg)
-{
-	return ((struct guest *)arg)->gone;
-}
-
 void guest_destroy(struct guest *g)
 {
 	if (!g->dom)
 		return;
 	/*
-	 * A guest that powered off has printed its last: read the console,
-	 * let libvirt stop the domain (virDomainDestroy() waits for QEMU to be
-	 * reaped: 1.4-2.0 s where PID 1 reaps late, docs/design.md), then
-	 * destroy it if it is still there (a retry reuses its name).
+	 * A guest that powered off has printed its last: read what is in the
+	 * console socket first. Then the domain goes even if libvirt has not
+	 * taken it down yet (on_poweroff=destroy can lag by seconds, and a
+	 * retry of the cell reuses its name).
 	 */
-	if (g->powered_off) {
+	if (g->powered_off)
 		console_finish(g, 0.3, true);
-		guest_loop(now_mono() + POWEROFF_EXIT_WAIT, domain_gone, g);
-	}
 	if (g->conn_lost)
 		virt_destroy_by_name(g->conn_uri, g->name);
 	else if (virDomainIsActive(g->dom) == 1)

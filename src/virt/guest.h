@@ -50,7 +50,6 @@ struct guest {
 	bool started, hello, exited, stopped, proto_error;
 	bool truncated; /* the channel ended inside a frame */
 	bool powered_off; /* stopped by the guest's own poweroff */
-	bool gone; /* libvirt said the domain stopped (QEMU is gone) */
 	char release[128]; /* uname -r the agent reported */
 	char agent_status[PROTO_MAX_NAME +
 			  1]; /* ok | setup-failed | workload-failed */
