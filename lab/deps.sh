@@ -5,7 +5,8 @@ PKGS="build-essential pkg-config libvirt-dev libxml2-dev libyaml-dev libjson-c-d
 libsqlite3-dev libssl-dev check libsubunit-dev libvirt-daemon-system
 qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
 gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12 bc bison flex libelf-dev dwarves ccache
-rsync clang-format jq libvirt-clients python3 python3-jsonschema libgsl-dev libxml2-utils"
+rsync clang-format jq libvirt-clients python3 python3-jsonschema libgsl-dev libxml2-utils
+tini"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||
