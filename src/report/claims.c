@@ -79,35 +79,6 @@ static bool asks(const struct claim *c, const char *workload)
 	return false;
 }
 
-static unsigned cells_with_event(const struct rpt_side *s, const char *kind)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t e = 0; e < s->cells[i]->nr_events; e++)
-			if (!strcmp(s->cells[i]->events[e].kind, kind)) {
-				n++;
-				break;
-			}
-	return n;
-}
-
-/*
- * A row's values on one side, from the cells themselves: the claims name
- * rows the tables leave out (reclaim-wr-stack, oom-kills: MT_NONE, never
- * summarised). Finished cells only, as the tables take them.
- */
-static size_t side_values(const struct rpt_side *s, size_t m, double *out)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < s->n; i++)
-		if (!isnan(s->cells[i]->val[m]) &&
-		    !strcmp(s->cells[i]->outcome, "ok"))
-			out[k++] = s->cells[i]->val[m];
-	return k;
-}
-
 /* The row's summary statistic (Hmean for throughputs), NAN for none. */
 static double summary(size_t m, const double *v, size_t n)
 {
@@ -133,8 +104,8 @@ static void decide(const struct report *r, const struct rpt_group *g,
 	o.threshold = r->o.threshold;
 	o.min_n = STATS_MIN_N;
 	if (c->event) {
-		rc->va = cells_with_event(a, c->figure);
-		rc->vb = cells_with_event(b, c->figure);
+		rc->va = rpt_side_cells_with(a, c->figure);
+		rc->vb = rpt_side_cells_with(b, c->figure);
 		rc->na = (int)a->n;
 		rc->nb = (int)b->n;
 		verdict_rate(rc->va, a->n, rc->vb, b->n, &o, &rc->d);
@@ -143,8 +114,8 @@ static void decide(const struct report *r, const struct rpt_group *g,
 	m = metric_index(metric_by_name(c->figure));
 	va = xmalloc((a->n + 1) * sizeof(*va));
 	vb = xmalloc((b->n + 1) * sizeof(*vb));
-	na = side_values(a, m, va);
-	nb = side_values(b, m, vb);
+	na = rpt_side_row_values(a, m, va);
+	nb = rpt_side_row_values(b, m, vb);
 	rc->na = (int)na;
 	rc->nb = (int)nb;
 	rc->va = summary(m, va, na);

@@ -154,7 +154,7 @@ static void summarise_side(struct rpt_side *s)
 	s->vals = xzalloc(metric_nr_rows * sizeof(*s->vals));
 	s->desc = xzalloc(metric_nr_rows * sizeof(*s->desc));
 	for (size_t m = 0; m < metric_nr_rows; m++) {
-		size_t k = 0;
+		size_t k;
 
 		s->vals[m] = xmalloc((s->n ? s->n : 1) * sizeof(double));
 		/* Rows in no table have their own section (stack depth, the
@@ -163,12 +163,7 @@ static void summarise_side(struct rpt_side *s)
 			stats_describe(s->vals[m], 0, &s->desc[m]);
 			continue;
 		}
-		/* Figures of finished workloads only: a failed cell's
-		 * partial numbers would mix two populations. */
-		for (size_t i = 0; i < s->n; i++)
-			if (!isnan(s->cells[i]->val[m]) &&
-			    !strcmp(s->cells[i]->outcome, "ok"))
-				s->vals[m][k++] = s->cells[i]->val[m];
+		k = rpt_side_row_values(s, m, s->vals[m]);
 		stats_describe(s->vals[m], k, &s->desc[m]);
 	}
 }
@@ -371,19 +366,6 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 	free(k);
 }
 
-static unsigned count_event(const struct rpt_side *s, const char *kind)
-{
-	unsigned n = 0;
-
-	for (size_t i = 0; i < s->n; i++)
-		for (size_t e = 0; e < s->cells[i]->nr_events; e++)
-			if (!strcmp(s->cells[i]->events[e].kind, kind)) {
-				n++;
-				break;
-			}
-	return n;
-}
-
 static unsigned count_outcome(const struct rpt_side *s, const char *o)
 {
 	unsigned n = 0;
@@ -435,7 +417,7 @@ static void add_outcome_row(struct rpt_group *g, const char *kind,
 		o->runs[s] = metric >= 0 ? sd->desc[metric].n : sd->n;
 		o->fail[s] = metric >= 0 ? count_positive(sd, metric) :
 			     is_outcome	 ? count_outcome(sd, kind) :
-					   count_event(sd, kind);
+					   rpt_side_cells_with(sd, kind);
 		o->p[s] = s ? stats_fisher_2x2(o->fail[0], o->runs[0],
 					       o->fail[s], o->runs[s]) :
 			      NAN;

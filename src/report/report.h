@@ -206,7 +206,12 @@ void rpt_claims_mail(const struct report *r, struct strbuf *out);
 json_object *rpt_claims_json(const struct report *r);
 void rpt_claims_html(const struct report *r, struct strbuf *out);
 
-/* Helpers the renderers share (model.c). */
+/* Helpers the renderers share (model.c; side.c: the two rpt_side_ ones). */
+/* Cells of a side with an event of kind (each counted once). */
+unsigned rpt_side_cells_with(const struct rpt_side *s, const char *kind);
+/* Row m's values in a side's finished (ok) cells, into out (s->n long);
+ * the tables take them, and the claims for rows no table shows. */
+size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
 bool rpt_row_shown(const struct rpt_group *g, size_t m);
 /* The same value in every cell of every side (one line, no plot). */
