@@ -21,28 +21,6 @@
 #include "testdata.h"
 #include "util/log.h"
 
-/* The thresholds of the jobs' default matrix (lab/matrices/validate.yaml). */
-static void thresholds(struct matrix_spec *m)
-{
-	char *path = testdata_path("../../lab/matrices/validate.yaml");
-	struct strbuf err = STRBUF_INIT;
-
-	ck_assert_msg(!matrix_spec_load(path, "validate", m, &err), "%s",
-		      err.buf);
-	strbuf_release(&err);
-	free(path);
-}
-
-static void load(struct pool *p, const char *run, const char *label)
-{
-	char *dir = testdata_path("report/fsync/%s", run);
-
-	ck_assert_int_eq(pool_load_run(p, dir), 0);
-	if (label)
-		pool_relabel(p, dir, label);
-	free(dir);
-}
-
 /* Detection as nightly does it: one look at alpha, Holm, no spending. */
 static void detect(struct family *f, const struct pool *p, const char *ka,
 		   const char *kb, const struct matrix_spec *m)
@@ -80,8 +58,8 @@ START_TEST(revert_confirmed)
 	struct family det = { 0 }, conf = { 0 };
 	size_t unknown;
 
-	thresholds(&m);
-	load(&p, "ab", NULL);
+	testdata_matrix(&m, "validate");
+	testdata_pool(&p, NULL, "report/fsync/ab");
 	detect(&det, &p, "6.1", "6.1-direct-writeback", &m);
 	/* the candidate: 0 -> 294.9 pages, p 5.6e-09 (log1p-welch) */
 	ck_assert_uint_eq(family_regressions(&det), 1);
@@ -110,11 +88,11 @@ START_TEST(aa_rejected)
 	struct family det = { 0 }, conf = { 0 };
 	size_t unknown;
 
-	thresholds(&m);
-	load(&q, "ab", NULL);
+	testdata_matrix(&m, "validate");
+	testdata_pool(&q, NULL, "report/fsync/ab");
 	detect(&det, &q, "6.1", "6.1-direct-writeback", &m);
-	load(&p, "aa", "good");
-	load(&p, "ab", NULL);
+	testdata_pool(&p, "good", "report/fsync/aa");
+	testdata_pool(&p, NULL, "report/fsync/ab");
 	reconfirm(&conf, &p, "good", "6.1", &m);
 	/*
 	 * The revert's candidate faced with 6.1 against 6.1: same (0 -> 0
@@ -145,18 +123,14 @@ END_TEST
  */
 START_TEST(new_event_is_a_candidate)
 {
-	char *ok = testdata_path("report/aa/20261203-141600-381e");
-	char *bf = testdata_path("report/aa/20261203-141602-388e");
 	struct matrix_spec m;
 	struct pool p = POOL_INIT;
 	struct family det = { 0 }, conf = { 0 };
 	size_t unknown;
 
-	thresholds(&m);
-	ck_assert_int_eq(pool_load_run(&p, ok), 0);
-	ck_assert_int_eq(pool_load_run(&p, bf), 0);
-	pool_relabel(&p, ok, "good");
-	pool_relabel(&p, bf, "night");
+	testdata_matrix(&m, "validate");
+	testdata_pool(&p, "good", "report/aa/20261203-141600-381e");
+	testdata_pool(&p, "night", "report/aa/20261203-141602-388e");
 	detect(&det, &p, "good", "night", &m);
 	ck_assert_uint_eq(family_regressions(&det), 0);
 	/* the outcome boot-failed and the console's panic, 1:6 each */
@@ -173,8 +147,6 @@ START_TEST(new_event_is_a_candidate)
 	family_release(&conf);
 	pool_free(&p);
 	matrix_spec_free(&m);
-	free(ok);
-	free(bf);
 }
 END_TEST
 
@@ -209,11 +181,11 @@ START_TEST(recorded_and_shown)
 	FILE *out;
 	long long id;
 
-	thresholds(&m);
-	load(&q, "ab", NULL);
+	testdata_matrix(&m, "validate");
+	testdata_pool(&q, NULL, "report/fsync/ab");
 	detect(&det, &q, "6.1", "6.1-direct-writeback", &m);
-	load(&p, "aa", "good");
-	load(&p, "ab", NULL);
+	testdata_pool(&p, "good", "report/fsync/aa");
+	testdata_pool(&p, NULL, "report/fsync/ab");
 	reconfirm(&conf, &p, "good", "6.1", &m);
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);

@@ -148,8 +148,6 @@ static void words(const char *s, struct strbuf *out)
 
 START_TEST(fits_real_decisions)
 {
-	char *run = testdata_path("report/fsync/ab");
-	char *mpath = testdata_path("../../lab/matrices/validate.yaml");
 	struct matrix_spec m;
 	struct pool p = POOL_INIT;
 	struct family f = { 0 };
@@ -161,8 +159,8 @@ START_TEST(fits_real_decisions)
 	size_t len = 0;
 	FILE *f_out;
 
-	ck_assert_int_eq(matrix_spec_load(mpath, "validate", &m, NULL), 0);
-	ck_assert_int_eq(pool_load_run(&p, run), 0);
+	testdata_matrix(&m, "validate");
+	testdata_pool(&p, NULL, "report/fsync/ab");
 	family_decide(&f, &p, "6.1", "6.1-direct-writeback", m.thresholds,
 		      m.nr_thresholds, &l);
 	f_out = open_memstream(&buf, &len);
@@ -193,8 +191,6 @@ START_TEST(fits_real_decisions)
 	strbuf_release(&fit);
 	strbuf_release(&a);
 	strbuf_release(&b);
-	free(run);
-	free(mpath);
 }
 END_TEST
 

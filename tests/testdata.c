@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "jobs/pool.h"
+#include "spec/matrix.h"
 #include "testdata.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -91,6 +93,32 @@ void testdata_copy(const char *dir, const char *from, const char *const *names)
 		free(src);
 		free(dst);
 	}
+}
+
+void testdata_matrix(struct matrix_spec *m, const char *name)
+{
+	char *path =
+		xasprintf("%s/lab/matrices/%s.yaml", testdata_home(), name);
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_msg(!matrix_spec_load(path, name, m, &err), "%s: %s", path,
+		      err.buf);
+	strbuf_release(&err);
+	free(path);
+}
+
+void testdata_pool(struct pool *p, const char *label, const char *fmt, ...)
+{
+	va_list ap;
+	char *dir;
+
+	va_start(ap, fmt);
+	dir = vpath(fmt, ap);
+	va_end(ap);
+	ck_assert_msg(!pool_load_run(p, dir), "cannot load the run %s", dir);
+	if (label)
+		pool_relabel(p, dir, label);
+	free(dir);
 }
 
 void stderr_begin(void)

@@ -27,6 +27,17 @@ void testdata_gunzip(struct strbuf *sb, const char *fmt, ...)
  */
 void testdata_copy(const char *dir, const char *from, const char *const *names);
 
+struct matrix_spec;
+struct pool;
+/* lab/matrices/NAME.yaml of the checkout into m: the jobs' thresholds. */
+void testdata_matrix(struct matrix_spec *m, const char *name);
+/*
+ * The cells of the captured run tests/data/PATH added to p, their
+ * kernels relabelled label when not NULL (a pool's side).
+ */
+void testdata_pool(struct pool *p, const char *label, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
 /* What is written to stderr between the two calls ends up in sb. */
 void stderr_begin(void);
 void stderr_end(struct strbuf *sb);
