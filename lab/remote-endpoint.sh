@@ -10,6 +10,7 @@
 # its own pid files, never the system libvirtd.
 #   lab/remote-endpoint.sh start|stop|kill|restart|status|wipe|hosts FILE
 set -eu
+. "$(dirname "$0")/endpoint-lib.sh"
 BASE=${WBLAB_REMOTE_BASE:-/var/tmp/wblab-remote}
 PORT=${WBLAB_REMOTE_PORT:-16600}
 URI=qemu+tcp://127.0.0.1:$PORT/system
@@ -19,17 +20,7 @@ LPID=$BASE/run/libvirtd.pid
 VPID=$BASE/run/virtlogd.pid
 CONF=$BASE/etc/libvirtd.conf
 
-alive() { [ -f "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
-
-wait_up() {
-	for i in $(seq 1 100); do
-		virsh -c "$URI" version >/dev/null 2>&1 && return 0
-		alive "$LPID" || break
-		sleep 0.1
-	done
-	echo "remote endpoint: libvirtd did not come up on $URI" >&2
-	return 1
-}
+wait_up() { wait_uri "remote endpoint" "$URI" "$LPID"; }
 
 prepare() {
 	mkdir -p "$BASE/lib" "$BASE/run" "$BASE/log" "$BASE/wblab"
@@ -39,13 +30,7 @@ prepare() {
 		rm -rf "$BASE/etc/qemu/networks" "$BASE/etc/qemu/"*.xml \
 			"$BASE/etc/storage"
 	fi
-	cat >"$CONF" <<CONF
-listen_tls = 0
-listen_tcp = 1
-listen_addr = "127.0.0.1"
-tcp_port = "$PORT"
-auth_tcp = "none"
-CONF
+	tcp_conf "$CONF" "$PORT"
 }
 
 # libvirtd in the namespace virtlogd holds open (so a restart finds the
@@ -58,7 +43,7 @@ libvirtd_in_ns() {
 
 start() {
 	prepare
-	if ! alive "$VPID"; then
+	if ! pid_alive "$VPID"; then
 		unshare -m --propagation private -- sh -c '
 			set -e
 			mount --bind "$1/etc" /etc/libvirt
@@ -70,41 +55,33 @@ start() {
 			exec virtlogd -d -p /run/libvirt/virtlogd.pid
 		' sh "$BASE"
 		for i in $(seq 1 50); do
-			alive "$VPID" && break
+			pid_alive "$VPID" && break
 			sleep 0.1
 		done
 	fi
-	alive "$LPID" || libvirtd_in_ns
+	pid_alive "$LPID" || libvirtd_in_ns
 	wait_up
 }
 
 # Destroy its domains and networks, then end its daemons.
 stop() {
-	if alive "$LPID"; then
+	if pid_alive "$LPID"; then
 		for d in $(virsh -c "$URI" list --name 2>/dev/null); do
 			virsh -c "$URI" destroy "$d" >/dev/null 2>&1 || true
 		done
 		for n in $(virsh -c "$URI" net-list --name 2>/dev/null); do
 			virsh -c "$URI" net-destroy "$n" >/dev/null 2>&1 || true
 		done
-		kill "$(cat "$LPID")"
 	fi
-	for p in "$LPID" "$VPID"; do
-		alive "$p" && kill "$(cat "$p")"
-		for i in $(seq 1 50); do
-			alive "$p" || break
-			sleep 0.1
-		done
-		alive "$p" && kill -9 "$(cat "$p")" 2>/dev/null || true
-	done
-	return 0
+	stop_pid "$LPID"
+	stop_pid "$VPID"
 }
 
 # The fault: libvirtd dies (SIGKILL); its QEMUs and virtlogd live on.
 killd() {
-	alive "$LPID" && kill -9 "$(cat "$LPID")"
+	pid_alive "$LPID" && kill -9 "$(cat "$LPID")"
 	for i in $(seq 1 50); do
-		alive "$LPID" || return 0
+		pid_alive "$LPID" || return 0
 		sleep 0.1
 	done
 	return 1
@@ -129,7 +106,7 @@ start) start ;;
 stop) stop ;;
 kill) killd ;;
 restart) killd && libvirtd_in_ns && wait_up ;;
-status) alive "$LPID" && echo "running: $URI (pid $(cat "$LPID"))" || echo "stopped" ;;
+status) pid_alive "$LPID" && echo "running: $URI (pid $(cat "$LPID"))" || echo "stopped" ;;
 wipe) stop && rm -rf "$BASE" ;;
 hosts) hosts "$2" ;;
 *)

@@ -6,6 +6,7 @@
 # never the system libvirtd.
 #   lab/second-endpoint.sh start|stop|restart|status|hosts FILE
 set -eu
+. "$(dirname "$0")/endpoint-lib.sh"
 U=wblab2
 PORT=${WBLAB_SECOND_PORT:-16599}
 RUN=/run/$U
@@ -14,44 +15,21 @@ CONF=$HOME2/libvirtd.conf
 PID=$RUN/libvirtd.pid
 URI=qemu+tcp://127.0.0.1:$PORT/session
 
-running() { [ -f "$PID" ] && kill -0 "$(cat "$PID")" 2>/dev/null; }
-
 start() {
 	id "$U" >/dev/null 2>&1 || useradd -m -s /bin/sh "$U"
 	mkdir -p "$RUN" "$HOME2/run" "$HOME2/pool"
 	chown "$U" "$RUN" "$HOME2/run" "$HOME2/pool"
 	chmod 700 "$RUN"
 	chmod 755 "$HOME2" "$HOME2/run"
-	cat >"$CONF" <<CONF
-listen_tls = 0
-listen_tcp = 1
-listen_addr = "127.0.0.1"
-tcp_port = "$PORT"
-auth_tcp = "none"
-auth_unix_rw = "none"
-unix_sock_dir = "$RUN"
-CONF
+	tcp_conf "$CONF" "$PORT" 'auth_unix_rw = "none"' "unix_sock_dir = \"$RUN\""
 	chown "$U" "$CONF"
-	running && return 0
+	pid_alive "$PID" && return 0
 	(cd "$HOME2" && runuser -u "$U" -- env HOME="$HOME2" XDG_RUNTIME_DIR="$RUN" \
 		libvirtd --listen -f "$CONF" -p "$PID" -d)
-	for i in $(seq 1 50); do
-		virsh -c "$URI" version >/dev/null 2>&1 && return 0
-		sleep 0.2
-	done
-	echo "second endpoint: libvirtd did not come up on $URI" >&2
-	return 1
+	wait_uri "second endpoint" "$URI" "$PID"
 }
 
-stop() {
-	running || return 0
-	kill "$(cat "$PID")"
-	for i in $(seq 1 50); do
-		running || return 0
-		sleep 0.2
-	done
-	kill -9 "$(cat "$PID")" 2>/dev/null || true
-}
+stop() { stop_pid "$PID"; }
 
 # A hosts file with the system libvirt and this endpoint, one vCPU each
 # (both are this machine: together they must not overcommit it).
@@ -74,7 +52,7 @@ case "${1:-}" in
 start) start ;;
 stop) stop ;;
 restart) stop && start ;;
-status) running && echo "running: $URI (pid $(cat "$PID"))" || echo "stopped" ;;
+status) pid_alive "$PID" && echo "running: $URI (pid $(cat "$PID"))" || echo "stopped" ;;
 hosts) hosts "$2" ;;
 *) echo "usage: $0 start|stop|restart|status|hosts FILE" >&2; exit 2 ;;
 esac
