@@ -42,6 +42,29 @@
 #define LOG1P MTEST_LOG1P_WELCH
 #define PERM MTEST_PERMUTATION
 
+/*
+ * A seek row (collect/seek.c) of one writer class: metrics.io.seek's
+ * figure FIELD, an Amean in the Ops table, family seek-reclaim or
+ * seek-flusher, only where that writer wrote.
+ */
+#define SEEK_ROW(cls, fam, only_, name_, field, unit_, kind_, better_, test_, \
+		 help_)                                                       \
+	{                                                                     \
+		name_, "metrics.io.seek.classes." cls "." field, unit_, 1,    \
+			better_, kind_, test_, MSTAT_AMEAN, MT_OPS, fam,      \
+			false, .help = help_, .only = only_                   \
+	}
+#define SEEK_MEMCG(...)                             \
+	SEEK_ROW("memcg", "seek-reclaim",           \
+		 "cells where memcg reclaim wrote " \
+		 "(io.seek)",                       \
+		 __VA_ARGS__)
+#define SEEK_FLUSHER(...)                                        \
+	SEEK_ROW("flusher", "seek-flusher",                      \
+		 "cells whose trace saw the flusher's requests " \
+		 "(io.seek)",                                    \
+		 __VA_ARGS__)
+
 /* clang-format off */
 const struct metric metric_rows[] = {
 	/*
@@ -167,45 +190,30 @@ const struct metric metric_rows[] = {
 	 * Replaces "Flusher seq": bios before merging, all pids of a class as
 	 * one stream, a 4 KiB hole counted as a seek.
 	 */
-	{ "Memcg run", "metrics.io.seek.classes.memcg.run_kib_mean", "KiB", 1,
-	  BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS, "seek-reclaim",
-	  false, .help = "memcg reclaim's runs of contiguous write requests (mean)",
-	  .only = "cells where memcg reclaim wrote (io.seek)" },
-	{ "Memcg rq size", "metrics.io.seek.classes.memcg.req_kib_mean", "KiB",
-	  1, BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS, "seek-reclaim",
-	  false, .help = "memcg reclaim's write requests at the leaf (mean)",
-	  .only = "cells where memcg reclaim wrote (io.seek)" },
-	{ "Memcg seeks", "metrics.io.seek.classes.memcg.seek_pct", "%", 1,
-	  BETTER_LOWER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "seek-reclaim", false,
-	  .help = "memcg reclaim's request gaps over 1 MiB, per writer",
-	  .only = "cells where memcg reclaim wrote (io.seek)" },
-	{ "Memcg offset rho", "metrics.io.seek.classes.memcg.offset_rho", "rho",
-	  1, BETTER_HIGHER, CONT, PERM, MSTAT_AMEAN, MT_OPS, "seek-reclaim",
-	  false, .help = "Spearman: memcg reclaim's write order v file offset",
-	  .only = "cells where memcg reclaim wrote (io.seek)" },
-	{ "Memcg rho w32", "metrics.io.seek.classes.memcg.offset_rho_w32",
-	  "rho", 1, BETTER_HIGHER, CONT, PERM, MSTAT_AMEAN, MT_OPS,
-	  "seek-reclaim", false,
-	  .help = "the same over windows of 32 writes (mean)",
-	  .only = "cells where memcg reclaim wrote (io.seek)" },
-	{ "Flusher run", "metrics.io.seek.classes.flusher.run_kib_mean", "KiB",
-	  1, BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS, "seek-flusher",
-	  false, .help = "the flusher's runs of contiguous write requests (mean)",
-	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
-	{ "Flusher rq size", "metrics.io.seek.classes.flusher.req_kib_mean",
-	  "KiB", 1, BETTER_HIGHER, CONT, LOG1P, MSTAT_AMEAN, MT_OPS,
-	  "seek-flusher", false,
-	  .help = "the flusher's write requests at the leaf (mean)",
-	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
-	{ "Flusher seeks", "metrics.io.seek.classes.flusher.seek_pct", "%", 1,
-	  BETTER_LOWER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "seek-flusher", false,
-	  .help = "the flusher's request gaps over 1 MiB, per writer",
-	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
-	{ "Flusher rho w32", "metrics.io.seek.classes.flusher.sector_rho_w32",
-	  "rho", 1, BETTER_HIGHER, CONT, PERM, MSTAT_AMEAN, MT_OPS,
-	  "seek-flusher", false,
-	  .help = "Spearman: the flusher's issue order v sector, 32 at a time",
-	  .only = "cells whose trace saw the flusher's requests (io.seek)" },
+	SEEK_MEMCG("Memcg run", "run_kib_mean", "KiB", CONT, BETTER_HIGHER,
+		   LOG1P,
+		   "memcg reclaim's runs of contiguous write requests (mean)"),
+	SEEK_MEMCG("Memcg rq size", "req_kib_mean", "KiB", CONT, BETTER_HIGHER,
+		   LOG1P, "memcg reclaim's write requests at the leaf (mean)"),
+	SEEK_MEMCG("Memcg seeks", "seek_pct", "%", PCT, BETTER_LOWER, PERM,
+		   "memcg reclaim's request gaps over 1 MiB, per writer"),
+	SEEK_MEMCG("Memcg offset rho", "offset_rho", "rho", CONT,
+		   BETTER_HIGHER, PERM,
+		   "Spearman: memcg reclaim's write order v file offset"),
+	SEEK_MEMCG("Memcg rho w32", "offset_rho_w32", "rho", CONT,
+		   BETTER_HIGHER, PERM,
+		   "the same over windows of 32 writes (mean)"),
+	SEEK_FLUSHER("Flusher run", "run_kib_mean", "KiB", CONT, BETTER_HIGHER,
+		     LOG1P,
+		     "the flusher's runs of contiguous write requests (mean)"),
+	SEEK_FLUSHER("Flusher rq size", "req_kib_mean", "KiB", CONT,
+		     BETTER_HIGHER, LOG1P,
+		     "the flusher's write requests at the leaf (mean)"),
+	SEEK_FLUSHER("Flusher seeks", "seek_pct", "%", PCT, BETTER_LOWER, PERM,
+		     "the flusher's request gaps over 1 MiB, per writer"),
+	SEEK_FLUSHER("Flusher rho w32", "sector_rho_w32", "rho", CONT,
+		     BETTER_HIGHER, PERM,
+		     "Spearman: the flusher's issue order v sector, 32 at a time"),
 	{ "Memcg scanned", "metrics.memcg.ops.direct_pages_scanned", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
 	  .help = "memory.stat pgscan_direct",
