@@ -506,24 +506,34 @@ START_TEST(test_gnuplot_svg)
 }
 END_TEST
 
+/* The claim of a figure (its label) in a report, or NULL. */
+static const struct rpt_claim *claim(const struct report *r, const char *fig)
+{
+	for (size_t i = 0; i < r->nr_claims; i++)
+		if (!strcmp(r->claims[i].label, fig))
+			return &r->claims[i];
+	return NULL;
+}
+
 /*
  * The seed's claims on the 8 KiB pair (report/stack8k): the stock side is
  * the one without the revert, though the report's baseline (the first
  * kernel seen) is the revert; a workload that asks no claim has none.
+ * A stack row is each side's deepest cell, as a share of THREAD_SIZE.
  */
 START_TEST(test_claims_pair_stock_revert)
 {
 	struct strbuf mail = STRBUF_INIT, html = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
-	const struct rpt_claim *ov = NULL, *depth = NULL;
-	json_object *j, *a;
+	const struct rpt_claim *ov, *depth, *task;
+	json_object *j, *a, *o;
 	struct report r;
 
 	report_init(&r, NULL);
 	load(&r, "report/stack8k");
 	build(&r);
 	ck_assert_str_eq(r.groups[0].sides[0].name, "6.1-8k-direct-writeback");
-	ck_assert_uint_eq(r.nr_claims, 2);
+	ck_assert_uint_eq(r.nr_claims, 3);
 	for (size_t i = 0; i < r.nr_claims; i++) {
 		const struct rpt_claim *c = &r.claims[i];
 
@@ -531,32 +541,56 @@ START_TEST(test_claims_pair_stock_revert)
 				 "6.1-8k");
 		ck_assert_str_eq(r.groups[c->group].sides[c->side].name,
 				 "6.1-8k-direct-writeback");
-		if (!strcmp(c->figure, "stack_overflow"))
-			ov = c;
-		if (!strcmp(c->figure, "reclaim-wr-stack"))
-			depth = c;
 	}
+	ov = claim(&r, "stack_overflow");
+	depth = claim(&r, "reclaim-wr-stack");
+	task = claim(&r, "stack-max");
 	ck_assert_ptr_nonnull(ov);
 	ck_assert_ptr_nonnull(depth);
-	/* No cell overflowed 8 KiB; stock's reclaim wrote nothing, so only
-	 * the revert has a depth: (3856 * 2 + 3520 * 3) / 5 = 3654.4. */
+	ck_assert_ptr_nonnull(task);
+	/* No cell overflowed 8 KiB. */
 	ck_assert(ov->event);
 	ck_assert_double_eq(ov->va, 0);
 	ck_assert_double_eq(ov->vb, 0);
 	ck_assert_int_eq(ov->na, 5);
 	ck_assert_int_eq(ov->nb, 5);
+	/*
+	 * Stock's reclaim wrote nothing, so only the revert has a depth: its
+	 * deepest cell's 3856 B (reps 1 and 3; the others 3520), 47% of the
+	 * 8192-byte stack, every probe event kept. The mean, 3654.4, is not
+	 * what an overflow is about.
+	 */
 	ck_assert_int_eq(depth->na, 0);
 	ck_assert_int_eq(depth->nb, 5);
 	ck_assert(isnan(depth->va));
-	ck_assert_double_eq_tol(depth->vb, 3654.4, 1e-9);
+	ck_assert_double_eq(depth->vb, 3856);
+	ck_assert_double_eq_tol(depth->share_b, 3856.0 / 8192, 1e-12);
+	ck_assert(!depth->lossy_b);
 	ck_assert_int_eq(depth->d.verdict, VERDICT_UNKNOWN);
+	/*
+	 * The stack tracer's deepest task: 2816-2936 B on stock, 3680-4016 B
+	 * with the revert (the write path on the writer's own stack). All
+	 * five above all five: the permutation test's two-sided p is
+	 * 2 / C(10,5) = 2/252.
+	 */
+	ck_assert_double_eq(task->va, 2936);
+	ck_assert_double_eq(task->vb, 4016);
+	ck_assert_double_eq_tol(task->d.p, 2.0 / 252, 1e-9);
+	ck_assert_int_eq(task->d.verdict, VERDICT_DIFFERENT);
 	report_mail(&r, &mail);
 	assert_mail_clean(&mail);
 	ck_assert_ptr_nonnull(strstr(mail.buf, "stock 6.1-8k, revert"));
-	ck_assert_ptr_nonnull(strstr(mail.buf, "3654.40 bytes"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, " 3856 B (47%)"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "2936 B (36%)   4016 B (49%)"));
 	j = report_json(&r);
 	ck_assert(json_object_object_get_ex(j, "claims", &a));
-	ck_assert_uint_eq(json_object_array_length(a), 2);
+	ck_assert_uint_eq(json_object_array_length(a), 3);
+	o = json_object_array_get_idx(a, 1);
+	ck_assert_str_eq(json_object_get_string(json_path(o, "stat")),
+			 "deepest");
+	ck_assert_double_eq_tol(
+		json_object_get_double(json_path(o, "revert_share")), 0.4707,
+		1e-4);
 	json_object_put(j);
 	ck_assert_int_eq(report_html(&r, &html, &err), 0);
 	ck_assert_ptr_nonnull(strstr(html.buf, "Claims of the seed"));
@@ -564,6 +598,27 @@ START_TEST(test_claims_pair_stock_revert)
 	strbuf_release(&mail);
 	strbuf_release(&html);
 	strbuf_release(&err);
+
+	/*
+	 * Swap over md RAID1 over iSCSI on the same pair (report/swap8k):
+	 * the reclaim-write probes lost events in both kernels' finished
+	 * cells, so each deepest figure is a lower bound and says so.
+	 */
+	report_init(&r, NULL);
+	load(&r, "report/swap8k");
+	build(&r);
+	depth = claim(&r, "reclaim-wr-stack");
+	ck_assert_ptr_nonnull(depth);
+	ck_assert(depth->lossy_a);
+	ck_assert(depth->lossy_b);
+	ck_assert_double_eq(depth->va, 3464);
+	ck_assert_double_eq(depth->vb, 3752);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(
+		strstr(mail.buf, ">=3464 B (42%) >=3752 B (46%)"));
+	report_release(&r);
+	strbuf_release(&mail);
 
 	/* dirty-flood asks no claim: no section. */
 	report_init(&r, NULL);

@@ -29,8 +29,17 @@
 struct claim {
 	const char *id; /* "a", "b", "c" */
 	const char *figure; /* a registry row name, or an event kind */
-	bool event; /* figure is an event kind: a rate */
 	const char *const *workloads; /* NULL-terminated */
+	bool event; /* figure is an event kind: a rate */
+	/*
+	 * A stack depth: each side's deepest cell and its share of that
+	 * cell's THREAD_SIZE (an overflow is about the worst case, not the
+	 * mean); probes: a lower bound when a cell's probes lost events.
+	 */
+	bool deepest, probes;
+	/* The stock side's row, when the claim compares two writers. */
+	const char *stock_figure;
+	const char *label; /* the section's name for it, default figure */
 };
 
 static const char *const stack_workloads[] = { "stack-reclaim-write",
@@ -46,22 +55,31 @@ static const char *const oom_workloads[] = { "oom-premature",
 
 /*
  * (a) on the 8 KiB pair: does a reclaim write overflow, how deep does it
- * go; (b) the cost (throughput), the flusher's seeks (does reclaim upset
- * its sequential I/O) and reclaim's own order (seeks, offset correlation:
- * absent on stock 6.1, whose memcg reclaim writes nothing); (c) the kills
- * the memcg's dirty pages could have avoided, and what it held at a kill.
+ * go, and how deep any task went (the stack tracer: the revert puts the
+ * write path on the writer's own stack); (b) the cost (throughput), the
+ * flusher's seeks (does reclaim upset its sequential I/O), the claim
+ * itself, reclaim's seeks against those of the writer that cleans the
+ * same pages on stock 6.1, the flusher (stock's memcg reclaim writes
+ * nothing, so a stock-v-revert reclaim row has no stock side), and
+ * reclaim's write order against file offset; (c) the kills the memcg's
+ * dirty pages could have avoided, and what it held at a kill.
  */
 /* clang-format off */
 static const struct claim claims[] = {
-	{ "a", "stack_overflow", true, stack_workloads },
-	{ "a", "reclaim-wr-stack", false, stack_workloads },
-	{ "b", "fio-write", false, seek_workloads },
-	{ "b", "Flusher seeks", false, seek_workloads },
-	{ "b", "Memcg seeks", false, seek_workloads },
-	{ "b", "Memcg offset rho", false, seek_workloads },
-	{ "c", "oom-premature", false, oom_workloads },
-	{ "c", "oom-kills", false, oom_workloads },
-	{ "c", "oom-dirty-at-kill", false, oom_workloads },
+	{ .id = "a", .figure = "stack_overflow", .workloads = stack_workloads,
+	  .event = true },
+	{ .id = "a", .figure = "reclaim-wr-stack", .workloads = stack_workloads,
+	  .deepest = true, .probes = true },
+	{ .id = "a", .figure = "stack-max", .workloads = stack_workloads,
+	  .deepest = true },
+	{ .id = "b", .figure = "fio-write", .workloads = seek_workloads },
+	{ .id = "b", .figure = "Flusher seeks", .workloads = seek_workloads },
+	{ .id = "b", .figure = "Memcg seeks", .workloads = seek_workloads,
+	  .stock_figure = "Flusher seeks", .label = "Reclaim v flusher" },
+	{ .id = "b", .figure = "Memcg offset rho", .workloads = seek_workloads },
+	{ .id = "c", .figure = "oom-premature", .workloads = oom_workloads },
+	{ .id = "c", .figure = "oom-kills", .workloads = oom_workloads },
+	{ .id = "c", .figure = "oom-dirty-at-kill", .workloads = oom_workloads },
 };
 /* clang-format on */
 
@@ -90,6 +108,39 @@ static double summary(size_t m, const double *v, size_t n)
 	return metric_rows[m].stat == MSTAT_HMEAN ? d.hmean : d.amean;
 }
 
+/*
+ * A side's deepest finished cell for row m: its value, its share of its
+ * own THREAD_SIZE, and whether any cell's probes lost events (then the
+ * deepest may lie deeper: a lower bound).
+ */
+static void deepest(const struct rpt_side *s, size_t m, bool probes, double *v,
+		    double *share, bool *lossy)
+{
+	*v = *share = NAN;
+	*lossy = false;
+	for (size_t i = 0; i < s->n; i++) {
+		const struct rpt_cell *c = s->cells[i];
+
+		if (isnan(c->val[m]) || strcmp(c->outcome, "ok"))
+			continue;
+		*lossy |= probes && c->rw_lossy;
+		if (isnan(*v) || c->val[m] > *v) {
+			*v = c->val[m];
+			*share = c->val[m] / c->thread_size;
+		}
+	}
+}
+
+static void decide_rate(const struct rpt_side *a, const struct rpt_side *b,
+			const struct verdict_opts *o, struct rpt_claim *rc)
+{
+	rc->va = rpt_side_cells_with(a, rc->figure);
+	rc->vb = rpt_side_cells_with(b, rc->figure);
+	rc->na = (int)a->n;
+	rc->nb = (int)b->n;
+	verdict_rate(rc->va, a->n, rc->vb, b->n, o, &rc->d);
+}
+
 static void decide(const struct report *r, const struct rpt_group *g,
 		   struct rpt_claim *rc, const struct claim *c)
 {
@@ -97,29 +148,30 @@ static void decide(const struct report *r, const struct rpt_group *g,
 	const struct rpt_side *b = &g->sides[rc->side];
 	struct verdict_opts o = VERDICT_OPTS_INIT;
 	double *va, *vb;
-	size_t m, na, nb;
+	size_t ma, m, na, nb;
 
 	o.alpha = r->o.alpha;
 	o.power = r->o.power;
 	o.threshold = r->o.threshold;
 	o.min_n = STATS_MIN_N;
 	if (c->event) {
-		rc->va = rpt_side_cells_with(a, c->figure);
-		rc->vb = rpt_side_cells_with(b, c->figure);
-		rc->na = (int)a->n;
-		rc->nb = (int)b->n;
-		verdict_rate(rc->va, a->n, rc->vb, b->n, &o, &rc->d);
+		decide_rate(a, b, &o, rc);
 		return;
 	}
-	m = metric_index(metric_by_name(c->figure));
+	ma = metric_index(metric_by_name(rc->stock_figure));
+	m = metric_index(metric_by_name(rc->figure));
 	va = xmalloc((a->n + 1) * sizeof(*va));
 	vb = xmalloc((b->n + 1) * sizeof(*vb));
-	na = rpt_side_row_values(a, m, va);
+	na = rpt_side_row_values(a, ma, va);
 	nb = rpt_side_row_values(b, m, vb);
 	rc->na = (int)na;
 	rc->nb = (int)nb;
-	rc->va = summary(m, va, na);
+	rc->va = summary(ma, va, na);
 	rc->vb = summary(m, vb, nb);
+	if (c->deepest) {
+		deepest(a, ma, c->probes, &rc->va, &rc->share_a, &rc->lossy_a);
+		deepest(b, m, c->probes, &rc->vb, &rc->share_b, &rc->lossy_b);
+	}
 	verdict_metric(metric_rows[m].test, va, na, vb, nb, &o, &rc->d);
 	free(va);
 	free(vb);
@@ -133,12 +185,17 @@ static void add_claim(struct report *r, size_t g, size_t stock, size_t s,
 	r->claims =
 		xrealloc(r->claims, (r->nr_claims + 1) * sizeof(*r->claims));
 	rc = &r->claims[r->nr_claims++];
+	memset(rc, 0, sizeof(*rc));
 	rc->group = g;
 	rc->stock = stock;
 	rc->side = s;
 	rc->id = c->id;
 	rc->figure = c->figure;
+	rc->stock_figure = c->stock_figure ? c->stock_figure : c->figure;
+	rc->label = c->label ? c->label : c->figure;
 	rc->event = c->event;
+	rc->deepest = c->deepest;
+	rc->share_a = rc->share_b = NAN;
 	decide(r, &r->groups[g], rc, c);
 }
 
@@ -196,7 +253,10 @@ void rpt_build_claims(struct report *r)
 	r->claims = NULL;
 	r->nr_claims = 0;
 	for (size_t i = 0; i < ARRAY_SIZE(claims); i++)
-		if (!claims[i].event && !metric_by_name(claims[i].figure))
+		if (!claims[i].event &&
+		    (!metric_by_name(claims[i].figure) ||
+		     (claims[i].stock_figure &&
+		      !metric_by_name(claims[i].stock_figure))))
 			die("claims.c: figure '%s' is not a registry row",
 			    claims[i].figure);
 	for (size_t g = 0; g < r->nr_groups; g++) {
@@ -220,10 +280,15 @@ const char *rpt_claim_text(const char *id)
 	return claim_text[*id - 'a'];
 }
 
-/* "3/5" for a rate, "3412 bytes" for a row: one side's figure. */
+/*
+ * "3/5" for a rate, "3412 bytes" for a row, "3856 B (47%)" for the
+ * deepest stack of a side (">=3856 B (47%)" when probes lost events).
+ */
 void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n)
 {
 	double v = base ? c->va : c->vb;
+	double share = base ? c->share_a : c->share_b;
+	const char *bound = (base ? c->lossy_a : c->lossy_b) ? ">=" : "";
 	char t[32];
 
 	if (c->event) {
@@ -234,8 +299,12 @@ void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n)
 		snprintf(buf, n, "-");
 		return;
 	}
+	if (c->deepest && isfinite(share)) {
+		snprintf(buf, n, "%s%.0f B (%.0f%%)", bound, v, 100 * share);
+		return;
+	}
 	rpt_fmt_val(t, sizeof(t), v);
-	snprintf(buf, n, "%s %s", t,
+	snprintf(buf, n, "%s%s %s", bound, t,
 		 metric_rows[metric_index(metric_by_name(c->figure))].unit);
 }
 
@@ -250,14 +319,44 @@ static void mail_line(struct strbuf *out, const struct rpt_claim *c)
 	else
 		snprintf(p, sizeof(p), "%.2g", c->d.p);
 	strbuf_addf(out, "  (%s) %-17s %14s %14s %3d/%-3d %6s %s\n", c->id,
-		    mail_ascii(fig, sizeof(fig), c->figure, 17), a, b, c->na,
+		    mail_ascii(fig, sizeof(fig), c->label, 17), a, b, c->na,
 		    c->nb, p, verdict_name(c->d.verdict));
+}
+
+/*
+ * What a figure means where the row alone cannot say it: the deepest
+ * cell's depth, and a row whose stock side is another writer's.
+ */
+static void claim_notes(const struct report *r, struct strvec *notes)
+{
+	struct strvec said = STRVEC_INIT;
+	bool deep = false;
+
+	for (size_t i = 0; i < r->nr_claims; i++) {
+		const struct rpt_claim *c = &r->claims[i];
+
+		deep |= c->deepest;
+		if (c->stock_figure == c->figure || has(&said, c->label))
+			continue;
+		strvec_push(&said, c->label);
+		strvec_pushf(
+			notes, "%s: stock's %s against the revert's %s (%s)",
+			c->label, c->stock_figure, c->figure,
+			metric_rows[metric_index(metric_by_name(c->figure))]
+				.help);
+	}
+	if (deep)
+		strvec_push(notes, "stack rows: each side's deepest cell and "
+				   "its share of that kernel's THREAD_SIZE; >= "
+				   "when probes lost events (a lower bound)");
+	strvec_clear(&said);
 }
 
 void rpt_claims_mail(const struct report *r, struct strbuf *out)
 {
 	char head[200], t[40], w[40], sa[40], sb[40];
 	bool seen[ARRAY_SIZE(claim_text)] = { false };
+	struct strvec notes = STRVEC_INIT;
 
 	if (!r->nr_claims)
 		return;
@@ -268,6 +367,10 @@ void rpt_claims_mail(const struct report *r, struct strbuf *out)
 	for (size_t i = 0; i < ARRAY_SIZE(claim_text); i++)
 		if (seen[i])
 			mail_wrap(out, "  ", 6, claim_text[i]);
+	claim_notes(r, &notes);
+	for (size_t i = 0; i < notes.nr; i++)
+		mail_wrap(out, "    ", 6, notes.v[i]);
+	strvec_clear(&notes);
 	for (size_t i = 0; i < r->nr_claims; i++) {
 		const struct rpt_claim *c = &r->claims[i];
 		const struct rpt_group *g = &r->groups[c->group];
@@ -313,7 +416,16 @@ json_object *rpt_claims_json(const struct report *r)
 			o, "text",
 			json_object_new_string(rpt_claim_text(c->id)));
 		json_object_object_add(o, "figure",
+				       json_object_new_string(c->label));
+		json_object_object_add(o, "row",
 				       json_object_new_string(c->figure));
+		json_object_object_add(o, "stock_row",
+				       json_object_new_string(c->stock_figure));
+		json_object_object_add(
+			o, "stat",
+			json_object_new_string(c->event	  ? "cells" :
+					       c->deepest ? "deepest" :
+							    "summary"));
 		json_object_object_add(
 			o, "kind",
 			json_object_new_string(c->event ? "rate" : "metric"));
@@ -329,6 +441,18 @@ json_object *rpt_claims_json(const struct report *r)
 			json_object_new_string(g->sides[c->side].name));
 		json_object_object_add(o, "stock_value", num(c->va));
 		json_object_object_add(o, "revert_value", num(c->vb));
+		if (c->deepest) {
+			json_object_object_add(o, "stock_share",
+					       num(c->share_a));
+			json_object_object_add(o, "revert_share",
+					       num(c->share_b));
+			json_object_object_add(
+				o, "stock_lower_bound",
+				json_object_new_boolean(c->lossy_a));
+			json_object_object_add(
+				o, "revert_lower_bound",
+				json_object_new_boolean(c->lossy_b));
+		}
 		json_object_object_add(o, "n_stock",
 				       json_object_new_int(c->na));
 		json_object_object_add(o, "n_revert",
@@ -355,6 +479,7 @@ static void td(struct strbuf *out, const char *s)
 void rpt_claims_html(const struct report *r, struct strbuf *out)
 {
 	char a[40], b[40], p[16];
+	struct strvec notes = STRVEC_INIT;
 
 	if (!r->nr_claims)
 		return;
@@ -364,6 +489,13 @@ void rpt_claims_html(const struct report *r, struct strbuf *out)
 		html_escape(out, claim_text[i]);
 		strbuf_addstr(out, "</li>\n");
 	}
+	claim_notes(r, &notes);
+	for (size_t i = 0; i < notes.nr; i++) {
+		strbuf_addstr(out, "<li>");
+		html_escape(out, notes.v[i]);
+		strbuf_addstr(out, "</li>\n");
+	}
+	strvec_clear(&notes);
 	strbuf_addstr(out, "</ul>\n<table><tr><th>claim</th><th>figure</th>"
 			   "<th>where</th><th>stock</th><th>revert</th>"
 			   "<th>n</th><th>p</th><th>verdict</th></tr>\n");
@@ -380,7 +512,7 @@ void rpt_claims_html(const struct report *r, struct strbuf *out)
 		else
 			snprintf(p, sizeof(p), "%.2g", c->d.p);
 		strbuf_addf(out, "<tr><td>(%s)</td>", c->id);
-		td(out, c->figure);
+		td(out, c->label);
 		td(out, w.buf);
 		strbuf_addstr(out, "<td>");
 		html_escape(out, g->sides[c->stock].name);

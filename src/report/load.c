@@ -128,7 +128,7 @@ static void load_primary(struct rpt_cell *c, json_object *cell)
 static struct rpt_cell *load_cell(const struct rpt_run *run,
 				  const struct results_cell *rc)
 {
-	json_object *cell = rc->json;
+	json_object *cell = rc->json, *complete;
 	struct rpt_cell *c = xzalloc(sizeof(*c));
 
 	c->run = run;
@@ -158,6 +158,9 @@ static struct rpt_cell *load_cell(const struct rpt_run *run,
 	for_each_metric(mt) c->val[metric_index(mt)] = metric_value(cell, mt);
 	c->stack_bytes = metric_value(cell, metric_by_name("stack-max"));
 	c->stack_fraction = num_at(cell, "metrics.stack_max_fraction");
+	c->thread_size = num_at(cell, "metrics.stack.thread_size.bytes");
+	complete = json_path(cell, "metrics.stack.reclaim_write.complete");
+	c->rw_lossy = complete && !json_object_get_boolean(complete);
 	load_events(c, cell);
 	load_chain(c, cell);
 	return c;

@@ -275,6 +275,7 @@ static void unfinished_note(struct strbuf *out, const struct rpt_group *g)
 static void repro_hint(struct strbuf *out, const struct rpt_group *g)
 {
 	const struct rpt_cell *w = NULL;
+	char line[100];
 
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		for (size_t i = 0; i < g->sides[s].n; i++) {
@@ -290,7 +291,10 @@ static void repro_hint(struct strbuf *out, const struct rpt_group *g)
 	}
 	if (!w || (!strcmp(w->outcome, "ok") && !w->nr_events))
 		return;
-	strbuf_addf(out, "Worst cell: %.60s (%.15s)\n", w->id, w->outcome);
+	/* A cell id runs to 60 characters: wrapped, the outcome stays in
+	 * the 80 columns. */
+	snprintf(line, sizeof(line), "%.60s (%.15s)", w->id, w->outcome);
+	mail_wrap(out, "Worst cell: ", 4, line);
 	results_repro_line(out, w->dir, WIDTH);
 }
 

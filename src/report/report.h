@@ -67,6 +67,10 @@ struct rpt_cell {
 	size_t nr_events;
 	double *val; /* [metric_nr_rows], NAN when absent */
 	double stack_bytes, stack_fraction;
+	/* metrics.stack: the THREAD_SIZE of the kernel that ran (NAN when
+	 * absent), and whether the reclaim-write probes lost events. */
+	double thread_size;
+	bool rw_lossy;
 	struct rpt_frame *chain; /* the stack tracer's deepest chain */
 	size_t chain_len;
 };
@@ -132,11 +136,19 @@ struct rpt_group {
 struct rpt_claim {
 	size_t group, stock, side; /* sides: the kernel and its revert */
 	const char *id; /* "a", "b", "c" (claims.c) */
+	const char *label; /* what the section calls the figure */
 	const char *figure; /* registry row name, or event kind */
+	const char *stock_figure; /* the stock side's row (figure unless
+				   * the claim compares two writers) */
 	bool event; /* a rate of cells with the event */
-	/* Each side's figure (cells with the event, or the row's summary;
-	 * NAN when no cell has it) and its n, tested or not. */
+	bool deepest; /* va/vb: the deepest cell's, not the summary */
+	/* Each side's figure (cells with the event, the deepest cell's or
+	 * the row's summary; NAN when no cell has it) and its n, tested or
+	 * not; for the deepest, its share of that cell's THREAD_SIZE and
+	 * whether a cell's probes lost events (a lower bound then). */
 	double va, vb;
+	double share_a, share_b;
+	bool lossy_a, lossy_b;
 	int na, nb;
 	struct vdecision d;
 };
