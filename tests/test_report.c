@@ -633,6 +633,69 @@ START_TEST(test_claims_pair_stock_revert)
 END_TEST
 
 /*
+ * Claim (b) on seeky-random over the throttled disk (report/seeky: three
+ * runs, n = 5 a kernel). Stock's memcg reclaim writes nothing, so the
+ * seeks that answer the claim are stock's flusher's against the revert's
+ * reclaim's, the writers that clean the same pages. Reference values:
+ * tests/ref/claims_ref.py (SciPy).
+ */
+START_TEST(test_claims_seeky)
+{
+	static const char *const runs[] = {
+		"report/seeky/20261204-231712-2441",
+		"report/seeky/20261204-232601-2861",
+		"report/seeky/20261205-004311-71d7",
+	};
+	struct strbuf mail = STRBUF_INIT;
+	const struct rpt_claim *bw, *rf, *rho;
+	struct report r;
+
+	report_init(&r, NULL);
+	for (size_t i = 0; i < ARRAY_SIZE(runs); i++)
+		load(&r, runs[i]);
+	build(&r);
+	ck_assert_uint_eq(r.nr_claims, 4);
+	ck_assert_ptr_null(claim(&r, "Memcg seeks"));
+	bw = claim(&r, "fio-write");
+	rf = claim(&r, "Reclaim v flusher");
+	rho = claim(&r, "Memcg offset rho");
+	ck_assert_ptr_nonnull(bw);
+	ck_assert_ptr_nonnull(rf);
+	ck_assert_ptr_nonnull(rho);
+	/* 9.05 -> 8.00 MiB/s (Hmean), log1p-welch p 0.00100107. */
+	ck_assert_int_eq(bw->na, 5);
+	ck_assert_int_eq(bw->nb, 5);
+	ck_assert_double_eq_tol(bw->va, 9.046729, 1e-6);
+	ck_assert_double_eq_tol(bw->vb, 7.998257, 1e-6);
+	ck_assert_double_eq_tol(bw->d.p, 0.00100107, 1e-8);
+	ck_assert_int_eq(bw->d.verdict, VERDICT_DIFFERENT);
+	/* Gaps over 1 MiB: 1.27% of the flusher's, 99.05% of reclaim's;
+	 * all five above all five, p = 2 / C(10,5). */
+	ck_assert_str_eq(rf->stock_figure, "Flusher seeks");
+	ck_assert_str_eq(rf->figure, "Memcg seeks");
+	ck_assert_int_eq(rf->na, 5);
+	ck_assert_int_eq(rf->nb, 5);
+	ck_assert_double_eq_tol(rf->va, 1.270760, 1e-6);
+	ck_assert_double_eq_tol(rf->vb, 99.051, 1e-6);
+	ck_assert_double_eq_tol(rf->d.p, 2.0 / 252, 1e-9);
+	ck_assert_int_eq(rf->d.verdict, VERDICT_DIFFERENT);
+	/* The revert's order against file offset: no stock side. */
+	ck_assert_int_eq(rho->na, 0);
+	ck_assert_int_eq(rho->nb, 5);
+	ck_assert(rho->vb < 0 && rho->vb > -0.2);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf,
+				     "Reclaim v flusher         1.27 %        "
+				     "99.05 %   5/5   0.0079 different"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "Reclaim v flusher: stock's "
+					       "Flusher seeks against"));
+	report_release(&r);
+	strbuf_release(&mail);
+}
+END_TEST
+
+/*
  * A lead sentence longer than the line (the unequal-work note's) is
  * wrapped with the text: the old mail_wrap copied a negative length.
  */
@@ -688,6 +751,7 @@ int main(void)
 	tcase_add_test(tc, test_run_capture_capped);
 	tcase_add_test(tc, test_wrap_long_first);
 	tcase_add_test(tc, test_claims_pair_stock_revert);
+	tcase_add_test(tc, test_claims_seeky);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
