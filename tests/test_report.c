@@ -696,6 +696,76 @@ START_TEST(test_claims_seeky)
 END_TEST
 
 /*
+ * Claim (c) on real premature-OOM cells (report/oom: 6.1 and its revert,
+ * two cells each, no kill in any): whether a cell killed is a rate of
+ * cells, k/n with Fisher, as the outcome rows name it ("oom-premature >
+ * 0"), beside the kills a cell; the claims section used to print the
+ * rate rows as a mean count ("0.00 count").
+ */
+START_TEST(test_claims_oom_rates)
+{
+	struct strbuf mail = STRBUF_INIT;
+	const struct rpt_claim *cells = NULL, *kills = NULL, *any = NULL;
+	const struct rpt_claim *dirty = NULL;
+	json_object *j, *a, *o, *k;
+	struct report r;
+
+	report_init(&r, NULL);
+	load(&r, "report/oom");
+	build(&r);
+	ck_assert_uint_eq(r.nr_claims, 4);
+	for (size_t i = 0; i < r.nr_claims; i++) {
+		const struct rpt_claim *c = &r.claims[i];
+
+		ck_assert_str_eq(r.groups[c->group].sides[c->stock].name,
+				 "6.1");
+		if (!strcmp(c->label, "oom-premature > 0"))
+			cells = c;
+		if (!strcmp(c->label, "oom-premature"))
+			kills = c;
+		if (!strcmp(c->label, "oom-kills > 0"))
+			any = c;
+		if (!strcmp(c->label, "oom-dirty-at-kill"))
+			dirty = c;
+	}
+	ck_assert_ptr_nonnull(cells);
+	ck_assert_ptr_nonnull(kills);
+	ck_assert_ptr_nonnull(any);
+	ck_assert_ptr_nonnull(dirty);
+	ck_assert_str_eq(cells->figure, "oom-premature");
+	ck_assert(cells->event && any->event);
+	ck_assert(!kills->event && !dirty->event);
+	ck_assert_double_eq(cells->va, 0);
+	ck_assert_double_eq(cells->vb, 0);
+	ck_assert_int_eq(cells->na, 2);
+	ck_assert_int_eq(cells->nb, 2);
+	ck_assert_int_eq(cells->d.test, MTEST_FISHER);
+	ck_assert_double_eq(kills->va, 0);
+	ck_assert_int_eq(kills->na, 2);
+	/* No kill: no figure at a kill, n 0 a side. */
+	ck_assert_int_eq(dirty->na, 0);
+	ck_assert(isnan(dirty->va));
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "(c) oom-premature > 0 "));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "(c) oom-kills > 0 "));
+	ck_assert_ptr_null(strstr(mail.buf, "oom-kills         0.00 count"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, " 0/2 "));
+	j = report_json(&r);
+	ck_assert(json_object_object_get_ex(j, "claims", &a));
+	ck_assert_uint_eq(json_object_array_length(a), 4);
+	o = json_object_array_get_idx(a, 0);
+	ck_assert(json_object_object_get_ex(o, "figure", &k));
+	ck_assert_str_eq(json_object_get_string(k), "oom-premature > 0");
+	ck_assert(json_object_object_get_ex(o, "kind", &k));
+	ck_assert_str_eq(json_object_get_string(k), "rate");
+	json_object_put(j);
+	report_release(&r);
+	strbuf_release(&mail);
+}
+END_TEST
+
+/*
  * A lead sentence longer than the line (the unequal-work note's) is
  * wrapped with the text: the old mail_wrap copied a negative length.
  */
@@ -752,6 +822,7 @@ int main(void)
 	tcase_add_test(tc, test_wrap_long_first);
 	tcase_add_test(tc, test_claims_pair_stock_revert);
 	tcase_add_test(tc, test_claims_seeky);
+	tcase_add_test(tc, test_claims_oom_rates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -9,8 +9,10 @@
  *   (b) reclaim writes pages in LRU order, which is seeky;
  *   (c) forbidding it risks premature OOMs.
  *
- * A claim's figure is a registry row (decided with the row's own test)
- * or an event kind (a rate: cells with it, Fisher). The table below is
+ * A claim's figure is a registry row (decided with the row's own test),
+ * the cells where a registry row is above 0 (a rate: did it happen at
+ * all, Fisher), or an event kind (a rate: cells with it, Fisher). The
+ * table below is
  * the one place that says which workload asks which claim; the verdicts
  * come from decide/verdict.h like the Verdict block's.
  */
@@ -31,6 +33,9 @@ struct claim {
 	const char *figure; /* a registry row name, or an event kind */
 	const char *const *workloads; /* NULL-terminated */
 	bool event; /* figure is an event kind: a rate */
+	/* figure is a row: the cells where it is > 0 of those with it, a
+	 * rate (Fisher), named "ROW > 0" as the outcome rows name it */
+	bool positive;
 	/*
 	 * A stack depth: each side's deepest cell and its share of that
 	 * cell's THREAD_SIZE (an overflow is about the worst case, not the
@@ -62,7 +67,12 @@ static const char *const oom_workloads[] = { "oom-premature",
  * same pages on stock 6.1, the flusher (stock's memcg reclaim writes
  * nothing, so a stock-v-revert reclaim row has no stock side), and
  * reclaim's write order against file offset; (c) the kills the memcg's
- * dirty pages could have avoided, and what it held at a kill.
+ * dirty pages could have avoided: in how many cells (the rate the issue
+ * asks n >= 10 for), how many a cell, what the memcg held dirty or under
+ * writeback at them, and the cells with any kill. A count that is 0 in
+ * nearly every cell is a rate first: log1p-welch has no variance when
+ * neither side kills (p "-"), where Fisher's 0/10 against 0/10 can say
+ * `same`; and oom-kills is a rate row (MK_RATE), not a mean.
  */
 /* clang-format off */
 static const struct claim claims[] = {
@@ -77,9 +87,12 @@ static const struct claim claims[] = {
 	{ .id = "b", .figure = "Memcg seeks", .workloads = seek_workloads,
 	  .stock_figure = "Flusher seeks", .label = "Reclaim v flusher" },
 	{ .id = "b", .figure = "Memcg offset rho", .workloads = seek_workloads },
+	{ .id = "c", .figure = "oom-premature", .workloads = oom_workloads,
+	  .positive = true, .label = "oom-premature > 0" },
 	{ .id = "c", .figure = "oom-premature", .workloads = oom_workloads },
-	{ .id = "c", .figure = "oom-kills", .workloads = oom_workloads },
 	{ .id = "c", .figure = "oom-dirty-at-kill", .workloads = oom_workloads },
+	{ .id = "c", .figure = "oom-kills", .workloads = oom_workloads,
+	  .positive = true, .label = "oom-kills > 0" },
 };
 /* clang-format on */
 
@@ -141,6 +154,16 @@ static void decide_rate(const struct rpt_side *a, const struct rpt_side *b,
 	verdict_rate(rc->va, a->n, rc->vb, b->n, o, &rc->d);
 }
 
+/* How many of v are above 0: the cells where the row happened at all. */
+static unsigned positive(const double *v, size_t n)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += v[i] > 0;
+	return k;
+}
+
 static void decide(const struct report *r, const struct rpt_group *g,
 		   struct rpt_claim *rc, const struct claim *c)
 {
@@ -172,7 +195,13 @@ static void decide(const struct report *r, const struct rpt_group *g,
 		deepest(a, ma, c->probes, &rc->va, &rc->share_a, &rc->lossy_a);
 		deepest(b, m, c->probes, &rc->vb, &rc->share_b, &rc->lossy_b);
 	}
-	verdict_metric(metric_rows[m].test, va, na, vb, nb, &o, &rc->d);
+	if (c->positive) {
+		rc->va = positive(va, na);
+		rc->vb = positive(vb, nb);
+		verdict_rate(rc->va, na, rc->vb, nb, &o, &rc->d);
+	} else {
+		verdict_metric(metric_rows[m].test, va, na, vb, nb, &o, &rc->d);
+	}
 	free(va);
 	free(vb);
 }
@@ -193,7 +222,7 @@ static void add_claim(struct report *r, size_t g, size_t stock, size_t s,
 	rc->figure = c->figure;
 	rc->stock_figure = c->stock_figure ? c->stock_figure : c->figure;
 	rc->label = c->label ? c->label : c->figure;
-	rc->event = c->event;
+	rc->event = c->event || c->positive;
 	rc->deepest = c->deepest;
 	rc->share_a = rc->share_b = NAN;
 	decide(r, &r->groups[g], rc, c);

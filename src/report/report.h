@@ -140,10 +140,10 @@ struct rpt_claim {
 	const char *figure; /* registry row name, or event kind */
 	const char *stock_figure; /* the stock side's row (figure unless
 				   * the claim compares two writers) */
-	bool event; /* a rate of cells with the event */
+	bool event; /* a rate: cells with the event, or with the row > 0 */
 	bool deepest; /* va/vb: the deepest cell's, not the summary */
-	/* Each side's figure (cells with the event, the deepest cell's or
-	 * the row's summary; NAN when no cell has it) and its n, tested or
+	/* Each side's figure (cells with the event or the row above 0, the
+	 * deepest cell's or the row's summary; NAN when no cell has it) and its n, tested or
 	 * not; for the deepest, its share of that cell's THREAD_SIZE and
 	 * whether a cell's probes lost events (a lower bound then). */
 	double va, vb;
