@@ -646,7 +646,8 @@ START_TEST(test_claims_seeky)
 		"report/seeky/20261204-232601-2861",
 		"report/seeky/20261205-004311-71d7",
 	};
-	struct strbuf mail = STRBUF_INIT;
+	struct strbuf mail = STRBUF_INIT, html = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	const struct rpt_claim *bw, *rf, *rho;
 	struct report r;
 
@@ -690,8 +691,16 @@ START_TEST(test_claims_seeky)
 				     "99.05 %   5/5   0.0079 different"));
 	ck_assert_ptr_nonnull(strstr(mail.buf, "Reclaim v flusher: stock's "
 					       "Flusher seeks against"));
+	/* Only the claim the runs ask, in the mail and in the HTML. */
+	ck_assert_ptr_null(strstr(mail.buf, "(a) writeback from direct"));
+	ck_assert_int_eq(report_html(&r, &html, &err), 0);
+	ck_assert_ptr_nonnull(strstr(html.buf, "<li>(b) reclaim writes"));
+	ck_assert_ptr_null(strstr(html.buf, "<li>(a) writeback from direct"));
+	ck_assert_ptr_null(strstr(html.buf, "<li>(c) forbidding"));
 	report_release(&r);
 	strbuf_release(&mail);
+	strbuf_release(&html);
+	strbuf_release(&err);
 }
 END_TEST
 

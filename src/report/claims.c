@@ -304,6 +304,15 @@ void rpt_build_claims(struct report *r)
 	}
 }
 
+/* Does the report hold a figure of claim text[i] ("a" + i)? */
+static bool claim_asked(const struct report *r, size_t i)
+{
+	for (size_t k = 0; k < r->nr_claims; k++)
+		if ((size_t)(*r->claims[k].id - 'a') == i)
+			return true;
+	return false;
+}
+
 const char *rpt_claim_text(const char *id)
 {
 	return claim_text[*id - 'a'];
@@ -384,17 +393,14 @@ static void claim_notes(const struct report *r, struct strvec *notes)
 void rpt_claims_mail(const struct report *r, struct strbuf *out)
 {
 	char head[200], t[40], w[40], sa[40], sb[40];
-	bool seen[ARRAY_SIZE(claim_text)] = { false };
 	struct strvec notes = STRVEC_INIT;
 
 	if (!r->nr_claims)
 		return;
 	strbuf_addstr(out, "Claims of the seed (\"mm: disallow direct reclaim "
 			   "page writeback\", 2010)\n");
-	for (size_t i = 0; i < r->nr_claims; i++)
-		seen[*r->claims[i].id - 'a'] = true;
 	for (size_t i = 0; i < ARRAY_SIZE(claim_text); i++)
-		if (seen[i])
+		if (claim_asked(r, i))
 			mail_wrap(out, "  ", 6, claim_text[i]);
 	claim_notes(r, &notes);
 	for (size_t i = 0; i < notes.nr; i++)
@@ -514,6 +520,8 @@ void rpt_claims_html(const struct report *r, struct strbuf *out)
 		return;
 	strbuf_addstr(out, "<h2>Claims of the seed</h2>\n<ul>\n");
 	for (size_t i = 0; i < ARRAY_SIZE(claim_text); i++) {
+		if (!claim_asked(r, i))
+			continue;
 		strbuf_addstr(out, "<li>");
 		html_escape(out, claim_text[i]);
 		strbuf_addstr(out, "</li>\n");
