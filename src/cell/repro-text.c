@@ -363,7 +363,8 @@ int repro_texts(struct repro_ctx *x)
 		repro_str(x->cell, "accel"), image ? image : "debian-12",
 		x->has_target ?
 			"First the iSCSI target: qemu-target.sh with plan-target.txt on\n"
-			"      agent-target.sock, until its console says phase workload; then\n"
+			"      agent-target.sock, until console-target.log says\n"
+			"      'wblab-agent: run serve' (the target serves its LUNs); then\n"
 			"      " :
 			"",
 		x->has_target ?
