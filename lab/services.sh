@@ -1,8 +1,22 @@
-#!/bin/sh
+#!/bin/bash
 # Start virtlogd and libvirtd when they are not running (hosts without systemd).
 # Daemons already running are left alone; nothing here ever stops a daemon.
 set -e
+# A daemon started here lives on; it must not keep the caller's open
+# descriptors (a flock(1) wrapper's lock stayed held for as long as
+# libvirtd ran). Closes every descriptor above stderr in this shell but
+# 255, which bash reads this script from.
+close_inherited() {
+	local fd
+
+	for fd in /proc/$$/fd/*; do
+		fd=${fd##*/}
+		[ "$fd" -gt 2 ] && [ "$fd" != 255 ] && eval "exec $fd>&-"
+	done
+	return 0
+}
 mkdir -p /var/run/libvirt /var/log/libvirt /var/lib/wblab
+close_inherited
 pgrep -x virtlogd >/dev/null || virtlogd -d
 # libvirtd runs QEMU as a daemon: when a guest powers off, QEMU's parent
 # is the nearest subreaper, else PID 1. A container's PID 1 that is not an
