@@ -40,7 +40,7 @@ static double look_level(const struct bctx *b, const char *ka, const char *kb,
 void bisect_compare(struct bctx *b, const char *ka, const char *kb,
 		    const char *group, struct decision *d)
 {
-	struct decide_opts o = DECIDE_OPTS_INIT;
+	struct verdict_opts o = VERDICT_OPTS_INIT;
 
 	o.alpha = look_level(b, ka, kb, group);
 	o.threshold = b->threshold;
@@ -231,7 +231,7 @@ int bisect_confirm_ends(struct bctx *b)
 {
 	const char *k[2] = { b->good.kernel, b->bad.kernel };
 	struct strbuf fig = STRBUF_INIT;
-	struct decide_opts o = DECIDE_OPTS_INIT;
+	struct verdict_opts o = VERDICT_OPTS_INIT;
 	int reps = b->reps, ret = -1;
 
 	if (!strcmp(b->good.image, b->bad.image)) {

@@ -44,35 +44,22 @@ static void from_verdict(const struct vdecision *v, bool rate,
 	snprintf(d->why, sizeof(d->why), "%s", v->why);
 }
 
-static void to_verdict_opts(const struct decide_opts *o,
-			    struct verdict_opts *vo)
-{
-	vo->alpha = o->alpha;
-	vo->power = o->power;
-	vo->threshold = o->threshold;
-	vo->min_n = o->min_n;
-}
-
 void decide_metric(const struct metric *m, const double *a, size_t na,
-		   const double *b, size_t nb, const struct decide_opts *o,
+		   const double *b, size_t nb, const struct verdict_opts *o,
 		   struct decision *d)
 {
-	struct verdict_opts vo;
 	struct vdecision v;
 
-	to_verdict_opts(o, &vo);
-	verdict_metric(m->test, a, na, b, nb, &vo, &v);
+	verdict_metric(m->test, a, na, b, nb, o, &v);
 	from_verdict(&v, false, d);
 }
 
 void decide_rate(int fail_a, int runs_a, int fail_b, int runs_b,
-		 const struct decide_opts *o, struct decision *d)
+		 const struct verdict_opts *o, struct decision *d)
 {
-	struct verdict_opts vo;
 	struct vdecision v;
 
-	to_verdict_opts(o, &vo);
-	verdict_rate(fail_a, runs_a, fail_b, runs_b, &vo, &v);
+	verdict_rate(fail_a, runs_a, fail_b, runs_b, o, &v);
 	from_verdict(&v, true, d);
 }
 

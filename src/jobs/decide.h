@@ -15,24 +15,8 @@
  * alpha (bisect: its look's, decide/procedure.h). validate, nightly and
  * `wblab decide` decide whole families (jobs/family.h) instead. The
  * effect is in % of the reference, +-100% from a reference of 0, and in
- * percentage points for a rate.
+ * percentage points for a rate. The options are decide/verdict.h's.
  */
-
-struct decide_opts {
-	double alpha; /* level of the test */
-	double power; /* for the smallest detectable effect */
-	/*
-	 * The change that matters: for a metric in % of the reference mean,
-	 * for a rate in percentage points of fail/runs.
-	 */
-	double threshold;
-	int min_n; /* fewer samples on a side: unknown */
-};
-
-#define DECIDE_OPTS_INIT                                                 \
-	{                                                                \
-		.alpha = 0.05, .power = 0.8, .threshold = 10, .min_n = 3 \
-	}
 
 struct decision {
 	enum verdict verdict;
@@ -55,10 +39,10 @@ struct decision {
 
 /* Values that are NaN are left out (a cell where the metric is absent). */
 void decide_metric(const struct metric *m, const double *a, size_t na,
-		   const double *b, size_t nb, const struct decide_opts *o,
+		   const double *b, size_t nb, const struct verdict_opts *o,
 		   struct decision *d);
 void decide_rate(int fail_a, int runs_a, int fail_b, int runs_b,
-		 const struct decide_opts *o, struct decision *d);
+		 const struct verdict_opts *o, struct decision *d);
 
 /*
  * One line: "different: n=3/3 mean 0 -> 5012 (+100.0%) p=0.0012

@@ -178,7 +178,7 @@ void pool_rate(const struct pool *p, const char *kernel, const char *group,
 
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 			const char *group, const struct metric *m,
-			const struct decide_opts *o, struct decision *d)
+			const struct verdict_opts *o, struct decision *d)
 {
 	size_t na, nb;
 	double *a = pool_values(p, ka, group, m, &na);
@@ -191,7 +191,7 @@ void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 
 void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
 		       const char *group, const char *kind, const char *title,
-		       const struct decide_opts *o, struct decision *d)
+		       const struct verdict_opts *o, struct decision *d)
 {
 	int fa, ra, fb, rb;
 

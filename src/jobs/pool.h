@@ -70,9 +70,9 @@ void pool_repro_line(const struct pool *p, const char *kernel,
 
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 			const char *group, const struct metric *m,
-			const struct decide_opts *o, struct decision *d);
+			const struct verdict_opts *o, struct decision *d);
 void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
 		       const char *group, const char *kind, const char *title,
-		       const struct decide_opts *o, struct decision *d);
+		       const struct verdict_opts *o, struct decision *d);
 
 #endif
