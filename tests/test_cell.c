@@ -19,6 +19,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/num.h"
 
 #include "testdata.h"
 
@@ -167,6 +168,64 @@ START_TEST(plan_shipped_topologies)
 		topology_spec_free(&t);
 	}
 	spec_strlist_free(&names);
+}
+END_TEST
+
+/*
+ * The allocator leaves and the stack tracer's filter name only what the
+ * kernel that runs can have (6.10 renamed the allocators *_noprof); a
+ * kernel of unknown version gets every name, as before.
+ */
+START_TEST(plan_stack_names_by_version)
+{
+	static const struct {
+		int kver;
+		bool old, new;
+	} want[] = {
+		{ KVER(6, 1), true, false },
+		{ KVER(6, 12), false, true },
+		{ 0, true, true },
+	};
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30 };
+	struct topology_spec t;
+
+	ck_assert_int_eq(topology_spec_find("ext4-disk", &t), 0);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct plan_opts o = { .role = PLAN_MAIN,
+				       .workload_timeout = 30,
+				       .kver = want[i].kver };
+		struct strbuf p = STRBUF_INIT;
+		struct plan_devs d = { 0 };
+
+		plan_compile(&t, &w, &o, &p, &d);
+		ck_assert_int_eq(
+			step_index(p.buf,
+				   "p:wblab/__alloc_pages __alloc_pages ") >= 0,
+			want[i].old);
+		ck_assert_int_eq(
+			step_index(
+				p.buf,
+				"stack_trace_filter\t__kmem_cache_alloc_node") >=
+				0,
+			want[i].old);
+		ck_assert_int_eq(step_index(p.buf, "-e\t__kmalloc\t") >= 0,
+				 want[i].old);
+		ck_assert_int_eq(step_index(p.buf, "__alloc_pages_noprof") >= 0,
+				 want[i].new);
+		ck_assert_int_eq(
+			step_index(
+				p.buf,
+				"stack_trace_filter\tkmem_cache_alloc_noprof") >=
+				0,
+			want[i].new);
+		/* The sites every kernel has stay. */
+		ck_assert_int_ge(step_index(p.buf, "p:wblab/submit_bio_noacct"),
+				 0);
+		ck_assert_int_ge(step_index(p.buf, "-e\tvirtqueue_notify"), 0);
+		strbuf_release(&p);
+		plan_devs_free(&d);
+	}
+	topology_spec_free(&t);
 }
 END_TEST
 
@@ -579,6 +638,7 @@ int main(void)
 
 	tcase_add_test(tc, outcome_table);
 	tcase_add_test(tc, plan_shipped_topologies);
+	tcase_add_test(tc, plan_stack_names_by_version);
 	tcase_add_test(tc, plan_order_xfs_disk);
 	tcase_add_test(tc, plan_hog_every);
 	tcase_add_test(tc, plan_f2fs);

@@ -254,6 +254,27 @@ START_TEST(json_number_one_precision)
 }
 END_TEST
 
+/* The releases the lab's kernels report (tests/data cell.json files). */
+START_TEST(kver_of_releases)
+{
+	ck_assert_int_eq(kver_parse("6.1.192-wblab"), KVER(6, 1));
+	ck_assert_int_eq(kver_parse("6.1.192-wblab-dw"), 6001);
+	ck_assert_int_eq(kver_parse("6.1.0-57-amd64"), 6001);
+	ck_assert_int_eq(kver_parse("6.12.118+deb12-amd64"), KVER(6, 12));
+	ck_assert_int_eq(kver_parse("6.10"), 6010);
+	ck_assert_int_lt(kver_parse("6.9.0"), KVER(6, 10));
+	ck_assert_int_eq(kver_parse(NULL), 0);
+	ck_assert_int_eq(kver_parse(""), 0);
+	ck_assert_int_eq(kver_parse("v6.1"), 0);
+	ck_assert_int_eq(kver_parse("6"), 0);
+	ck_assert_int_eq(kver_parse("6."), 0);
+	ck_assert_int_eq(kver_parse("6.-1"), 0);
+	ck_assert_int_eq(kver_parse("100.1"), 0);
+	ck_assert_int_eq(kver_parse("6.1000"), 0);
+	ck_assert_int_eq(kver_parse("99999999999999999999.1"), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -270,6 +291,7 @@ int main(void)
 	tcase_add_test(tc, write_in_full_reports_enospc);
 	tcase_add_test(tc, nearest_rank_as_r_type_1);
 	tcase_add_test(tc, json_number_one_precision);
+	tcase_add_test(tc, kver_of_releases);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -25,6 +25,7 @@
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/run.h"
 #include "virt/domxml.h"
 #include "virt/guest.h"
@@ -146,6 +147,7 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 				.workload_timeout = c->workload_timeout,
 				.target_ip = TARGET_IP,
 				.thread_size = c->kernel->thread_size,
+				.kver = kver_parse(c->kernel->version),
 				.own_ip = x->has_target ?
 						  (tgt ? TARGET_IP : MAIN_IP) :
 						  NULL };

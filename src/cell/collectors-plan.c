@@ -17,6 +17,7 @@
 #include "collect/stackprobe.h"
 #include "collect/trace.h"
 #include "util/log.h"
+#include "util/num.h"
 
 #define TRACEFS "/sys/kernel/tracing"
 /* Per CPU; allocated before vmstat.before, so part of the baseline. */
@@ -40,15 +41,21 @@
  * left empty: an empty filter means every function, ~40000 patched call
  * sites, which hung and crashed TCG guests.
  */
-static const char *const stack_filter[] = {
-	"submit_bio_noacct", "try_to_free_pages",
-	"try_to_free_mem_cgroup_pages", "should_failslab",
-	/* 6.1 */
-	"__alloc_pages", "__kmem_cache_alloc_node", "__kmalloc",
-	"kmem_cache_alloc",
+static const struct stack_site stack_filter[] = {
+	{ .symbol = "submit_bio_noacct" },
+	{ .symbol = "try_to_free_pages" },
+	{ .symbol = "try_to_free_mem_cgroup_pages" },
+	{ .symbol = "should_failslab" },
+	/* Each write scans every traceable function: only this kernel's. */
+	{ .symbol = "__alloc_pages", .until = KVER(6, 10) },
+	{ .symbol = "__kmem_cache_alloc_node", .until = KVER(6, 10) },
+	{ .symbol = "__kmalloc", .until = KVER(6, 10) },
+	{ .symbol = "kmem_cache_alloc", .until = KVER(6, 10) },
 	/* 6.10 on (memory allocation profiling) */
-	"__alloc_pages_noprof", "__kmalloc_noprof", "kmem_cache_alloc_noprof",
-	NULL
+	{ .symbol = "__alloc_pages_noprof", .since = KVER(6, 10) },
+	{ .symbol = "__kmalloc_noprof", .since = KVER(6, 10) },
+	{ .symbol = "kmem_cache_alloc_noprof", .since = KVER(6, 10) },
+	{ NULL }
 };
 
 static void put(struct strbuf *plan, const char *path, const char *text)
@@ -97,7 +104,7 @@ static const char *const stack_vmscan_events[] = {
 };
 
 /* Which probed symbols this kernel has, and its THREAD_SIZE's bounds. */
-static void grep_kallsyms(struct strbuf *plan)
+static void grep_kallsyms(struct strbuf *plan, int kver)
 {
 	const char **grep = xzalloc((2 * nr_stack_sites + 8) * sizeof(*grep));
 	size_t n = 0;
@@ -105,6 +112,8 @@ static void grep_kallsyms(struct strbuf *plan)
 	grep[n++] = "grep";
 	grep[n++] = "-w";
 	for (size_t i = 0; i < nr_stack_sites; i++) {
+		if (!stack_site_on(&stack_sites[i], kver))
+			continue;
 		grep[n++] = "-e";
 		grep[n++] = stack_sites[i].symbol;
 	}
@@ -131,7 +140,7 @@ static void grep_kallsyms(struct strbuf *plan)
  * can be placed in reclaim windows. A site whose symbol the kernel lacks
  * fails its append (logged); the host names the reason.
  */
-static void arm_stack_sites(struct strbuf *plan, long thread_size)
+static void arm_stack_sites(struct strbuf *plan, long thread_size, int kver)
 {
 	struct strbuf cond = STRBUF_INIT;
 	char *filter = stack_site_filter(thread_size);
@@ -141,8 +150,11 @@ static void arm_stack_sites(struct strbuf *plan, long thread_size)
 	strbuf_addf(&cond, "stacktrace if %s\n", filter);
 	for (size_t i = 0; i < nr_stack_sites; i++) {
 		const struct stack_site *s = &stack_sites[i];
-		char *probe = stack_site_probe(s, thread_size), *f;
+		char *probe, *f;
 
+		if (!stack_site_on(s, kver))
+			continue;
+		probe = stack_site_probe(s, thread_size);
 		append(plan, TRACEFS "/kprobe_events", probe);
 		free(probe);
 		f = site_file(s, "filter");
@@ -164,13 +176,16 @@ static void arm_stack_sites(struct strbuf *plan, long thread_size)
 		put(plan, f, "1");
 		free(f);
 	}
-	grep_kallsyms(plan);
+	grep_kallsyms(plan, kver);
 	free(filter);
 	strbuf_release(&cond);
 }
 
-void collectors_plan_arm(struct strbuf *plan, long thread_size, bool page_cache)
+void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
+			 bool page_cache)
 {
+	const struct stack_site *f;
+
 	put(plan, TRACEFS "/tracing_on", "0");
 	put(plan, TRACEFS "/events/enable", "0");
 	put(plan, TRACEFS "/trace", "");
@@ -224,11 +239,12 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size, bool page_cache)
 	 * when the workload starts, and it stays on until power off (turning
 	 * it off is more patching).
 	 */
-	put(plan, TRACEFS "/stack_trace_filter", stack_filter[0]);
-	for (const char *const *f = stack_filter + 1; *f; f++)
-		append(plan, TRACEFS "/stack_trace_filter", *f);
+	put(plan, TRACEFS "/stack_trace_filter", stack_filter[0].symbol);
+	for (f = stack_filter + 1; f->symbol; f++)
+		if (stack_site_on(f, kver))
+			append(plan, TRACEFS "/stack_trace_filter", f->symbol);
 	put(plan, STACK_SYSCTL, "1");
-	arm_stack_sites(plan, thread_size);
+	arm_stack_sites(plan, thread_size, kver);
 	/* Under MGLRU the direct-reclaim writeback patch has nothing to do. */
 	plan_step(plan, VERB_GET, "lru_gen.enabled", LRU_GEN, NULL);
 	plan_step(plan, VERB_GET, "pressure.memory.before",

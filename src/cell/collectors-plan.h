@@ -20,9 +20,11 @@
  * End of setup, before vmstat.before: arm tracers, reset maxima.
  * thread_size is the kernel's THREAD_SIZE (kernel.json; 0: unknown, 16 KiB
  * assumed): the stack probes record sp modulo it and filter on depth.
+ * kver is its version, KVER() (0: unknown, every probe and filter name
+ * is tried): names the kernel cannot have are left out.
  * page_cache: also trace page-cache insertions (the workload asks).
  */
-void collectors_plan_arm(struct strbuf *plan, long thread_size,
+void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
 			 bool page_cache);
 /* Start of the workload phase: background samplers. */
 void collectors_plan_workload(struct strbuf *plan);

@@ -548,7 +548,8 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
 		plan_phase(out, PHASE_ARM);
-		collectors_plan_arm(out, o->thread_size, w->trace_page_cache);
+		collectors_plan_arm(out, o->thread_size, o->kver,
+				    w->trace_page_cache);
 		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",
 			  NULL);

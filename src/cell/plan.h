@@ -14,6 +14,7 @@ struct plan_opts {
 	const char *target_ip; /* where remote iSCSI targets listen */
 	const char *own_ip; /* this guest's address on the lab network */
 	long thread_size; /* the kernel's THREAD_SIZE (0: unknown) */
+	int kver; /* its version, KVER() (0: unknown) */
 };
 
 /*

@@ -17,6 +17,13 @@
 #include "util/num.h"
 #include "util/strbuf.h"
 
+/* A site probes the function it is named after. */
+#define SITE(sym, lay, ...)                                             \
+	{                                                               \
+		.name = sym, .symbol = sym, .layer = STACK_LAYER_##lay, \
+		__VA_ARGS__                                             \
+	}
+
 /*
  * Reclaim entry, filesystem writeback entry, storage layers top down.
  * XFS has no ->writepage in 6.1: its writeback entry is ->writepages.
@@ -24,39 +31,46 @@
  * call ->queue_rq: both are probed.
  */
 const struct stack_site stack_sites[] = {
-	{ "try_to_free_pages", "try_to_free_pages", STACK_LAYER_RECLAIM },
-	{ "try_to_free_mem_cgroup_pages", "try_to_free_mem_cgroup_pages",
-	  STACK_LAYER_RECLAIM },
-	{ "balance_pgdat", "balance_pgdat", STACK_LAYER_RECLAIM },
-	{ "ext4_writepage", "ext4_writepage", STACK_LAYER_FS },
-	{ "blkdev_writepage", "blkdev_writepage", STACK_LAYER_FS },
-	{ "xfs_vm_writepages", "xfs_vm_writepages", STACK_LAYER_FS },
+	SITE("try_to_free_pages", RECLAIM),
+	SITE("try_to_free_mem_cgroup_pages", RECLAIM),
+	SITE("balance_pgdat", RECLAIM),
+	SITE("ext4_writepage", FS),
+	SITE("blkdev_writepage", FS),
+	SITE("xfs_vm_writepages", FS),
 	/* What reclaim can still write through on 6.12 (no ext4/blkdev). */
-	{ "swap_writepage", "swap_writepage", STACK_LAYER_FS },
-	{ "f2fs_write_data_page", "f2fs_write_data_page", STACK_LAYER_FS },
-	{ "submit_bio_noacct", "submit_bio_noacct", STACK_LAYER_STORAGE },
-	{ "raid1_make_request", "raid1_make_request", STACK_LAYER_STORAGE },
-	{ "raid5_make_request", "raid5_make_request", STACK_LAYER_STORAGE },
-	{ "scsi_queue_rq", "scsi_queue_rq", STACK_LAYER_STORAGE },
-	{ "iscsi_queuecommand", "iscsi_queuecommand", STACK_LAYER_STORAGE },
-	{ "virtio_queue_rq", "virtio_queue_rq", STACK_LAYER_STORAGE },
-	{ "virtio_queue_rqs", "virtio_queue_rqs", STACK_LAYER_STORAGE },
+	SITE("swap_writepage", FS),
+	SITE("f2fs_write_data_page", FS),
+	SITE("submit_bio_noacct", STORAGE),
+	SITE("raid1_make_request", STORAGE),
+	SITE("raid5_make_request", STORAGE),
+	SITE("scsi_queue_rq", STORAGE),
+	SITE("iscsi_queuecommand", STORAGE),
+	SITE("virtio_queue_rq", STORAGE),
+	SITE("virtio_queue_rqs", STORAGE),
 	/*
 	 * Leaves below the storage sites: where a write's chain goes deepest
 	 * (the stack tracer's deepest chains end in the allocator and the
-	 * virtqueue). 6.10 on renamed the allocators *_noprof.
+	 * virtqueue). 6.10 renamed the allocators *_noprof (memory allocation
+	 * profiling).
 	 */
-	{ "__alloc_pages", "__alloc_pages", STACK_LAYER_LEAF },
-	{ "__alloc_pages_noprof", "__alloc_pages_noprof", STACK_LAYER_LEAF },
-	{ "kmem_cache_alloc", "kmem_cache_alloc", STACK_LAYER_LEAF },
-	{ "kmem_cache_alloc_noprof", "kmem_cache_alloc_noprof",
-	  STACK_LAYER_LEAF },
-	{ "__kmalloc", "__kmalloc", STACK_LAYER_LEAF },
-	{ "__kmalloc_noprof", "__kmalloc_noprof", STACK_LAYER_LEAF },
-	{ "virtqueue_add_split", "virtqueue_add_split", STACK_LAYER_LEAF },
-	{ "virtqueue_notify", "virtqueue_notify", STACK_LAYER_LEAF },
+	SITE("__alloc_pages", LEAF, .until = KVER(6, 10)),
+	SITE("__alloc_pages_noprof", LEAF, .since = KVER(6, 10)),
+	SITE("kmem_cache_alloc", LEAF, .until = KVER(6, 10)),
+	SITE("kmem_cache_alloc_noprof", LEAF, .since = KVER(6, 10)),
+	SITE("__kmalloc", LEAF, .until = KVER(6, 10)),
+	SITE("__kmalloc_noprof", LEAF, .since = KVER(6, 10)),
+	SITE("virtqueue_add_split", LEAF),
+	SITE("virtqueue_notify", LEAF),
 };
 const size_t nr_stack_sites = ARRAY_SIZE(stack_sites);
+
+bool stack_site_on(const struct stack_site *s, int kver)
+{
+	if (!kver)
+		return true;
+	return (!s->since || kver >= s->since) &&
+	       (!s->until || kver < s->until);
+}
 
 const char *stack_layer_name(enum stack_layer l)
 {

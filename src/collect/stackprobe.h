@@ -3,6 +3,7 @@
 #define WBLAB_STACKPROBE_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 struct numsrc;
@@ -34,10 +35,20 @@ struct stack_site {
 	const char *name; /* event name and metrics key */
 	const char *symbol; /* kernel function probed */
 	enum stack_layer layer;
+	/*
+	 * The kernels that have the symbol, KVER()s: since <= version <
+	 * until (0: no bound). A kernel without it would only fail the
+	 * probe's writes, but under TCG a kprobe on a missing name costs a
+	 * scan of every kernel symbol, at each cell.
+	 */
+	int since, until;
 };
 
 extern const struct stack_site stack_sites[];
 extern const size_t nr_stack_sites;
+
+/* Whether site s applies to a kernel of version kver (0: unknown: yes). */
+bool stack_site_on(const struct stack_site *s, int kver);
 
 /* tracefs instances that hold the probes' events, and the probe group. */
 #define STACK_INSTANCE "wblab-stack"

@@ -141,3 +141,21 @@ int num_double(struct numsrc *s, const char *p, double min, double max,
 		*end = e;
 	return 0;
 }
+
+int kver_parse(const char *release)
+{
+	int major = 0, minor = 0;
+	const char *p = release;
+
+	if (!p || !isdigit((unsigned char)*p))
+		return 0;
+	for (; isdigit((unsigned char)*p) && major < 100; p++)
+		major = major * 10 + (*p - '0');
+	if (*p++ != '.' || !isdigit((unsigned char)*p))
+		return 0;
+	for (; isdigit((unsigned char)*p) && minor < 1000; p++)
+		minor = minor * 10 + (*p - '0');
+	if (major >= 100 || minor >= 1000 || isdigit((unsigned char)*p))
+		return 0;
+	return KVER(major, minor);
+}

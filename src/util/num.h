@@ -58,4 +58,12 @@ int num_ll(struct numsrc *s, const char *p, int base, long long min,
 int num_double(struct numsrc *s, const char *p, double min, double max,
 	       double *out, const char **end);
 
+/*
+ * A kernel version as one number, KVER(6, 10) == 6010, so that tables can
+ * say "from 6.10 on". kver_parse() reads the leading "MAJOR.MINOR" of a
+ * release ("6.1.192-wblab", "6.12.118+deb12-amd64"); 0 when there is none.
+ */
+#define KVER(major, minor) ((major)*1000 + (minor))
+int kver_parse(const char *release);
+
 #endif
