@@ -104,6 +104,52 @@ START_TEST(kcidb_real_cells)
 }
 END_TEST
 
+/* The FAIL decisions of an export, counted. */
+static size_t failed_decisions(json_object *doc, const char *baseline)
+{
+	json_object *tests = get(doc, "tests");
+	size_t n = 0;
+
+	for (size_t i = 0; i < json_object_array_length(tests); i++) {
+		json_object *t = json_object_array_get_idx(tests, i), *b;
+
+		if (!json_object_object_get_ex(get(t, "misc"), "baseline", &b))
+			continue;
+		ck_assert_str_eq(json_object_get_string(b), baseline);
+		n += !strcmp(json_object_get_string(get(t, "status")), "FAIL");
+	}
+	return n;
+}
+
+/*
+ * The default baseline is the first kernel the run declares, not the
+ * first cell's. In a nightly's crash re-run (tests/data/jobs/crash-rerun)
+ * the cells ran interleaved, the crash kernel's first: a baseline taken
+ * from that cell decided the good kernel against the crash kernel and
+ * exported no FAIL at all (tests/jobs/e2e-nightly.sh, 2026-12-05).
+ */
+START_TEST(kcidb_default_baseline)
+{
+	struct pool p = POOL_INIT;
+	json_object *doc;
+
+	testdata_pool(&p, NULL, "jobs/crash-rerun");
+	ck_assert_str_eq(p.v[0].kernel, "git-d2636e9262ff");
+	ck_assert_str_eq(kcidb_baseline(&p), "git-4465b64a19f2");
+	/* the first cell's kernel as the reference: nothing fails */
+	doc = kcidb_export(&p, "wblab", p.v[0].kernel);
+	ck_assert_uint_eq(failed_decisions(doc, "git-d2636e9262ff"), 0);
+	json_object_put(doc);
+	/* the default: the new crash and its panic, 0:7 -> 7:7 */
+	doc = kcidb_export(&p, "wblab", NULL);
+	ck_assert_ptr_nonnull(doc);
+	ck_assert_uint_eq(failed_decisions(doc, "git-4465b64a19f2"), 2);
+	ck_assert_int_eq(validate(doc), 0);
+	json_object_put(doc);
+	pool_free(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("export");
@@ -113,6 +159,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, kcidb_real_cells);
+	tcase_add_test(tc, kcidb_default_baseline);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

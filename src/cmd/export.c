@@ -39,7 +39,7 @@ int cmd_export(int argc, char **argv)
 			   "the CI system's name in every id ([a-z0-9_]+)"),
 		OPT_STRING(0, "baseline", &baseline, "KERNEL",
 			   "decide every other kernel against this one "
-			   "(default: the first kernel of the runs)"),
+			   "(default: the first kernel the first run declares)"),
 		OPT_END(),
 	};
 	const char *const usage[] = {
@@ -66,7 +66,7 @@ int cmd_export(int argc, char **argv)
 		error("wblab export: no cell with a kernel result in the runs");
 		goto out;
 	}
-	doc = kcidb_export(&p, origin, baseline ? baseline : p.v[0].kernel);
+	doc = kcidb_export(&p, origin, baseline);
 	if (!doc)
 		goto out;
 	s = json_object_to_json_string_ext(

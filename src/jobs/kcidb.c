@@ -11,6 +11,7 @@
 #include "jobs/family.h"
 #include "jobs/kcidb.h"
 #include "results/metric.h"
+#include "results/reader.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/strbuf.h"
@@ -243,6 +244,34 @@ static void add_decisions(json_object *doc, const struct pool *p,
 	free(t);
 }
 
+const char *kcidb_baseline(const struct pool *p)
+{
+	struct results_run run = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	json_object *ks = NULL;
+	const char *found = NULL;
+
+	if (!p->n)
+		return NULL;
+	/* a run.json the pool read a moment ago: no error to report here */
+	if (p->runs.nr && !results_open_run(p->runs.v[0], &run, &err))
+		ks = json_path(run.json, "spec.kernels");
+	for (size_t i = 0; ks && json_object_is_type(ks, json_type_array) &&
+			   !found && i < json_object_array_length(ks);
+	     i++) {
+		const char *k = json_object_get_string(
+			json_object_array_get_idx(ks, i));
+
+		/* the pool's own copy: run.json is closed below */
+		for (size_t c = 0; k && c < p->n && !found; c++)
+			if (!strcmp(p->v[c].kernel, k))
+				found = p->v[c].kernel;
+	}
+	results_close_run(&run);
+	strbuf_release(&err);
+	return found ? found : p->v[0].kernel;
+}
+
 json_object *kcidb_export(const struct pool *p, const char *origin,
 			  const char *baseline)
 {
@@ -251,9 +280,11 @@ json_object *kcidb_export(const struct pool *p, const char *origin,
 	struct strvec kernels = STRVEC_INIT;
 	struct strbuf runs = STRBUF_INIT;
 
-	if (!pool_count(p, baseline, NULL)) {
+	if (!baseline)
+		baseline = kcidb_baseline(p);
+	if (!baseline || !pool_count(p, baseline, NULL)) {
 		error("kcidb: the baseline %s has no cell in the runs",
-		      baseline);
+		      baseline ? baseline : "(none)");
 		json_object_put(doc);
 		json_object_put(v);
 		return NULL;

@@ -25,9 +25,19 @@
  *             the effect, log_excerpt = the decision as jobs print it.
  *
  * Decisions are the jobs' (family_decide(), the primary rows at 10%).
- * Returns the document, or NULL when the pool has no cell of baseline.
+ * baseline NULL: kcidb_baseline(). Returns the document, or NULL when the
+ * pool has no cell of baseline.
  */
 json_object *kcidb_export(const struct pool *p, const char *origin,
 			  const char *baseline);
+
+/*
+ * The default baseline: the first kernel the pool's first run declares
+ * (run.json's spec.kernels, the reference first as validate, a nightly's
+ * confirmation and bisect write them) that has cells, else the first
+ * cell's kernel. Not simply the first cell's: cells run interleaved in a
+ * seeded order, and a reference taken from it can be the kernel under test.
+ */
+const char *kcidb_baseline(const struct pool *p);
 
 #endif
