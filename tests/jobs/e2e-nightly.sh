@@ -116,7 +116,8 @@ night() {
 	rc=$?
 	dt=$(($(now) - t0))
 	sed 's/^/    /' "$out/night-$1.out"
-	echo "night $1 ($2): exit $rc in $dt s; $(grep '^timings:' "$out/night-$1.out")"
+	echo "night $1 ($2): exit $rc in $dt s; $(grep '^timings:' "$out/night-$1.out")" |
+		tee -a "$out/timings"
 }
 # The newest mail: 80 columns, plain text, its subject.
 check_mail() { # night subject-pattern first-bad
@@ -133,54 +134,50 @@ check_mail() { # night subject-pattern first-bad
 	fi
 }
 
-if want 1; then
+# expect_night N COMMIT RC MAILS WHAT [FIRST-BAD SUBJECT]: night N on
+# COMMIT exits RC with MAILS mails in all; with FIRST-BAD, its candidate
+# was confirmed, bisected to FIRST-BAD and mailed under SUBJECT (a grep
+# pattern) within 80 columns.
+expect_night() {
+	want "$1" || return 0
+	night "$1" "$2"
+	ok=1
+	{ [ $rc = "$3" ] && [ "$(mails)" = "$4" ]; } || ok=0
+	if [ $# -gt 5 ] && ! { grep -q "^candidate confirmed" "$out/night-$1.out" &&
+		grep -q "^first bad commit: $6 " "$out/night-$1.out"; }; then
+		ok=0
+	fi
+	if [ $ok = 0 ]; then
+		fail "night $1: rc=$rc (want $3), $(mails) mails (want $4)${6:+, first bad $6}"
+		tail -30 "$out/night-$1.err"
+		return
+	fi
+	pass "night $1: $5"
+	if [ $# -gt 5 ]; then
+		check_mail "$1" "$7" "$6"
+	fi
+}
+
 # 1. A first good night.
-night 1 "$base"
-if [ $rc = 0 ] && [ "$(mails)" = 0 ] && grep -q "last good night on .*: none yet" "$out/night-1.out"; then
-	pass "night 1: a first good night, no mail"
-else
-	fail "night 1: rc=$rc, $(mails) mails"; tail -20 "$out/night-1.err"
+expect_night 1 "$base" 0 0 "a first good night, no mail"
+if want 1 && ! grep -q "last good night on .*: none yet" "$out/night-1.out"; then
+	fail "night 1: a last good night before the first"
 fi
-fi
-
-if want 2; then
 # 2. Harmless noise: a new image, the same behaviour.
-night 2 "$before"
-if [ $rc = 0 ] && [ "$(mails)" = 0 ]; then
-	pass "night 2: harmless commits (new image), no mail"
-else
-	fail "night 2: rc=$rc, $(mails) mails"; tail -20 "$out/night-2.err"
-fi
-fi
-
-if want 3; then
+expect_night 2 "$before" 0 0 "harmless commits (new image), no mail"
 # 3. The revert among the new commits.
-night 3 "$head"
-if [ $rc = 1 ] && grep -q "^candidate confirmed" "$out/night-3.out" &&
-	grep -q "^first bad commit: $revert " "$out/night-3.out" && [ "$(mails)" = 1 ]; then
-	pass "night 3: detected, confirmed, bisected to $revert, mailed"
-	check_mail 3 "\[jobs\] $(echo "$revert" | cut -c1-10): reclaim-wr-direct" "$revert"
-else
-	fail "night 3: rc=$rc, $(mails) mails (want the revert $revert)"; tail -30 "$out/night-3.err"
+expect_night 3 "$head" 1 1 "detected, confirmed, bisected to $revert, mailed" \
+	"$revert" "\[jobs\] $(echo "$revert" | cut -c1-10): reclaim-wr-direct"
+if want 3; then
+	if grep -q "^Subject: \[jobs\]" "$out/sent.mbox" 2>/dev/null; then
+		pass "night 3: the mail went through the sendmail argv"
+	else
+		fail "night 3: nothing reached the sendmail argv"
+	fi
 fi
-if grep -q "^Subject: \[jobs\]" "$out/sent.mbox" 2>/dev/null; then
-	pass "night 3: the mail went through the sendmail argv"
-else
-	fail "night 3: nothing reached the sendmail argv"
-fi
-fi
-
-if want 4; then
 # 4. An injected crash in some cells.
-night 4 "$x3"
-if [ $rc = 1 ] && grep -q "^candidate confirmed" "$out/night-4.out" &&
-	grep -q "^first bad commit: $x2 " "$out/night-4.out" && [ "$(mails)" = 2 ]; then
-	pass "night 4: the crash confirmed by its rate, bisected as an event to $x2, mailed"
-	check_mail 4 "\[jobs\] $(echo "$x2" | cut -c1-10): " "$x2"
-else
-	fail "night 4: rc=$rc, $(mails) mails (want $x2)"; tail -30 "$out/night-4.err"
-fi
-fi
+expect_night 4 "$x3" 1 2 "the crash confirmed by its rate, bisected as an event to $x2, mailed" \
+	"$x2" "\[jobs\] $(echo "$x2" | cut -c1-10): "
 
 "$wblab" history --results "$results/db" --html "$out/history.html" >"$out/history.out" 2>&1
 "$wblab" history --results "$results/db" --changes >>"$out/history.out" 2>&1
@@ -190,6 +187,32 @@ if grep -q "^candidates" "$out/history.out" && grep -q "<h2>Candidates</h2>" "$o
 else
 	fail "history: no candidates shown"
 fi
+
+# KCIDB: the confirmations' re-runs (the last good commit against the
+# night's, decided), as KernelCI would be sent them, valid under v5.3.
+schema=${WBLAB_KCIDB_SCHEMA:-$here/../shared/kcidb/kcidb-v5.3.schema.json}
+for n in 3 4; do
+	want $n || continue
+	rerun=$(sed -n 's/^candidate [a-z]* (the re-run: \(.*\))$/\1/p' "$out/night-$n.out" | head -1)
+	if [ -z "$rerun" ]; then
+		fail "kcidb: night $n has no re-run"
+		continue
+	fi
+	"$wblab" export --kcidb "$rerun" -o "$out/kcidb-$n.json" 2>"$out/kcidb-$n.err" &&
+		python3 "$here/tests/kcidb_validate.py" "$schema" "$out/kcidb-$n.json" >>"$out/kcidb-$n.err" 2>&1
+	erc=$?
+	failed=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print("; ".join(t["path"] + " " + t.get("log_excerpt", "")[:60]
+                for t in d["tests"] if t["status"] == "FAIL" and "misc" in t
+                and "p" in t["misc"]))' "$out/kcidb-$n.json" 2>/dev/null)
+	if [ $erc = 0 ] && [ -n "$failed" ]; then
+		pass "kcidb: night $n's re-run valid under $(basename "$schema"), FAIL: $failed"
+	else
+		fail "kcidb: night $n's re-run (exit $erc, FAIL tests: ${failed:-none})"
+		tail -5 "$out/kcidb-$n.err"
+	fi
+done
 
 if want 5; then
 # 5. git bisect run, in a worktree of the tree (the build tree is shared).
@@ -267,5 +290,7 @@ fi
 fi
 
 git -C "$tree" update-ref -d "refs/heads/$branch"
+echo "timings:"
+sed 's/^/    /' "$out/timings" 2>/dev/null
 echo "results in $results"
 [ $fails = 0 ]
