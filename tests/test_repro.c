@@ -149,6 +149,39 @@ START_TEST(signature_of_the_deadlock)
 }
 END_TEST
 
+/*
+ * The live deadlock with the watcher (tests/data/stall): a hung cell whose
+ * stall event names the wait sites. The signature line names the stall
+ * once (its title already says "stall in"), the cell matches its own
+ * signature, and the deadlocked cell of the run before the watcher, whose
+ * outcome differs, does not.
+ */
+START_TEST(signature_of_a_stall)
+{
+	char *p = testdata_path("stall/swap-direct-6.12-hung.cell.json");
+	json_object *hung = json_object_from_file(p);
+	json_object *sig, *c3 = deadlock_cell(3);
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+
+	ck_assert_ptr_nonnull(hung);
+	sig = repro_signature(hung);
+	repro_signature_line(sig, &line);
+	ck_assert_str_eq(
+		line.buf,
+		"hung; events: alloc_failure, hung_task, stall; stall in "
+		"__wait_for_common, rq_qos_wait, throttle_direct_reclaim");
+	ck_assert(repro_signature_match(sig, hung, &why));
+	ck_assert(!repro_signature_match(sig, c3, &why));
+	ck_assert_str_eq(why.buf, "outcome workload-failed, not hung");
+	strbuf_release(&why);
+	strbuf_release(&line);
+	json_object_put(sig);
+	json_object_put(c3);
+	json_object_put(hung);
+	free(p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("repro");
@@ -160,6 +193,7 @@ int main(void)
 	tcase_add_test(tc, plan_as_shell);
 	tcase_add_test(tc, plan_bad_lines);
 	tcase_add_test(tc, signature_of_the_deadlock);
+	tcase_add_test(tc, signature_of_a_stall);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

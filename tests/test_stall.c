@@ -279,6 +279,51 @@ START_TEST(test_stall_fault_hang)
 }
 END_TEST
 
+/*
+ * The swap-over-iSCSI deadlock live, with the watcher (debian-6.12,
+ * swap-direct on swap-raid1-iscsi, 2026-12-05): virtio-net's refill_work,
+ * kthreadd and kswapd0 wait in writeback throttling (rq_qos_wait) for swap
+ * writes to the iSCSI disks under md0, the hog and the sampler in
+ * throttle_direct_reclaim, a kworker for kthreadd; md0 kept 56 writes in
+ * flight and completed nothing between the dumps.
+ */
+#define HUNG "swap-direct-6.12-hung.console.gz"
+
+START_TEST(test_stall_swap_deadlock_live)
+{
+	struct strbuf c = STRBUF_INIT;
+	struct console_report r;
+	const struct console_event *e;
+	json_object *j, *md0;
+	int n;
+
+	testdata_gunzip(&c, "stall/%s", HUNG);
+	parse(&c, &r);
+	e = stall_of(&r, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(
+		e->title,
+		"stall in __wait_for_common, rq_qos_wait, throttle_direct_reclaim");
+	ck_assert_int_eq(e->line, 681);
+	j = detail_json(e);
+	ck_assert_str_eq(json_object_get_string(json_path(j, "sites.1.wait")),
+			 "rq_qos_wait");
+	ck_assert_str_eq(
+		json_object_get_string(json_path(j, "sites.1.tasks.2")),
+		"refill_work");
+	md0 = json_path(j, "devices.2");
+	ck_assert_str_eq(json_object_get_string(json_path(md0, "dev")), "md0");
+	ck_assert(json_object_get_boolean(json_path(md0, "stuck")));
+	ck_assert_int_eq(json_object_get_int(json_path(md0, "inflight_writes")),
+			 56);
+	ck_assert_int_eq(json_object_get_int(json_path(j, "vm_second.pswpout")),
+			 208);
+	json_object_put(j);
+	console_report_free(&r);
+	strbuf_release(&c);
+}
+END_TEST
+
 /* Fed byte by byte: the same event from the same bytes. */
 START_TEST(test_stall_chunking)
 {
@@ -340,6 +385,7 @@ static Suite *stall_suite(void)
 	tcase_add_test(t, test_stall_none_on_healthy);
 	tcase_add_test(t, test_stall_real_dump);
 	tcase_add_test(t, test_stall_fault_hang);
+	tcase_add_test(t, test_stall_swap_deadlock_live);
 	tcase_add_test(t, test_stall_chunking);
 	tcase_add_test(t, test_stall_needs_two_dumps);
 	tcase_add_test(t, test_stall_bounded);

@@ -142,8 +142,9 @@ bool repro_signature_match(json_object *sig, json_object *cell,
 			return false;
 		}
 	}
+	/* The stall's title, "stall in SITE, ...", says what it is. */
 	if (stall && !has_event(cell, "stall", stall)) {
-		strbuf_addf(why, "no stall in %s", stall);
+		strbuf_addf(why, "no %s", stall);
 		return false;
 	}
 	for (size_t i = 0;
@@ -177,7 +178,7 @@ void repro_signature_line(json_object *sig, struct strbuf *out)
 			    json_object_get_string(
 				    json_object_array_get_idx(kinds, i)));
 	if (repro_str(sig, "stall"))
-		strbuf_addf(out, "; stall in %s", repro_str(sig, "stall"));
+		strbuf_addf(out, "; %s", repro_str(sig, "stall"));
 	if (repro_str(sig, "wait"))
 		strbuf_addf(out, "; tasks blocked in %s",
 			    repro_str(sig, "wait"));
