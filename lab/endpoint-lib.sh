@@ -6,6 +6,11 @@
 # pid_alive PIDFILE: the process it names is running.
 pid_alive() { [ -f "$1" ] && kill -0 "$(cat "$1" 2>/dev/null)" 2>/dev/null; }
 
+# nofds CMD...: CMD without the caller's descriptors 3-9. A daemon
+# started from inside a lock wrapper (/var/tmp/wb/guest-lock holds fds 8
+# and 9) would otherwise hold that lock for as long as it lives.
+nofds() { "$@" 3>&- 4>&- 5>&- 6>&- 7>&- 8>&- 9>&-; }
+
 # tcp_conf FILE PORT [LINE...]: a libvirtd.conf listening on TCP on
 # 127.0.0.1:PORT only, without authentication (a test-only config), and
 # any further lines.

@@ -36,7 +36,7 @@ prepare() {
 # libvirtd in the namespace virtlogd holds open (so a restart finds the
 # same private mounts and the QEMUs it left running).
 libvirtd_in_ns() {
-	nsenter -t "$(cat "$VPID")" -m -- \
+	nofds nsenter -t "$(cat "$VPID")" -m -- \
 		libvirtd -d --listen -f /etc/libvirt/libvirtd.conf \
 		-p /run/libvirt/libvirtd.pid
 }
@@ -44,7 +44,7 @@ libvirtd_in_ns() {
 start() {
 	prepare
 	if ! pid_alive "$VPID"; then
-		unshare -m --propagation private -- sh -c '
+		nofds unshare -m --propagation private -- sh -c '
 			set -e
 			mount --bind "$1/etc" /etc/libvirt
 			mount --bind "$1/lib" /var/lib/libvirt

@@ -24,7 +24,7 @@ start() {
 	tcp_conf "$CONF" "$PORT" 'auth_unix_rw = "none"' "unix_sock_dir = \"$RUN\""
 	chown "$U" "$CONF"
 	pid_alive "$PID" && return 0
-	(cd "$HOME2" && runuser -u "$U" -- env HOME="$HOME2" XDG_RUNTIME_DIR="$RUN" \
+	(cd "$HOME2" && nofds runuser -u "$U" -- env HOME="$HOME2" XDG_RUNTIME_DIR="$RUN" \
 		libvirtd --listen -f "$CONF" -p "$PID" -d)
 	wait_uri "second endpoint" "$URI" "$PID"
 }
