@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "collect/console.h"
+#include "cell/outcome.h"
 #include "util/json.h"
 #include "util/strbuf.h"
 
@@ -324,6 +325,42 @@ START_TEST(test_stall_swap_deadlock_live)
 }
 END_TEST
 
+/*
+ * The same deadlock in md's bio mempool (debian-6.12, 2026-12-05): the
+ * watcher's two dumps, then the agent itself stuck collecting files, so
+ * the host's collect timer ended the cell. The kernel filed no hang
+ * report (mempool_alloc sleeps in 5 s slices); the stall event is the
+ * evidence, and the outcome is hung, not an infra-error retried as the
+ * host's fault (which hid this cell: its retry was ok).
+ */
+#define STUCK "swap-direct-6.12-agent-stuck.console.gz"
+
+START_TEST(test_stall_is_hang_evidence)
+{
+	struct strbuf c = STRBUF_INIT, why = STRBUF_INIT;
+	struct console_report r;
+	struct cell_facts f = { .hello = true,
+				.run_timeout = true,
+				.timeout_phase = "collect" };
+	const struct console_event *e;
+	int n;
+
+	testdata_gunzip(&c, "stall/%s", STUCK);
+	parse(&c, &r);
+	e = stall_of(&r, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(e->title, "stall in mempool_alloc_noprof");
+	cell_facts_console(&f, &r);
+	ck_assert_int_eq(cell_outcome(&f, &why), OUTCOME_HUNG);
+	ck_assert_str_eq(
+		why.buf,
+		"no exit from the agent before the collect timeout; console: stall in mempool_alloc_noprof");
+	console_report_free(&r);
+	strbuf_release(&why);
+	strbuf_release(&c);
+}
+END_TEST
+
 /* Fed byte by byte: the same event from the same bytes. */
 START_TEST(test_stall_chunking)
 {
@@ -386,6 +423,7 @@ static Suite *stall_suite(void)
 	tcase_add_test(t, test_stall_real_dump);
 	tcase_add_test(t, test_stall_fault_hang);
 	tcase_add_test(t, test_stall_swap_deadlock_live);
+	tcase_add_test(t, test_stall_is_hang_evidence);
 	tcase_add_test(t, test_stall_chunking);
 	tcase_add_test(t, test_stall_needs_two_dumps);
 	tcase_add_test(t, test_stall_bounded);

@@ -49,7 +49,7 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		}
 		strbuf_addstr(
 			r,
-			"; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
+			"; no hang evidence on the console (hung task, soft lockup, RCU stall, stall watcher): host suspect");
 		return OUTCOME_INFRA_ERROR;
 	}
 	/*
@@ -104,7 +104,7 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		 */
 		strbuf_addstr(
 			r,
-			"; no hang evidence on the console (hung task, soft lockup, RCU stall): host suspect");
+			"; no hang evidence on the console (hung task, soft lockup, RCU stall, stall watcher): host suspect");
 		return OUTCOME_INFRA_ERROR;
 	}
 	/*
@@ -155,8 +155,15 @@ void cell_facts_console(struct cell_facts *f, const struct console_report *con)
 			f->console_crash = true;
 			f->console_title = con->events[i].title;
 		}
+		/*
+		 * Hang evidence is the kernel's own report or the stall
+		 * watcher's: the same tasks in D state at the same wait site
+		 * in two SysRq-t dumps 15 s apart, with no progress counter
+		 * moving. The watcher's is the only one a deadlock that
+		 * sleeps in short slices (mempool_alloc's 5 s) leaves.
+		 */
 		if ((!strcmp(k, "hung_task") || !strcmp(k, "soft_lockup") ||
-		     !strcmp(k, "rcu_stall")) &&
+		     !strcmp(k, "rcu_stall") || !strcmp(k, "stall")) &&
 		    !f->console_hang) {
 			f->console_hang = true;
 			if (!f->console_title)
