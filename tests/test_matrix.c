@@ -252,7 +252,7 @@ END_TEST
 /* exclude: leaves out the cells every list of an entry matches. */
 START_TEST(exclude_leaves_out_cells)
 {
-	struct matrix_spec m;
+	struct matrix_spec m, c;
 	struct matrix_plan p;
 	char *e = load_errors(
 		"description: t\nexclude:\n  - kernels: [b]\n    workloads: [x]\n"
@@ -263,6 +263,14 @@ START_TEST(exclude_leaves_out_cells)
 
 	ck_assert_msg(!*e, "%s", e);
 	ck_assert_uint_eq(m.nr_excludes, 2);
+	/* The run's own copy (matrix_run) keeps them: it ran all 24 cells
+	 * of a 12-cell matrix when it did not. */
+	engine_copy_spec(&c, &m);
+	ck_assert_uint_eq(c.nr_excludes, 2);
+	matrix_expand(&c, 7, 1, (int)c.reps, &p);
+	ck_assert_uint_eq(p.n, 5 * 3);
+	matrix_plan_free(&p);
+	matrix_spec_free(&c);
 	matrix_expand(&m, 7, 1, (int)m.reps, &p);
 	/* 2 x 2 x 2 = 8 a rep; b/x on t and u, a/u/w: 3 left out. */
 	ck_assert_uint_eq(p.n, 5 * 3);

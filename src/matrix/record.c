@@ -49,6 +49,17 @@ void engine_copy_spec(struct matrix_spec *d, const struct matrix_spec *s)
 		d->thresholds[i].bad = xstrdup(s->thresholds[i].bad);
 	}
 	d->nr_thresholds = s->nr_thresholds;
+	/* Without them the run is the full product (and run.json says so). */
+	d->excludes = s->nr_excludes ?
+			      xzalloc(s->nr_excludes * sizeof(*d->excludes)) :
+			      NULL;
+	for (size_t i = 0; i < s->nr_excludes; i++) {
+		copy_list(&d->excludes[i].kernels, &s->excludes[i].kernels);
+		copy_list(&d->excludes[i].topologies,
+			  &s->excludes[i].topologies);
+		copy_list(&d->excludes[i].workloads, &s->excludes[i].workloads);
+	}
+	d->nr_excludes = s->nr_excludes;
 }
 
 static json_object *JS(const char *s)
