@@ -229,6 +229,63 @@ START_TEST(plan_stack_names_by_version)
 }
 END_TEST
 
+/*
+ * A site in a module only the topology's layers load is armed only where
+ * a layer loads it (on a modular kernel it is missing otherwise); the
+ * sites every guest has are always armed.
+ */
+START_TEST(plan_stack_sites_by_topology)
+{
+	static const struct {
+		const char *topology;
+		const char *armed, *absent;
+	} want[] = {
+		{ "ext4-disk", "ext4_writepage", "raid1_make_request" },
+		{ "ext4-disk", "submit_bio_noacct", "xfs_vm_writepages" },
+		{ "ext4-disk", "swap_writepage", "iscsi_queuecommand" },
+		{ "xfs-disk", "xfs_vm_writepages", "f2fs_write_data_page" },
+		{ "f2fs-disk", "f2fs_write_data_page", "xfs_vm_writepages" },
+		{ "swap-raid1-iscsi", "raid1_make_request",
+		  "raid5_make_request" },
+		{ "swap-raid1-iscsi", "iscsi_queuecommand",
+		  "xfs_vm_writepages" },
+		{ "swap-raid1-iscsi", "scsi_queue_rq", "f2fs_write_data_page" },
+		{ "overlay-raid-iscsi-xfs", "raid5_make_request",
+		  "raid1_make_request" },
+		{ "overlay-raid-iscsi-xfs", "xfs_vm_writepages",
+		  "f2fs_write_data_page" },
+		{ "raid1-ext4", "raid1_make_request", "scsi_queue_rq" },
+	};
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30 };
+
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		struct plan_opts o = { .role = PLAN_MAIN,
+				       .workload_timeout = 30,
+				       .target_ip = "10.0.0.2",
+				       .kver = KVER(6, 12) };
+		struct strbuf p = STRBUF_INIT;
+		struct plan_devs d = { 0 };
+		struct topology_spec t;
+		char probe[96];
+
+		ck_assert_int_eq(topology_spec_find(want[i].topology, &t), 0);
+		plan_compile(&t, &w, &o, &p, &d);
+		snprintf(probe, sizeof(probe), "p:wblab/%s ", want[i].armed);
+		ck_assert_msg(step_index(p.buf, probe) >= 0, "%s: %s",
+			      want[i].topology, want[i].armed);
+		snprintf(probe, sizeof(probe), "stack_hist.%s", want[i].armed);
+		ck_assert_msg(step_index(p.buf, probe) >= 0, "%s: %s hist",
+			      want[i].topology, want[i].armed);
+		snprintf(probe, sizeof(probe), "/%s/", want[i].absent);
+		ck_assert_msg(step_index(p.buf, probe) < 0, "%s: %s",
+			      want[i].topology, want[i].absent);
+		strbuf_release(&p);
+		plan_devs_free(&d);
+		topology_spec_free(&t);
+	}
+}
+END_TEST
+
 START_TEST(plan_order_xfs_disk)
 {
 	struct topology_spec t;
@@ -639,6 +696,7 @@ int main(void)
 	tcase_add_test(tc, outcome_table);
 	tcase_add_test(tc, plan_shipped_topologies);
 	tcase_add_test(tc, plan_stack_names_by_version);
+	tcase_add_test(tc, plan_stack_sites_by_topology);
 	tcase_add_test(tc, plan_order_xfs_disk);
 	tcase_add_test(tc, plan_hog_every);
 	tcase_add_test(tc, plan_f2fs);

@@ -47,6 +47,7 @@ static const char *sat(json_object *o, const char *path)
 
 #define DEB "stack/debian-6.1-ext4-memcg/"
 #define OVL "stack/debian-6.1-overlay-raid-iscsi-ext4/"
+#define KV "stack/6.1-ext4-dirty-flood-kver/"
 #define LAB "stack/lab-6.1-ext4-stack-reclaim-write/"
 #define LABDW "stack/lab-6.1-dw-ext4-stack-reclaim-write/"
 #define SWAP "io/swap-raid1-iscsi-6.1/"
@@ -105,23 +106,56 @@ START_TEST(test_absent)
 	testdata_read(&ks, DEB "stack_kallsyms.txt");
 	testdata_read(&al, DEB "agent.log");
 	ck_assert_ptr_null(stack_site_absent(site("submit_bio_noacct"), ev.buf,
-					     ks.buf, al.buf));
+					     ks.buf, al.buf, NULL));
 	/* A module symbol ("ext4_writepage\t[ext4]") counts as present. */
 	ck_assert_ptr_null(stack_site_absent(site("ext4_writepage"), ev.buf,
-					     ks.buf, al.buf));
+					     ks.buf, al.buf, NULL));
 	why = stack_site_absent(site("raid5_make_request"), ev.buf, ks.buf,
-				al.buf);
+				al.buf, NULL);
 	ck_assert_ptr_nonnull(why);
 	ck_assert_msg(strstr(why, "not in /proc/kallsyms"), "%s", why);
 	free(why);
 	/* Without the kallsyms grep, the agent's refusal is the reason. */
-	why = stack_site_absent(site("xfs_vm_writepages"), ev.buf, NULL,
-				al.buf);
+	why = stack_site_absent(site("xfs_vm_writepages"), ev.buf, NULL, al.buf,
+				NULL);
 	ck_assert_msg(strstr(why, "refused"), "%s", why);
 	free(why);
 	strbuf_release(&ev);
 	strbuf_release(&ks);
 	strbuf_release(&al);
+}
+END_TEST
+
+/*
+ * A real 6.1 cell whose plan armed only its version's allocator leaves:
+ * a *_noprof site was never armed, and says so rather than blaming
+ * kallsyms; an armed site is present.
+ */
+START_TEST(test_absent_not_armed)
+{
+	struct strbuf ev = STRBUF_INIT, ks = STRBUF_INIT, al = STRBUF_INIT;
+	struct strbuf pl = STRBUF_INIT;
+	char *why;
+
+	testdata_read(&ev, KV "kprobe_events");
+	testdata_read(&ks, KV "stack_kallsyms.txt");
+	testdata_read(&al, KV "agent.log");
+	testdata_read(&pl, KV "plan.txt");
+	why = stack_site_absent(site("__alloc_pages_noprof"), ev.buf, ks.buf,
+				al.buf, pl.buf);
+	ck_assert_msg(why && strstr(why, "not armed"), "%s", why);
+	free(why);
+	ck_assert_ptr_null(stack_site_absent(site("__alloc_pages"), ev.buf,
+					     ks.buf, al.buf, pl.buf));
+	/* Without the plan (an older cell): kallsyms is the reason. */
+	why = stack_site_absent(site("__alloc_pages_noprof"), ev.buf, ks.buf,
+				al.buf, NULL);
+	ck_assert_msg(why && strstr(why, "not in /proc/kallsyms"), "%s", why);
+	free(why);
+	strbuf_release(&ev);
+	strbuf_release(&ks);
+	strbuf_release(&al);
+	strbuf_release(&pl);
 }
 END_TEST
 
@@ -229,11 +263,12 @@ START_TEST(test_layers_present)
 	char *why;
 
 	for (size_t i = 0; i < ARRAY_SIZE(seed); i++) {
-		why = stack_site_absent(site(seed[i]), ev.buf, ks.buf, NULL);
+		why = stack_site_absent(site(seed[i]), ev.buf, ks.buf, NULL,
+					NULL);
 		ck_assert_msg(!why, "%s: %s", seed[i], why);
 	}
 	/* XFS is not in this topology, so its module was never loaded. */
-	why = stack_site_absent(site("xfs_vm_writepages"), ev.buf, ks.buf,
+	why = stack_site_absent(site("xfs_vm_writepages"), ev.buf, ks.buf, NULL,
 				NULL);
 	ck_assert_ptr_nonnull(why);
 	free(why);
@@ -500,6 +535,7 @@ static Suite *suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_hist);
 	tcase_add_test(tc, test_absent);
+	tcase_add_test(tc, test_absent_not_armed);
 	tcase_add_test(tc, test_reclaim_write_none);
 	tcase_add_test(tc, test_oom_memcg);
 	tcase_add_test(tc, test_console_oom_detail);

@@ -116,6 +116,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 {
 	char *kev = coll_file_or_null(dir, "kprobe_events");
 	char *ksym = coll_file_or_null(dir, "stack_kallsyms.txt");
+	char *plan = coll_file_or_null(dir, "plan.txt");
 	json_object *sites = json_object_new_object();
 	struct strbuf sb = STRBUF_INIT;
 	int present = 0;
@@ -130,7 +131,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 		if (s->layer == STACK_LAYER_LEAF)
 			continue;
 		name = xasprintf("stack_hist.%s", s->name);
-		why = stack_site_absent(s, kev, ksym, alog);
+		why = stack_site_absent(s, kev, ksym, alog, plan);
 		if (!why && !coll_read_file(dir, name, &sb)) {
 			numsrc_add(&ns, name, sb.buf, sb.len);
 			h = stack_hist_summary(sb.buf, sb.len, ts, &ns);
@@ -163,6 +164,7 @@ static void metrics_stack_sites(const char *dir, json_object *st,
 	strbuf_release(&sb);
 	free(kev);
 	free(ksym);
+	free(plan);
 }
 
 void coll_stack(const char *dir, json_object *m, json_object *errs,

@@ -104,7 +104,12 @@ static const char *const stack_vmscan_events[] = {
 };
 
 /* Which probed symbols this kernel has, and its THREAD_SIZE's bounds. */
-static void grep_kallsyms(struct strbuf *plan, int kver)
+static bool site_on(const struct collectors_opts *o, const struct stack_site *s)
+{
+	return stack_site_on(s, o->kver, o->layers);
+}
+
+static void grep_kallsyms(struct strbuf *plan, const struct collectors_opts *o)
 {
 	const char **grep = xzalloc((2 * nr_stack_sites + 8) * sizeof(*grep));
 	size_t n = 0;
@@ -112,7 +117,7 @@ static void grep_kallsyms(struct strbuf *plan, int kver)
 	grep[n++] = "grep";
 	grep[n++] = "-w";
 	for (size_t i = 0; i < nr_stack_sites; i++) {
-		if (!stack_site_on(&stack_sites[i], kver))
+		if (!site_on(o, &stack_sites[i]))
 			continue;
 		grep[n++] = "-e";
 		grep[n++] = stack_sites[i].symbol;
@@ -140,10 +145,11 @@ static void grep_kallsyms(struct strbuf *plan, int kver)
  * can be placed in reclaim windows. A site whose symbol the kernel lacks
  * fails its append (logged); the host names the reason.
  */
-static void arm_stack_sites(struct strbuf *plan, long thread_size, int kver)
+static void arm_stack_sites(struct strbuf *plan,
+			    const struct collectors_opts *o)
 {
 	struct strbuf cond = STRBUF_INIT;
-	char *filter = stack_site_filter(thread_size);
+	char *filter = stack_site_filter(o->thread_size);
 
 	make_instance(plan, STACK_INST);
 	make_instance(plan, LEAF_INST);
@@ -152,9 +158,9 @@ static void arm_stack_sites(struct strbuf *plan, long thread_size, int kver)
 		const struct stack_site *s = &stack_sites[i];
 		char *probe, *f;
 
-		if (!stack_site_on(s, kver))
+		if (!site_on(o, s))
 			continue;
-		probe = stack_site_probe(s, thread_size);
+		probe = stack_site_probe(s, o->thread_size);
 		append(plan, TRACEFS "/kprobe_events", probe);
 		free(probe);
 		f = site_file(s, "filter");
@@ -176,13 +182,12 @@ static void arm_stack_sites(struct strbuf *plan, long thread_size, int kver)
 		put(plan, f, "1");
 		free(f);
 	}
-	grep_kallsyms(plan, kver);
+	grep_kallsyms(plan, o);
 	free(filter);
 	strbuf_release(&cond);
 }
 
-void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
-			 bool page_cache)
+void collectors_plan_arm(struct strbuf *plan, const struct collectors_opts *o)
 {
 	const struct stack_site *f;
 
@@ -190,7 +195,7 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
 	put(plan, TRACEFS "/events/enable", "0");
 	put(plan, TRACEFS "/trace", "");
 	put(plan, TRACEFS "/buffer_size_kb",
-	    page_cache ? TRACE_BUFFER_KB_PAGE_CACHE : TRACE_BUFFER_KB);
+	    o->page_cache ? TRACE_BUFFER_KB_PAGE_CACHE : TRACE_BUFFER_KB);
 	/* When full, drop new events (counted) rather than the oldest. */
 	put(plan, TRACEFS "/options/overwrite", "0");
 	/* Enough comm slots that kswapd and the flushers keep their names. */
@@ -209,7 +214,7 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
 		put(plan, p, "1");
 		free(p);
 	}
-	if (page_cache) {
+	if (o->page_cache) {
 		char *p = xasprintf(TRACEFS "/events/%s/enable",
 				    trace_page_cache_event);
 
@@ -241,10 +246,10 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
 	 */
 	put(plan, TRACEFS "/stack_trace_filter", stack_filter[0].symbol);
 	for (f = stack_filter + 1; f->symbol; f++)
-		if (stack_site_on(f, kver))
+		if (site_on(o, f))
 			append(plan, TRACEFS "/stack_trace_filter", f->symbol);
 	put(plan, STACK_SYSCTL, "1");
-	arm_stack_sites(plan, thread_size, kver);
+	arm_stack_sites(plan, o);
 	/* Under MGLRU the direct-reclaim writeback patch has nothing to do. */
 	plan_step(plan, VERB_GET, "lru_gen.enabled", LRU_GEN, NULL);
 	plan_step(plan, VERB_GET, "pressure.memory.before",
@@ -273,7 +278,8 @@ void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
 #define WATCH_WINDOW_S "20"
 #define WATCH_GAP_S "15"
 
-void collectors_plan_workload(struct strbuf *plan)
+void collectors_plan_workload(struct strbuf *plan,
+			      const struct collectors_opts *o)
 {
 	plan_step_argv(plan, VERB_BG, "sampler", NULL,
 		       (const char *const[]){ "/run/wblab-agent", "sample",
@@ -289,7 +295,8 @@ void collectors_plan_workload(struct strbuf *plan)
 	for (size_t i = 0; i < nr_stack_sites; i++) {
 		char *f;
 
-		if (stack_sites[i].layer == STACK_LAYER_LEAF)
+		if (stack_sites[i].layer == STACK_LAYER_LEAF ||
+		    !site_on(o, &stack_sites[i]))
 			continue;
 		f = site_file(&stack_sites[i], "trigger");
 		append(plan, f, stack_site_hist());
@@ -319,14 +326,16 @@ static void capture(struct strbuf *plan, const char *label,
 	plan_step_argv(plan, VERB_CAPTURE, "trace_stats.txt", label, argv);
 }
 
-void collectors_plan_collect(struct strbuf *plan, const char *mount)
+void collectors_plan_collect(struct strbuf *plan, const char *mount,
+			     const struct collectors_opts *o)
 {
 	put(plan, STACK_INST "/tracing_on", "0");
 	put(plan, LEAF_INST "/tracing_on", "0");
 	for (size_t i = 0; i < nr_stack_sites; i++) {
 		char *f, *name;
 
-		if (stack_sites[i].layer == STACK_LAYER_LEAF)
+		if (stack_sites[i].layer == STACK_LAYER_LEAF ||
+		    !site_on(o, &stack_sites[i]))
 			continue;
 		f = site_file(&stack_sites[i], "hist");
 		name = xasprintf("stack_hist.%s", stack_sites[i].name);

@@ -16,18 +16,28 @@
 /* Recorded in arm: MGLRU on or off (absent: not built). */
 #define LRU_GEN "/sys/kernel/mm/lru_gen/enabled"
 
-/*
- * End of setup, before vmstat.before: arm tracers, reset maxima.
- * thread_size is the kernel's THREAD_SIZE (kernel.json; 0: unknown, 16 KiB
- * assumed): the stack probes record sp modulo it and filter on depth.
- * kver is its version, KVER() (0: unknown, every probe and filter name
- * is tried): names the kernel cannot have are left out.
- * page_cache: also trace page-cache insertions (the workload asks).
- */
-void collectors_plan_arm(struct strbuf *plan, long thread_size, int kver,
-			 bool page_cache);
+/* What the collectors' plan fragments depend on. */
+struct collectors_opts {
+	/*
+	 * The kernel's THREAD_SIZE (kernel.json; 0: unknown, 16 KiB
+	 * assumed): the stack probes record sp modulo it and filter on depth.
+	 */
+	long thread_size;
+	/*
+	 * Its version, KVER() (0: unknown, every name is tried), and the
+	 * guest's layers, STACK_NEED_* (collect/stackprobe.h): probes and
+	 * filter names the kernel cannot have are left out.
+	 */
+	int kver;
+	unsigned int layers;
+	bool page_cache; /* also trace page-cache insertions */
+};
+
+/* End of setup, before vmstat.before: arm tracers, reset maxima. */
+void collectors_plan_arm(struct strbuf *plan, const struct collectors_opts *o);
 /* Start of the workload phase: background samplers. */
-void collectors_plan_workload(struct strbuf *plan);
+void collectors_plan_workload(struct strbuf *plan,
+			      const struct collectors_opts *o);
 /* End of the workload phase, background jobs still running. */
 void collectors_plan_workload_end(struct strbuf *plan);
 /*
@@ -35,6 +45,7 @@ void collectors_plan_workload_end(struct strbuf *plan);
  * mount (or NULL) is the test mount, whose block device the I/O
  * attribution watches.
  */
-void collectors_plan_collect(struct strbuf *plan, const char *mount);
+void collectors_plan_collect(struct strbuf *plan, const char *mount,
+			     const struct collectors_opts *o);
 
 #endif

@@ -15,6 +15,7 @@
 #include "cell/collectors-plan.h"
 #include "cell/plan.h"
 #include "cell/step.h"
+#include "collect/stackprobe.h"
 #include "util/log.h"
 #include "util/strvec.h"
 
@@ -52,6 +53,33 @@ static const char *initiator_iqn(enum plan_role role)
 static bool in_role(const struct topo_layer *l, enum plan_role role)
 {
 	return !strcmp(l->guest, role == PLAN_TARGET ? "target" : "main");
+}
+
+/* The STACK_NEED_* bits of the layers this guest builds. */
+static unsigned int stack_layers(const struct topology_spec *t,
+				 enum plan_role role)
+{
+	unsigned int need = 0;
+
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		const struct topo_layer *l = &t->layers[i];
+
+		if (!in_role(l, role))
+			continue;
+		if (l->type == LAYER_FS && !l->fstype)
+			continue;
+		if (l->type == LAYER_FS && !strcmp(l->fstype, "xfs"))
+			need |= STACK_NEED_XFS;
+		else if (l->type == LAYER_FS && !strcmp(l->fstype, "f2fs"))
+			need |= STACK_NEED_F2FS;
+		else if (l->type == LAYER_MD && l->level == 1)
+			need |= STACK_NEED_RAID1;
+		else if (l->type == LAYER_MD && l->level >= 4 && l->level <= 6)
+			need |= STACK_NEED_RAID5;
+		else if (l->type == LAYER_ISCSI_INITIATOR)
+			need |= STACK_NEED_ISCSI;
+	}
+	return need;
 }
 
 /* The guest device of a layer so far, or NULL. */
@@ -437,7 +465,8 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 }
 
 static void workload_steps(struct strbuf *p, const struct workload_spec *w,
-			   const struct plan_opts *o)
+			   const struct plan_opts *o,
+			   const struct collectors_opts *co)
 {
 	char timeout[16], hog[32], hold[16], every[16], churn[32], churn_ms[16];
 	/* Only a re-touching or churning hog gets more: old plans stay. */
@@ -462,7 +491,7 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 		 (unsigned long long)(w->hog_churn >> 20));
 	snprintf(churn_ms, sizeof(churn_ms), "%lld", w->hog_churn_ms);
 	plan_phase(p, PHASE_WORKLOAD);
-	collectors_plan_workload(p);
+	collectors_plan_workload(p, co);
 	if (w->memcg_max) {
 		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
 		/* Each OOM's memory.stat, read on the memcg's event (oom.c). */
@@ -525,6 +554,10 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 	const struct topo_layer *top = topology_mount_layer(t);
 	char *mount = o->role == PLAN_MAIN && top ? plan_mount_dir(top) : NULL;
 	struct planner pl = { .p = out, .t = t, .o = o, .devs = devs };
+	struct collectors_opts co = { .thread_size = o->thread_size,
+				      .kver = o->kver,
+				      .layers = stack_layers(t, o->role),
+				      .page_cache = w->trace_page_cache };
 
 	devs->nr = t->nr_layers;
 	devs->dev = xzalloc((t->nr_layers + 1) * sizeof(*devs->dev));
@@ -548,17 +581,16 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
 		plan_phase(out, PHASE_ARM);
-		collectors_plan_arm(out, o->thread_size, o->kver,
-				    w->trace_page_cache);
+		collectors_plan_arm(out, &co);
 		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",
 			  NULL);
-		workload_steps(out, w, o);
+		workload_steps(out, w, o, &co);
 		plan_phase(out, PHASE_COLLECT);
 		plan_step(out, VERB_GET, "vmstat.after", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.after", "/proc/meminfo",
 			  NULL);
-		collectors_plan_collect(out, mount);
+		collectors_plan_collect(out, mount, &co);
 	} else {
 		/*
 		 * A target guest serves until the host tears the cell down, so

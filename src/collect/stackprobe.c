@@ -36,15 +36,15 @@ const struct stack_site stack_sites[] = {
 	SITE("balance_pgdat", RECLAIM),
 	SITE("ext4_writepage", FS),
 	SITE("blkdev_writepage", FS),
-	SITE("xfs_vm_writepages", FS),
+	SITE("xfs_vm_writepages", FS, .need = STACK_NEED_XFS),
 	/* What reclaim can still write through on 6.12 (no ext4/blkdev). */
 	SITE("swap_writepage", FS),
-	SITE("f2fs_write_data_page", FS),
+	SITE("f2fs_write_data_page", FS, .need = STACK_NEED_F2FS),
 	SITE("submit_bio_noacct", STORAGE),
-	SITE("raid1_make_request", STORAGE),
-	SITE("raid5_make_request", STORAGE),
-	SITE("scsi_queue_rq", STORAGE),
-	SITE("iscsi_queuecommand", STORAGE),
+	SITE("raid1_make_request", STORAGE, .need = STACK_NEED_RAID1),
+	SITE("raid5_make_request", STORAGE, .need = STACK_NEED_RAID5),
+	SITE("scsi_queue_rq", STORAGE, .need = STACK_NEED_ISCSI),
+	SITE("iscsi_queuecommand", STORAGE, .need = STACK_NEED_ISCSI),
 	SITE("virtio_queue_rq", STORAGE),
 	SITE("virtio_queue_rqs", STORAGE),
 	/*
@@ -64,8 +64,10 @@ const struct stack_site stack_sites[] = {
 };
 const size_t nr_stack_sites = ARRAY_SIZE(stack_sites);
 
-bool stack_site_on(const struct stack_site *s, int kver)
+bool stack_site_on(const struct stack_site *s, int kver, unsigned int layers)
 {
+	if (s->need && !(s->need & layers))
+		return false;
 	if (!kver)
 		return true;
 	return (!s->since || kver >= s->since) &&
@@ -231,7 +233,8 @@ static const char *find_word_line(const char *text, const char *word)
 }
 
 char *stack_site_absent(const struct stack_site *s, const char *kprobe_events,
-			const char *kallsyms, const char *agent_log)
+			const char *kallsyms, const char *agent_log,
+			const char *plan)
 {
 	char *ev = xasprintf(STACK_PROBE_GROUP "/%s", s->name);
 	char *what = xasprintf("'p:" STACK_PROBE_GROUP "/%s ", s->name);
@@ -245,6 +248,12 @@ char *stack_site_absent(const struct stack_site *s, const char *kprobe_events,
 		return NULL;
 	}
 	fail = agent_log ? strstr(agent_log, what) : NULL;
+	if (plan && !strstr(plan, what + 1)) {
+		free(what);
+		return xasprintf(
+			"not armed: the kernel's version or the topology's layers cannot have %s",
+			s->symbol);
+	}
 	free(what);
 	if (kallsyms && !find_word_line(kallsyms, s->symbol))
 		why = xasprintf(

@@ -42,13 +42,31 @@ struct stack_site {
 	 * scan of every kernel symbol, at each cell.
 	 */
 	int since, until;
+	/*
+	 * The layers of the guest's topology that load the code (STACK_NEED_*;
+	 * 0: always there). On a modular kernel a site in a module no layer
+	 * loaded is missing at arm time, and a missing kprobe costs the same
+	 * scan.
+	 */
+	unsigned int need;
+};
+
+enum stack_need {
+	STACK_NEED_XFS = 1 << 0,
+	STACK_NEED_F2FS = 1 << 1,
+	STACK_NEED_RAID1 = 1 << 2,
+	STACK_NEED_RAID5 = 1 << 3, /* md levels 4, 5, 6 */
+	STACK_NEED_ISCSI = 1 << 4, /* scsi and the iSCSI initiator */
 };
 
 extern const struct stack_site stack_sites[];
 extern const size_t nr_stack_sites;
 
-/* Whether site s applies to a kernel of version kver (0: unknown: yes). */
-bool stack_site_on(const struct stack_site *s, int kver);
+/*
+ * Whether site s applies to a kernel of version kver (0: unknown: yes)
+ * under a topology whose layers are the STACK_NEED_* bits in layers.
+ */
+bool stack_site_on(const struct stack_site *s, int kver, unsigned int layers);
 
 /* tracefs instances that hold the probes' events, and the probe group. */
 #define STACK_INSTANCE "wblab-stack"
@@ -82,10 +100,12 @@ json_object *stack_hist_summary(const char *text, size_t len, long thread_size,
 
 /*
  * Why a site produced no histogram, from the kprobe_events listing, the
- * grep of /proc/kallsyms for the probed symbols and agent.log (any may be
- * NULL). Returns a malloc'd reason, or NULL if the probe exists.
+ * grep of /proc/kallsyms for the probed symbols, agent.log and the cell's
+ * plan.txt (any may be NULL). Returns a malloc'd reason, or NULL if the
+ * probe exists.
  */
 char *stack_site_absent(const struct stack_site *s, const char *kprobe_events,
-			const char *kallsyms, const char *agent_log);
+			const char *kallsyms, const char *agent_log,
+			const char *plan);
 
 #endif
