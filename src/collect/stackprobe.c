@@ -34,8 +34,9 @@ const struct stack_site stack_sites[] = {
 	SITE("try_to_free_pages", RECLAIM),
 	SITE("try_to_free_mem_cgroup_pages", RECLAIM),
 	SITE("balance_pgdat", RECLAIM),
-	SITE("ext4_writepage", FS),
-	SITE("blkdev_writepage", FS),
+	/* 6.12 has neither (what earlier kernels dropped them is not kept). */
+	SITE("ext4_writepage", FS, .until = KVER(6, 12)),
+	SITE("blkdev_writepage", FS, .until = KVER(6, 12)),
 	SITE("xfs_vm_writepages", FS, .need = STACK_NEED_XFS),
 	/* What reclaim can still write through on 6.12 (no ext4/blkdev). */
 	SITE("swap_writepage", FS),
