@@ -60,6 +60,25 @@ if wants split; then
 	jcheck "$R/split.json" '[.cells[] | select(.host == "local")] | length >= 1' "split: cells ran locally"
 	jcheck "$R/split.json" 'all(.cells[]; .outcome == "ok")' "split: every cell ok on both hosts"
 	d=$(run_dir "$R/split")
+	# The same kernel, topology and workload on each host, n >= 3 each
+	# (the engine places a cell wherever a slot is free, so 6 cells may
+	# split 4:2; then a run on the short host adds to it).
+	short=$(jq -r '[.cells[].host] | group_by(.) | map({h: .[0], n: length}) | map(select(.n < 3)) | .[0].h // empty' "$R/split.json")
+	if [ -n "$short" ]; then
+		awk -v h="$short" '/^hosts:/ {print; next} /- name: / {on = ($3 == h)} on' "$R/hosts.yaml" >"$R/short.yaml"
+		matrix "$R/split2.yaml" ext4-disk dirty-flood 2
+		./wblab matrix run "$R/split2.yaml" --hosts "$R/short.yaml" --jobs 1 --accel tcg \
+			--progress plain --results "$R/split" --json >"$R/split2.json" 2>>"$R/split.log"
+	fi
+	for c in "$R"/split/2*/cells/*/cell.json; do
+		jq -c '{host, outcome, total_s: .timings.total_s, boot_s: .timings.boot_s,
+			workload_s: .timings.workload_s, domain_start_s: .timings.domain_start_s,
+			direct: .metrics.vmscan_write_file_direct_pages,
+			write_mib_s: ((.metrics.fio // [])[0].write.bw_kib_s / 1024)}' "$c"
+	done | jq -s '.' >"$R/split-cells.json"
+	jq -r 'group_by(.host)[] | "# \(.[0].host): n \(length), \(map(.outcome) | unique | join(",")); wall \(map(.total_s) | add / length | . * 10 | round / 10) s (\(map(.total_s | . * 10 | round / 10) | join(", "))), domain start \(map(.domain_start_s) | add / length | . * 100 | round / 100) s, boot \(map(.boot_s) | add / length | . * 10 | round / 10) s, fio write \(map(.write_mib_s) | add / length | . * 10 | round / 10) MiB/s, reclaim-wr-direct \(map(.direct) | join(" "))"' "$R/split-cells.json"
+	jcheck "$R/split-cells.json" '(group_by(.host) | length == 2) and all(group_by(.host)[]; length >= 3 and all(.[]; .outcome == "ok"))' \
+		"split: n >= 3 on each host, every one ok"
 	c=$(jq -r '[.cells[] | select(.host == "remote")][0].dir' "$R/split.json")
 	jcheck "$d/$c/cell.json" '.host_facts.remote == true and .host_facts.libvirt_version > 0 and .kernel.guest_release == "6.1.0-57-amd64"' \
 		"split: the remote cell booted the uploaded kernel and records its host"
@@ -130,7 +149,7 @@ if wants reap; then
 		--progress plain --results "$R/rp" >"$R/rp.log" 2>&1 &
 	pid=$!
 	if wait_for 300 remote_running; then
-		kill -9 -- -$pid
+		kill -9 -$pid
 		wait $pid
 		check "reap: the killed cell's volumes and owner tag are on the remote" sh -c \
 			"$V vol-list wblab | grep -q -- '--root.qcow2' && $V vol-list wblab | grep -q '\.owner '"
@@ -141,28 +160,54 @@ if wants reap; then
 			fail "reap: no volume reaped (see $R/rp2.log)"
 		check "reap: nothing left on the remote" clean_remote
 	else
-		kill -9 -- -$pid
+		kill -9 -$pid
 		fail "reap: no cell ran on the remote (see $R/rp.log)"
 	fi
 fi
 
-# 5. The remote's pool full (a 64 MiB tmpfs over it, in its namespace): the
-#    upload fails, the host is dropped with the reason, its cells are
-#    infra-error (no other host here), nothing counted.
+# 5. The remote's pool full, in its mount namespace: a tmpfs over the pool
+#    dir. (a) 64 MiB: the artifacts' upload fails, the host is dropped
+#    with the reason and the cell runs on the local host. (b) Room for the
+#    artifacts and 48 MiB more: the upload succeeds, the cell's disks fill
+#    the pool mid-cell (dirty-flood writes 256 MiB); the attempt is
+#    infra-error with the reason and the cell is retried on the local host.
+#    Neither is counted as a kernel result.
 if wants full; then
 	vpid=$(cat /var/tmp/wblab-remote/run/virtlogd.pid)
-	matrix "$R/fu.yaml" ext4-disk dirty-flood 1
-	nsenter -t "$vpid" -m -- mount -t tmpfs -o size=64m tmpfs $POOL &&
-		$V pool-refresh wblab >/dev/null
-	./wblab matrix run "$R/fu.yaml" --hosts "$R/remote-only.yaml" --accel tcg \
-		--progress plain --results "$R/fu" --json >"$R/fu.json" 2>"$R/fu.log"
-	rc=$?
-	nsenter -t "$vpid" -m -- umount $POOL
+	# The artifacts' allocation in the pool (bytes), before the tmpfs.
 	$V pool-refresh wblab >/dev/null
-	[ $rc -ne 0 ] && pass "pool full: exit $rc" || fail "pool full: exit 0"
+	need=$($V vol-list wblab --details | awk '$1 ~ /^(img|k)-/ && $1 !~ /\.done$/ {
+		a = $6; u = $7; m = u ~ /^KiB/ ? 1024 : u ~ /^MiB/ ? 1048576 : u ~ /^GiB/ ? 1073741824 : 1
+		s += a * m } END { printf "%d", s / 1048576 + 1 }')
+	echo "# the artifacts take $need MiB in the remote's pool"
+	full() { # NAME SIZE
+		matrix "$R/$1.yaml" ext4-disk dirty-flood 1
+		nsenter -t "$vpid" -m -- mount -t tmpfs -o "size=$2" tmpfs $POOL &&
+			$V pool-refresh wblab >/dev/null
+		./wblab matrix run "$R/$1.yaml" --hosts "$R/remote-first.yaml" --jobs 1 --accel tcg \
+			--progress plain --results "$R/$1" --json >"$R/$1.json" 2>"$R/$1.log"
+		rc=$?
+		nsenter -t "$vpid" -m -- umount -l $POOL
+		$V pool-refresh wblab >/dev/null
+	}
+	full fu 64m
+	[ $rc -eq 0 ] && pass "pool full at upload: exit 0" || fail "pool full at upload: exit $rc (see $R/fu.log)"
 	grep -q "host remote is gone (cannot upload the artifacts to its pool)" "$R/fu.log" &&
-		pass "pool full: the host is dropped with the reason" || fail "pool full: no reason (see $R/fu.log)"
-	jcheck "$(run_dir "$R/fu")/run.json" 'all(.cells[]; .outcome == "infra-error")' "pool full: the cell is infra-error"
+		pass "pool full at upload: the host is dropped with the reason" || fail "pool full at upload: no reason (see $R/fu.log)"
+	jcheck "$(run_dir "$R/fu")/run.json" 'all(.cells[]; .outcome == "ok" and .host == "local")' \
+		"pool full at upload: the cell ran on the local host, ok"
+	full fm "$((need + 48))m"
+	[ $rc -eq 0 ] && pass "pool full mid-cell: exit 0" || fail "pool full mid-cell: exit $rc (see $R/fm.log)"
+	d=$(run_dir "$R/fm")
+	a=$(ls -d "$d"/attempts/*/ 2>/dev/null | head -n 1)
+	jcheck "$a/cell.json" '.outcome == "infra-error" and .host == "remote"' \
+		"pool full mid-cell: the remote attempt is infra-error"
+	echo "# the attempt's reason: $(jq -r .outcome_reason "$a/cell.json" 2>/dev/null)"
+	grep -E "(retry|done) .*infra-error .*(I/O error|disk full|[Nn]o space)" "$R/fm.log" >/dev/null &&
+		pass "pool full mid-cell: the reason names the full disk" || fail "pool full mid-cell: no reason (see $R/fm.log)"
+	jcheck "$d/run.json" '.cells[0].outcome == "ok" and .cells[0].host == "local" and .cells[0].attempts == 2' \
+		"pool full mid-cell: retried on the local host and ok"
+	check "pool full: nothing left on the remote" clean_remote
 fi
 
 lab/remote-endpoint.sh stop
