@@ -30,17 +30,22 @@ static char *read_stamp(const char *path)
 	return strbuf_detach(&sb, NULL);
 }
 
+void kb_stamp_patches(struct kb *k, struct strbuf *sb)
+{
+	for (size_t i = 0; i < k->plan.patches.n; i++) {
+		char hex[HASH_HEX_LEN + 1] = "";
+
+		hash_file_hex(k->patch_paths[i], hex);
+		strbuf_addf(sb, "patch %s %s\n", k->plan.patches.v[i], hex);
+	}
+}
+
 static char *tree_stamp(struct kb *k)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "layout 1\nsource %s\n", k->ident);
-	for (size_t i = 0; i < k->plan.patches.n; i++) {
-		char hex[HASH_HEX_LEN + 1] = "";
-
-		hash_file_hex(k->patch_paths[i], hex);
-		strbuf_addf(&sb, "patch %s %s\n", k->plan.patches.v[i], hex);
-	}
+	kb_stamp_patches(k, &sb);
 	if (k->s->base)
 		strbuf_addf(&sb, "base %s %s\n", k->s->base, k->base_hash);
 	return strbuf_detach(&sb, NULL);

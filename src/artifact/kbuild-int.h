@@ -95,6 +95,11 @@ void kb_compile_errors(const char *log, char *out, size_t len);
 
 /* kbuild-install.c */
 int kb_prepare_tree(struct kb *k);
+/*
+ * A tree stamp's "patch NAME SHA256" lines, in order: a build tree is
+ * reused only when its stamp is the same.
+ */
+void kb_stamp_patches(struct kb *k, struct strbuf *sb);
 int kb_install(struct kb *k, const char *hash, struct kernel_artifact *a);
 bool kb_already_built(const struct kernel_spec *s, const char *hash,
 		      struct kernel_artifact *out);

@@ -167,12 +167,7 @@ static char *git_stamp(struct kb *k)
 	struct strbuf sb = STRBUF_INIT;
 
 	strbuf_addf(&sb, "layout git 1\nsource %s\n", k->ident);
-	for (size_t i = 0; i < k->plan.patches.n; i++) {
-		char hex[HASH_HEX_LEN + 1] = "";
-
-		hash_file_hex(k->patch_paths[i], hex);
-		strbuf_addf(&sb, "patch %s %s\n", k->plan.patches.v[i], hex);
-	}
+	kb_stamp_patches(k, &sb);
 	return strbuf_detach(&sb, NULL);
 }
 
