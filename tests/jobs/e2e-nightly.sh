@@ -229,6 +229,7 @@ git -C "$wt" bisect reset >/dev/null 2>&1
 git -C "$tree" worktree remove --force "$wt"
 git -C "$tree" worktree prune
 sed 's/^/    /' "$out/git-bisect.out"
+echo # git's last line has no newline
 if grep -q "^$revert is the first bad commit" "$out/git-bisect.out"; then
 	pass "git bisect run wblab bisect-step: $revert in $(($(now) - t0)) s"
 else
