@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""The deadlock rates of docs/findings/swap-iscsi-deadlock.txt with 95 %
+intervals, computed with SciPy and checked against R.
+
+Run from the top of the checkout:  /usr/bin/python3 docs/findings/rates.py
+(SciPy 1.10.1 and R 4.2.2 on Debian 12 when the report's figures were
+pasted). Each arm is (name, deadlocked, cells). The Clopper-Pearson
+interval is SciPy's binomtest(...).proportion_ci(method="exact"), the
+Wilson interval method="wilson"; R's binom.test() gives the same exact
+interval and prop.test(correct=FALSE) the same Wilson one, and the
+script stops if any bound differs by more than 1e-9. Fisher's exact test
+(two-sided) compares each arm with the first, as R's fisher.test.
+"""
+import subprocess
+import sys
+
+from scipy import stats
+
+ARMS = [(a[0], int(a[1]), int(a[2])) for a in
+        (x.split(':') for x in sys.argv[1:])] or [
+    # name, stuck, cells: the report's table (counted by hand from the
+    # runs it names; a retried attempt is a cell)
+    ('debian-6.12, md RAID1 over iSCSI', 6, 31),
+    ('debian-6.1, md RAID1 over iSCSI', 0, 9),
+    ('debian-6.12, lru_gen off', 2, 4),
+    ('debian-6.12, md RAID1 of virtio disks', 0, 13),
+    ('debian-6.12, one iSCSI LUN, no md', 1, 6),
+]
+
+
+def r_intervals(k, n):
+    """R's exact (binom.test) and Wilson (prop.test) intervals."""
+    expr = ('b <- binom.test(%d, %d)$conf.int; '
+            'w <- prop.test(%d, %d, correct = FALSE)$conf.int; '
+            'cat(sprintf("%%.12f", c(b, w)))' % (k, n, k, n))
+    out = subprocess.run(['Rscript', '-e', expr], check=True,
+                         capture_output=True, text=True).stdout
+    return [float(v) for v in out.split()]
+
+
+def r_fisher(a, b):
+    expr = ('cat(sprintf("%%.12f", fisher.test(matrix(c(%d, %d, %d, %d), '
+            'nrow = 2))$p.value))' % (a[1], a[2] - a[1], b[1], b[2] - b[1]))
+    return float(subprocess.run(['Rscript', '-e', expr], check=True,
+                                capture_output=True, text=True).stdout)
+
+
+base = ARMS[0]
+print('%-44s %3s %3s %6s  %-17s %-17s %s' %
+      ('arm', 'k', 'n', 'rate', 'Clopper-Pearson', 'Wilson', 'Fisher p vs first'))
+for name, k, n in ARMS:
+    t = stats.binomtest(k, n)
+    cp = t.proportion_ci(confidence_level=0.95, method='exact')
+    wi = t.proportion_ci(confidence_level=0.95, method='wilson')
+    ours = [cp.low, cp.high, wi.low, wi.high]
+    ref = r_intervals(k, n)
+    if any(abs(x - y) > 1e-9 for x, y in zip(ours, ref)):
+        sys.exit('%s: SciPy %s against R %s' % (name, ours, ref))
+    p = ''
+    if (name, k, n) != base:
+        sp = stats.fisher_exact([[base[1], base[2] - base[1]], [k, n - k]])[1]
+        rp = r_fisher(base, (name, k, n))
+        if abs(sp - rp) > 1e-9:
+            sys.exit('%s: Fisher SciPy %g against R %g' % (name, sp, rp))
+        p = '%.3f' % sp
+    print('%-44s %3d %3d %5.1f%%  %5.1f%% - %5.1f%%   %5.1f%% - %5.1f%%   %s' %
+          (name, k, n, 100.0 * k / n, 100 * cp.low, 100 * cp.high,
+           100 * wi.low, 100 * wi.high, p))
+print('SciPy and R agree on every bound (1e-9).')
