@@ -22,6 +22,7 @@
 #include "report/mail-int.h"
 #include "report/report.h"
 #include "util/html.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/strvec.h"
 
@@ -346,16 +347,23 @@ void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n)
 		 metric_rows[metric_index(metric_by_name(c->figure))].unit);
 }
 
+/* A row's stock and revert figures (n bytes each) and its p, as printed. */
+static void claim_cells(const struct rpt_claim *c, char *a, char *b, size_t n,
+			char p[16])
+{
+	rpt_claim_side(c, true, a, n);
+	rpt_claim_side(c, false, b, n);
+	if (isnan(c->d.p))
+		snprintf(p, 16, "-");
+	else
+		snprintf(p, 16, "%.2g", c->d.p);
+}
+
 static void mail_line(struct strbuf *out, const struct rpt_claim *c)
 {
 	char fig[20], a[24], b[24], p[16];
 
-	rpt_claim_side(c, true, a, sizeof(a));
-	rpt_claim_side(c, false, b, sizeof(b));
-	if (isnan(c->d.p))
-		snprintf(p, sizeof(p), "-");
-	else
-		snprintf(p, sizeof(p), "%.2g", c->d.p);
+	claim_cells(c, a, b, sizeof(a), p);
 	strbuf_addf(out, "  (%s) %-17s %14s %14s %3d/%-3d %6s %s\n", c->id,
 		    mail_ascii(fig, sizeof(fig), c->label, 17), a, b, c->na,
 		    c->nb, p, verdict_name(c->d.verdict));
@@ -445,60 +453,35 @@ json_object *rpt_claims_json(const struct report *r)
 		const struct rpt_group *g = &r->groups[c->group];
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "claim",
-				       json_object_new_string(c->id));
-		json_object_object_add(
-			o, "text",
-			json_object_new_string(rpt_claim_text(c->id)));
-		json_object_object_add(o, "figure",
-				       json_object_new_string(c->label));
-		json_object_object_add(o, "row",
-				       json_object_new_string(c->figure));
-		json_object_object_add(o, "stock_row",
-				       json_object_new_string(c->stock_figure));
-		json_object_object_add(
-			o, "stat",
-			json_object_new_string(c->event	  ? "cells" :
-					       c->deepest ? "deepest" :
-							    "summary"));
-		json_object_object_add(
-			o, "kind",
-			json_object_new_string(c->event ? "rate" : "metric"));
-		json_object_object_add(o, "topology",
-				       json_object_new_string(g->topology));
-		json_object_object_add(o, "workload",
-				       json_object_new_string(g->workload));
-		json_object_object_add(
-			o, "stock",
-			json_object_new_string(g->sides[c->stock].name));
-		json_object_object_add(
-			o, "revert",
-			json_object_new_string(g->sides[c->side].name));
-		json_object_object_add(o, "stock_value", num(c->va));
-		json_object_object_add(o, "revert_value", num(c->vb));
+		json_put_str(o, "claim", c->id);
+		json_put_str(o, "text", rpt_claim_text(c->id));
+		json_put_str(o, "figure", c->label);
+		json_put_str(o, "row", c->figure);
+		json_put_str(o, "stock_row", c->stock_figure);
+		json_put_str(o, "stat",
+			     c->event	? "cells" :
+			     c->deepest ? "deepest" :
+					  "summary");
+		json_put_str(o, "kind", c->event ? "rate" : "metric");
+		json_put_str(o, "topology", g->topology);
+		json_put_str(o, "workload", g->workload);
+		json_put_str(o, "stock", g->sides[c->stock].name);
+		json_put_str(o, "revert", g->sides[c->side].name);
+		json_put(o, "stock_value", num(c->va));
+		json_put(o, "revert_value", num(c->vb));
 		if (c->deepest) {
-			json_object_object_add(o, "stock_share",
-					       num(c->share_a));
-			json_object_object_add(o, "revert_share",
-					       num(c->share_b));
-			json_object_object_add(
-				o, "stock_lower_bound",
-				json_object_new_boolean(c->lossy_a));
-			json_object_object_add(
-				o, "revert_lower_bound",
-				json_object_new_boolean(c->lossy_b));
+			json_put(o, "stock_share", num(c->share_a));
+			json_put(o, "revert_share", num(c->share_b));
+			json_put(o, "stock_lower_bound",
+				 json_object_new_boolean(c->lossy_a));
+			json_put(o, "revert_lower_bound",
+				 json_object_new_boolean(c->lossy_b));
 		}
-		json_object_object_add(o, "n_stock",
-				       json_object_new_int(c->na));
-		json_object_object_add(o, "n_revert",
-				       json_object_new_int(c->nb));
-		json_object_object_add(o, "p", num(c->d.p));
-		json_object_object_add(
-			o, "test",
-			json_object_new_string(metric_test_name(c->d.test)));
-		json_object_object_add(
-			o, "verdict",
-			json_object_new_string(verdict_name(c->d.verdict)));
+		json_put_int(o, "n_stock", c->na);
+		json_put_int(o, "n_revert", c->nb);
+		json_put(o, "p", num(c->d.p));
+		json_put_str(o, "test", metric_test_name(c->d.test));
+		json_put_str(o, "verdict", verdict_name(c->d.verdict));
 		json_object_array_add(a, o);
 	}
 	return a;
@@ -542,12 +525,7 @@ void rpt_claims_html(const struct report *r, struct strbuf *out)
 		struct strbuf w = STRBUF_INIT;
 
 		strbuf_addf(&w, "%s / %s", g->topology, g->workload);
-		rpt_claim_side(c, true, a, sizeof(a));
-		rpt_claim_side(c, false, b, sizeof(b));
-		if (isnan(c->d.p))
-			snprintf(p, sizeof(p), "-");
-		else
-			snprintf(p, sizeof(p), "%.2g", c->d.p);
+		claim_cells(c, a, b, sizeof(a), p);
 		strbuf_addf(out, "<tr><td>(%s)</td>", c->id);
 		td(out, c->label);
 		td(out, w.buf);
