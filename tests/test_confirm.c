@@ -231,6 +231,52 @@ START_TEST(recorded_and_shown)
 }
 END_TEST
 
+/*
+ * A regression confirmed on a night and found again on the next nights
+ * is mailed once: confirm_known() names the night that bisected and
+ * mailed it, until a good night comes between, and only on the same host
+ * and accelerator. Before it, every such night bisected and mailed again.
+ */
+START_TEST(known_regression)
+{
+	struct matrix_spec m;
+	struct pool p = POOL_INIT;
+	struct family det = { 0 }, conf = { 0 };
+	const char *grp = "ext4-disk/dirty-flood/512", *what;
+	long long first, id;
+	sqlite3 *db;
+
+	testdata_matrix(&m, "validate");
+	testdata_pool(&p, NULL, "report/fsync/ab");
+	detect(&det, &p, "6.1", "6.1-direct-writeback", &m);
+	reconfirm(&conf, &p, "6.1", "6.1-direct-writeback", &m);
+	what = row(&conf, "reclaim-wr-direct")->what;
+	ck_assert_str_eq(row(&conf, "reclaim-wr-direct")->group, grp);
+
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	ck_assert_int_eq(history_schema(db), 0);
+	night(db, "c1", "good", "tcg");
+	first = night(db, "c2", "regression", "tcg");
+	ck_assert_int_eq(confirm_record(db, first, &det, &conf, "r2"), 0);
+	id = night(db, "c3", "good", "tcg");
+	ck_assert_int_eq(confirm_known(db, id, grp, what), first);
+	ck_assert_int_eq(confirm_known(db, id, grp, "fio-write"), 0);
+	ck_assert_int_eq(confirm_known(db, id, "other/group/512", what), 0);
+	/* another accelerator's series: its own last good night */
+	id = night(db, "c3", "good", "kvm");
+	ck_assert_int_eq(confirm_known(db, id, grp, what), 0);
+	/* a good night between: the regression is news again */
+	night(db, "c4", "good", "tcg");
+	id = night(db, "c5", "good", "tcg");
+	ck_assert_int_eq(confirm_known(db, id, grp, what), 0);
+	sqlite3_close(db);
+	family_release(&det);
+	family_release(&conf);
+	pool_free(&p);
+	matrix_spec_free(&m);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("confirm");
@@ -243,6 +289,7 @@ int main(void)
 	tcase_add_test(tc, aa_rejected);
 	tcase_add_test(tc, recorded_and_shown);
 	tcase_add_test(tc, new_event_is_a_candidate);
+	tcase_add_test(tc, known_regression);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

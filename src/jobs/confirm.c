@@ -147,6 +147,39 @@ int confirm_record(sqlite3 *db, long long night, const struct family *det,
 	return ret;
 }
 
+/* The last good night before t is the same for both nights. */
+static const char known_sql[] =
+	"SELECT c.night FROM candidates c JOIN nights n ON c.night = n.id"
+	" JOIN nights t ON t.id = ?1 WHERE n.tree = t.tree"
+	" AND n.host IS t.host AND n.accel IS t.accel AND n.id < t.id"
+	" AND n.verdict = 'regression' AND c.outcome = 'confirmed'"
+	" AND c.grp = ?2 AND c.what = ?3 AND n.id > (SELECT IFNULL(MAX(g.id),"
+	" 0) FROM nights g WHERE g.tree = t.tree AND g.host IS t.host"
+	" AND g.accel IS t.accel AND g.verdict = 'good' AND g.id < t.id)"
+	" ORDER BY c.night LIMIT 1";
+
+long long confirm_known(sqlite3 *db, long long night, const char *grp,
+			const char *what)
+{
+	sqlite3_stmt *st;
+	long long id = 0;
+	int rc;
+
+	if (confirm_schema(db) ||
+	    sqlite3_prepare_v2(db, known_sql, -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, night);
+	sqlite3_bind_text(st, 2, grp, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, what, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else if (rc != SQLITE_DONE)
+		id = error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return id;
+}
+
 static const char cand_sql[] =
 	"SELECT c.night, n.commit_id, c.grp, c.what, c.outcome, c.verdict,"
 	" c.na, c.nb, c.ref, c.mean, c.pct, c.p, c.detect_p"

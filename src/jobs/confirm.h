@@ -56,6 +56,14 @@ const struct dhyp *confirm_find(const struct family *conf,
 int confirm_schema(sqlite3 *db);
 int confirm_record(sqlite3 *db, long long night, const struct family *det,
 		   const struct family *conf, const char *run_dir);
+/*
+ * The first earlier night of the same tree, host and accelerator as night
+ * whose candidate grp/what was confirmed (so bisected and mailed) since
+ * their last good night: the regression is known, and a night that finds
+ * it again is not bisected or mailed again. Its id, 0 if none, -1 error.
+ */
+long long confirm_known(sqlite3 *db, long long night, const char *grp,
+			const char *what);
 /* wblab history: the candidates of the nights shown, as a table. */
 int confirm_print(sqlite3 *db, const char *tree, FILE *out);
 /* The same as an HTML table (escaped), appended to html. */

@@ -261,6 +261,32 @@ static int send(struct night *n)
 	return ret;
 }
 
+/*
+ * A regression confirmed again on a night after the one that bisected and
+ * mailed it, with no good night between (the same last good commit): the
+ * night stays a regression (never a reference) but the maintainers have
+ * the mail already. Nightly mails a regression once, as the 0-day robot
+ * reports a first bad commit once; a second regression of the same row in
+ * the same range is not told apart (the mail named the first).
+ */
+static bool known(struct night *n)
+{
+	const struct dhyp *h = NULL;
+	long long id;
+
+	for (size_t i = 0; i < n->conf.n && !h; i++)
+		if (n->conf.h[i].regression)
+			h = &n->conf.h[i];
+	id = h ? confirm_known(n->db, n->id, h->group, h->what) : 0;
+	if (id <= 0)
+		return false;
+	strbuf_addf(
+		&n->report,
+		"known regression: %s (%s) was confirmed on night %lld, after the\nsame last good night %.12s: bisected and mailed then, not again\n",
+		h->what, h->group, id, n->good_commit);
+	return true;
+}
+
 int nightly_confirm(struct night *n)
 {
 	int ret = 0;
@@ -279,9 +305,11 @@ int nightly_confirm(struct night *n)
 	if (n->outcome == CONFIRM_REGRESSION) {
 		if (history_night_verdict(n->db, n->id, "regression"))
 			ret = -1;
-		bisect_regression(n);
-		if (send(n))
-			ret = -1;
+		if (!known(n)) {
+			bisect_regression(n);
+			if (send(n))
+				ret = -1;
+		}
 		if (!ret)
 			ret = 1;
 	} else if (n->outcome == CONFIRM_UNKNOWN) {
