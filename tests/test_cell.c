@@ -18,6 +18,7 @@
 #include "cell/results.h"
 #include "util/fs.h"
 #include "util/json.h"
+#include "util/kallsyms.h"
 #include "util/log.h"
 #include "util/num.h"
 
@@ -230,6 +231,59 @@ START_TEST(plan_stack_names_by_version)
 		plan_devs_free(&d);
 	}
 	topology_spec_free(&t);
+}
+END_TEST
+
+/*
+ * With the kernel's System.map on the host, the guest does not read
+ * /proc/kallsyms: the probed symbols' lines (and THREAD_SIZE's two) come
+ * from the map, exact names only. A map that may lack a module's symbols
+ * and misses one leaves the guest's capture in place.
+ */
+START_TEST(plan_ksyms_from_system_map)
+{
+	struct workload_spec w = { .name = "t", .fio = "[j]\n", .timeout = 30 };
+	struct strbuf map = STRBUF_INIT;
+	struct topology_spec t;
+
+	testdata_read(&map, "kallsyms/6.1-System.map.sites");
+	for (int complete = 1; complete >= 0; complete--) {
+		struct strbuf p = STRBUF_INIT, ks = STRBUF_INIT;
+		struct plan_opts o = { .role = PLAN_MAIN,
+				       .workload_timeout = 30,
+				       .kver = KVER(6, 1),
+				       .system_map = map.buf,
+				       .map_complete = complete,
+				       .host_ksyms = &ks };
+		struct plan_devs d = { 0 };
+
+		/* raid1-ext4 arms raid1_make_request: not in this excerpt. */
+		ck_assert_int_eq(topology_spec_find(complete ? "ext4-disk" :
+							       "raid1-ext4",
+						    &t),
+				 0);
+		plan_compile(&t, &w, &o, &p, &d);
+		ck_assert_int_eq(step_index(p.buf, "/proc/kallsyms") >= 0,
+				 !complete);
+		if (complete) {
+			ck_assert_ptr_nonnull(
+				strstr(ks.buf, " T try_to_free_pages\n"));
+			ck_assert_ptr_nonnull(
+				strstr(ks.buf, " t balance_pgdat\n"));
+			ck_assert_ptr_null(strstr(ks.buf, "do_try_to_free"));
+			ck_assert_ptr_null(
+				strstr(ks.buf, "generic_writepages"));
+			ck_assert_int_eq(ksyms_thread_size(ks.buf, ks.len),
+					 16384);
+		} else {
+			ck_assert_int_eq(ks.len, 0);
+		}
+		strbuf_release(&p);
+		strbuf_release(&ks);
+		plan_devs_free(&d);
+		topology_spec_free(&t);
+	}
+	strbuf_release(&map);
 }
 END_TEST
 
@@ -702,6 +756,7 @@ int main(void)
 	tcase_add_test(tc, plan_shipped_topologies);
 	tcase_add_test(tc, plan_stack_names_by_version);
 	tcase_add_test(tc, plan_stack_sites_by_topology);
+	tcase_add_test(tc, plan_ksyms_from_system_map);
 	tcase_add_test(tc, plan_order_xfs_disk);
 	tcase_add_test(tc, plan_hog_every);
 	tcase_add_test(tc, plan_f2fs);

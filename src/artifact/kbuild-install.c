@@ -304,7 +304,7 @@ int kb_install(struct kb *k, const char *hash, struct kernel_artifact *a)
 	{
 		char *map = xasprintf("%s/System.map", k->obj);
 
-		kernel_read_thread_size(a, map);
+		kernel_keep_system_map(a, map, tmpdir);
 		free(map);
 	}
 	if (kernel_commit(tmpdir, a))

@@ -155,8 +155,10 @@ static char *jdup(json_object *o, const char *key)
 	return s ? xstrdup(s) : NULL;
 }
 
-static const char *const kernel_files[] = { "kernel.json", "bzImage", "config",
-					    "modules.img", NULL };
+/* modules.img and System.map are sealed when the entry has them. */
+static const char *const kernel_files[] = { "kernel.json", "bzImage",
+					    "config",	   "modules.img",
+					    "System.map",  NULL };
 
 int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 {
@@ -186,6 +188,14 @@ int kernel_artifact_load(const char *dir, struct kernel_artifact *a)
 		free(a->modules_img);
 		a->modules_img = NULL;
 	}
+	/* Only a map the entry's (sealed) kernel.json names is its own. */
+	if (jstr(o, "system_map")) {
+		a->system_map = xasprintf("%s/System.map", dir);
+		if (!path_exists(a->system_map)) {
+			free(a->system_map);
+			a->system_map = NULL;
+		}
+	}
 	a->modules_dir = xasprintf("%s/modules/lib/modules/%s", dir,
 				   a->version ? a->version : "");
 	json_object_put(o);
@@ -210,6 +220,7 @@ void kernel_artifact_free(struct kernel_artifact *a)
 	free(a->config);
 	free(a->modules_img);
 	free(a->modules_dir);
+	free(a->system_map);
 	free(a->source);
 	free(a->patches);
 	free(a->origin);
@@ -290,6 +301,9 @@ static int write_kernel_json(const char *tmpdir,
 	json_object_object_add(o, "patches",
 			       json_object_new_string(a->patches ? a->patches :
 								   ""));
+	if (a->system_map)
+		json_object_object_add(o, "system_map",
+				       json_object_new_string("System.map"));
 	if (a->thread_size)
 		json_object_object_add(o, "thread_size",
 				       json_object_new_int64(a->thread_size));
@@ -305,16 +319,28 @@ static int write_kernel_json(const char *tmpdir,
 	return ret;
 }
 
-void kernel_read_thread_size(struct kernel_artifact *a, const char *path)
+void kernel_keep_system_map(struct kernel_artifact *a, const char *path,
+			    const char *tmpdir)
 {
 	struct strbuf map = STRBUF_INIT;
+	char *dst = xasprintf("%s/System.map", tmpdir);
 
-	if (strbuf_read_file(&map, path) < 0)
+	if (strbuf_read_file(&map, path) < 0) {
 		warn("kernel %s: no System.map at %s: THREAD_SIZE not recorded",
 		     a->name, path);
-	else if (!(a->thread_size = ksyms_thread_size(map.buf, map.len)))
+		goto out;
+	}
+	if (!(a->thread_size = ksyms_thread_size(map.buf, map.len)))
 		warn("kernel %s: %s has no __start_init_task/__end_init_task THREAD_SIZE apart: THREAD_SIZE not recorded",
 		     a->name, path);
+	/* Without the copy a cell reads the guest's /proc/kallsyms instead. */
+	if (write_file_atomic(dst, map.buf, map.len, 0644))
+		warn("kernel %s: cannot keep System.map in %s: %s", a->name,
+		     tmpdir, strerror(errno));
+	else
+		a->system_map = xstrdup(dst);
+out:
+	free(dst);
 	strbuf_release(&map);
 }
 
@@ -462,7 +488,7 @@ static int fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 		char *map =
 			xasprintf("%s/boot/System.map-%s", root, a->version);
 
-		kernel_read_thread_size(a, map);
+		kernel_keep_system_map(a, map, tmpdir);
 		free(map);
 	}
 	rm_rf(root);

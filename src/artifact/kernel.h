@@ -29,6 +29,12 @@ struct kernel_artifact {
 	 * cached before it was recorded).
 	 */
 	long thread_size;
+	/*
+	 * DIR/System.map, kept since 2026-12-05 (NULL in older entries): the
+	 * host names the stack probes' symbols from it instead of reading
+	 * /proc/kallsyms in the guest.
+	 */
+	char *system_map;
 };
 
 /* Compute the cache key of a spec (reads patches and config fragments). */
@@ -43,8 +49,12 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
  * modules/lib/modules/<version>/.
  */
 int kernel_commit(const char *tmpdir, struct kernel_artifact *a);
-/* a->thread_size from the System.map at path (warns when it has none). */
-void kernel_read_thread_size(struct kernel_artifact *a, const char *path);
+/*
+ * a->thread_size from the System.map at path (warns when it has none), and
+ * a copy of it in tmpdir, the staged entry.
+ */
+void kernel_keep_system_map(struct kernel_artifact *a, const char *path,
+			    const char *tmpdir);
 int kernel_artifact_load(const char *dir, struct kernel_artifact *out);
 void kernel_artifact_free(struct kernel_artifact *a);
 

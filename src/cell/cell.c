@@ -127,6 +127,34 @@ char *cell_cmdline(const struct cell_spec *c)
 		c->cmdline_extra ? c->cmdline_extra : "");
 }
 
+/*
+ * The plan from the cell's specs. The main guest's probed symbols come
+ * from the kernel's System.map when the host has it (stack_kallsyms.txt
+ * written here), else the guest reads /proc/kallsyms.
+ */
+static void vm_plan(const struct cell_spec *c, struct vm *vm,
+		    struct plan_opts *po)
+{
+	struct strbuf map = STRBUF_INIT, ksyms = STRBUF_INIT;
+
+	if (po->role == PLAN_MAIN && c->kernel->system_map &&
+	    strbuf_read_file(&map, c->kernel->system_map) >= 0) {
+		po->system_map = map.buf;
+		po->map_complete = !c->kernel->modules_img;
+		po->host_ksyms = &ksyms;
+	}
+	plan_compile(c->topo, c->wl, po, &vm->plan, &vm->devs);
+	if (ksyms.len) {
+		char *p = xasprintf("%s/stack_kallsyms.txt", c->cell_dir);
+
+		if (write_file_atomic(p, ksyms.buf, ksyms.len, 0644))
+			warn("cannot write %s: %s", p, strerror(errno));
+		free(p);
+	}
+	strbuf_release(&map);
+	strbuf_release(&ksyms);
+}
+
 static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		      const char *out_dir)
 {
@@ -197,7 +225,7 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		guest_set_console(&vm->g, vm->dc.console_sock, console);
 	if (cell_disks_make(&cd, &vm->dc, &x->err))
 		goto out;
-	plan_compile(c->topo, c->wl, &po, &vm->plan, &vm->devs);
+	vm_plan(c, vm, &po);
 	{
 		char *pp = xasprintf("%s/plan%s.txt", c->cell_dir,
 				     tgt ? "-target" : "");

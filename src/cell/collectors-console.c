@@ -31,10 +31,13 @@ static long cell_thread_size(const char *dir, json_object *st)
 	long ts = ksym ? ksyms_thread_size(ksym, strlen(ksym)) : 0;
 	json_object *o = json_object_new_object();
 
+	bool map = ksym && !strncmp(ksym, "# System.map", 12);
+
 	json_put_str(
 		o, "source",
-		ts ? "guest /proc/kallsyms (__end_init_task - __start_init_task)" :
-		     "assumed: x86_64 without KASAN (stack_kallsyms.txt has no __start_init_task/__end_init_task)");
+		!ts ? "assumed: x86_64 without KASAN (stack_kallsyms.txt has no __start_init_task/__end_init_task)" :
+		map ? "the kernel's System.map (__end_init_task - __start_init_task)" :
+		      "guest /proc/kallsyms (__end_init_task - __start_init_task)");
 	json_put_int(o, "bytes", stack_thread_size(ts));
 	json_put(st, "thread_size", o);
 	free(ksym);

@@ -109,27 +109,78 @@ static bool site_on(const struct collectors_opts *o, const struct stack_site *s)
 	return stack_site_on(s, o->kver, o->layers);
 }
 
+/* The probed symbols, then the two THREAD_SIZE apart (util/kallsyms.h). */
+static const char **ksyms_wanted(const struct collectors_opts *o, size_t *nr)
+{
+	const char **v = xzalloc((nr_stack_sites + 3) * sizeof(*v));
+	size_t n = 0;
+
+	for (size_t i = 0; i < nr_stack_sites; i++)
+		if (site_on(o, &stack_sites[i]))
+			v[n++] = stack_sites[i].symbol;
+	v[n++] = "__start_init_task";
+	v[n++] = "__end_init_task";
+	*nr = n;
+	return v;
+}
+
+/*
+ * The System.map lines of the wanted symbols into out; false when one is
+ * missing and the map may not be the whole kernel (a module may have it).
+ */
+static bool ksyms_from_map(const struct collectors_opts *o, const char **want,
+			   size_t nr, struct strbuf *out)
+{
+	bool *seen = xzalloc(nr * sizeof(*seen));
+	const char *line = o->system_map;
+	size_t found = 0;
+
+	while (*line) {
+		const char *eol = strchrnul(line, '\n');
+		const char *sym = memrchr(line, ' ', eol - line);
+
+		for (size_t i = 0; sym && i < nr; i++) {
+			size_t len = strlen(want[i]);
+
+			if (seen[i] || (size_t)(eol - sym - 1) != len ||
+			    memcmp(sym + 1, want[i], len))
+				continue;
+			strbuf_add(out, line, eol - line);
+			strbuf_addch(out, '\n');
+			seen[i] = true;
+			found++;
+		}
+		line = *eol ? eol + 1 : eol;
+	}
+	free(seen);
+	return found == nr || o->map_complete;
+}
+
 static void grep_kallsyms(struct strbuf *plan, const struct collectors_opts *o)
 {
 	const char **grep = xzalloc((2 * nr_stack_sites + 8) * sizeof(*grep));
-	size_t n = 0;
+	size_t n = 0, nr;
+	const char **want = ksyms_wanted(o, &nr);
 
+	if (o->system_map && o->host_ksyms) {
+		strbuf_addstr(
+			o->host_ksyms,
+			"# System.map, on the host: the kernel's symbols the stack probes name\n");
+		if (ksyms_from_map(o, want, nr, o->host_ksyms))
+			goto out;
+		strbuf_reset(o->host_ksyms);
+	}
 	grep[n++] = "grep";
 	grep[n++] = "-w";
-	for (size_t i = 0; i < nr_stack_sites; i++) {
-		if (!site_on(o, &stack_sites[i]))
-			continue;
+	for (size_t i = 0; i < nr; i++) {
 		grep[n++] = "-e";
-		grep[n++] = stack_sites[i].symbol;
+		grep[n++] = want[i];
 	}
-	/* THREAD_SIZE apart (util/kallsyms.h): the stack size that ran. */
-	grep[n++] = "-e";
-	grep[n++] = "__start_init_task";
-	grep[n++] = "-e";
-	grep[n++] = "__end_init_task";
 	grep[n++] = "/proc/kallsyms";
 	plan_step_argv(plan, VERB_CAPTURE, "stack_kallsyms.txt", "kallsyms",
 		       grep);
+out:
+	free(want);
 	free(grep);
 }
 

@@ -557,7 +557,10 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 	struct collectors_opts co = { .thread_size = o->thread_size,
 				      .kver = o->kver,
 				      .layers = stack_layers(t, o->role),
-				      .page_cache = w->trace_page_cache };
+				      .page_cache = w->trace_page_cache,
+				      .system_map = o->system_map,
+				      .map_complete = o->map_complete,
+				      .host_ksyms = o->host_ksyms };
 
 	devs->nr = t->nr_layers;
 	devs->dev = xzalloc((t->nr_layers + 1) * sizeof(*devs->dev));

@@ -15,6 +15,10 @@ struct plan_opts {
 	const char *own_ip; /* this guest's address on the lab network */
 	long thread_size; /* the kernel's THREAD_SIZE (0: unknown) */
 	int kver; /* its version, KVER() (0: unknown) */
+	/* Its System.map, as collectors_opts (cell/collectors-plan.h). */
+	const char *system_map;
+	bool map_complete;
+	struct strbuf *host_ksyms;
 };
 
 /*

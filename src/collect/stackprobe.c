@@ -258,7 +258,7 @@ char *stack_site_absent(const struct stack_site *s, const char *kprobe_events,
 	free(what);
 	if (kallsyms && !find_word_line(kallsyms, s->symbol))
 		why = xasprintf(
-			"%s is not in /proc/kallsyms (not built, module not loaded, or inlined)",
+			"%s is not in the kernel's symbols (not built, module not loaded, or inlined)",
 			s->symbol);
 	else if (fail) {
 		const char *c = strstr(fail, "': ");
