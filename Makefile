@@ -3,7 +3,7 @@
 # `make` builds ./wblab and the guest agent; `make check` runs the tests.
 
 CC ?= gcc
-PKGS := libvirt libxml-2.0 yaml-0.1 json-c sqlite3 libcrypto gsl
+PKGS := libvirt libxml-2.0 yaml-0.1 json-c sqlite3 libcrypto gsl zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 CFLAGS ?= -O2 -g

@@ -2,7 +2,7 @@
 # Install everything wblab's build, tests and lab need on Debian 12.
 set -e
 PKGS="build-essential pkg-config libvirt-dev libxml2-dev libyaml-dev libjson-c-dev
-libsqlite3-dev libssl-dev check libsubunit-dev libvirt-daemon-system
+libsqlite3-dev libssl-dev zlib1g-dev check libsubunit-dev libvirt-daemon-system
 qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
 gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12 bc bison flex libelf-dev dwarves ccache
 rsync clang-format jq libvirt-clients python3 python3-jsonschema libgsl-dev libxml2-utils

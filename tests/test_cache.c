@@ -21,6 +21,7 @@
 #include "artifact/kbuild.h"
 #include "artifact/kernel.h"
 #include "artifact/seal.h"
+#include "artifact/toolver.h"
 #include "util/fs.h"
 #include "util/hash.h"
 #include "util/json.h"
@@ -207,6 +208,53 @@ START_TEST(prebuilt_fetched_once_under_a_lock)
 }
 END_TEST
 
+/*
+ * tool_output() answers from CACHE/probe/tools.json while the stamp (the
+ * dpkg database and the binary) holds, and asks the tool again when it
+ * does not.
+ */
+START_TEST(tool_output_cached_while_stamp_holds)
+{
+	char cache[] = "/tmp/wblab-test-tools.XXXXXX";
+	const char *argv[] = { "dpkg-query", "-W",   "-f=${Version}",
+			       "--",	     "dpkg", NULL };
+	const char *key = "dpkg-query\x1f-W\x1f-f=${Version}\x1f--\x1f"
+			  "dpkg";
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT, c = STRBUF_INIT;
+	json_object *db, *e;
+	char *path;
+
+	ck_assert_ptr_nonnull(mkdtemp(cache));
+	setenv("WBLAB_CACHE", cache, 1);
+	path = xasprintf("%s/probe/tools.json", cache);
+	ck_assert_int_eq(tool_output(argv, &a), 0);
+	ck_assert_uint_gt(a.len, 0);
+	db = json_object_from_file(path);
+	ck_assert_ptr_nonnull(db);
+	ck_assert(json_object_object_get_ex(db, key, &e));
+	ck_assert_str_eq(
+		json_object_get_string(json_object_object_get(e, "out")),
+		a.buf);
+	/* Same stamp: the cached answer, not the tool's. */
+	json_object_object_add(e, "out", json_object_new_string("cached"));
+	ck_assert_int_eq(json_write_atomic(path, db), 0);
+	ck_assert_int_eq(tool_output(argv, &b), 0);
+	ck_assert_str_eq(b.buf, "cached");
+	/* A stamp that no longer holds: the tool again. */
+	json_object_object_add(e, "stamp", json_object_new_string("stale"));
+	ck_assert_int_eq(json_write_atomic(path, db), 0);
+	ck_assert_int_eq(tool_output(argv, &c), 0);
+	ck_assert_str_eq(c.buf, a.buf);
+	json_object_put(db);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	strbuf_release(&c);
+	free(path);
+	unsetenv("WBLAB_CACHE");
+	rm_rf(cache);
+}
+END_TEST
+
 static const char *const files[] = { "kernel.json", "bzImage", "config",
 				     "modules.img", NULL };
 
@@ -366,6 +414,7 @@ int main(void)
 
 	tcase_set_timeout(tc, 300);
 	tcase_add_test(tc, prebuilt_fetched_once_under_a_lock);
+	tcase_add_test(tc, tool_output_cached_while_stamp_holds);
 	tcase_add_test(tc, unsealed_entry_is_rebuilt);
 	tcase_add_test(tc, seal_digest_is_sha256sum);
 	tcase_add_test(tc, legacy_seal_checked_then_resealed);

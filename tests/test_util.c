@@ -15,9 +15,12 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "testdata.h"
 #include "util/dvec.h"
+#include "util/fs.h"
+#include "util/gz.h"
 #include "util/io.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -255,6 +258,66 @@ START_TEST(json_number_one_precision)
 END_TEST
 
 /* The releases the lab's kernels report (tests/data cell.json files). */
+/*
+ * gz_compress_file() on a real trace (the stack collector's leaf trace of
+ * a lab 6.1 revert cell, kept as gzip made it): what zlib reads back is
+ * the original, the header is gzip -n's (no name, zero time stamp), the
+ * source is gone; a link is refused at either end and nothing is lost.
+ */
+START_TEST(gz_compress_like_gzip_n)
+{
+	char dir[] = "/tmp/wblab-test-gz.XXXXXX";
+	struct strbuf orig = STRBUF_INIT;
+	char *src, *gz, *lnk, buf[1 << 16], hdr[10];
+	gzFile in;
+	size_t got = 0;
+	int n, fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	in = gzopen(
+		testdata_path("stack/lab-6.1-dw-ext4-leaf/stack_leaf_trace.gz"),
+		"rb");
+	ck_assert_ptr_nonnull(in);
+	while ((n = gzread(in, buf, sizeof(buf))) > 0)
+		strbuf_add(&orig, buf, n);
+	gzclose(in);
+	ck_assert_uint_gt(orig.len, 100000);
+	src = xasprintf("%s/trace", dir);
+	gz = xasprintf("%s/trace.gz", dir);
+	ck_assert_int_eq(write_file_atomic(src, orig.buf, orig.len, 0644), 0);
+	ck_assert_int_eq(gz_compress_file(src), 0);
+	ck_assert_int_ne(access(src, F_OK), 0);
+	fd = open(gz, O_RDONLY);
+	ck_assert_int_eq(read(fd, hdr, sizeof(hdr)), sizeof(hdr));
+	close(fd);
+	ck_assert(hdr[0] == '\x1f' && hdr[1] == '\x8b' && hdr[2] == 8);
+	ck_assert_int_eq(hdr[3], 0); /* no FNAME: -n */
+	ck_assert(!hdr[4] && !hdr[5] && !hdr[6] && !hdr[7]); /* mtime 0 */
+	in = gzopen(gz, "rb");
+	while ((n = gzread(in, buf, sizeof(buf))) > 0) {
+		ck_assert(got + n <= orig.len &&
+			  !memcmp(orig.buf + got, buf, n));
+		got += n;
+	}
+	gzclose(in);
+	ck_assert_uint_eq(got, orig.len);
+	/* A link as the source, or a .gz already there: refused, kept. */
+	lnk = xasprintf("%s/link", dir);
+	ck_assert_int_eq(symlink(gz, lnk), 0);
+	ck_assert_int_eq(gz_compress_file(lnk), -1);
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_int_eq(write_file_atomic(src, "x", 1, 0644), 0);
+	ck_assert_int_eq(gz_compress_file(src), -1);
+	ck_assert_int_eq(errno, EEXIST);
+	ck_assert_int_eq(access(src, F_OK), 0);
+	free(lnk);
+	free(src);
+	free(gz);
+	strbuf_release(&orig);
+	rm_rf(dir);
+}
+END_TEST
+
 START_TEST(kver_of_releases)
 {
 	ck_assert_int_eq(kver_parse("6.1.192-wblab"), KVER(6, 1));
@@ -283,6 +346,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, num_refuses_what_atoi_took);
+	tcase_add_test(tc, gz_compress_like_gzip_n);
 	tcase_add_test(tc, num_double_finite_decimals_only);
 	tcase_add_test(tc, num_errors_name_file_and_line);
 	tcase_add_test(tc, num_real_vmstat);

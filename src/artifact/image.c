@@ -13,6 +13,7 @@
 #include "artifact/cache.h"
 #include "artifact/image.h"
 #include "artifact/seal.h"
+#include "artifact/toolver.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -24,7 +25,7 @@ int image_cache_key(const struct image_spec *s, char *hex)
 			       "debootstrap", NULL };
 	struct strbuf ver = STRBUF_INIT;
 
-	run_capture(argv, &ver, NULL);
+	tool_output(argv, &ver);
 	hasher_add_str(h, "wblab-image", "1");
 	hasher_add_str(h, "suite", s->suite);
 	hasher_add_str(h, "mirror", s->mirror);

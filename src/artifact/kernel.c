@@ -17,6 +17,7 @@
 #include "artifact/cache.h"
 #include "artifact/kernel.h"
 #include "artifact/seal.h"
+#include "artifact/toolver.h"
 #include "util/fs.h"
 #include "util/kallsyms.h"
 #include "util/log.h"
@@ -35,7 +36,7 @@ static void hash_toolchain(struct hasher *h)
 	const char *argv[] = { "gcc", "--version", NULL };
 	struct strbuf out = STRBUF_INIT;
 
-	run_capture(argv, &out, NULL);
+	tool_output(argv, &out);
 	hasher_add_str(h, "toolchain", out.buf);
 	strbuf_release(&out);
 }
@@ -51,7 +52,7 @@ static int hash_source(struct hasher *h, const struct kernel_spec *s)
 				       "-f=${Version}",	  "--",
 				       s->source_package, NULL };
 
-		if (run_capture(argv, &out, NULL) || !out.len)
+		if (tool_output(argv, &out) || !out.len)
 			ret = error(
 				"%s: source package %s is not installed (make deps installs linux-source-6.1)",
 				s->path, s->source_package);

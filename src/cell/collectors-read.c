@@ -12,6 +12,7 @@
 
 #include "cell/collectors-int.h"
 #include "util/fs.h"
+#include "util/gz.h"
 #include "util/log.h"
 #include "util/run.h"
 
@@ -169,20 +170,18 @@ int coll_read_trace(const char *dir, struct strbuf *sb, bool *compress,
 }
 
 /*
- * Raw traces are kept compressed (gzip -n, argv) once parsed. Not -f: a
- * results directory may be someone else's, and gzip -f would compress
- * what a link points at; without it gzip refuses links. A stale NAME.gz
- * (only the file just read is current) is removed first.
+ * Raw traces are kept compressed (util/gz.h, as gzip -n) once parsed.
+ * Links are refused at both ends: a results directory may be someone
+ * else's. A stale NAME.gz (only the file just read is current) is removed
+ * first.
  */
 void coll_compress(const char *dir, const char *name)
 {
 	char *path = xasprintf("%s/%s", dir, name);
 	char *gz = xasprintf("%s.gz", path);
-	const char *argv[] = { "gzip", "-n", "--", path, NULL };
-	struct run_opts o = { .quiet = 1, .timeout = 300 };
 
-	if ((unlink(gz) < 0 && errno != ENOENT) || run_argv(argv, &o))
-		warn("cannot compress %s", path);
+	if ((unlink(gz) < 0 && errno != ENOENT) || gz_compress_file(path))
+		warn("cannot compress %s: %s", path, strerror(errno));
 	free(gz);
 	free(path);
 }
