@@ -4,8 +4,9 @@
 
 Every swap-direct* and dirty-flood* cell whose cell.json is listed in
 argv[1] (made with: find /var/lib/wblab /work /tmp /var/tmp -xdev -name
-cell.json > LIST), one per (run, cell), copies of the same cell in other
-checkouts' tests/data counted once: outcome, whether the stall watcher was
+cell.json > LIST), one per (run, cell, attempt): a retried attempt and
+its retry are two cells, as in the report; copies of the same cell in
+other checkouts' tests/data counted once: outcome, whether the stall watcher was
 in its plan, whether it took a dump, whether the cell has a stall event.
 With a second argument, every cell with the watcher or a stall is listed.
 Usage: /usr/bin/python3 docs/findings/stall-census.py LIST [detail]
@@ -24,7 +25,7 @@ for p in open(sys.argv[1]).read().split():
         w = (w or {}).get('name')
     if not w or not (w.startswith('swap-direct') or w.startswith('dirty-flood')):
         continue
-    key = (c.get('run'), c.get('cell'))
+    key = (c.get('run'), c.get('cell'), c.get('attempt'))
     d = os.path.dirname(p)
     con = os.path.join(d, 'console.log')
     has = os.path.isfile(con)
@@ -38,7 +39,7 @@ for p in open(sys.argv[1]).read().split():
     if key not in seen or (watch and not seen[key][5]):
         seen[key] = row
 by = collections.Counter((r[1], r[4], r[5], r[6], bool(r[7])) for r in seen.values())
-print(len(seen), "distinct cells (run, cell)")
+print(len(seen), "distinct cells (run, cell, attempt)")
 print("n  (workload, outcome, watcher in plan, watcher dumped, stall event)")
 for k, v in sorted(by.items()):
     print(v, k)
