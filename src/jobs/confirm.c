@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "jobs/confirm.h"
+#include "stats/stats.h"
 #include "util/html.h"
 #include "util/log.h"
 
@@ -50,6 +51,15 @@ enum confirm_outcome confirm_decide(const struct family *det,
 				    const struct family *conf, size_t *unknown)
 {
 	*unknown = 0;
+	/*
+	 * A re-run with fewer cells a side than a decision needs (stopped
+	 * by a signal, every cell infra-error) decides nothing: before, its
+	 * events had no hypothesis and the candidates were rejected.
+	 */
+	if (conf->look < STATS_MIN_N) {
+		*unknown = confirm_candidates(det);
+		return CONFIRM_UNKNOWN;
+	}
 	for (size_t i = 0; i < det->n; i++) {
 		const struct dhyp *h;
 
@@ -178,6 +188,32 @@ long long confirm_known(sqlite3 *db, long long night, const char *grp,
 		id = error("wblab.db: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return id;
+}
+
+int confirm_carry(sqlite3 *db, long long night, struct family *det,
+		  struct strbuf *report)
+{
+	int carried = 0;
+
+	for (size_t i = 0; i < det->n; i++) {
+		struct dhyp *h = &det->h[i];
+		long long id;
+
+		if (h->event || h->regression)
+			continue;
+		id = confirm_known(db, night, h->group, h->what);
+		if (id < 0)
+			return -1;
+		if (!id)
+			continue;
+		h->regression = true;
+		carried++;
+		strbuf_addf(
+			report,
+			"carried: %s (%s) was confirmed a regression on night %lld since the\nlast good night: a candidate until a re-run clears it\n",
+			h->what, h->group, id);
+	}
+	return carried;
 }
 
 static const char cand_sql[] =

@@ -64,6 +64,17 @@ int confirm_record(sqlite3 *db, long long night, const struct family *det,
  */
 long long confirm_known(sqlite3 *db, long long night, const char *grp,
 			const char *what);
+/*
+ * Rows of det (tonight against the last good night) that are no
+ * regression of the detection but were confirmed as one since the last
+ * good night (confirm_known()): each becomes a candidate (its regression
+ * flag set), a line in report says so. A regression stays a candidate
+ * until a re-run clears it: the detection's one look at 3 cells a side
+ * can miss it, and a missed night would become the last good night.
+ * Returns how many rows were carried, -1 on error.
+ */
+int confirm_carry(sqlite3 *db, long long night, struct family *det,
+		  struct strbuf *report);
 /* wblab history: the candidates of the nights shown, as a table. */
 int confirm_print(sqlite3 *db, const char *tree, FILE *out);
 /* The same as an HTML table (escaped), appended to html. */

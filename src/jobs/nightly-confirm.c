@@ -294,6 +294,8 @@ int nightly_confirm(struct night *n)
 	if (!n->good_commit)
 		return 0;
 	if (confirm(n)) {
+		/* Not decided: never tonight's 'good' (a reference). */
+		history_night_verdict(n->db, n->id, "infra");
 		strbuf_addstr(&n->report,
 			      "the confirmation did not run (see the log)\n");
 		return -1;
