@@ -538,6 +538,51 @@ START_TEST(plan_swap_raid1_iscsi)
 }
 END_TEST
 
+/*
+ * dm-delay: the agent's helper makes the device over the disk (it needs
+ * the guest's device size), the fs goes on /dev/mapper/NAME, and teardown
+ * removes it after the unmount.
+ */
+START_TEST(plan_dm_delay)
+{
+	struct topology_spec t;
+	struct workload_spec w = { .name = "t",
+				   .fio = "[x]\nrw=write\n",
+				   .timeout = 30 };
+	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 30 };
+	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
+
+	ck_assert_int_eq(topology_spec_find("ext4-oom-4m-dmdelay", &t), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_int_ge(
+		step_index(
+			p.buf,
+			"run\tdelay\t120\t/run/wblab-agent\tdm-delay\tdelay\t@disk:wblab-disk0\t1\n"),
+		0);
+	ck_assert_int_lt(
+		step_index(p.buf, "\tdm-delay\tdelay\t@disk:wblab-disk0"),
+		step_index(p.buf,
+			   "run\tdelay\t120\tdmsetup\tmknodes\tdelay\n"));
+	ck_assert_int_lt(
+		step_index(p.buf, "\tdmsetup\tmknodes\tdelay\n"),
+		step_index(p.buf, "\tmkfs.ext4\t-F\t-q\t/dev/mapper/delay\n"));
+	ck_assert_int_ge(
+		step_index(
+			p.buf,
+			"capture\ttopology.txt\tdmsetup table\tdmsetup\ttable\n"),
+		0);
+	ck_assert_int_lt(
+		step_index(p.buf, "try\tscratch\t120\tumount\t/mnt/scratch\n"),
+		step_index(p.buf, "try\tdelay\t120\tdmsetup\tremove\tdelay\n"));
+	ck_assert_str_eq(d.dev[topology_find(&t, "delay") - t.layers],
+			 "/dev/mapper/delay");
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	topology_spec_free(&t);
+}
+END_TEST
+
 /* A pre: command of 100 words reaches the plan whole, ${WBLAB_MOUNT} filled. */
 START_TEST(plan_pre_step_not_cut)
 {
@@ -761,6 +806,7 @@ int main(void)
 	tcase_add_test(tc, plan_hog_every);
 	tcase_add_test(tc, plan_f2fs);
 	tcase_add_test(tc, plan_swap_raid1_iscsi);
+	tcase_add_test(tc, plan_dm_delay);
 	tcase_add_test(tc, plan_pre_step_not_cut);
 	tcase_add_test(tc, plan_is_pure);
 	tcase_add_test(tc, results_writer_on_real_cell);

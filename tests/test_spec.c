@@ -285,7 +285,7 @@ START_TEST(swap_and_f2fs_layers)
 		"layers[1].on: required field is missing");
 	ASSERT_ERR(
 		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swapfile, on: d}\n"),
-		"unknown layer type 'swapfile' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap)");
+		"unknown layer type 'swapfile' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap, dm-delay)");
 #undef LAYERS
 	strbuf_release(&s);
 
@@ -507,6 +507,54 @@ START_TEST(sizes_and_names)
 }
 END_TEST
 
+/* dm-delay: a block layer over one block layer, its delay required. */
+START_TEST(dm_delay_layer)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct topology_spec t;
+	char *path, *e;
+
+#define LAYERS(x)                                                              \
+	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
+	 s.buf)
+	e = topo_errors(LAYERS(
+		"  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 5}\n"
+		"  - {name: f, type: fs, on: dl, fstype: ext4}\n"));
+	ck_assert_msg(!*e, "dm-delay refused: %s", e);
+	free(e);
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].delay_ms: required field is missing");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 0}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].delay_ms: 0 is out of range [1, 60000]");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: dl, type: dm-delay, on: [d, e], delay_ms: 1}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:8: layers[2].on: dm-delay takes 1 lower layer, not 2");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: f, type: fs, on: d, fstype: ext4}\n  - {name: dl, type: dm-delay, on: f, delay_ms: 1}\n"),
+		"layers[2].on: 'f' (fs) provides no block device for dm-delay");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 1, level: 5}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].level: unknown field");
+#undef LAYERS
+	strbuf_release(&s);
+
+	/* The shipped control: ext4 on dm-delay on the 4 MiB/s disk. */
+	path = xasprintf("%s/topologies/ext4-oom-4m-dmdelay.yaml",
+			 wblab_home());
+	ck_assert_int_eq(topology_spec_load(path, "ext4-oom-4m-dmdelay", &t),
+			 0);
+	ck_assert_int_eq(topology_find(&t, "delay")->type, LAYER_DM_DELAY);
+	ck_assert_int_eq(topology_find(&t, "delay")->delay_ms, 1);
+	ck_assert_str_eq(topology_find(&t, "delay")->on.v[0], "disk0");
+	ck_assert_str_eq(topology_mount_layer(&t)->on.v[0], "delay");
+	ck_assert_int_eq(topology_disk_iotune(&t, "main", 0)->queue_size, 8);
+	topology_spec_free(&t);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("spec");
@@ -523,6 +571,7 @@ int main(void)
 	tcase_add_test(tc, topology_queue_size_field);
 	tcase_add_test(tc, layer_errors);
 	tcase_add_test(tc, swap_and_f2fs_layers);
+	tcase_add_test(tc, dm_delay_layer);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);
 	tcase_add_test(tc, disks_and_memory);

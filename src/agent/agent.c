@@ -28,6 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "agent/dmdelay.h"
 #include "agent/hog.h"
 #include "agent/oomwatch.h"
 #include "agent/io.h"
@@ -436,7 +437,9 @@ int main(int argc, char **argv)
 		return oomwatch_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "watch"))
 		return watch_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "dm-delay"))
+		return dmdelay_main(argc - 1, argv + 1);
 	fprintf(stderr,
-		"usage: wblab-agent hog|sample|oomwatch|watch ... (stage 1/2 run as PID 1)\n");
+		"usage: wblab-agent hog|sample|oomwatch|watch|dm-delay ... (stage 1/2 run as PID 1)\n");
 	return 2;
 }

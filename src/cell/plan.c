@@ -189,6 +189,25 @@ static void setup_swap(struct planner *pl, const struct topo_layer *l)
 	free(label);
 }
 
+/*
+ * dm-delay over a block device of the stack, the whole device: the
+ * agent's dm-delay helper reads the lower device's size and runs
+ * dmsetup create (the table needs the length in sectors, which only the
+ * guest knows for an md array or a LUN). The guest has no udev, so
+ * dmsetup makes /dev/mapper/NAME itself.
+ */
+static void setup_dm_delay(struct planner *pl, const struct topo_layer *l)
+{
+	char *dev = xasprintf("/dev/mapper/%s", l->name);
+	char ms[24];
+
+	snprintf(ms, sizeof(ms), "%lld", l->delay_ms);
+	RUN(pl->p, l->name, "/run/wblab-agent", "dm-delay", l->name,
+	    lower_dev(pl, l, 0), ms);
+	RUN(pl->p, l->name, "dmsetup", "mknodes", l->name);
+	set_dev(pl, l, dev);
+}
+
 static void setup_overlay(struct planner *pl, const struct topo_layer *l)
 {
 	struct strbuf *p = pl->p;
@@ -337,6 +356,9 @@ static void setup_layer(struct planner *pl, const struct topo_layer *l, int *md,
 	case LAYER_SWAP:
 		setup_swap(pl, l);
 		break;
+	case LAYER_DM_DELAY:
+		setup_dm_delay(pl, l);
+		break;
 	}
 }
 
@@ -401,6 +423,9 @@ static void teardown_layers(struct planner *pl)
 			TRY(p, l->name, "targetcli", "clearconfig",
 			    "confirm=True");
 			break;
+		case LAYER_DM_DELAY:
+			TRY(p, l->name, "dmsetup", "remove", l->name);
+			break;
 		case LAYER_DISK:
 			break;
 		}
@@ -410,13 +435,14 @@ static void teardown_layers(struct planner *pl)
 static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 			     const struct plan_opts *o, const char *mount)
 {
-	bool md = false, ini = false, tgt = false, swap = false;
+	bool md = false, ini = false, tgt = false, swap = false, dm = false;
 
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		if (!in_role(&t->layers[i], o->role))
 			continue;
 		md |= t->layers[i].type == LAYER_MD;
 		swap |= t->layers[i].type == LAYER_SWAP;
+		dm |= t->layers[i].type == LAYER_DM_DELAY;
 		ini |= t->layers[i].type == LAYER_ISCSI_INITIATOR;
 		tgt |= t->layers[i].type == LAYER_ISCSI_TARGET;
 	}
@@ -432,6 +458,8 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 		CAPTURE(p, "targetcli ls", "targetcli", "ls");
 	if (swap)
 		CAPTURE(p, "/proc/swaps", "cat", "/proc/swaps");
+	if (dm)
+		CAPTURE(p, "dmsetup table", "dmsetup", "table");
 	if (mount)
 		CAPTURE(p, "findmnt", "findmnt", "-T", mount);
 	CAPTURE(p, "mounts", "cat", "/proc/self/mounts");

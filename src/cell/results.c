@@ -75,6 +75,10 @@ static json_object *topology_json(const struct topology_spec *t,
 			json_object_object_add(
 				lj, "priority",
 				json_object_new_int64(l->priority));
+		if (l->type == LAYER_DM_DELAY)
+			json_object_object_add(
+				lj, "delay_ms",
+				json_object_new_int64(l->delay_ms));
 		json_object_array_add(layers, lj);
 	}
 	json_object_object_add(o, "layers", layers);

@@ -52,6 +52,7 @@ enum layer_type {
 	LAYER_FS,
 	LAYER_OVERLAY,
 	LAYER_SWAP,
+	LAYER_DM_DELAY,
 };
 
 /*
@@ -94,6 +95,7 @@ struct topo_layer {
 	char *lower; /* overlay: fs layer names */
 	char *upper;
 	long long priority; /* swap: swapon -p, -1 for the kernel's default */
+	long long delay_ms; /* dm-delay: how long each bio is held */
 };
 
 /* A guest's test disks: how many, and the size of each (none: count 0). */

@@ -1,0 +1,8 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_AGENT_DMDELAY_H
+#define WBLAB_AGENT_DMDELAY_H
+
+/* wblab-agent dm-delay NAME DEV MS: dm-delay over all of DEV, as NAME. */
+int dmdelay_main(int argc, char **argv);
+
+#endif
