@@ -7,9 +7,10 @@ Usage: /usr/bin/python3 docs/findings/arm-cells.py RUN_DIR...
 
 A line: run, cell (attempt), workload, outcome, then the evidence of a
 stuck cell: the `stall` event's title; or, for an attempt that ended
-infra-error, what its console shows instead: "watcher stuck" when the
-SysRq-w that wblab takes at the collect timeout finds wblab-watch in D
-state at a bio mempool (the watcher was itself one of the stuck
+infra-error, what its console shows instead: "watcher blocked in SITE"
+when the SysRq-w that wblab takes at the agent's timeout finds
+wblab-watch in D state in reclaim (mempool_alloc or
+throttle_direct_reclaim: the watcher was itself one of the stuck
 reclaimers, so it could not dump), "iscsi timeout" when both iSCSI
 sessions' recovery timed out (the network received nothing for 120 s)
 with no dump; the last column is the default vm.min_free_kbytes the
@@ -37,8 +38,10 @@ def console_evidence(con):
             m = re.search(r'task:(\S+)\s+state:D', line)
             if m:
                 task = m.group(1)
-            elif task == 'wblab-watch' and 'mempool_alloc' in line:
-                ev.append('watcher stuck')
+            elif task == 'wblab-watch' and re.search(
+                    r'mempool_alloc|throttle_direct_reclaim', line):
+                ev.append('watcher blocked in ' +
+                          line.split()[-1].split('+')[0])
                 break
     rec = len(re.findall(r'session\d+: session recovery timed out', text))
     if rec and 'wblab: stall dump 1' not in text:

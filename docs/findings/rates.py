@@ -23,9 +23,9 @@ ARMS = [(a[0], int(a[1]), int(a[2])) for a in
     # runs it names; a retried attempt is a cell)
     ('debian-6.12, md RAID1 over iSCSI', 6, 31),
     ('debian-6.1, md RAID1 over iSCSI', 0, 9),
-    ('debian-6.12, lru_gen off', 3, 10),
-    ('debian-6.12, lru_gen off + iSCSI-timeout', 4, 10),
-    ('debian-6.12, min_free_kbytes 4 x', 1, 6),
+    ('debian-6.12, lru_gen off', 6, 16),
+    ('debian-6.12, lru_gen off, stall events only', 4, 16),
+    ('debian-6.12, min_free_kbytes 4 x', 1, 12),
     ('debian-6.12, md RAID1 of virtio disks', 0, 13),
     ('debian-6.12, one iSCSI LUN, no md', 1, 6),
 ]
