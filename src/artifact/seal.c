@@ -16,7 +16,7 @@
 /* seal.json's format: 2 has each file's plain SHA-256 under "files". */
 #define SEAL_FORMAT 2
 
-static char *stamp_of(const struct stat *st)
+char *seal_stat_stamp(const struct stat *st)
 {
 	return xasprintf("%lld:%llu:%lld.%09ld:%lld.%09ld",
 			 (long long)st->st_size, (unsigned long long)st->st_ino,
@@ -52,7 +52,7 @@ int cache_seal(const char *dir, const char *const *files)
 
 		if (stat(p, &st) == 0 && sha256_file_hex(p, hex) == 0) {
 			json_object *f = json_object_new_object();
-			char *stamp = stamp_of(&st);
+			char *stamp = seal_stat_stamp(&st);
 
 			json_object_object_add(f, "sha256",
 					       json_object_new_string(hex));
@@ -152,7 +152,7 @@ static int verify_file(const char *dir, const char *name, const char *want,
 		free(p);
 		return -1;
 	}
-	stamp = stamp_of(&st);
+	stamp = seal_stat_stamp(&st);
 	if (seen && !strcmp(seen, stamp))
 		goto out;
 	if (sha256_file_hex(p, hex) < 0 || strcmp(hex, want)) {

@@ -3,6 +3,7 @@
 #define WBLAB_SEAL_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 
 /*
  * Cache entries are sealed: seal.json holds each of the entry's files'
@@ -17,6 +18,11 @@
  * is checked once against its own digests and sealed again.
  */
 int cache_seal(const char *dir, const char *const *files);
+/*
+ * "size:inode:mtime:ctime" of a file: what verified.json keeps, and what
+ * artifact/toolver.c keys its cached answers on. Free the result.
+ */
+char *seal_stat_stamp(const struct stat *st);
 /* 0 if dir matches its seal; -1 with why (a file, what differs) if not. */
 int cache_verify(const char *dir, const char *const *files, char *why,
 		 size_t len);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "artifact/cache.h"
+#include "artifact/seal.h"
 #include "artifact/toolver.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -21,15 +22,15 @@
 static void add_stamp(struct strbuf *sb, const char *path)
 {
 	struct stat st;
+	char *stamp;
 
 	if (stat(path, &st) < 0) {
 		strbuf_addf(sb, "%s:-;", path);
 		return;
 	}
-	strbuf_addf(sb, "%s:%lld:%llu:%lld.%09ld:%lld.%09ld;", path,
-		    (long long)st.st_size, (unsigned long long)st.st_ino,
-		    (long long)st.st_mtim.tv_sec, st.st_mtim.tv_nsec,
-		    (long long)st.st_ctim.tv_sec, st.st_ctim.tv_nsec);
+	stamp = seal_stat_stamp(&st);
+	strbuf_addf(sb, "%s:%s;", path, stamp);
+	free(stamp);
 }
 
 /* The executable execvp() would run for name, or NULL. */
