@@ -46,6 +46,11 @@ static const char good_head[] = "description: test\n"
 				"disks:\n  count: 2\n  size: 1G\n"
 				"layers:\n";
 
+/* good_head plus the layers x, in the calling test's strbuf s. */
+#define LAYERS(x)                                                              \
+	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
+	 s.buf)
+
 START_TEST(shipped_specs_load)
 {
 	static const char *const dirs[] = { "topologies", "workloads", "guests",
@@ -197,9 +202,6 @@ START_TEST(layer_errors)
 {
 	struct strbuf s = STRBUF_INIT;
 
-#define LAYERS(x)                                                              \
-	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
-	 s.buf)
 	ASSERT_ERR(LAYERS("  - {name: d, type: tape}\n"),
 		   "t.yaml:6: layers[0].type: unknown layer type 'tape'");
 	ASSERT_ERR(
@@ -241,7 +243,6 @@ START_TEST(layer_errors)
 		   "layers: no fs, overlay or swap layer in the main guest");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk}\n"),
 		   "layers[0].index: required field is missing");
-#undef LAYERS
 	strbuf_release(&s);
 }
 END_TEST
@@ -253,9 +254,6 @@ START_TEST(swap_and_f2fs_layers)
 	struct topology_spec t;
 	char *path, *e;
 
-#define LAYERS(x)                                                              \
-	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
-	 s.buf)
 	/* A swap-only stack needs no mount: it is for anonymous workloads. */
 	e = topo_errors(LAYERS(
 		"  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swap, on: d, priority: 5}\n"));
@@ -286,7 +284,6 @@ START_TEST(swap_and_f2fs_layers)
 	ASSERT_ERR(
 		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swapfile, on: d}\n"),
 		"unknown layer type 'swapfile' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap, dm-delay)");
-#undef LAYERS
 	strbuf_release(&s);
 
 	/* The shipped swap stack: md RAID1 on two LUNs of the target guest. */
@@ -514,9 +511,6 @@ START_TEST(dm_delay_layer)
 	struct topology_spec t;
 	char *path, *e;
 
-#define LAYERS(x)                                                              \
-	(strbuf_reset(&s), strbuf_addstr(&s, good_head), strbuf_addstr(&s, x), \
-	 s.buf)
 	e = topo_errors(LAYERS(
 		"  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 5}\n"
 		"  - {name: f, type: fs, on: dl, fstype: ext4}\n"));
@@ -537,7 +531,6 @@ START_TEST(dm_delay_layer)
 	ASSERT_ERR(
 		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 1, level: 5}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
 		"t.yaml:7: layers[1].level: unknown field");
-#undef LAYERS
 	strbuf_release(&s);
 
 	/* The shipped control: ext4 on dm-delay on the 4 MiB/s disk. */
