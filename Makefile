@@ -22,7 +22,7 @@ override CFLAGS += $(SANFLAGS)
 
 B := build
 LIB_SRC := $(filter-out src/wblab.c, $(wildcard src/*/*.c)) 
-LIB_SRC := $(filter-out src/agent/%, $(LIB_SRC)) src/agent/proto.c
+LIB_SRC := $(filter-out src/agent/%, $(LIB_SRC)) src/agent/proto.c src/agent/stallwatch.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 # The agent links what it shares with the host from src/util: libc only.
 AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c src/util/io.c

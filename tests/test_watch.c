@@ -1,0 +1,208 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The agent's stall watcher (agent/stallwatch.c) on a tree of captured
+ * files laid out as / is in a guest: /proc/vmstat of a swap-over-iSCSI
+ * cell (tests/data/io/swap-raid1-iscsi-6.1), /proc/stat and a disk's
+ * /sys/block/DEV/stat and inflight captured on the lab host, one
+ * /proc/stat while a task waited for I/O (procs_blocked 1) and one while
+ * none did (tests/data/stall/README.md). The files do not change between
+ * seconds unless a test rewrites them: nothing moves.
+ *
+ * The bug: once the counters stood still the watcher scanned /proc,
+ * opening /proc/PID/stat for every task, and in a guest stuck in reclaim
+ * that open blocked in reclaim too (run 20261205-033306-2dd9): no dump.
+ * Here every open fails once the watcher has started (RLIMIT_NOFILE at
+ * the lowest free descriptor), as an open that never returns would: the
+ * watcher must still take both dumps.
+ */
+#include <check.h>
+#include <stdbool.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "agent/stallwatch.h"
+#include "util/strbuf.h"
+
+#include "testdata.h"
+
+#define VMSTAT "io/swap-raid1-iscsi-6.1/vmstat.%s"
+
+/* Write tests/data/FROM over DIR/TO (truncated in place: fds stay). */
+static void put(const char *dir, const char *to, const char *from)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char p[512];
+	int fd;
+
+	testdata_read(&sb, "%s", from);
+	snprintf(p, sizeof(p), "%s%s", dir, to);
+	fd = open(p, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(write(fd, sb.buf, sb.len), (ssize_t)sb.len);
+	close(fd);
+	strbuf_release(&sb);
+}
+
+/* A guest's / in a temporary directory: /proc has no task directories. */
+static char *tree(const char *proc_stat)
+{
+	static const char *const dirs[] = { "/proc", "/sys", "/sys/block",
+					    "/sys/block/vda", "/dev" };
+	char *dir = strdup("/tmp/wblab-watch-XXXXXX");
+	char p[512];
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
+		ck_assert_int_eq(mkdir(p, 0755), 0);
+	}
+	put(dir, "/proc/vmstat", "io/swap-raid1-iscsi-6.1/vmstat.after");
+	put(dir, "/proc/stat", proc_stat);
+	put(dir, "/sys/block/vda/stat", "stall/watch/vda.stat.1");
+	put(dir, "/sys/block/vda/inflight", "stall/watch/vda.inflight");
+	put(dir, "/dev/kmsg", "stall/watch/empty");
+	put(dir, "/proc/sysrq-trigger", "stall/watch/empty");
+	return dir;
+}
+
+static void slurp(struct strbuf *sb, const char *dir, const char *name)
+{
+	char p[512];
+
+	snprintf(p, sizeof(p), "%s%s", dir, name);
+	strbuf_reset(sb);
+	ck_assert_int_ge(strbuf_read_file(sb, p), 0);
+}
+
+/* One second of watching in which every open() fails (EMFILE). */
+static bool tick_no_files(struct watch *w)
+{
+	struct rlimit rl, low;
+	int fd = dup(0);
+	bool done;
+
+	ck_assert_int_ge(fd, 0);
+	close(fd);
+	ck_assert_int_eq(getrlimit(RLIMIT_NOFILE, &rl), 0);
+	low = rl;
+	low.rlim_cur = fd;
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
+	ck_assert_int_lt(open("/dev/null", O_RDONLY), 0);
+	done = watch_tick(w);
+	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	return done;
+}
+
+START_TEST(test_watch_stuck_opens_nothing)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.blocked");
+	struct watch w;
+
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	ck_assert_int_eq(w.nr_dev, 1);
+	ck_assert(!tick_no_files(&w));
+	ck_assert(!tick_no_files(&w));
+	ck_assert(!tick_no_files(&w)); /* 3 s still: dump 1 */
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 1: no progress for 3 s, 1 tasks waiting for I/O\n"));
+	/* the counters of the captured files (awk over them) */
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 1 vm pswpout 76633 pgpgout 306892 nr_free_pages 93064 nr_writeback 0 workload 0\n"));
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 1 dev vda done 13101097 inflight 0 0\n"));
+	ck_assert_ptr_null(strstr(k.buf, "dump 2"));
+	ck_assert(!tick_no_files(&w));
+	ck_assert(tick_no_files(&w)); /* the gap: dump 2, done */
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 2: no progress for 5 s, 1 tasks waiting for I/O\n"));
+	ck_assert_ptr_nonnull(strstr(k.buf, "wblab: stall dump 2 end\n"));
+	ck_assert_ptr_null(strstr(k.buf, "sysrq-trigger:"));
+	slurp(&k, dir, "/proc/sysrq-trigger");
+	ck_assert_str_eq(k.buf, "tt");
+	ck_assert(tick_no_files(&w));
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
+/* The counters move every second (the two readings of the cell): no dump. */
+START_TEST(test_watch_moving_no_dump)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.blocked");
+	struct watch w;
+
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	for (int i = 0; i < 10; i++) {
+		char from[64];
+
+		snprintf(from, sizeof(from), VMSTAT,
+			 i % 2 ? "after" : "before");
+		put(dir, "/proc/vmstat", from);
+		ck_assert(!watch_tick(&w));
+	}
+	/* a disk that completes I/O is progress too */
+	for (int i = 0; i < 10; i++) {
+		put(dir, "/sys/block/vda/stat",
+		    i % 2 ? "stall/watch/vda.stat.1" :
+			    "stall/watch/vda.stat.2");
+		ck_assert(!watch_tick(&w));
+	}
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_str_eq(k.buf, "");
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
+/* Nothing moves, nobody waits for I/O and /proc has no task: no dump. */
+START_TEST(test_watch_idle_no_dump)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.idle");
+	struct watch w;
+
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	for (int i = 0; i < 10; i++)
+		ck_assert(!watch_tick(&w));
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_str_eq(k.buf, "");
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
+static Suite *watch_suite(void)
+{
+	Suite *s = suite_create("watch");
+	TCase *t = tcase_create("core");
+
+	tcase_add_test(t, test_watch_stuck_opens_nothing);
+	tcase_add_test(t, test_watch_moving_no_dump);
+	tcase_add_test(t, test_watch_idle_no_dump);
+	suite_add_tcase(s, t);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(watch_suite());
+	int failed;
+
+	srunner_run_all(sr, CK_NORMAL);
+	failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
