@@ -90,25 +90,20 @@ void dhyp_event(struct dhyp *h, unsigned fail_a, unsigned runs_a,
 		d->p = stats_fisher_greater(fail_a, runs_a, fail_b, runs_b);
 }
 
-static bool bad_direction(const struct dhyp *h)
-{
-	double x = h->d.diff;
-
-	return h->bad > 0 ? x > 0 : h->bad < 0 ? x < 0 : x != 0;
-}
-
 /*
- * Beyond the threshold: in % of the reference, or from nothing (a count
- * that was 0 on every reference cell and is not now has no percentage;
- * the test said it differs, and that is the news).
+ * In the bad direction and beyond the threshold: in % of the reference,
+ * or from nothing (a count that was 0 on every reference cell and is not
+ * now has no percentage; the test said it differs, and that is the news).
  */
-static bool beyond(const struct dhyp *h)
+bool dhyp_bad_change(const struct dhyp *h, double diff, double pct)
 {
+	if (!(h->bad > 0 ? diff > 0 : h->bad < 0 ? diff < 0 : diff != 0))
+		return false;
 	if (h->event)
 		return true;
-	if (isnan(h->d.pct))
-		return h->d.diff != 0;
-	return fabs(h->d.pct) >= h->threshold;
+	if (isnan(pct))
+		return diff != 0;
+	return fabs(pct) >= h->threshold;
 }
 
 static void decide_one(struct dhyp *h, double p_adj, double level)
@@ -135,8 +130,8 @@ static void decide_one(struct dhyp *h, double p_adj, double level)
 			 metric_test_name(d->test), d->p, p_adj, d->p_same,
 			 level);
 	}
-	h->regression = d->verdict == VERDICT_DIFFERENT && bad_direction(h) &&
-			beyond(h);
+	h->regression = d->verdict == VERDICT_DIFFERENT &&
+			dhyp_bad_change(h, d->diff, d->pct);
 }
 
 void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)

@@ -76,6 +76,13 @@ void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n);
 void dhyp_release(struct dhyp *h, size_t nh);
 
 /*
+ * A change of diff (pct % of the reference, NAN from 0) in h's bad
+ * direction and beyond its threshold: what makes a different row a
+ * regression, and a change point of the nights' history a candidate.
+ */
+bool dhyp_bad_change(const struct dhyp *h, double diff, double pct);
+
+/*
  * "different reclaim-wr-direct: 0 -> 241 pages, n 5/5 (log1p-welch
  * p=0.0008, Holm 0.0016 < 0.0064); threshold 10%, bad up".
  */
