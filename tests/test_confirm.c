@@ -310,6 +310,127 @@ START_TEST(known_regression)
 }
 END_TEST
 
+/* The nights of a real e2e run, as its wblab.db had them. */
+static sqlite3 *e2e_nights(void)
+{
+	struct strbuf sql = STRBUF_INIT;
+	char *msg = NULL;
+	sqlite3 *db;
+
+	testdata_read(&sql, "jobs/e2e-nights.sql");
+	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
+	ck_assert_msg(sqlite3_exec(db, sql.buf, NULL, NULL, &msg) == SQLITE_OK,
+		      "%s", msg);
+	ck_assert_int_eq(history_schema(db), 0);
+	strbuf_release(&sql);
+	return db;
+}
+
+static void exec(sqlite3 *db, const char *sql)
+{
+	ck_assert_int_eq(sqlite3_exec(db, sql, NULL, NULL, NULL), SQLITE_OK);
+}
+
+/*
+ * A night's detection with no candidate: its two rows as
+ * tests/jobs/nightly-ext4.yaml thresholds them (10% and 100%, up is bad),
+ * down is bad for reclaim-wr-direct when down.
+ */
+static void quiet_night(struct family *f, int down)
+{
+	static const char *const what[] = { "reclaim-wr-direct",
+					    "workload-time" };
+	static const double pct[] = { 10, 100 };
+
+	memset(f, 0, sizeof(*f));
+	f->h = xzalloc(2 * sizeof(*f->h));
+	for (size_t i = 0; i < 2; i++) {
+		f->h[i].group = xstrdup("ext4-disk/dirty-flood/512");
+		f->h[i].what = xstrdup(what[i]);
+		f->h[i].bad = 1;
+		f->h[i].threshold = pct[i];
+		f->n++;
+	}
+	if (down)
+		f->h[0].bad = -1;
+}
+
+/* history_change_candidates() at night: how many raised, the report, the reference. */
+static int changes_at(sqlite3 *db, long long night, struct family *det,
+		      int down, struct strbuf *rep, char **ref)
+{
+	family_release(det);
+	quiet_night(det, down);
+	strbuf_reset(rep);
+	free(*ref);
+	*ref = NULL;
+	return history_change_candidates(db, night, det, rep, ref);
+}
+
+/*
+ * A change point of the nights reaching tonight is a candidate, on the
+ * nights of a real run of tests/jobs/e2e-nightly.sh (tests/data/jobs/
+ * e2e-nights.sql): the revert came on night 6 (0 -> 186.7 pages), night 7
+ * missed it (247.3, Holm p 0.052) and became the last good night, so
+ * night 8 faced a regressed night (175.3: -29%, no candidate). Over nights
+ * 1-8 E-divisive cuts after night 5: 0 -> 203.1 pages, p 0.01, 5 nights
+ * before and 3 after (tests/ref/edivisive_ref.py). Night 6's confirmation
+ * (bisected, mailed) keeps it from being raised again; with night 6
+ * missed as well, only the change point raises it (the carry of a
+ * confirmed row has nothing to carry), to be re-run from night 5's
+ * commit, before the change and older than the last good night.
+ */
+START_TEST(change_point_candidate)
+{
+	struct family det = { 0 };
+	struct strbuf rep = STRBUF_INIT;
+	char *ref = NULL;
+	sqlite3 *db = e2e_nights();
+
+	/* as recorded: confirmed on night 6, since the change */
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 0);
+	ck_assert_uint_eq(confirm_candidates(&det), 0);
+	ck_assert_ptr_null(ref);
+
+	/* the one look missed night 6 too: three good nights after it */
+	exec(db, "DELETE FROM candidates WHERE night = 6;"
+		 " UPDATE nights SET verdict = 'good' WHERE id = 6");
+	family_release(&det);
+	quiet_night(&det, 0);
+	ck_assert_int_eq(confirm_carry(db, 8, &det, &rep), 0);
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
+	ck_assert(row(&det, "reclaim-wr-direct")->regression);
+	ck_assert(!row(&det, "workload-time")->regression);
+	ck_assert_msg(
+		!strcmp(rep.buf,
+			"change point: reclaim-wr-direct (ext4-disk/dirty-flood/512)"
+			" changed after night 5 (4465b64a19f2): 0 -> 203.1 pages,"
+			" worse; p=0.01, 5 nights before, 3 after: a candidate\n"),
+		"%s", rep.buf);
+	ck_assert_str_eq(ref, "4465b64a19f2f706b5b0628beceb238e836ce62d");
+
+	/* down is not the bad way for this row: no candidate */
+	ck_assert_int_eq(changes_at(db, 8, &det, 1, &rep, &ref), 0);
+	/* on night 7 the right segment (2 nights) is too short */
+	ck_assert_int_eq(changes_at(db, 7, &det, 0, &rep, &ref), 0);
+	/* night 9's cells crashed: no figure tonight, no change at tonight */
+	ck_assert_int_eq(changes_at(db, 9, &det, 0, &rep, &ref), 0);
+
+	/* nights 6-7 unconfirmed: night 5 is the last good night, the ref */
+	exec(db,
+	     "UPDATE nights SET verdict = 'unconfirmed' WHERE id IN (6, 7)");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
+	ck_assert_ptr_null(ref);
+	/* a night of another accelerator: its own (one-night) series */
+	exec(db, "UPDATE nights SET accel = 'kvm' WHERE id = 8");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 0);
+
+	family_release(&det);
+	strbuf_release(&rep);
+	sqlite3_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("confirm");
@@ -323,6 +444,7 @@ int main(void)
 	tcase_add_test(tc, recorded_and_shown);
 	tcase_add_test(tc, new_event_is_a_candidate);
 	tcase_add_test(tc, known_regression);
+	tcase_add_test(tc, change_point_candidate);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -168,19 +168,32 @@ static const char known_sql[] =
 	" AND g.accel IS t.accel AND g.verdict = 'good' AND g.id < t.id)"
 	" ORDER BY c.night LIMIT 1";
 
-long long confirm_known(sqlite3 *db, long long night, const char *grp,
-			const char *what)
+/* Confirmed since night ?4 (the first after a change point). */
+static const char since_sql[] =
+	"SELECT c.night FROM candidates c JOIN nights n ON c.night = n.id"
+	" JOIN nights t ON t.id = ?1 WHERE n.tree = t.tree"
+	" AND n.host IS t.host AND n.accel IS t.accel AND n.id < t.id"
+	" AND c.outcome = 'confirmed' AND c.grp = ?2 AND c.what = ?3"
+	" AND n.id >= ?4 ORDER BY c.night LIMIT 1";
+
+/* The first column of sql's first row (?1 night, ?2 grp, ?3 what, ?4 since). */
+static long long query_id(sqlite3 *db, const char *sql, long long night,
+			  const char *grp, const char *what, long long since)
 {
 	sqlite3_stmt *st;
 	long long id = 0;
 	int rc;
 
 	if (confirm_schema(db) ||
-	    sqlite3_prepare_v2(db, known_sql, -1, &st, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, night);
-	sqlite3_bind_text(st, 2, grp, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, what, -1, SQLITE_TRANSIENT);
+	if (grp)
+		sqlite3_bind_text(st, 2, grp, -1, SQLITE_TRANSIENT);
+	if (what)
+		sqlite3_bind_text(st, 3, what, -1, SQLITE_TRANSIENT);
+	if (since)
+		sqlite3_bind_int64(st, 4, since);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
@@ -188,6 +201,18 @@ long long confirm_known(sqlite3 *db, long long night, const char *grp,
 		id = error("wblab.db: %s", sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return id;
+}
+
+long long confirm_known(sqlite3 *db, long long night, const char *grp,
+			const char *what)
+{
+	return query_id(db, known_sql, night, grp, what, 0);
+}
+
+long long confirm_since(sqlite3 *db, long long night, const char *grp,
+			const char *what, long long since)
+{
+	return query_id(db, since_sql, night, grp, what, since);
 }
 
 int confirm_carry(sqlite3 *db, long long night, struct family *det,

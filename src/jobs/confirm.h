@@ -75,6 +75,14 @@ long long confirm_known(sqlite3 *db, long long night, const char *grp,
  */
 int confirm_carry(sqlite3 *db, long long night, struct family *det,
 		  struct strbuf *report);
+/*
+ * The first night after `since` (inclusive) and before night, of night's
+ * tree, host and accelerator, whose candidate grp/what was confirmed: a
+ * change point since which the row was confirmed (bisected, mailed) is
+ * no candidate again (history_change_candidates()). 0 none, -1 error.
+ */
+long long confirm_since(sqlite3 *db, long long night, const char *grp,
+			const char *what, long long since);
 /* wblab history: the candidates of the nights shown, as a table. */
 int confirm_print(sqlite3 *db, const char *tree, FILE *out);
 /* The same as an HTML table (escaped), appended to html. */

@@ -38,6 +38,9 @@ static const char series_sql[] =
 	" m.metric, n.id, n.commit_id, n.started, m.mean, m.sd"
 	" FROM night_metrics m JOIN nights n ON m.night = n.id"
 	" WHERE (?1 IS NULL OR n.tree = ?1) AND (?2 IS NULL OR m.metric = ?2)"
+	" AND (?3 IS NULL OR COALESCE(n.host, '-') = ?3)"
+	" AND (?4 IS NULL OR COALESCE(n.accel, '-') = ?4)"
+	" AND (?5 IS NULL OR m.grp = ?5) AND (?6 IS NULL OR n.id <= ?6)"
 	" AND m.mean IS NOT NULL"
 	" ORDER BY 1, 2, 3, 4, 5, n.id";
 
@@ -101,10 +104,19 @@ static void series_free(struct hseries *v, size_t n)
 	free(v);
 }
 
-/* Every series of the nights (of o->tree, of o->metric), and its changes. */
-static int series_load(sqlite3 *db, const struct history_opts *o,
-		       struct hseries **out, size_t *nout)
+/* Which series: NULL members (0 upto) take every value. */
+struct series_key {
+	const char *tree, *metric, *host, *accel, *group;
+	long long upto; /* nights up to this id */
+	int min_nights; /* the shortest segment (0: STATS_CPD_INIT's) */
+};
+
+/* Every series of the nights the key selects, and its changes. */
+static int series_query(sqlite3 *db, const struct series_key *k,
+			struct hseries **out, size_t *nout)
 {
+	const char *bind[] = { k->tree, k->metric, k->host, k->accel,
+			       k->group };
 	struct stats_cpd_opts co = STATS_CPD_INIT;
 	struct hseries *v = NULL;
 	sqlite3_stmt *st;
@@ -113,10 +125,12 @@ static int series_load(sqlite3 *db, const struct history_opts *o,
 	if (sqlite3_prepare_v2(db, series_sql, -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s (no nights yet?)",
 			     sqlite3_errmsg(db));
-	if (o->tree)
-		sqlite3_bind_text(st, 1, o->tree, -1, SQLITE_TRANSIENT);
-	if (o->metric)
-		sqlite3_bind_text(st, 2, o->metric, -1, SQLITE_TRANSIENT);
+	for (int i = 0; i < 5; i++)
+		if (bind[i])
+			sqlite3_bind_text(st, i + 1, bind[i], -1,
+					  SQLITE_TRANSIENT);
+	if (k->upto)
+		sqlite3_bind_int64(st, 6, k->upto);
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		if (!n || !same_key(&v[n - 1], st)) {
 			v = xrealloc(v, (n + 1) * sizeof(*v));
@@ -131,7 +145,7 @@ static int series_load(sqlite3 *db, const struct history_opts *o,
 		add_point(&v[n - 1], st);
 	}
 	sqlite3_finalize(st);
-	co.min_size = o->min_nights ? (size_t)o->min_nights : co.min_size;
+	co.min_size = k->min_nights ? (size_t)k->min_nights : co.min_size;
 	for (size_t i = 0; i < n; i++) {
 		size_t max = v[i].n / co.min_size + 1;
 
@@ -143,6 +157,17 @@ static int series_load(sqlite3 *db, const struct history_opts *o,
 	*out = v;
 	*nout = n;
 	return 0;
+}
+
+/* Every series of the nights (of o->tree, of o->metric), and its changes. */
+static int series_load(sqlite3 *db, const struct history_opts *o,
+		       struct hseries **out, size_t *nout)
+{
+	const struct series_key k = { .tree = o->tree,
+				      .metric = o->metric,
+				      .min_nights = o->min_nights };
+
+	return series_query(db, &k, out, nout);
 }
 
 /* "worse" or "better" by the row's direction; "changed" when unknown. */
@@ -163,11 +188,24 @@ static const char *unit_of(const char *metric)
 	return m ? m->unit : "";
 }
 
+/* "p=0.012", or "p<0.005" when no shuffle reached it. */
+static const char *p_text(double p, char *buf, size_t len)
+{
+	const struct stats_cpd_opts co = STATS_CPD_INIT;
+
+	if (p == 0)
+		/* Otava's estimate is 0; the bound is the news */
+		snprintf(buf, len, "p<%.2g", 1.0 / (co.permutations + 1));
+	else
+		snprintf(buf, len, "p=%.3g", p);
+	return buf;
+}
+
 static void print_change(FILE *out, const struct hseries *s,
 			 const struct stats_cp *c)
 {
-	const struct stats_cpd_opts co = STATS_CPD_INIT;
 	size_t a = c->index - 1, b = c->index;
+	char p[32];
 
 	fprintf(out,
 		"  night %lld (%.12s) | night %lld (%.12s): %.4g -> %.4g %s",
@@ -177,14 +215,9 @@ static void print_change(FILE *out, const struct hseries *s,
 		fprintf(out, " (%+.1f%%)",
 			100 * (c->mean_after - c->mean_before) /
 				fabs(c->mean_before));
-	fprintf(out, ", %s; ",
-		direction(s->metric, c->mean_before, c->mean_after));
-	if (c->p == 0)
-		/* no shuffle reached it: Otava's estimate is 0, the bound is */
-		fprintf(out, "p<%.2g", 1.0 / (co.permutations + 1));
-	else
-		fprintf(out, "p=%.3g", c->p);
-	fprintf(out, ", %zu nights before, %zu after\n", c->index - c->before,
+	fprintf(out, ", %s; %s, %zu nights before, %zu after\n",
+		direction(s->metric, c->mean_before, c->mean_after),
+		p_text(c->p, p, sizeof(p)), c->index - c->before,
 		c->after - c->index);
 }
 
@@ -272,6 +305,197 @@ int history_changes(sqlite3 *db, const struct history_opts *o, FILE *out)
 	json_object_put(arr);
 	series_free(v, n);
 	return 0;
+}
+
+/* A change point of a series reaching a night, for its candidate. */
+struct history_change {
+	long long before, after; /* the nights either side of the change */
+	char *before_commit; /* the commit of `before` */
+	size_t nights_before, nights_after; /* the segments' lengths */
+	double mean_before, mean_after; /* the segments' means */
+	double pct; /* the change in % of mean_before (NAN from 0) */
+	double p; /* the permutation test's p */
+};
+
+static const char night_sql[] =
+	"SELECT tree, COALESCE(host, '-'), COALESCE(accel, '-') FROM nights"
+	" WHERE id = ?1";
+
+/* The series' last change point, if its right segment ends at night. */
+static int last_change(const struct hseries *s, long long night,
+		       struct history_change *c)
+{
+	const struct stats_cp *cp;
+
+	if (!s->n || s->night[s->n - 1] != night || !s->ncp)
+		return 0;
+	cp = &s->cp[s->ncp - 1];
+	if (cp->after != s->n)
+		return 0;
+	*c = (struct history_change){
+		.before = s->night[cp->index - 1],
+		.after = s->night[cp->index],
+		.before_commit = xstrdup(s->commit[cp->index - 1]),
+		.nights_before = cp->index - cp->before,
+		.nights_after = cp->after - cp->index,
+		.mean_before = cp->mean_before,
+		.mean_after = cp->mean_after,
+		.pct = cp->mean_before != 0 ?
+			       100 * (cp->mean_after - cp->mean_before) /
+				       fabs(cp->mean_before) :
+			       NAN,
+		.p = cp->p,
+	};
+	return 1;
+}
+
+/*
+ * The change point of one series over the nights up to night (of night's
+ * tree, host and accelerator; group, metric), found as history_changes()
+ * finds them, whose right segment reaches that night: the series' last
+ * change, when night is its newest value. 1 found (release it), 0 none,
+ * -1 error (no such night).
+ */
+static int change_at(sqlite3 *db, long long night, const char *group,
+		     const char *metric, struct history_change *c)
+{
+	struct series_key k = { .metric = metric,
+				.group = group,
+				.upto = night };
+	struct hseries *v = NULL;
+	sqlite3_stmt *st;
+	size_t n = 0;
+	int ret;
+
+	if (sqlite3_prepare_v2(db, night_sql, -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, night);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return error("wblab.db: no night %lld", night);
+	}
+	k.tree = text(st, 0);
+	k.host = text(st, 1);
+	k.accel = text(st, 2);
+	ret = series_query(db, &k, &v, &n);
+	sqlite3_finalize(st);
+	if (ret)
+		return -1;
+	/* one series: the key names all five */
+	ret = n == 1 ? last_change(&v[0], night, c) : 0;
+	series_free(v, n);
+	return ret;
+}
+
+/* "changed after night 5 (4465b64a19f2): 0 -> 203.1 pages, worse; ..." */
+static void change_format(const struct history_change *c, const char *metric,
+			  struct strbuf *out)
+{
+	char p[32];
+
+	strbuf_addf(out, "changed after night %lld (%.12s): %.4g -> %.4g %s",
+		    c->before, c->before_commit, c->mean_before, c->mean_after,
+		    unit_of(metric));
+	if (isfinite(c->pct))
+		strbuf_addf(out, " (%+.1f%%)", c->pct);
+	strbuf_addf(out, ", %s; %s, %zu nights before, %zu after",
+		    direction(metric, c->mean_before, c->mean_after),
+		    p_text(c->p, p, sizeof(p)), c->nights_before,
+		    c->nights_after);
+}
+
+static void change_release(struct history_change *c)
+{
+	free(c->before_commit);
+	c->before_commit = NULL;
+}
+
+/* The last good night before ?1 on its tree, host and accelerator. */
+static const char good_sql[] =
+	"SELECT IFNULL(MAX(g.id), 0) FROM nights g JOIN nights t ON t.id = ?1"
+	" WHERE g.tree = t.tree AND g.host IS t.host AND g.accel IS t.accel"
+	" AND g.verdict = 'good' AND g.id < t.id";
+
+/* Its id, 0 if none, -1 on error. */
+static long long last_good(sqlite3 *db, long long night)
+{
+	sqlite3_stmt *st;
+	long long id = -1;
+
+	if (sqlite3_prepare_v2(db, good_sql, -1, &st, NULL) != SQLITE_OK)
+		return error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, night);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else
+		error("wblab.db: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return id;
+}
+
+/*
+ * Row h's change point reaching tonight, if it is a candidate: in the
+ * bad direction beyond the threshold, and no regression of the row
+ * confirmed since (bisected and mailed then). 1 raised, 0 not, -1 error.
+ */
+static int change_candidate(sqlite3 *db, long long night, struct dhyp *h,
+			    struct history_change *c)
+{
+	long long since;
+	int found = change_at(db, night, h->group, h->what, c);
+
+	if (found <= 0)
+		return found;
+	if (!dhyp_bad_change(h, c->mean_after - c->mean_before, c->pct))
+		goto no;
+	since = confirm_since(db, night, h->group, h->what, c->after);
+	if (since < 0) {
+		change_release(c);
+		return -1;
+	}
+	if (!since)
+		return 1;
+no:
+	change_release(c);
+	return 0;
+}
+
+int history_change_candidates(sqlite3 *db, long long night, struct family *det,
+			      struct strbuf *report, char **ref)
+{
+	long long good = last_good(db, night), first;
+	int raised = 0;
+
+	if (good < 0)
+		return -1;
+	first = good;
+	for (size_t i = 0; i < det->n; i++) {
+		struct dhyp *h = &det->h[i];
+		struct history_change c = { 0 };
+		int r;
+
+		if (h->event || h->regression)
+			continue;
+		r = change_candidate(db, night, h, &c);
+		if (r < 0)
+			return -1;
+		if (!r)
+			continue;
+		h->regression = true;
+		raised++;
+		strbuf_addf(report, "change point: %s (%s) ", h->what,
+			    h->group);
+		change_format(&c, h->what, report);
+		strbuf_addstr(report, ": a candidate\n");
+		/* The re-run's reference: before every change it raised. */
+		if (c.before < first) {
+			first = c.before;
+			free(*ref);
+			*ref = xstrdup(c.before_commit);
+		}
+		change_release(&c);
+	}
+	return raised;
 }
 
 /* ---- the HTML page ---- */

@@ -6,6 +6,9 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "jobs/family.h"
+#include "util/strbuf.h"
+
 /*
  * The nights in the results database (DIR/wblab.db, next to runs and
  * cells):
@@ -70,6 +73,23 @@ int history_print(const struct history_opts *o, FILE *out);
  * either side, the means, the change and its p. 0, or 1 on failure.
  */
 int history_changes(sqlite3 *db, const struct history_opts *o, FILE *out);
+/*
+ * Rows of det (tonight, night, against the last good night) that are no
+ * candidate yet but whose series over the nights up to tonight (night's
+ * tree, host and accelerator; the row's group and metric) has a change
+ * point whose right segment reaches tonight (as history_changes() finds
+ * them), in the row's bad direction beyond its threshold
+ * (dhyp_bad_change()), with no regression of the row confirmed since the
+ * change (confirm_since()): each becomes a candidate (its regression flag
+ * set), a line in report says so. A slow drift, or a level shift the one
+ * look missed on its first nights (which then became last good nights),
+ * is caught this way. The re-run must start before the change: when a
+ * change's last night before it is older than the last good night, *ref
+ * gets that night's commit (the oldest of them; caller frees), else it
+ * is left alone. Returns how many rows were raised, -1 on error.
+ */
+int history_change_candidates(sqlite3 *db, long long night, struct family *det,
+			      struct strbuf *report, char **ref);
 /* o->html: a gnuplot SVG per series, its change points marked. */
 int history_html(sqlite3 *db, const struct history_opts *o, FILE *out);
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * A night's candidates confirmed (nightly-int.h): the last good commit
- * and tonight's re-run interleaved in one run, decided with the jobs'
+ * (or the commit before a change point, when it is older) and tonight's
+ * re-run interleaved in one run, decided with the jobs'
  * procedure (the looks of validate: repetitions added two at a time
  * while a candidate is unknown, up to --max-reps), recorded in wblab.db
  * (jobs/confirm.h); a confirmed regression is bisected and mailed as the
@@ -18,6 +19,13 @@
 #include "jobs/nightly-int.h"
 #include "stats/stats.h"
 #include "util/log.h"
+
+/* The re-run's reference, as the report and the mail name it. */
+static const char *ref_name(const struct night *n)
+{
+	return n->by_change ? "the commit before the change point" :
+			      "the last good commit";
+}
 
 void nightly_confirm_free(struct night *n)
 {
@@ -57,15 +65,16 @@ static void confirm_section(struct night *n, struct strbuf *out)
 {
 	strbuf_addf(
 		out,
-		"Confirmation: the last good commit %.12s re-run against tonight's\n%.12s, interleaved, n=%d/%d per side:\n\n",
-		n->good_commit, n->k.commit, n->conf.look, n->conf.look);
+		"Confirmation: %s %.12s re-run against tonight's\n%.12s, interleaved, n=%d/%d per side:\n\n",
+		ref_name(n), n->good_commit, n->k.commit, n->conf.look,
+		n->conf.look);
 	confirm_lines(n, out);
 	strbuf_addf(out, "\ncandidate %s (the re-run: %s)\n\n",
 		    confirm_outcome_name(n->outcome),
 		    n->confirm_run ? n->confirm_run : "none");
 }
 
-/* Rebuild (cached) the last good commit, run both sides until decided. */
+/* Rebuild (cached) the reference, run both sides until decided. */
 static int rerun(struct night *n)
 {
 	const char *k[2] = { n->gk.name, n->k.name };
@@ -108,21 +117,21 @@ static int confirm(struct night *n)
 		/* Nothing changed in the tree: the candidate was noise. */
 		strbuf_addstr(
 			&n->report,
-			"tonight's commit is the last good night's: the candidates are noise\n");
+			"tonight's commit is the reference's: the candidates are noise\n");
 		n->outcome = CONFIRM_REJECTED;
 		goto out;
 	}
 	if (tree_kernel_ensure(n->t->path, n->good_commit, NULL, 0,
 			       n->o->config_from, &n->gk)) {
-		ret = error(
-			"nightly %s: the last good commit %.12s does not build again: %s",
-			n->t->name, n->good_commit, n->gk.fail_msg);
+		ret = error("nightly %s: %s %.12s does not build again: %s",
+			    n->t->name, ref_name(n), n->good_commit,
+			    n->gk.fail_msg);
 		goto out;
 	}
 	if (!strcmp(n->gk.image, n->k.image)) {
 		strbuf_addstr(
 			&n->report,
-			"tonight's kernel image is the last good night's: the candidates are noise\n");
+			"tonight's kernel image is the reference's: the candidates are noise\n");
 		n->outcome = CONFIRM_REJECTED;
 		goto out;
 	}
@@ -178,11 +187,10 @@ static void bisect_regression(struct night *n)
 				     .mail_from = s->mail_from,
 				     .mail_to = s->mail_to };
 	bisect_target(n, &event);
-	strbuf_addf(
-		&n->report,
-		"Bisecting %s between the last good night (%.12s) and tonight (%.12s):\n\n",
-		n->b.metric ? n->b.metric->name : n->b.event, n->good_commit,
-		n->k.commit);
+	strbuf_addf(&n->report,
+		    "Bisecting %s between %s (%.12s) and tonight (%.12s):\n\n",
+		    n->b.metric ? n->b.metric->name : n->b.event, ref_name(n),
+		    n->good_commit, n->k.commit);
 	n->bisected = bisect_run(&n->b) == BISECT_FOUND;
 	fclose(f);
 	strbuf_addstr(&n->report, buf ? buf : "");
@@ -204,9 +212,8 @@ static char *range_mail(struct night *n, struct strbuf *body)
 		"Hello,\n\nwblab nightly noticed a regression of %s on:\n\n",
 		what);
 	strbuf_addf(body, "commit: %s (\"%s\")\n", n->k.commit, n->k.subject);
-	strbuf_addf(body,
-		    "in tree %s (%s %s), since the last good night's %.12s\n\n",
-		    n->t->name, n->t->url ? n->t->url : n->t->path, n->t->ref,
+	strbuf_addf(body, "in tree %s (%s %s), since %s %.12s\n\n", n->t->name,
+		    n->t->url ? n->t->url : n->t->path, n->t->ref, ref_name(n),
 		    n->good_commit);
 	strbuf_addstr(
 		body,
@@ -234,8 +241,10 @@ static int send(struct night *n)
 	}
 	strbuf_addf(
 		&body,
-		"Found by wblab nightly %s (tonight against the last good\nnight), then confirmed before this mail:\n\n",
-		s->path);
+		"Found by wblab nightly %s (%s), then confirmed\nbefore this mail:\n\n",
+		s->path,
+		n->by_change ? "a change point over the nights" :
+			       "tonight against the last good night");
 	confirm_section(n, &body);
 	strbuf_addf(&body,
 		    "To reproduce the night:\n\n        wblab nightly %s\n",

@@ -29,6 +29,12 @@ struct night {
 	char *run_dir;
 	char *host, *accel; /* where tonight's cells ran */
 	char *good_run, *good_commit, *good_kernel;
+	/*
+	 * good_commit is the commit before a change point of the history
+	 * (history_change_candidates()), older than the last good night's: the
+	 * re-run's reference and the bisection's good end.
+	 */
+	bool by_change;
 	struct strbuf report; /* printed, never mailed */
 	struct family det; /* tonight against the last good night */
 	/* the confirmation */

@@ -1,6 +1,7 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: GPL-2.0
-"""Reference values for the change points of tests/test_stats.c
+"""Reference values for the change points of tests/test_stats.c and
+tests/test_confirm.c
 (stats_cpd(), src/stats/stats-cpd.c), computed with NumPy.
 
 Run from the top of the checkout:  /usr/bin/python3 tests/ref/edivisive_ref.py
@@ -24,6 +25,7 @@ top), so both see the same permutations and the p-values agree exactly.
 import glob
 import json
 import os
+import sqlite3
 
 import numpy as np
 
@@ -176,6 +178,18 @@ def main():
     real = (cell_values('fsync/aa', '6.1', path) +
             cell_values('fsync/ab', '6.1', path))
     show('fsync fio-write, 6.1 x 20', real)
+    # The nights of tests/data/jobs/e2e-nights.sql (tests/test_confirm.c
+    # change_point_candidate): a nightly's series up to nights 7 and 8.
+    db = sqlite3.connect(':memory:')
+    db.executescript(open(os.path.join(DATA, '..', 'jobs',
+                                       'e2e-nights.sql')).read())
+    for metric in ('reclaim-wr-direct', 'workload-time'):
+        for upto in (7, 8):
+            z = [r[0] for r in db.execute(
+                'SELECT mean FROM night_metrics WHERE metric = ? AND'
+                ' night <= ? AND mean IS NOT NULL ORDER BY night',
+                (metric, upto))]
+            show(f'e2e nights up to {upto}, {metric}', z)
 
 
 if __name__ == '__main__':
