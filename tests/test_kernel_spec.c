@@ -490,7 +490,8 @@ END_TEST
 
 /*
  * THREAD_SIZE from a symbol table: __end_init_task - __start_init_task
- * (tests/data/kallsyms/README.md: grep of the built 6.1's System.map).
+ * on 6.1, __end_init_stack - __start_init_stack on 6.12
+ * (tests/data/kallsyms/README.md: greps of the built kernels' System.map).
  */
 START_TEST(test_thread_size)
 {
@@ -501,6 +502,10 @@ START_TEST(test_thread_size)
 	/* One of the two symbols alone says nothing. */
 	ck_assert_int_eq(ksyms_thread_size(sb.buf, strlen(sb.buf) / 2), 0);
 	ck_assert_int_eq(ksyms_thread_size(NULL, 0), 0);
+	/* 6.12 names them __start_init_stack/__end_init_stack. */
+	strbuf_reset(&sb);
+	testdata_read(&sb, "kallsyms/6.12-System.map.grep");
+	ck_assert_int_eq(ksyms_thread_size(sb.buf, sb.len), 16384);
 	strbuf_release(&sb);
 }
 END_TEST

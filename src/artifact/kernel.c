@@ -332,7 +332,7 @@ void kernel_keep_system_map(struct kernel_artifact *a, const char *path,
 		goto out;
 	}
 	if (!(a->thread_size = ksyms_thread_size(map.buf, map.len)))
-		warn("kernel %s: %s has no __start_init_task/__end_init_task THREAD_SIZE apart: THREAD_SIZE not recorded",
+		warn("kernel %s: %s has no bounds of init_task's stack THREAD_SIZE apart (__start_init_task or __start_init_stack): THREAD_SIZE not recorded",
 		     a->name, path);
 	/* Without the copy a cell reads the guest's /proc/kallsyms instead. */
 	if (write_file_atomic(dst, map.buf, map.len, 0644))

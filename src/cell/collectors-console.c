@@ -22,7 +22,7 @@
 
 /*
  * The THREAD_SIZE of the kernel that ran: from the guest's /proc/kallsyms
- * (__end_init_task - __start_init_task, util/kallsyms.h), else x86_64's
+ * (the bounds of init_task's stack, util/kallsyms.h), else x86_64's
  * 16 KiB, said so. {bytes, source}.
  */
 static long cell_thread_size(const char *dir, json_object *st)
@@ -35,9 +35,9 @@ static long cell_thread_size(const char *dir, json_object *st)
 
 	json_put_str(
 		o, "source",
-		!ts ? "assumed: x86_64 without KASAN (stack_kallsyms.txt has no __start_init_task/__end_init_task)" :
-		map ? "the kernel's System.map (__end_init_task - __start_init_task)" :
-		      "guest /proc/kallsyms (__end_init_task - __start_init_task)");
+		!ts ? "assumed: x86_64 without KASAN (stack_kallsyms.txt has no bounds of init_task's stack)" :
+		map ? "the kernel's System.map (the bounds of init_task's stack)" :
+		      "guest /proc/kallsyms (the bounds of init_task's stack)");
 	json_put_int(o, "bytes", stack_thread_size(ts));
 	json_put(st, "thread_size", o);
 	free(ksym);

@@ -16,6 +16,7 @@
 #include "collect/stack.h"
 #include "collect/stackprobe.h"
 #include "collect/trace.h"
+#include "util/kallsyms.h"
 #include "util/log.h"
 #include "util/num.h"
 
@@ -109,19 +110,37 @@ static bool site_on(const struct collectors_opts *o, const struct stack_site *s)
 	return stack_site_on(s, o->kver, o->layers);
 }
 
-/* The probed symbols, then the two THREAD_SIZE apart (util/kallsyms.h). */
+/*
+ * The probed symbols, then the pairs THREAD_SIZE apart (util/kallsyms.h:
+ * a kernel has one of the two, by its version).
+ */
 static const char **ksyms_wanted(const struct collectors_opts *o, size_t *nr)
 {
-	const char **v = xzalloc((nr_stack_sites + 3) * sizeof(*v));
+	const char **v =
+		xzalloc((nr_stack_sites + KSYMS_STACK_SYMS + 1) * sizeof(*v));
 	size_t n = 0;
 
 	for (size_t i = 0; i < nr_stack_sites; i++)
 		if (site_on(o, &stack_sites[i]))
 			v[n++] = stack_sites[i].symbol;
-	v[n++] = "__start_init_task";
-	v[n++] = "__end_init_task";
+	for (size_t i = 0; i < KSYMS_STACK_SYMS; i++)
+		v[n++] = ksyms_stack_syms[i];
 	*nr = n;
 	return v;
+}
+
+/* Every probed symbol seen, and one pair of the stack's bounds whole. */
+static bool ksyms_all_seen(const bool *seen, size_t nr)
+{
+	size_t probes = nr - KSYMS_STACK_SYMS;
+	bool pair = false;
+
+	for (size_t i = 0; i < probes; i++)
+		if (!seen[i])
+			return false;
+	for (size_t i = probes; i < nr; i += 2)
+		pair |= seen[i] && seen[i + 1];
+	return pair;
 }
 
 /*
@@ -133,7 +152,7 @@ static bool ksyms_from_map(const struct collectors_opts *o, const char **want,
 {
 	bool *seen = xzalloc(nr * sizeof(*seen));
 	const char *line = o->system_map;
-	size_t found = 0;
+	bool all;
 
 	while (*line) {
 		const char *eol = strchrnul(line, '\n');
@@ -148,19 +167,19 @@ static bool ksyms_from_map(const struct collectors_opts *o, const char **want,
 			strbuf_add(out, line, eol - line);
 			strbuf_addch(out, '\n');
 			seen[i] = true;
-			found++;
 		}
 		line = *eol ? eol + 1 : eol;
 	}
+	all = ksyms_all_seen(seen, nr);
 	free(seen);
-	return found == nr || o->map_complete;
+	return all || o->map_complete;
 }
 
 static void grep_kallsyms(struct strbuf *plan, const struct collectors_opts *o)
 {
-	const char **grep = xzalloc((2 * nr_stack_sites + 8) * sizeof(*grep));
 	size_t n = 0, nr;
 	const char **want = ksyms_wanted(o, &nr);
+	const char **grep = xzalloc((2 * nr + 4) * sizeof(*grep));
 
 	if (o->system_map && o->host_ksyms) {
 		strbuf_addstr(

@@ -7,8 +7,12 @@
 
 #include "util/kallsyms.h"
 
-#define START "__start_init_task"
-#define END "__end_init_task"
+const char *const ksyms_stack_syms[KSYMS_STACK_SYMS] = {
+	"__start_init_task",
+	"__end_init_task",
+	"__start_init_stack",
+	"__end_init_stack",
+};
 
 /* "ffffffff82a00000 D __start_init_task": the address if name matches. */
 static bool sym_line(const char *l, size_t n, const char *name, uint64_t *addr)
@@ -26,17 +30,18 @@ static bool sym_line(const char *l, size_t n, const char *name, uint64_t *addr)
 	return *e == '\0';
 }
 
-long ksyms_thread_size(const char *text, size_t len)
+/* The distance of one pair (ksyms_stack_syms[2 * pair]), or 0. */
+static long pair_size(const char *text, const char *end, int pair)
 {
-	const char *p = text, *end = text ? text + len : NULL;
+	const char *p = text;
 	uint64_t start = 0, stop = 0, d;
 
-	while (p && p < end) {
+	while (p < end) {
 		const char *nl = memchr(p, '\n', end - p);
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
 
-		if (!sym_line(p, n, START, &start))
-			sym_line(p, n, END, &stop);
+		if (!sym_line(p, n, ksyms_stack_syms[2 * pair], &start))
+			sym_line(p, n, ksyms_stack_syms[2 * pair + 1], &stop);
 		p = nl ? nl + 1 : end;
 	}
 	if (!start || stop <= start)
@@ -45,4 +50,13 @@ long ksyms_thread_size(const char *text, size_t len)
 	if (d < 4096 || d > 65536 || (d & (d - 1)))
 		return 0;
 	return (long)d;
+}
+
+long ksyms_thread_size(const char *text, size_t len)
+{
+	long d = 0;
+
+	for (int i = 0; text && !d && i < KSYMS_STACK_SYMS / 2; i++)
+		d = pair_size(text, text + len, i);
+	return d;
 }
