@@ -401,6 +401,8 @@ START_TEST(change_point_candidate)
 	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
 	ck_assert(row(&det, "reclaim-wr-direct")->regression);
 	ck_assert(!row(&det, "workload-time")->regression);
+	/* recorded as its detection's p: the permutation test's */
+	ck_assert_double_eq(row(&det, "reclaim-wr-direct")->d.p, 0.01);
 	ck_assert_msg(
 		!strcmp(rep.buf,
 			"change point: reclaim-wr-direct (ext4-disk/dirty-flood/512)"

@@ -482,6 +482,11 @@ int history_change_candidates(sqlite3 *db, long long night, struct family *det,
 		if (!r)
 			continue;
 		h->regression = true;
+		/*
+		 * The p that made it a candidate, recorded as the detection's
+		 * (candidates.detect_p): the one look's said nothing.
+		 */
+		h->d.p = c.p;
 		raised++;
 		strbuf_addf(report, "change point: %s (%s) ", h->what,
 			    h->group);
