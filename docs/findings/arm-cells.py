@@ -14,7 +14,11 @@ throttle_direct_reclaim: the watcher was itself one of the stuck
 reclaimers, so it could not dump), "iscsi timeout" when both iSCSI
 sessions' recovery timed out (the network received nothing for 120 s)
 with no dump; the last column is the default vm.min_free_kbytes the
-cell logged (swap-direct-minfree's first pre: step), if any. Counting
+cell logged (swap-direct-minfree's first pre: step), if any, and what
+the console shows of every cell: the watcher's dumps ("dumps 1+1" for
+both, "dump 1, recovered" when progress came back within the gap),
+GFP_ATOMIC allocation failures, iSCSI ping timeouts, and pswpout at the
+end (vmstat.after). Counting
 what is stuck stays a judgement the report states; this lists the
 evidence.
 """
@@ -50,6 +54,34 @@ def console_evidence(con):
     return '; '.join(ev), m.group(1) if m else ''
 
 
+def console_facts(d):
+    try:
+        text = open(os.path.join(d, 'console.log'), errors='replace').read()
+    except OSError:
+        return ''
+    f = []
+    d1 = text.count('wblab: stall dump 1:')
+    d2 = text.count('wblab: stall dump 2:')
+    rec = text.count('wblab: stall recovered')
+    if d1:
+        f.append('dumps %d+%d' % (d1, d2) + (', %d recovered' % rec
+                                             if rec else ''))
+    a = len(re.findall(r'page allocation failure: .*GFP_ATOMIC', text))
+    if a:
+        f.append('GFP_ATOMIC failures %d' % a)
+    pt = len(re.findall(r'ping timeout of \d+ secs expired', text))
+    if pt:
+        f.append('ping timeouts %d' % pt)
+    try:
+        vm = open(os.path.join(d, 'vmstat.after')).read()
+        m = re.search(r'^pswpout (\d+)$', vm, re.M)
+        if m:
+            f.append('pswpout %s' % m.group(1))
+    except OSError:
+        pass
+    return ', '.join(f)
+
+
 def cells(run):
     for p in sorted(glob.glob(os.path.join(run, 'cells', '*', 'cell.json')) +
                     glob.glob(os.path.join(run, 'attempts', '*',
@@ -70,4 +102,5 @@ for run in sys.argv[1:]:
             ev = ''
         print('\t'.join([os.path.basename(run.rstrip('/')),
                          os.path.basename(d), w or '?',
-                         c.get('outcome', '?'), st or ev or '-', mf]))
+                         c.get('outcome', '?'), st or ev or '-', mf,
+                         console_facts(d)]))

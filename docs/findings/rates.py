@@ -70,3 +70,44 @@ for name, k, n in ARMS:
           (name, k, n, 100.0 * k / n, 100 * cp.low, 100 * cp.high,
            100 * wi.low, 100 * wi.high, p))
 print('SciPy and R agree on every bound (1e-9).')
+
+
+def power_fix_zero(nb, pb, nf, alpha=0.05):
+    """The chance that Fisher's test (two-sided) finds a difference at
+    alpha between a base arm of nb cells whose true rate is pb and a fix
+    arm of nf cells that never gets stuck (it always shows 0 of nf):
+    the sum of the base arm's binomial probabilities over the counts for
+    which the table is significant. Exact, no simulation."""
+    return sum(stats.binom.pmf(k, nb, pb) for k in range(nb + 1)
+               if stats.fisher_exact([[k, nb - k], [0, nf]])[1] <= alpha)
+
+
+def r_power_fix_zero(nb, pb, nf, alpha=0.05):
+    expr = ('s <- 0; for (k in 0:%d) if (fisher.test(matrix(c(k, %d - k, 0, '
+            '%d), nrow = 2))$p.value <= %g) s <- s + dbinom(k, %d, %.12f); '
+            'cat(sprintf("%%.12f", s))' % (nb, nb, nf, alpha, nb, pb))
+    return float(subprocess.run(['Rscript', '-e', expr], check=True,
+                                capture_output=True, text=True).stdout)
+
+
+# The fix arm against its own base arm, run interleaved in one matrix:
+# (base name, stuck, cells, fix name, stuck, cells).
+PAIRS = [] if sys.argv[1:] else [
+]
+for bname, bk, bn, fname, fk, fn in PAIRS:
+    p = stats.fisher_exact([[bk, bn - bk], [fk, fn - fk]])[1]
+    rp = r_fisher((bname, bk, bn), (fname, fk, fn))
+    if abs(p - rp) > 1e-9:
+        sys.exit('%s: Fisher SciPy %g against R %g' % (fname, p, rp))
+    print('\n%s %d/%d against %s %d/%d: Fisher p = %.3f' %
+          (fname, fk, fn, bname, bk, bn, p))
+    for rate, why in ((bk / bn, "the base arm's rate"),
+                      (6 / 31, "debian-6.12's rate, 6 of 31")):
+        pw = power_fix_zero(bn, rate, fn)
+        rpw = r_power_fix_zero(bn, rate, fn)
+        if abs(pw - rpw) > 1e-9:
+            sys.exit('power: SciPy %g against R %g' % (pw, rpw))
+        print('  at %s (%.3f): P(0 of %d | fix does nothing) = %.3f; '
+              'power of Fisher at 0.05 if the fix removes every stall: %.3f'
+              % (why, rate, fn, (1 - rate) ** fn, pw))
+
