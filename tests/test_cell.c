@@ -226,6 +226,18 @@ START_TEST(plan_stack_names_by_version)
 		/* The sites every kernel has stay. */
 		ck_assert_int_ge(step_index(p.buf, "p:wblab/submit_bio_noacct"),
 				 0);
+		/*
+		 * A site's hist trigger is made paused while arming and
+		 * continued at the workload's start: it counts from there.
+		 */
+		ck_assert_int_lt(step_index(p.buf, "size=4096:pause if"),
+				 step_index(p.buf, "phase\tworkload"));
+		ck_assert_int_gt(step_index(p.buf, "size=4096:cont if"),
+				 step_index(p.buf, "phase\tworkload"));
+		ck_assert_int_lt(step_index(p.buf, "size=4096:cont if"),
+				 step_index(p.buf, "run\tfio"));
+		ck_assert_int_lt(step_index(p.buf, "phase\tarm"),
+				 step_index(p.buf, "size=4096:pause if"));
 		ck_assert_int_ge(step_index(p.buf, "-e\tvirtqueue_notify"), 0);
 		strbuf_release(&p);
 		plan_devs_free(&d);

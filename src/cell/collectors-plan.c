@@ -208,9 +208,10 @@ out:
  * a flood of deep samples cannot crowd the main trace out (and the
  * allocator leaves, in theirs, not the storage sites'). Each site gets:
  * a ring-buffer filter (deep, task context) with a stack trace trigger
- * under the same condition (fs, storage and leaf sites), and at the
- * workload's start a hist trigger that counts every task-context hit in
- * the kernel (not the leaves: the allocator is hit on every path). The
+ * under the same condition (fs, storage and leaf sites), and a hist
+ * trigger that counts every task-context hit in the kernel (not the
+ * leaves: the allocator is hit on every path), created paused here and
+ * continued at the workload's start (stack_site_hist()). The
  * reclaim begin/end events go to the entry instance too, so its samples
  * can be placed in reclaim windows. A site whose symbol the kernel lacks
  * fails its append (logged); the host names the reason.
@@ -244,6 +245,12 @@ static void arm_stack_sites(struct strbuf *plan,
 		f = site_file(s, "enable");
 		put(plan, f, "1");
 		free(f);
+		/* Continued at the workload's start (collectors_plan_workload). */
+		if (s->layer != STACK_LAYER_LEAF) {
+			f = site_file(s, "trigger");
+			append(plan, f, stack_site_hist(true));
+			free(f);
+		}
 	}
 	for (size_t i = 0; stack_vmscan_events[i]; i++) {
 		char *f = xasprintf(STACK_INST "/events/vmscan/%s/enable",
@@ -369,7 +376,7 @@ void collectors_plan_workload(struct strbuf *plan,
 		    !site_on(o, &stack_sites[i]))
 			continue;
 		f = site_file(&stack_sites[i], "trigger");
-		append(plan, f, stack_site_hist());
+		append(plan, f, stack_site_hist(false));
 		free(f);
 	}
 	put(plan, STACK_INST "/tracing_on", "1");

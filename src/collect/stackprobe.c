@@ -129,9 +129,13 @@ char *stack_site_filter(long thread_size)
 			 stack_thread_size(thread_size) - STACK_DEEP_BYTES);
 }
 
-const char *stack_site_hist(void)
+/* pause and cont name the same trigger: keys, size and filter match. */
+const char *stack_site_hist(bool paused)
 {
-	return "hist:keys=sp:size=" STACK_HIST_SIZE " if " TASK_CONTEXT "\n";
+	return paused ? "hist:keys=sp:size=" STACK_HIST_SIZE
+			":pause if " TASK_CONTEXT "\n" :
+			"hist:keys=sp:size=" STACK_HIST_SIZE
+			":cont if " TASK_CONTEXT "\n";
 }
 
 struct bucket {

@@ -85,8 +85,13 @@ long long stack_depth(long long sp, long thread_size);
 char *stack_site_probe(const struct stack_site *s, long thread_size);
 /* Event filter for ring-buffer samples: deep, task context (malloc'd). */
 char *stack_site_filter(long thread_size);
-/* The hist trigger: every task-context hit, keyed by sp. */
-const char *stack_site_hist(void);
+/*
+ * The hist trigger: every task-context hit, keyed by sp. Created paused
+ * while arming (its 4096 entries are allocated then, not in the workload's
+ * time, and before the allocator's leaf probes fire on each allocation),
+ * continued when the workload starts: it counts from there, as before.
+ */
+const char *stack_site_hist(bool paused);
 
 /*
  * One site's tracefs hist file ("{ sp: N } hitcount: M" lines): {samples,
