@@ -213,11 +213,16 @@ START_TEST(plan_outputs_are_the_only_files)
 		"run\tfio\t60\tfio\t--output=/tmp/wblab-out/fio.json\tjob\n"
 		"bg\tsampler\t/run/wblab-agent\tsample\t/tmp/wblab-out/timeseries.tsv\t1000\n"
 		"get\t../../etc/shadow\t/etc/shadow\n"
-		"put\t/tmp/wblab-out/.hidden\tx\n";
+		"put\t/tmp/wblab-out/.hidden\tx\n"
+		"capfile\ttrace_stats.txt\tset_event\t/sys/kernel/tracing/set_event\n"
+		"caplines\tstack_trace_stats.txt\tstats\t/sys/x/per_cpu/cpu*/stats\n"
+		"mkdir\t/sys/kernel/tracing/instances/x\n";
 	struct spec_strlist l = { 0 };
 
 	frame_plan_outputs(plan, sizeof(plan) - 1, &l);
-	ck_assert_uint_eq(l.n, 5);
+	ck_assert_uint_eq(l.n, 7);
+	ck_assert(spec_strlist_has(&l, "trace_stats.txt"));
+	ck_assert(spec_strlist_has(&l, "stack_trace_stats.txt"));
 	ck_assert(spec_strlist_has(&l, "agent.log"));
 	ck_assert(spec_strlist_has(&l, "vmstat.before"));
 	ck_assert(spec_strlist_has(&l, "topology.txt"));

@@ -82,6 +82,37 @@ START_TEST(plan_as_shell)
 }
 END_TEST
 
+/* The verbs the agent does itself are shell in the bundle: cat, grep, mkdir. */
+START_TEST(plan_as_shell_agent_verbs)
+{
+	static const char plan[] =
+		"phase\tcollect\n"
+		"mkdir\t/sys/kernel/tracing/instances/wblab-stack\n"
+		"capfile\ttrace_stats.txt\tset_event\t/sys/kernel/tracing/set_event\n"
+		"caplines\ttrace_stats.txt\tper_cpu stats\t/sys/kernel/tracing/per_cpu/cpu*/stats\n";
+	struct strbuf sh = STRBUF_INIT, err = STRBUF_INIT, out = STRBUF_INIT;
+	const char *argv[] = { "/bin/sh", "-n", "-c", NULL, NULL };
+
+	ck_assert_int_eq(repro_plan_sh(plan, sizeof(plan) - 1, "plan.txt", &sh,
+				       &err),
+			 0);
+	ck_assert_ptr_nonnull(strstr(
+		sh.buf,
+		"wb_mkdir '/sys/kernel/tracing/instances/wblab-stack'\n"));
+	ck_assert_ptr_nonnull(strstr(
+		sh.buf,
+		"wb_capfile 'trace_stats.txt' 'set_event' '/sys/kernel/tracing/set_event'\n"));
+	ck_assert_ptr_nonnull(strstr(
+		sh.buf,
+		"wb_caplines 'trace_stats.txt' 'per_cpu stats' '/sys/kernel/tracing/per_cpu/cpu*/stats'\n"));
+	argv[3] = sh.buf;
+	ck_assert_int_eq(run_capture(argv, &out, &err), 0);
+	strbuf_release(&sh);
+	strbuf_release(&err);
+	strbuf_release(&out);
+}
+END_TEST
+
 static void bad_plan(const char *plan, const char *want)
 {
 	struct strbuf sh = STRBUF_INIT, err = STRBUF_INIT;
@@ -97,6 +128,8 @@ START_TEST(plan_bad_lines)
 {
 	bad_plan("phase\tsetup\nbogus\tx\n", "plan.txt:2: bogus: unknown verb");
 	bad_plan("run\tl\tsoon\ttrue\n", "plan.txt:1: run: bad timeout");
+	bad_plan("capfile\t../x\tl\t/etc/shadow\n",
+		 "plan.txt:1: capfile: bad result name");
 	bad_plan("env\tA B\tx\n", "plan.txt:1: env: not an environment name");
 	bad_plan("get\t../x\t/etc/passwd\n",
 		 "plan.txt:1: get: bad result name");
@@ -191,6 +224,7 @@ int main(void)
 
 	tcase_add_test(tc, quote_round_trip);
 	tcase_add_test(tc, plan_as_shell);
+	tcase_add_test(tc, plan_as_shell_agent_verbs);
 	tcase_add_test(tc, plan_bad_lines);
 	tcase_add_test(tc, signature_of_the_deadlock);
 	tcase_add_test(tc, signature_of_a_stall);

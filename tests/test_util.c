@@ -10,6 +10,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "agent/capfile.h"
 #include "testdata.h"
 #include "util/dvec.h"
 #include "util/fs.h"
@@ -26,6 +28,47 @@
 #include "util/log.h"
 #include "util/num.h"
 #include "util/str.h"
+
+/* The directory part of path (a static copy). */
+static const char *dirname_of(char *path)
+{
+	static char buf[4096];
+	char *slash;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	slash = strrchr(buf, '/');
+	*slash = '\0';
+	return buf;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The lines of text sorted (caplines goes in glob order, find in its own). */
+static char *sorted_lines(const char *text)
+{
+	static char *res[2];
+	static int turn;
+	char *copy = xstrdup(text), **v = NULL;
+	size_t n = 0;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (char *l = strtok(copy, "\n"); l; l = strtok(NULL, "\n")) {
+		v = realloc(v, (n + 1) * sizeof(*v));
+		v[n++] = l;
+	}
+	qsort(v, n, sizeof(*v), cmp_str);
+	for (size_t i = 0; i < n; i++)
+		strbuf_addf(&sb, "%s\n", v[i]);
+	free(v);
+	free(copy);
+	turn ^= 1;
+	free(res[turn]);
+	res[turn] = strbuf_detach(&sb, NULL);
+	return res[turn];
+}
 
 START_TEST(num_refuses_what_atoi_took)
 {
@@ -338,6 +381,67 @@ START_TEST(kver_of_releases)
 }
 END_TEST
 
+/*
+ * The agent's caplines prints what find ... -exec grep -H . {} + printed
+ * into a real cell's stack_trace_stats.txt: its per-CPU stats files laid
+ * out again under a temporary tracefs, read back through the glob the plan
+ * names. An empty line is left out, as grep . leaves it; a glob matching
+ * nothing and a missing file are errors (exit 1), as cat's are.
+ */
+START_TEST(agent_caplines_as_grep)
+{
+	char dir[] = "/tmp/wblab-test-cap.XXXXXX";
+	static const char tracefs[] = "/sys/kernel/tracing/";
+	struct strbuf orig = STRBUF_INIT, want = STRBUF_INIT, got = STRBUF_INIT;
+	char *pat, *out, *missing;
+	int fd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	testdata_read(&orig,
+		      "stack/lab-6.1-dw-ext4-leaf/stack_trace_stats.txt");
+	for (char *l = orig.buf, *nl; *l; l = nl + 1) {
+		char *colon, *path;
+
+		nl = strchr(l, '\n');
+		*nl = '\0';
+		if (!starts_with(l, tracefs))
+			continue;
+		colon = strchr(l, ':');
+		*colon = '\0';
+		path = xasprintf("%s/%s", dir, l + strlen(tracefs));
+		ck_assert_int_eq(mkdir_p(dirname_of(path), 0755), 0);
+		fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
+		dprintf(fd, "%s\n\n", colon + 1);
+		close(fd);
+		strbuf_addf(&want, "%s:%s\n", path, colon + 1);
+		free(path);
+	}
+	ck_assert_uint_gt(want.len, 1000);
+	out = xasprintf("%s/out", dir);
+	fd = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	pat = xasprintf("%s/instances/*/per_cpu/cpu*/stats", dir);
+	ck_assert_int_eq(cap_lines(fd, pat), 0);
+	close(fd);
+	ck_assert_int_eq(strbuf_read_file(&got, out), 0);
+	ck_assert_str_eq(sorted_lines(got.buf), sorted_lines(want.buf));
+	fd = open(out, O_WRONLY | O_TRUNC);
+	missing = xasprintf("%s/none/*", dir);
+	ck_assert_int_eq(cap_lines(fd, missing), 1);
+	ck_assert_int_eq(cap_file(fd, missing), 1);
+	close(fd);
+	strbuf_reset(&got);
+	ck_assert_int_eq(strbuf_read_file(&got, out), 0);
+	ck_assert_ptr_nonnull(strstr(got.buf, ": No such file or directory\n"));
+	ck_assert_int_eq(rm_rf(dir), 0);
+	free(pat);
+	free(out);
+	free(missing);
+	strbuf_release(&orig);
+	strbuf_release(&want);
+	strbuf_release(&got);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -356,6 +460,7 @@ int main(void)
 	tcase_add_test(tc, nearest_rank_as_r_type_1);
 	tcase_add_test(tc, json_number_one_precision);
 	tcase_add_test(tc, kver_of_releases);
+	tcase_add_test(tc, agent_caplines_as_grep);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

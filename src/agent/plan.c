@@ -19,9 +19,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "agent/capfile.h"
 #include "agent/io.h"
 #include "agent/plan.h"
 #include "agent/proto.h"
+#include "util/fs.h"
 #include "util/io.h"
 
 static int find_iscsi_disk(const char *spec, char *dev, size_t len,
@@ -370,30 +372,70 @@ static void step_run(struct plan_state *st, char **f, int fatal)
 	}
 }
 
-static void step_capture(struct plan_state *st, char **f)
+/* Open capture NAME in the out dir and write its "# LABEL" line; -1 on error. */
+static int capture_open(const char *name, const char *label)
 {
-	char path[256], hdr[256];
-	int fd, rc;
-	pid_t pid;
+	char path[256];
+	int fd;
 
-	snprintf(path, sizeof(path), AGENT_OUT_DIR "/%s", f[1]);
-	fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0644);
-	if (fd < 0)
-		return;
-	snprintf(hdr, sizeof(hdr), "# %s\n", f[2]);
-	write_in_full(fd, hdr, strlen(hdr));
-	close(fd);
-	pid = spawn(st, f + 3, path, 1);
-	rc = pid < 0 ? 127 : wait_timeout(pid, 60);
-	if (rc) {
-		fd = open(path, O_WRONLY | O_APPEND);
+	snprintf(path, sizeof(path), AGENT_OUT_DIR "/%s", name);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd >= 0)
+		dprintf(fd, "# %s\n", label);
+	return fd;
+}
+
+/* A failed capture says so ("# (exit N)"); a blank line ends each. */
+static void capture_close(struct plan_state *st, char **f, int fd, int rc)
+{
+	if (rc)
 		dprintf(fd, "# (exit %d)\n", rc);
-		close(fd);
-	}
-	fd = open(path, O_WRONLY | O_APPEND);
 	write_in_full(fd, "\n", 1);
 	close(fd);
 	logf_(st, "capture %s:%s rc=%d", f[1], f[2], rc);
+}
+
+static void step_capture(struct plan_state *st, char **f)
+{
+	char path[256];
+	int fd = capture_open(f[1], f[2]), rc;
+	pid_t pid;
+
+	if (fd < 0)
+		return;
+	snprintf(path, sizeof(path), AGENT_OUT_DIR "/%s", f[1]);
+	pid = spawn(st, f + 3, path, 1);
+	rc = pid < 0 ? 127 : wait_timeout(pid, 60);
+	capture_close(st, f, fd, rc);
+}
+
+/* capfile and caplines: what cat and grep -H . print, without starting them. */
+static void step_capfile(struct plan_state *st, char **f)
+{
+	int fd = capture_open(f[1], f[2]), rc = 0;
+
+	if (fd < 0)
+		return;
+	for (char **p = f + 3; *p; p++)
+		rc |= cap_file(fd, *p);
+	capture_close(st, f, fd, rc);
+}
+
+static void step_caplines(struct plan_state *st, char **f)
+{
+	int fd = capture_open(f[1], f[2]), rc = 0;
+
+	if (fd < 0)
+		return;
+	for (char **p = f + 3; *p; p++)
+		rc |= cap_lines(fd, *p);
+	capture_close(st, f, fd, rc);
+}
+
+static void step_mkdir(struct plan_state *st, char **f)
+{
+	if (mkdir_p(f[1], 0755))
+		logf_(st, "mkdir %s: %s", f[1], strerror(errno));
 }
 
 static void step_put(struct plan_state *st, char **f)
@@ -542,6 +584,9 @@ static const struct verb_def {
 	[VERB_APPEND] = { 3, 3, false, step_append },
 	[VERB_GET] = { 3, 3, false, step_get },
 	[VERB_CGROUP] = { 3, 3, false, step_cgroup },
+	[VERB_CAPFILE] = { 4, 0, false, step_capfile },
+	[VERB_CAPLINES] = { 4, 0, false, step_caplines },
+	[VERB_MKDIR] = { 2, 2, false, step_mkdir },
 };
 
 static void step(struct plan_state *st, char **f, int n)

@@ -32,12 +32,13 @@ size_t proto_escape(char *dst, const char *src, size_t len)
 }
 
 const char *const proto_verb_names[NR_VERBS] = {
-	[VERB_ENV] = "env",	    [VERB_PHASE] = "phase",
-	[VERB_RUN] = "run",	    [VERB_TRY] = "try",
-	[VERB_CAPTURE] = "capture", [VERB_BG] = "bg",
-	[VERB_WAIT] = "wait",	    [VERB_PUT] = "put",
-	[VERB_APPEND] = "append",   [VERB_GET] = "get",
-	[VERB_CGROUP] = "cgroup",
+	[VERB_ENV] = "env",	      [VERB_PHASE] = "phase",
+	[VERB_RUN] = "run",	      [VERB_TRY] = "try",
+	[VERB_CAPTURE] = "capture",   [VERB_BG] = "bg",
+	[VERB_WAIT] = "wait",	      [VERB_PUT] = "put",
+	[VERB_APPEND] = "append",     [VERB_GET] = "get",
+	[VERB_CGROUP] = "cgroup",     [VERB_CAPFILE] = "capfile",
+	[VERB_CAPLINES] = "caplines", [VERB_MKDIR] = "mkdir",
 };
 
 const char *const proto_phase_names[NR_PHASES] = {

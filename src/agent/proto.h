@@ -27,6 +27,10 @@
  *	run	LABEL	TIMEOUT	ARGV...	run a program; failure fails the phase
  *	try	LABEL	TIMEOUT	ARGV...	run a program; failure is only logged
  *	capture	NAME	LABEL	ARGV...	append "# LABEL" and the output to NAME
+ *	capfile	NAME	LABEL	PATH...	append "# LABEL" and the files, as cat would
+ *	caplines	NAME	LABEL	GLOB...	append "# LABEL" and each non-empty line of
+ *				the files GLOB matches as "FILE:LINE", as grep -H . would
+ *	mkdir	PATH			make a directory (and its parents); failure is logged
  *	bg	LABEL	ARGV...		start in the background (killed at phase end)
  *	wait	LABEL	TIMEOUT		wait for a background step
  *	put	PATH	CONTENT		write a guest file
@@ -34,6 +38,8 @@
  *	get	NAME	PATH		send a guest file back as NAME
  *	cgroup	PATH	MEMORY_MAX	later run/bg steps start in this cgroup v2
  *
+ * capfile, caplines and mkdir are done by the agent itself: under TCG
+ * starting cat, find or mkdir cost 40-270 ms a step (bench/cell-phases).
  * Sampling is not a verb: the collectors start "wblab-agent sample FILE
  * INTERVAL_MS" as a bg step (agent/hog.c). A step has as many fields as
  * its line holds; TIMEOUT is whole seconds, 0 for none.
@@ -71,6 +77,9 @@ enum proto_verb {
 	VERB_APPEND,
 	VERB_GET,
 	VERB_CGROUP,
+	VERB_CAPFILE,
+	VERB_CAPLINES,
+	VERB_MKDIR,
 	NR_VERBS
 };
 

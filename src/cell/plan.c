@@ -462,7 +462,9 @@ static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 		CAPTURE(p, "dmsetup table", "dmsetup", "table");
 	if (mount)
 		CAPTURE(p, "findmnt", "findmnt", "-T", mount);
-	CAPTURE(p, "mounts", "cat", "/proc/self/mounts");
+	/* Read by the agent itself: no cat to start (agent/capfile.h). */
+	plan_step(p, VERB_CAPFILE, "topology.txt", "mounts",
+		  "/proc/self/mounts", NULL);
 }
 
 /*

@@ -65,6 +65,15 @@ static const char preamble[] =
 	"\t[ \"$wb_skip\" = 1 ] && return 0\n"
 	"\tn=$1 l=$2; shift 2; { echo \"# $l\"; \"$@\"; } >> \"$OUT/$n\" 2>&1\n"
 	"}\n"
+	"wb_capfile() {\n"
+	"\t[ \"$wb_skip\" = 1 ] && return 0\n"
+	"\tn=$1 l=$2; shift 2; { echo \"# $l\"; cat -- \"$@\"; } >> \"$OUT/$n\" 2>&1\n"
+	"}\n"
+	"wb_caplines() {\n"
+	"\t[ \"$wb_skip\" = 1 ] && return 0\n"
+	"\tn=$1 l=$2; shift 2; { echo \"# $l\"; for g; do grep -H . -- $g; done; } >> \"$OUT/$n\" 2>&1\n"
+	"}\n"
+	"wb_mkdir() { [ \"$wb_skip\" = 1 ] || mkdir -p -- \"$1\"; }\n"
 	"wb_bg() {\n"
 	"\t[ \"$wb_skip\" = 1 ] && return 0\n"
 	"\tl=$1; shift; \"$@\" > \"/tmp/wblab-bg-$l.out\" 2>&1 &\n"
@@ -165,9 +174,11 @@ static bool env_name(const char *s)
 
 /* The fewest fields (verb included) a verb's line holds. */
 static const size_t min_fields[NR_VERBS] = {
-	[VERB_ENV] = 3,	    [VERB_PHASE] = 2, [VERB_RUN] = 4,	 [VERB_TRY] = 4,
-	[VERB_CAPTURE] = 4, [VERB_BG] = 3,    [VERB_WAIT] = 3,	 [VERB_PUT] = 3,
-	[VERB_APPEND] = 3,  [VERB_GET] = 3,   [VERB_CGROUP] = 3,
+	[VERB_ENV] = 3,	     [VERB_PHASE] = 2,	 [VERB_RUN] = 4,
+	[VERB_TRY] = 4,	     [VERB_CAPTURE] = 4, [VERB_BG] = 3,
+	[VERB_WAIT] = 3,     [VERB_PUT] = 3,	 [VERB_APPEND] = 3,
+	[VERB_GET] = 3,	     [VERB_CGROUP] = 3,	 [VERB_CAPFILE] = 4,
+	[VERB_CAPLINES] = 4, [VERB_MKDIR] = 2,
 };
 
 /* Why the step's fields are not valid, or NULL. */
@@ -187,6 +198,8 @@ static const char *check_step(int verb, const char **f, size_t n)
 	case VERB_WAIT:
 		return proto_uint(f[2], 7 * 86400, &t) ? "bad timeout" : NULL;
 	case VERB_CAPTURE:
+	case VERB_CAPFILE:
+	case VERB_CAPLINES:
 	case VERB_GET:
 		return proto_valid_name(f[1]) ? NULL : "bad result name";
 	case VERB_BG:

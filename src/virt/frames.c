@@ -160,8 +160,9 @@ void frame_plan_outputs(const char *plan, size_t len, struct spec_strlist *out)
 
 		int v = line_verb(p, le);
 
-		/* get and capture name their result in field 1. */
-		if (v == VERB_GET || v == VERB_CAPTURE) {
+		/* get and the captures name their result in field 1. */
+		if (v == VERB_GET || v == VERB_CAPTURE || v == VERB_CAPFILE ||
+		    v == VERB_CAPLINES) {
 			const char *f = memchr(p, '\t', le - p) + 1;
 			const char *t = memchr(f, '\t', le - f);
 
