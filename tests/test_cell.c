@@ -410,6 +410,9 @@ START_TEST(plan_order_xfs_disk)
 		step_index(p.buf, "mkfs.xfs\t-f\t@disk:wblab-disk0"),
 		step_index(p.buf,
 			   "mount\t-t\txfs\t@disk:wblab-disk0\t/mnt/scratch"));
+	/* The mount point: the agent's mkdir, before the mount. */
+	ck_assert_int_lt(step_index(p.buf, "mkdir\t/mnt/scratch\n"),
+			 step_index(p.buf, "mount\t-t\txfs"));
 	ck_assert_int_ge(step_index(p.buf, "env\tWBLAB_MOUNT\t/mnt/scratch"),
 			 0);
 	ck_assert_int_lt(step_index(p.buf, "cgroup\twblab\t256M"),
