@@ -12,12 +12,14 @@
 #include <string.h>
 
 #include "artifact/kbuild-int.h"
+#include "cmd/cmds.h"
 #include "jobs/bisect.h"
 #include "jobs/history.h"
 #include "jobs/jobrun.h"
 #include "jobs/nightly.h"
 #include "jobs/tree.h"
 #include "spec/specs.h"
+#include "testdata.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -361,6 +363,34 @@ START_TEST(pick)
 }
 END_TEST
 
+/*
+ * git bisect run exports the bisected worktree's GIT_DIR to the step:
+ * bisect-step drops it (and the other variables that pick a repository)
+ * before any git it runs, or its kernel build's own clone is checked out
+ * through the worktree's index (on the e2e of 2026-12-05 06:30, a sparse
+ * worktree left the build clone with its top-level files only, and the
+ * step a skip). Bad usage aborts (128) after that, as git bisect run
+ * wants.
+ */
+START_TEST(bisect_step_forgets_git_dir)
+{
+	char *argv[] = { "bisect-step", "--no-such-option", NULL };
+	struct strbuf err = STRBUF_INIT;
+	int r;
+
+	ck_assert_int_eq(setenv("GIT_DIR", "/nonexistent/.git/worktrees/wt", 1),
+			 0);
+	ck_assert_int_eq(setenv("GIT_INDEX_FILE", "/nonexistent/index", 1), 0);
+	stderr_begin();
+	r = cmd_bisect_step(2, argv);
+	stderr_end(&err);
+	ck_assert_int_eq(r, 128);
+	ck_assert_ptr_null(getenv("GIT_DIR"));
+	ck_assert_ptr_null(getenv("GIT_INDEX_FILE"));
+	strbuf_release(&err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("jobs");
@@ -379,6 +409,7 @@ int main(void)
 	tcase_add_test(tc, nights_renamed);
 	tcase_add_test(tc, pick);
 	tcase_add_test(tc, nightly_spec_values);
+	tcase_add_test(tc, bisect_step_forgets_git_dir);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -9,6 +9,7 @@
  * an unknown one is bad usage, with the names it was close to.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmds.h"
@@ -110,11 +111,40 @@ int cmd_bisect(int argc, char **argv)
 	return r;
 }
 
+/*
+ * git bisect run exports GIT_DIR (the bisected worktree's git directory)
+ * to the command: every git wblab runs inherited it, whatever its -C, so
+ * the kernel build's own clone was checked out through the worktree's
+ * index and sparse patterns and cleaned (the e2e's sparse worktree left
+ * it with its top-level files only: "config fragment kvm_guest.config is
+ * neither in lab/configs nor in the kernel's kernel/configs", a skip).
+ * The tree is --tree's (default ".", where git runs the step): git finds
+ * its repository from there.
+ */
+static void forget_git_repo_env(void)
+{
+	static const char *const vars[] = {
+		"GIT_DIR",
+		"GIT_WORK_TREE",
+		"GIT_INDEX_FILE",
+		"GIT_COMMON_DIR",
+		"GIT_OBJECT_DIRECTORY",
+		"GIT_ALTERNATE_OBJECT_DIRECTORIES",
+		"GIT_PREFIX",
+	};
+
+	for (size_t i = 0; i < sizeof(vars) / sizeof(*vars); i++)
+		unsetenv(vars[i]);
+}
+
 /* Never 127 (git bisect run reads it as "cannot run"); bad usage aborts. */
 int cmd_bisect_step(int argc, char **argv)
 {
 	struct bisect_opts o = BISECT_OPTS_INIT;
-	int r = parse(argc, argv, "wblab bisect-step", &o, true);
+	int r;
+
+	forget_git_repo_env();
+	r = parse(argc, argv, "wblab bisect-step", &o, true);
 
 	if (r)
 		return r == -1 ? 0 : 128;
