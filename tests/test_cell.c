@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "agent/proto.h"
+#include "cell/cell.h"
 #include "cell/outcome.h"
 #include "cell/plan.h"
 #include "cell/results.h"
@@ -119,6 +120,29 @@ static int step_index(const char *plan, const char *needle)
 
 	return p ? (int)(p - plan) : -1;
 }
+
+/*
+ * Under TCG the kernel takes PCI interrupt routing from the MP table
+ * (acpi=noirq: the ACPI links' AML cost 0.3 s of a boot), with the
+ * watchdogs' raised thresholds; under KVM neither.
+ */
+START_TEST(cmdline_by_accel)
+{
+	struct cell_spec c = { .accel = "tcg" };
+	char *tcg, *kvm;
+
+	tcg = cell_cmdline(&c);
+	c.accel = "kvm";
+	c.cmdline_extra = "wblab.fault=x";
+	kvm = cell_cmdline(&c);
+	ck_assert_ptr_nonnull(strstr(tcg, " no_timer_check acpi=noirq"));
+	ck_assert_ptr_null(strstr(kvm, "acpi=noirq"));
+	ck_assert_ptr_null(strstr(kvm, "watchdog_thresh"));
+	ck_assert_ptr_nonnull(strstr(kvm, "wblab.mode=cell wblab.fault=x"));
+	free(tcg);
+	free(kvm);
+}
+END_TEST
 
 /* Every shipped topology compiles; layers come up bottom-up and go top-down. */
 START_TEST(plan_shipped_topologies)
@@ -848,6 +872,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, outcome_table);
+	tcase_add_test(tc, cmdline_by_accel);
 	tcase_add_test(tc, plan_shipped_topologies);
 	tcase_add_test(tc, plan_stack_names_by_version);
 	tcase_add_test(tc, plan_stack_sites_by_topology);
