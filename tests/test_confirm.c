@@ -218,7 +218,8 @@ START_TEST(recorded_and_shown)
 					   &commit, &kernel),
 			 1);
 
-	ck_assert_int_eq(confirm_record(db, id, &det, &conf, "runs/<x>"), 0);
+	ck_assert_int_eq(confirm_record(db, id, &det, &conf, "runs/<x>", "c2"),
+			 0);
 	out = open_memstream(&text, &len);
 	ck_assert_int_eq(confirm_print(db, "mm", out), 0);
 	fclose(out);
@@ -267,7 +268,7 @@ START_TEST(known_regression)
 	ck_assert_int_eq(history_schema(db), 0);
 	night(db, "c1", "good", "tcg");
 	first = night(db, "c2", "regression", "tcg");
-	ck_assert_int_eq(confirm_record(db, first, &det, &conf, "r2"), 0);
+	ck_assert_int_eq(confirm_record(db, first, &det, &conf, "r2", "c1"), 0);
 	id = night(db, "c3", "good", "tcg");
 	ck_assert_int_eq(confirm_known(db, id, grp, what), first);
 	ck_assert_int_eq(confirm_known(db, id, grp, "fio-write"), 0);
@@ -433,6 +434,62 @@ START_TEST(change_point_candidate)
 }
 END_TEST
 
+/*
+ * A change point whose row a re-run rejected (same) across the same
+ * change is not raised again every night it reaches: on the real nights
+ * of change_point_candidate, had night 6's re-run (night 5's commit
+ * 4465b64a19f2, the last before the change, against night 6's) said
+ * same, night 8's change after night 5 is that change; before, night 8
+ * raised it and paid for another re-run, and so would each night after.
+ * A rejection from another reference (night 3's commit: not across this
+ * change) or from before the change's right side began keeps nothing
+ * back, nor does a row of a wblab.db of before ref_commit (NULL).
+ */
+START_TEST(rejected_change_point)
+{
+	struct family det = { 0 };
+	struct strbuf rep = STRBUF_INIT;
+	char *ref = NULL;
+	sqlite3 *db = e2e_nights();
+
+	/* the dump is of before ref_commit: the column is added, NULL */
+	ck_assert_int_eq(confirm_schema(db), 0);
+	ck_assert_int_eq(confirm_schema(db), 0);
+	/* NULL: not a rejection of the change */
+	exec(db, "UPDATE candidates SET outcome = 'rejected', verdict = 'same'"
+		 " WHERE night = 6; UPDATE nights SET verdict = 'good'"
+		 " WHERE id = 6");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
+	ck_assert(row(&det, "reclaim-wr-direct")->regression);
+
+	/* re-run from night 5's commit, before the change: not again */
+	exec(db,
+	     "UPDATE candidates SET ref_commit ="
+	     " (SELECT commit_id FROM nights WHERE id = 5) WHERE night = 6");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 0);
+	ck_assert(!row(&det, "reclaim-wr-direct")->regression);
+	ck_assert_str_eq(rep.buf, "");
+	ck_assert_ptr_null(ref);
+
+	/* from night 3's commit: another comparison, raised */
+	exec(db,
+	     "UPDATE candidates SET ref_commit ="
+	     " (SELECT commit_id FROM nights WHERE id = 3) WHERE night = 6");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
+
+	/* rejected on night 5, before the right side began: raised */
+	exec(db,
+	     "UPDATE candidates SET night = 5, ref_commit ="
+	     " (SELECT commit_id FROM nights WHERE id = 5) WHERE night = 6");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
+
+	family_release(&det);
+	strbuf_release(&rep);
+	free(ref);
+	sqlite3_close(db);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("confirm");
@@ -447,6 +504,7 @@ int main(void)
 	tcase_add_test(tc, new_event_is_a_candidate);
 	tcase_add_test(tc, known_regression);
 	tcase_add_test(tc, change_point_candidate);
+	tcase_add_test(tc, rejected_change_point);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -84,18 +84,43 @@ static const char schema[] =
 	"CREATE TABLE IF NOT EXISTS candidates(night INTEGER, grp TEXT,"
 	" what TEXT, outcome TEXT, verdict TEXT, ref REAL, mean REAL,"
 	" pct REAL, p REAL, na INTEGER, nb INTEGER, detect_p REAL,"
-	" run_dir TEXT);";
+	" run_dir TEXT, ref_commit TEXT);";
 
-int confirm_schema(sqlite3 *db)
+static int exec_sql(sqlite3 *db, const char *sql)
 {
 	char *msg = NULL;
 
-	if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		error("wblab.db: %s", msg);
 		sqlite3_free(msg);
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * A wblab.db of before ref_commit (the commit the re-run took as its
+ * reference) gets the column; its old rows have none (NULL), so that no
+ * change point counts as rejected by them (confirm_since()).
+ */
+static int add_ref_commit(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db, "SELECT ref_commit FROM candidates", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	return exec_sql(db,
+			"ALTER TABLE candidates ADD COLUMN ref_commit TEXT");
+}
+
+int confirm_schema(sqlite3 *db)
+{
+	if (exec_sql(db, schema))
+		return -1;
+	return add_ref_commit(db);
 }
 
 static void bind_num(sqlite3_stmt *st, int i, double v)
@@ -109,7 +134,7 @@ static void bind_num(sqlite3_stmt *st, int i, double v)
 /* One candidate: its outcome and the re-run's figures (h may be NULL). */
 static int record_one(sqlite3 *db, sqlite3_stmt *st, long long night,
 		      const struct dhyp *cand, const struct dhyp *h,
-		      const char *run_dir)
+		      const char *run_dir, const char *ref_commit)
 {
 	const char *outcome = !h			      ? "rejected" :
 			      h->regression		      ? "confirmed" :
@@ -131,28 +156,35 @@ static int record_one(sqlite3 *db, sqlite3_stmt *st, long long night,
 	sqlite3_bind_int(st, 11, h ? h->d.nb : 0);
 	bind_num(st, 12, cand->d.p);
 	sqlite3_bind_text(st, 13, run_dir ? run_dir : "", -1, SQLITE_TRANSIENT);
+	if (ref_commit)
+		sqlite3_bind_text(st, 14, ref_commit, -1, SQLITE_TRANSIENT);
+	else
+		sqlite3_bind_null(st, 14);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	return 0;
 }
 
 int confirm_record(sqlite3 *db, long long night, const struct family *det,
-		   const struct family *conf, const char *run_dir)
+		   const struct family *conf, const char *run_dir,
+		   const char *ref_commit)
 {
 	sqlite3_stmt *st;
 	int ret = 0;
 
 	if (confirm_schema(db) ||
 	    sqlite3_prepare_v2(db,
-			       "INSERT INTO candidates VALUES"
-			       "(?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       "INSERT INTO candidates(night, grp, what,"
+			       " outcome, verdict, ref, mean, pct, p, na, nb,"
+			       " detect_p, run_dir, ref_commit) VALUES"
+			       "(?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	for (size_t i = 0; i < det->n && !ret; i++)
 		if (confirm_is_candidate(&det->h[i]))
 			ret = record_one(db, st, night, &det->h[i],
 					 confirm_find(conf, &det->h[i]),
-					 run_dir);
+					 run_dir, ref_commit);
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -168,17 +200,26 @@ static const char known_sql[] =
 	" AND g.accel IS t.accel AND g.verdict = 'good' AND g.id < t.id)"
 	" ORDER BY c.night LIMIT 1";
 
-/* Confirmed since night ?4 (the first after a change point). */
+/*
+ * Confirmed since night ?4 (the first after a change point), or rejected
+ * since then by a re-run whose reference was ?5 (the commit before the
+ * change).
+ */
 static const char since_sql[] =
 	"SELECT c.night FROM candidates c JOIN nights n ON c.night = n.id"
 	" JOIN nights t ON t.id = ?1 WHERE n.tree = t.tree"
 	" AND n.host IS t.host AND n.accel IS t.accel AND n.id < t.id"
-	" AND c.outcome = 'confirmed' AND c.grp = ?2 AND c.what = ?3"
-	" AND n.id >= ?4 ORDER BY c.night LIMIT 1";
+	" AND c.grp = ?2 AND c.what = ?3 AND n.id >= ?4"
+	" AND (c.outcome = 'confirmed' OR (c.outcome = 'rejected'"
+	" AND c.ref_commit = ?5)) ORDER BY c.night LIMIT 1";
 
-/* The first column of sql's first row (?1 night, ?2 grp, ?3 what, ?4 since). */
+/*
+ * The first column of sql's first row (?1 night, ?2 grp, ?3 what, ?4
+ * since, ?5 ref).
+ */
 static long long query_id(sqlite3 *db, const char *sql, long long night,
-			  const char *grp, const char *what, long long since)
+			  const char *grp, const char *what, long long since,
+			  const char *ref)
 {
 	sqlite3_stmt *st;
 	long long id = 0;
@@ -194,6 +235,8 @@ static long long query_id(sqlite3 *db, const char *sql, long long night,
 		sqlite3_bind_text(st, 3, what, -1, SQLITE_TRANSIENT);
 	if (since)
 		sqlite3_bind_int64(st, 4, since);
+	if (ref)
+		sqlite3_bind_text(st, 5, ref, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		id = sqlite3_column_int64(st, 0);
@@ -206,13 +249,13 @@ static long long query_id(sqlite3 *db, const char *sql, long long night,
 long long confirm_known(sqlite3 *db, long long night, const char *grp,
 			const char *what)
 {
-	return query_id(db, known_sql, night, grp, what, 0);
+	return query_id(db, known_sql, night, grp, what, 0, NULL);
 }
 
 long long confirm_since(sqlite3 *db, long long night, const char *grp,
-			const char *what, long long since)
+			const char *what, long long since, const char *ref)
 {
-	return query_id(db, since_sql, night, grp, what, since);
+	return query_id(db, since_sql, night, grp, what, since, ref);
 }
 
 int confirm_carry(sqlite3 *db, long long night, struct family *det,

@@ -49,13 +49,16 @@ const struct dhyp *confirm_find(const struct family *conf,
 
 /*
  * candidates(night, grp, what, outcome, verdict, ref, mean, pct, p, na,
- * nb, detect_p, run_dir): one row per candidate of a night, with the
- * confirmation's figures (ref: the last good commit's mean or rate,
- * mean: tonight's; verdict same, different, unknown or absent).
+ * nb, detect_p, run_dir, ref_commit): one row per candidate of a night,
+ * with the confirmation's figures (ref: the last good commit's mean or
+ * rate, mean: tonight's; verdict same, different, unknown or absent) and
+ * the commit re-run as the reference (the last good night's, or the one
+ * before a change point; NULL in rows of before the column).
  */
 int confirm_schema(sqlite3 *db);
 int confirm_record(sqlite3 *db, long long night, const struct family *det,
-		   const struct family *conf, const char *run_dir);
+		   const struct family *conf, const char *run_dir,
+		   const char *ref_commit);
 /*
  * The first earlier night of the same tree, host and accelerator as night
  * whose candidate grp/what was confirmed (so bisected and mailed) since
@@ -77,12 +80,15 @@ int confirm_carry(sqlite3 *db, long long night, struct family *det,
 		  struct strbuf *report);
 /*
  * The first night after `since` (inclusive) and before night, of night's
- * tree, host and accelerator, whose candidate grp/what was confirmed: a
- * change point since which the row was confirmed (bisected, mailed) is
- * no candidate again (history_change_candidates()). 0 none, -1 error.
+ * tree, host and accelerator, whose candidate grp/what was confirmed, or
+ * rejected by a re-run whose reference was ref (the commit of the
+ * change's last night before it): a change point since which the row was
+ * confirmed (bisected, mailed), or re-run across the same change and
+ * found the same, is no candidate again (history_change_candidates()).
+ * 0 none, -1 error.
  */
 long long confirm_since(sqlite3 *db, long long night, const char *grp,
-			const char *what, long long since);
+			const char *what, long long since, const char *ref);
 /* wblab history: the candidates of the nights shown, as a table. */
 int confirm_print(sqlite3 *db, const char *tree, FILE *out);
 /* The same as an HTML table (escaped), appended to html. */

@@ -435,8 +435,11 @@ static long long last_good(sqlite3 *db, long long night)
 
 /*
  * Row h's change point reaching tonight, if it is a candidate: in the
- * bad direction beyond the threshold, and no regression of the row
- * confirmed since (bisected and mailed then). 1 raised, 0 not, -1 error.
+ * bad direction beyond the threshold, no regression of the row confirmed
+ * since (bisected and mailed then), and not rejected since by a re-run
+ * from the commit before the change (the same change found the same:
+ * another re-run every night it reaches would say so again). 1 raised,
+ * 0 not, -1 error.
  */
 static int change_candidate(sqlite3 *db, long long night, struct dhyp *h,
 			    struct history_change *c)
@@ -448,7 +451,8 @@ static int change_candidate(sqlite3 *db, long long night, struct dhyp *h,
 		return found;
 	if (!dhyp_bad_change(h, c->mean_after - c->mean_before, c->pct))
 		goto no;
-	since = confirm_since(db, night, h->group, h->what, c->after);
+	since = confirm_since(db, night, h->group, h->what, c->after,
+			      c->before_commit);
 	if (since < 0) {
 		change_release(c);
 		return -1;

@@ -80,7 +80,8 @@ int history_changes(sqlite3 *db, const struct history_opts *o, FILE *out);
  * point whose right segment reaches tonight (as history_changes() finds
  * them), in the row's bad direction beyond its threshold
  * (dhyp_bad_change()), with no regression of the row confirmed since the
- * change (confirm_since()): each becomes a candidate (its regression flag
+ * change and no re-run since from the commit before it that found the row
+ * the same (confirm_since()): each becomes a candidate (its regression flag
  * set), a line in report says so. A slow drift, or a level shift the one
  * look missed on its first nights (which then became last good nights),
  * is caught this way. The re-run must start before the change: when a

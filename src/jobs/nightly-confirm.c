@@ -311,7 +311,8 @@ int nightly_confirm(struct night *n)
 	}
 	if (n->confirm_run || n->outcome == CONFIRM_REJECTED)
 		confirm_section(n, &n->report);
-	if (confirm_record(n->db, n->id, &n->det, &n->conf, n->confirm_run))
+	if (confirm_record(n->db, n->id, &n->det, &n->conf, n->confirm_run,
+			   n->good_commit))
 		ret = -1;
 	if (n->outcome == CONFIRM_REGRESSION) {
 		if (history_night_verdict(n->db, n->id, "regression"))
