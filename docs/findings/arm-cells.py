@@ -17,8 +17,9 @@ with no dump; the last column is the default vm.min_free_kbytes the
 cell logged (swap-direct-minfree's first pre: step), if any, and what
 the console shows of every cell: the watcher's dumps ("dumps 1+1" for
 both, "dump 1, recovered" when progress came back within the gap),
-GFP_ATOMIC allocation failures, iSCSI ping timeouts, and pswpout at the
-end (vmstat.after). Counting
+GFP_ATOMIC allocation failures, iSCSI ping timeouts, pswpout at the
+end (vmstat.after) and its rise in the 20 s before it last rose
+(timeseries.tsv). Counting
 what is stuck stays a judgement the report states; this lists the
 evidence.
 """
@@ -79,7 +80,27 @@ def console_facts(d):
             f.append('pswpout %s' % m.group(1))
     except OSError:
         pass
-    return ', '.join(f)
+    f.append(swap_tail(d))
+    return ', '.join(x for x in f if x)
+
+
+def swap_tail(d):
+    """pswpout's rise in the 20 s before its last rise (timeseries.tsv):
+    a hog step that timed out with this well above 0 was slow, not
+    stuck."""
+    try:
+        rows = [l.rstrip('\n').split('\t') for l in
+                open(os.path.join(d, 'timeseries.tsv'))]
+        c = rows[0].index('pswpout')
+        pts = [(float(r[0]), int(r[c])) for r in rows[1:] if len(r) > c]
+    except (OSError, ValueError, IndexError):
+        return ''
+    if not pts:
+        return ''
+    top = max(p for _, p in pts)
+    t_top = min(t for t, p in pts if p == top)
+    before = next(p for t, p in pts if t >= t_top - 20)
+    return 'pswpout +%d in the 20 s to %.0f s' % (top - before, t_top)
 
 
 def cells(run):

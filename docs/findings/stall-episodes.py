@@ -1,0 +1,47 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: GPL-2.0
+"""Every dump the stall watcher took in the given cell directories, one
+line each, for docs/findings/swap-iscsi-deadlock.txt: the time, how
+long nothing had moved, how many tasks waited, md0's writes in flight,
+the tasks in D state with the first md/wbt/throttle/refill frame under
+each, and whether progress came back within the gap ("recovered").
+Also the watcher's dumps that wblab's `stall` event does not count (a
+dump 1 with no dump 2).
+
+Usage: /usr/bin/python3 docs/findings/stall-episodes.py CELL_DIR...
+"""
+import re, sys, os
+for d in sys.argv[1:]:
+    try:
+        t = open(os.path.join(d, 'console.log'),
+                 errors='replace').read().splitlines()
+    except OSError:
+        continue
+    i = 0
+    while i < len(t):
+        m = re.search(r'\[\s*([\d.]+)\] wblab: stall dump (\d): no progress for (\d+) s, (\d+) tasks (.*)', t[i])
+        if not m:
+            i += 1; continue
+        md = ''
+        tasks = []
+        cur = None
+        j = i + 1
+        while j < len(t) and 'wblab: stall dump %s end' % m.group(2) not in t[j]:
+            l = t[j]
+            mm = re.search(r'dev md0 done \d+ inflight (\d+) (\d+)', l)
+            if mm: md = mm.group(2)
+            mt = re.search(r'task:(\S+)\s+state:D', l)
+            if mt:
+                cur = [mt.group(1), None]; tasks.append(cur)
+            elif re.search(r'task:\S+\s+state:', l):
+                cur = None
+            elif cur and cur[1] is None:
+                f = re.search(r' (raid1_write_request\+\S+|md_account_bio\+\S+|wbt_wait|throttle_direct_reclaim|refill_work|mempool_alloc_noprof)', l)
+                if f and not f.group(1).startswith('mempool'):
+                    cur[1] = f.group(1).split('/')[0]
+            j += 1
+        after = ' '.join(x for x in t[j:j+3] if 'recovered' in x)
+        print('%s  dump %s at %s s: %s s still, %s tasks %s; md0 in flight %s; D: %s%s' % (
+            os.path.basename(d), m.group(2), m.group(1), m.group(3), m.group(4), m.group(5), md,
+            ', '.join('%s@%s' % (a, b) for a, b in tasks), '; recovered' if after else ''))
+        i = j
