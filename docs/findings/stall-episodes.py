@@ -8,9 +8,44 @@ each, and whether progress came back within the gap ("recovered").
 Also the watcher's dumps that wblab's `stall` event does not count (a
 dump 1 with no dump 2).
 
+Then every standstill of pswpout of 15 s or more in the cell's
+timeseries.tsv (the sampler's clock starts with it: the times are
+turned into uptime with its "bg sampler" line), and when wblab ended the
+hog's step (its "run hog" line + the workload's 150 s).
+
 Usage: /usr/bin/python3 docs/findings/stall-episodes.py CELL_DIR...
 """
 import re, sys, os
+def uptime_of(lines, what):
+    for l in lines:
+        m = re.match(r'\[\s*([\d.]+)\] wblab-agent: ' + what, l)
+        if m:
+            return float(m.group(1))
+    return None
+
+
+def standstills(d, lines, min_s=15.0):
+    s0, hog = uptime_of(lines, 'bg sampler'), uptime_of(lines, 'run hog')
+    try:
+        rows = [l.rstrip('\n').split('\t') for l in
+                open(os.path.join(d, 'timeseries.tsv'))]
+        c = rows[0].index('pswpout')
+        pts = [(float(r[0]), int(r[c])) for r in rows[1:] if len(r) > c]
+    except (OSError, ValueError, IndexError):
+        return
+    if s0 is None or hog is None:
+        return
+    since, prev = None, None
+    for t, v in pts:
+        if prev is not None and v != prev and t - since >= min_s:
+            print('%s  pswpout still %.1f s, uptime %.1f-%.1f (hog step '
+                  'ended at %.1f)' % (os.path.basename(d), t - since,
+                                       since + s0, t + s0, hog + 150))
+        if v != prev:
+            since = t
+        prev = v
+
+
 for d in sys.argv[1:]:
     try:
         t = open(os.path.join(d, 'console.log'),
@@ -45,3 +80,4 @@ for d in sys.argv[1:]:
             os.path.basename(d), m.group(2), m.group(1), m.group(3), m.group(4), m.group(5), md,
             ', '.join('%s@%s' % (a, b) for a, b in tasks), '; recovered' if after else ''))
         i = j
+    standstills(d, t)
