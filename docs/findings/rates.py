@@ -28,6 +28,8 @@ ARMS = [(a[0], int(a[1]), int(a[2])) for a in
     ('debian-6.12, min_free_kbytes 4 x', 1, 12),
     ('debian-6.12, md RAID1 of virtio disks', 0, 13),
     ('debian-6.12, one iSCSI LUN, no md', 1, 6),
+    ('6.12 (lab), lru_gen off', 0, 8),
+    ('6.12-refill-noio (lab), lru_gen off', 0, 9),
 ]
 
 
@@ -90,9 +92,23 @@ def r_power_fix_zero(nb, pb, nf, alpha=0.05):
                                 capture_output=True, text=True).stdout)
 
 
+# Two arms that are not the first row's: (a, stuck, cells, b, stuck, cells).
+COMPARE = [] if sys.argv[1:] else [
+    ('debian-6.12, lru_gen off', 6, 16, '6.12 (lab), lru_gen off', 0, 8),
+]
+for an, ak, a_n, bn_, bk_, b_n in COMPARE:
+    p = stats.fisher_exact([[ak, a_n - ak], [bk_, b_n - bk_]])[1]
+    rp = r_fisher((an, ak, a_n), (bn_, bk_, b_n))
+    if abs(p - rp) > 1e-9:
+        sys.exit('%s: Fisher SciPy %g against R %g' % (bn_, p, rp))
+    print('%s %d/%d against %s %d/%d: Fisher p = %.3f' %
+          (bn_, bk_, b_n, an, ak, a_n, p))
+
+
 # The fix arm against its own base arm, run interleaved in one matrix:
 # (base name, stuck, cells, fix name, stuck, cells).
 PAIRS = [] if sys.argv[1:] else [
+    ('6.12 (lab)', 0, 8, '6.12-refill-noio (lab)', 0, 9),
 ]
 for bname, bk, bn, fname, fk, fn in PAIRS:
     p = stats.fisher_exact([[bk, bn - bk], [fk, fn - fk]])[1]
@@ -102,7 +118,8 @@ for bname, bk, bn, fname, fk, fn in PAIRS:
     print('\n%s %d/%d against %s %d/%d: Fisher p = %.3f' %
           (fname, fk, fn, bname, bk, bn, p))
     for rate, why in ((bk / bn, "the base arm's rate"),
-                      (6 / 31, "debian-6.12's rate, 6 of 31")):
+                      (6 / 31, "debian-6.12's rate, 6 of 31"),
+                      (6 / 16, "debian-6.12 lru_gen off, 6 of 16")):
         pw = power_fix_zero(bn, rate, fn)
         rpw = r_power_fix_zero(bn, rate, fn)
         if abs(pw - rpw) > 1e-9:
@@ -110,4 +127,8 @@ for bname, bk, bn, fname, fk, fn in PAIRS:
         print('  at %s (%.3f): P(0 of %d | fix does nothing) = %.3f; '
               'power of Fisher at 0.05 if the fix removes every stall: %.3f'
               % (why, rate, fn, (1 - rate) ** fn, pw))
+        for n in range(fn, 200):
+            if power_fix_zero(n, rate, n) >= 0.8:
+                print('    80 %% power needs n = %d cells an arm' % n)
+                break
 
