@@ -49,8 +49,11 @@ WBLAB_CONSOLE_CAP=65536,65536 frun flood $NOOP --cmdline-extra "wblab.fault=floo
 wait
 c=$(cell_dir "$R/f-hang")
 jcheck "$c/cell.json" '.outcome == "hung"' "fault hang: hung"
-jcheck "$c/cell.json" '(.timings.total_s - .timings.boot_s - .timings.setup_s) <= 40 + 10 + 5 + 5' \
-	"fault hang: decided within timeout + 10 s (+5 s SysRq dumps)"
+# The workload's timer starts after warm-up and arm: at load 3-4 the arm
+# of this debian-6.1 cell took 6.9 s (make check, 07:52), which used to
+# count against the bound.
+jcheck "$c/cell.json" '(.timings.total_s - .timings.boot_s - .timings.setup_s - .timings.warmup_s - .timings.arm_s) <= 40 + 10 + 5 + 5' \
+	"fault hang: decided within timeout + 10 s (+5 s SysRq dumps) of the workload's start"
 check "fault hang: console kept with the hung task" grep -q "blocked for more than" "$c/console.log"
 check "fault hang: SysRq-w's blocked tasks on the console" grep -q "Show Blocked State" "$c/console.log"
 check "fault hang: no domain left" gone "$R/f-hang"
