@@ -84,17 +84,23 @@ def console_facts(d):
     return ', '.join(x for x in f if x)
 
 
-def swap_tail(d):
-    """pswpout's rise in the 20 s before its last rise (timeseries.tsv):
-    a hog step that timed out with this well above 0 was slow, not
-    stuck."""
+def pswpout_points(d):
+    """(sampler time, pswpout) of the cell's timeseries.tsv; None when
+    it is missing or unreadable (stall-episodes.py reads it too)."""
     try:
         rows = [l.rstrip('\n').split('\t') for l in
                 open(os.path.join(d, 'timeseries.tsv'))]
         c = rows[0].index('pswpout')
-        pts = [(float(r[0]), int(r[c])) for r in rows[1:] if len(r) > c]
+        return [(float(r[0]), int(r[c])) for r in rows[1:] if len(r) > c]
     except (OSError, ValueError, IndexError):
-        return ''
+        return None
+
+
+def swap_tail(d):
+    """pswpout's rise in the 20 s before its last rise (timeseries.tsv):
+    a hog step that timed out with this well above 0 was slow, not
+    stuck."""
+    pts = pswpout_points(d)
     if not pts:
         return ''
     top = max(p for _, p in pts)
@@ -110,18 +116,19 @@ def cells(run):
         yield p
 
 
-for run in sys.argv[1:]:
-    for p in cells(run):
-        c = json.load(open(p))
-        d = os.path.dirname(p)
-        w = c.get('workload')
-        w = w.get('name') if isinstance(w, dict) else w
-        st = '; '.join(e.get('title', '') for e in c.get('events', [])
-                       if e.get('kind') == 'stall')
-        ev, mf = console_evidence(os.path.join(d, 'console.log'))
-        if c.get('outcome') != 'infra-error':
-            ev = ''
-        print('\t'.join([os.path.basename(run.rstrip('/')),
-                         os.path.basename(d), w or '?',
-                         c.get('outcome', '?'), st or ev or '-', mf,
-                         console_facts(d)]))
+if __name__ == '__main__':
+    for run in sys.argv[1:]:
+        for p in cells(run):
+            c = json.load(open(p))
+            d = os.path.dirname(p)
+            w = c.get('workload')
+            w = w.get('name') if isinstance(w, dict) else w
+            st = '; '.join(e.get('title', '') for e in c.get('events', [])
+                           if e.get('kind') == 'stall')
+            ev, mf = console_evidence(os.path.join(d, 'console.log'))
+            if c.get('outcome') != 'infra-error':
+                ev = ''
+            print('\t'.join([os.path.basename(run.rstrip('/')),
+                             os.path.basename(d), w or '?',
+                             c.get('outcome', '?'), st or ev or '-', mf,
+                             console_facts(d)]))

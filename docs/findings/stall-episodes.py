@@ -15,7 +15,16 @@ hog's step (its "run hog" line + the workload's 150 s).
 
 Usage: /usr/bin/python3 docs/findings/stall-episodes.py CELL_DIR...
 """
-import re, sys, os
+import importlib.util, re, sys, os
+
+# One reader of timeseries.tsv's pswpout, arm-cells.py's.
+_spec = importlib.util.spec_from_file_location(
+    'arm_cells', os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                              'arm-cells.py'))
+_arm = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(_arm)
+pswpout_points = _arm.pswpout_points
+
 def uptime_of(lines, what):
     for l in lines:
         m = re.match(r'\[\s*([\d.]+)\] wblab-agent: ' + what, l)
@@ -26,12 +35,8 @@ def uptime_of(lines, what):
 
 def standstills(d, lines, min_s=15.0):
     s0, hog = uptime_of(lines, 'bg sampler'), uptime_of(lines, 'run hog')
-    try:
-        rows = [l.rstrip('\n').split('\t') for l in
-                open(os.path.join(d, 'timeseries.tsv'))]
-        c = rows[0].index('pswpout')
-        pts = [(float(r[0]), int(r[c])) for r in rows[1:] if len(r) > c]
-    except (OSError, ValueError, IndexError):
+    pts = pswpout_points(d)
+    if pts is None:
         return
     if s0 is None or hog is None:
         return
