@@ -410,26 +410,26 @@ static void step_capture(struct plan_state *st, char **f)
 }
 
 /* capfile and caplines: what cat and grep -H . print, without starting them. */
-static void step_capfile(struct plan_state *st, char **f)
+static void cap_each(struct plan_state *st, char **f,
+		     int (*cap)(int out, const char *arg))
 {
 	int fd = capture_open(f[1], f[2]), rc = 0;
 
 	if (fd < 0)
 		return;
 	for (char **p = f + 3; *p; p++)
-		rc |= cap_file(fd, *p);
+		rc |= cap(fd, *p);
 	capture_close(st, f, fd, rc);
+}
+
+static void step_capfile(struct plan_state *st, char **f)
+{
+	cap_each(st, f, cap_file);
 }
 
 static void step_caplines(struct plan_state *st, char **f)
 {
-	int fd = capture_open(f[1], f[2]), rc = 0;
-
-	if (fd < 0)
-		return;
-	for (char **p = f + 3; *p; p++)
-		rc |= cap_lines(fd, *p);
-	capture_close(st, f, fd, rc);
+	cap_each(st, f, cap_lines);
 }
 
 static void step_mkdir(struct plan_state *st, char **f)
