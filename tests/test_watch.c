@@ -14,6 +14,15 @@
  * Here every open fails once the watcher has started (RLIMIT_NOFILE at
  * the lowest free descriptor), as an open that never returns would: the
  * watcher must still take both dumps.
+ *
+ * The same bug a second way: tasks stalled in reclaim need not wait for
+ * I/O (throttle_direct_reclaim's wait is killable, not io_schedule, and
+ * mempool_alloc's waiters wake every 5 s), so procs_blocked can read 0
+ * while the guest is stuck, and the watcher scanned /proc then. Run
+ * 20261205-083330-7fbb cell 2 (debian-6.1, swap on md RAID1 over iSCSI)
+ * stood 71 s with no block I/O at all; its /proc/pressure/memory "some"
+ * total grew from 0 to 145.6 s over its 150 s workload
+ * (tests/data/stall/README.md).
  */
 #include <check.h>
 #include <stdbool.h>
@@ -51,7 +60,8 @@ static void put(const char *dir, const char *to, const char *from)
 /* A guest's / in a temporary directory: /proc has no task directories. */
 static char *tree(const char *proc_stat)
 {
-	static const char *const dirs[] = { "/proc", "/sys", "/sys/block",
+	static const char *const dirs[] = { "/proc",	      "/proc/pressure",
+					    "/sys",	      "/sys/block",
 					    "/sys/block/vda", "/dev" };
 	char *dir = strdup("/tmp/wblab-watch-XXXXXX");
 	char p[512];
@@ -63,6 +73,7 @@ static char *tree(const char *proc_stat)
 	}
 	put(dir, "/proc/vmstat", "io/swap-raid1-iscsi-6.1/vmstat.after");
 	put(dir, "/proc/stat", proc_stat);
+	put(dir, "/proc/pressure/memory", "stall/watch/psi-memory.before");
 	put(dir, "/sys/block/vda/stat", "stall/watch/vda.stat.1");
 	put(dir, "/sys/block/vda/inflight", "stall/watch/vda.inflight");
 	put(dir, "/dev/kmsg", "stall/watch/empty");
@@ -116,7 +127,7 @@ START_TEST(test_watch_stuck_opens_nothing)
 	/* the counters of the captured files (awk over them) */
 	ck_assert_ptr_nonnull(strstr(
 		k.buf,
-		"wblab: stall dump 1 vm pswpout 76633 pgpgout 306892 nr_free_pages 93064 nr_writeback 0 workload 0\n"));
+		"wblab: stall dump 1 vm pswpout 76633 pgpgout 306892 nr_free_pages 93064 nr_writeback 0 memstall_us 0 workload 0\n"));
 	ck_assert_ptr_nonnull(strstr(
 		k.buf,
 		"wblab: stall dump 1 dev vda done 13101097 inflight 0 0\n"));
@@ -132,6 +143,48 @@ START_TEST(test_watch_stuck_opens_nothing)
 	slurp(&k, dir, "/proc/sysrq-trigger");
 	ck_assert_str_eq(k.buf, "tt");
 	ck_assert(tick_no_files(&w));
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
+/*
+ * Nobody waits for I/O (procs_blocked 0) but tasks stall on memory: the
+ * PSI total changes every second (the stuck 6.1 cell's two readings in
+ * turn, as it only ever grows in a guest) while nothing else moves. The
+ * watcher must dump without scanning /proc: every open fails.
+ */
+START_TEST(test_watch_memory_stall_opens_nothing)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.idle");
+	struct watch w;
+	bool done = false;
+
+	put(dir, "/proc/vmstat", "stall/watch/vmstat-6.1-stuck");
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	/* seconds 1-3 read after, before, after; 4 is the gap (no reading) */
+	for (int i = 0; i < 5; i++) {
+		put(dir, "/proc/pressure/memory",
+		    i == 1 || i == 4 ? "stall/watch/psi-memory.before" :
+				       "stall/watch/psi-memory.after");
+		ck_assert(!done);
+		done = tick_no_files(&w);
+	}
+	ck_assert(done);
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 1: no progress for 3 s, 0 tasks waiting for I/O, tasks stalled on memory\n"));
+	/* the stuck cell's vmstat.after and PSI reading (awk over them) */
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 1 vm pswpout 31670 pgpgout 127027 nr_free_pages 83393 nr_writeback 234 memstall_us 145576941 workload 0\n"));
+	ck_assert_ptr_nonnull(strstr(
+		k.buf,
+		"wblab: stall dump 2: no progress for 5 s, 0 tasks waiting for I/O, tasks stalled on memory\n"));
+	slurp(&k, dir, "/proc/sysrq-trigger");
+	ck_assert_str_eq(k.buf, "tt");
 	strbuf_release(&k);
 	free(dir);
 }
@@ -190,6 +243,7 @@ static Suite *watch_suite(void)
 	TCase *t = tcase_create("core");
 
 	tcase_add_test(t, test_watch_stuck_opens_nothing);
+	tcase_add_test(t, test_watch_memory_stall_opens_nothing);
 	tcase_add_test(t, test_watch_moving_no_dump);
 	tcase_add_test(t, test_watch_idle_no_dump);
 	suite_add_tcase(s, t);

@@ -6,13 +6,18 @@
  * The rule for memory: once the global counters stood still the guest
  * may be stuck in reclaim, and any allocation the watcher makes may
  * enter it and never return (it did: proc_alloc_inode while opening
- * /proc/PID/stat, run 20261205-033306-2dd9). So every file read then is
- * opened here up front and re-read with pread() (a seq_file keeps its
- * buffer), the buffers are static or on the stack, and whether tasks wait
- * comes from /proc/stat's procs_blocked (tasks waiting for I/O: what
- * reclaim waits in). Only when no task waits for I/O (a frozen fs, a
- * lock: nothing waits for memory there) does the watcher scan /proc for
- * tasks in D state and the workload's progress, which opens files.
+ * /proc/PID/stat, run 20261205-033306-2dd9; alloc_empty_file in openat,
+ * run 20261205-083330-7fbb, whose agent was built before that fix). So
+ * every file read then is opened here up front and re-read with pread()
+ * (a seq_file keeps its buffer), the buffers are static or on the stack,
+ * and whether tasks wait comes from kept-open files: /proc/stat's
+ * procs_blocked (tasks waiting for I/O: mempool_alloc's and wbt's waits)
+ * and /proc/pressure/memory's "some" total (it grows while any task is
+ * stalled in reclaim, io_schedule or not: throttle_direct_reclaim's
+ * killable wait is not I/O wait). Only when neither shows a waiter (a
+ * frozen fs, a lock: nothing waits for memory there) does the watcher
+ * scan /proc for tasks in D state and the workload's progress, which
+ * opens files.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -243,6 +248,26 @@ static void read_io_wait(struct watch *w)
 	w->io_wait = field(reread(w->stat_fd, st, sizeof(st)), "procs_blocked");
 }
 
+/*
+ * Tasks stalled on memory in the last second: the "some" line's total
+ * (microseconds, only ever growing) of /proc/pressure/memory changed.
+ */
+static void read_mem_wait(struct watch *w)
+{
+	char buf[256];
+	const char *t;
+	long long v = -1;
+
+	if (w->psi_fd < 0)
+		return;
+	reread(w->psi_fd, buf, sizeof(buf));
+	t = strncmp(buf, "some ", 5) ? NULL : strstr(buf, " total=");
+	if (t && (!strchr(buf, '\n') || t < strchr(buf, '\n')))
+		v = strtoll(t + 7, NULL, 10);
+	w->mem_wait = v >= 0 && w->memstall >= 0 && v != w->memstall;
+	w->memstall = v;
+}
+
 static void kmsg(struct watch *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -265,13 +290,14 @@ static void kmsg(struct watch *w, const char *fmt, ...)
 /* The marker, the counters and the devices, then SysRq-t. */
 static void dump(struct watch *w, int nr, int still_s)
 {
-	kmsg(w, "wblab: stall dump %d: no progress for %d s, %d tasks %s\n", nr,
-	     still_s, w->blocked,
-	     w->scanned ? "in D state" : "waiting for I/O");
+	kmsg(w, "wblab: stall dump %d: no progress for %d s, %d tasks %s%s\n",
+	     nr, still_s, w->blocked,
+	     w->scanned ? "in D state" : "waiting for I/O",
+	     w->mem_wait ? ", tasks stalled on memory" : "");
 	kmsg(w,
-	     "wblab: stall dump %d vm pswpout %lld pgpgout %lld nr_free_pages %lld nr_writeback %lld workload %llu\n",
+	     "wblab: stall dump %d vm pswpout %lld pgpgout %lld nr_free_pages %lld nr_writeback %lld memstall_us %lld workload %llu\n",
 	     nr, w->pswpout, w->pgpgout, w->nr_free_pages, w->nr_writeback,
-	     w->workload);
+	     w->memstall, w->workload);
 	for (int i = 0; i < w->nr_dev; i++)
 		kmsg(w,
 		     "wblab: stall dump %d dev %s done %llu inflight %llu %llu\n",
@@ -285,10 +311,10 @@ static void dump(struct watch *w, int nr, int still_s)
 
 /*
  * Read everything; true if nothing moved since the last reading and
- * tasks wait. Tasks waiting for I/O while no device completed any and
- * swap-out and page-out stood still are enough, without looking at
- * them: that is where a guest stuck in reclaim is, and where a scan
- * could join them.
+ * tasks wait. Tasks waiting for I/O or stalled on memory while no device
+ * completed any and swap-out and page-out stood still are enough,
+ * without looking at them: that is where a guest stuck in reclaim is,
+ * and where a scan could join them.
  */
 static bool still(struct watch *w)
 {
@@ -298,9 +324,10 @@ static bool still(struct watch *w)
 	read_vm(w);
 	read_devs(w);
 	read_io_wait(w);
+	read_mem_wait(w);
 	if (w->moved)
 		return false;
-	if (w->io_wait > 0) {
+	if (w->io_wait > 0 || w->mem_wait) {
 		w->blocked = w->io_wait;
 		w->scanned = false;
 		return true;
@@ -313,7 +340,8 @@ int watch_open(struct watch *w, const char *root, unsigned int window,
 	       unsigned int gap, int sid)
 {
 	memset(w, 0, sizeof(*w));
-	w->vmstat_fd = w->stat_fd = w->kmsg_fd = w->sysrq_fd = -1;
+	w->vmstat_fd = w->stat_fd = w->psi_fd = w->kmsg_fd = w->sysrq_fd = -1;
+	w->memstall = -1;
 	if (strlen(root) >= sizeof(w->root))
 		return -1;
 	strcpy(w->root, root);
@@ -322,6 +350,7 @@ int watch_open(struct watch *w, const char *root, unsigned int window,
 	w->own_sid = sid;
 	w->vmstat_fd = open_ro(w, "/proc/vmstat");
 	w->stat_fd = open_ro(w, "/proc/stat");
+	w->psi_fd = open_ro(w, "/proc/pressure/memory");
 	w->kmsg_fd = open_at(w, "/dev/kmsg", O_WRONLY);
 	w->sysrq_fd = open_at(w, "/proc/sysrq-trigger", O_WRONLY);
 	if (w->vmstat_fd < 0 || w->stat_fd < 0 || w->kmsg_fd < 0)
@@ -331,6 +360,7 @@ int watch_open(struct watch *w, const char *root, unsigned int window,
 	read_vm(w);
 	read_devs(w);
 	read_io_wait(w);
+	read_mem_wait(w);
 	return 0;
 }
 

@@ -26,7 +26,7 @@ enum watch_phase { WATCH_WAIT, WATCH_GAP, WATCH_DONE };
 struct watch {
 	char root[WATCH_ROOT_MAX]; /* "" in the guest; a test's tree */
 	unsigned int window, gap;
-	int vmstat_fd, stat_fd, kmsg_fd, sysrq_fd;
+	int vmstat_fd, stat_fd, psi_fd, kmsg_fd, sysrq_fd;
 	struct watch_dev dev[WATCH_MAX_DEVS];
 	int nr_dev;
 	int old_sid[WATCH_MAX_SIDS]; /* sessions before the workload */
@@ -35,6 +35,8 @@ struct watch {
 	long long pswpout, pgpgout, nr_free_pages, nr_writeback;
 	unsigned long long workload; /* faults + storage bytes */
 	long long io_wait; /* /proc/stat procs_blocked */
+	long long memstall; /* /proc/pressure/memory "some" total, us */
+	bool mem_wait; /* it grew in the last second: tasks stalled on memory */
 	int blocked; /* tasks in D state, or waiting for I/O */
 	bool scanned; /* blocked came from a /proc scan */
 	bool moved; /* a global counter changed in the last reading */
@@ -46,7 +48,9 @@ struct watch {
 /*
  * Open every file the watcher re-reads (under root: "" in the guest) and
  * take the first reading; sid is the watcher's own session. 0, or -1 if
- * /proc/vmstat, /proc/stat or /dev/kmsg cannot be opened.
+ * /proc/vmstat, /proc/stat or /dev/kmsg cannot be opened (a kernel
+ * without PSI has no /proc/pressure/memory: then memory stalls are not
+ * seen, and a second with nobody waiting for I/O scans /proc).
  */
 int watch_open(struct watch *w, const char *root, unsigned int window,
 	       unsigned int gap, int sid);
