@@ -648,20 +648,22 @@ START_TEST(test_claims_seeky)
 	};
 	struct strbuf mail = STRBUF_INIT, html = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
-	const struct rpt_claim *bw, *rf, *rho;
+	const struct rpt_claim *bw, *rf, *run, *rho;
 	struct report r;
 
 	report_init(&r, NULL);
 	for (size_t i = 0; i < ARRAY_SIZE(runs); i++)
 		load(&r, runs[i]);
 	build(&r);
-	ck_assert_uint_eq(r.nr_claims, 4);
+	ck_assert_uint_eq(r.nr_claims, 5);
 	ck_assert_ptr_null(claim(&r, "Memcg seeks"));
 	bw = claim(&r, "fio-write");
 	rf = claim(&r, "Reclaim v flusher");
+	run = claim(&r, "Run, reclaim v fl");
 	rho = claim(&r, "Memcg offset rho");
 	ck_assert_ptr_nonnull(bw);
 	ck_assert_ptr_nonnull(rf);
+	ck_assert_ptr_nonnull(run);
 	ck_assert_ptr_nonnull(rho);
 	/* 9.05 -> 8.00 MiB/s (Hmean), log1p-welch p 0.00100107. */
 	ck_assert_int_eq(bw->na, 5);
@@ -680,6 +682,17 @@ START_TEST(test_claims_seeky)
 	ck_assert_double_eq_tol(rf->vb, 99.051, 1e-6);
 	ck_assert_double_eq_tol(rf->d.p, 2.0 / 252, 1e-9);
 	ck_assert_int_eq(rf->d.verdict, VERDICT_DIFFERENT);
+	/* Runs of contiguous requests: the flusher's 4.83 KiB against
+	 * reclaim's single pages (4 KiB in every cell), log1p-welch p
+	 * 3.18685e-10. */
+	ck_assert_str_eq(run->stock_figure, "Flusher run");
+	ck_assert_str_eq(run->figure, "Memcg run");
+	ck_assert_int_eq(run->na, 5);
+	ck_assert_int_eq(run->nb, 5);
+	ck_assert_double_eq_tol(run->va, 4.8314, 1e-6);
+	ck_assert_double_eq_tol(run->vb, 4.0, 1e-9);
+	ck_assert_double_eq_tol(run->d.p, 3.18685e-10, 1e-14);
+	ck_assert_int_eq(run->d.verdict, VERDICT_DIFFERENT);
 	/* The revert's order against file offset: no stock side. */
 	ck_assert_int_eq(rho->na, 0);
 	ck_assert_int_eq(rho->nb, 5);

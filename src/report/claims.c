@@ -64,10 +64,10 @@ static const char *const oom_workloads[] = { "oom-premature",
  * go, and how deep any task went (the stack tracer: the revert puts the
  * write path on the writer's own stack); (b) the cost (throughput), the
  * flusher's seeks (does reclaim upset its sequential I/O), the claim
- * itself, reclaim's seeks against those of the writer that cleans the
- * same pages on stock 6.1, the flusher (stock's memcg reclaim writes
- * nothing, so a stock-v-revert reclaim row has no stock side), and
- * reclaim's write order against file offset; (c) the kills the memcg's
+ * itself, reclaim's seeks and runs of contiguous writes against those
+ * of the writer that cleans the same pages on stock 6.1, the flusher
+ * (stock's memcg reclaim writes nothing, so a stock-v-revert reclaim row
+ * has no stock side), and reclaim's write order against file offset; (c) the kills the memcg's
  * dirty pages could have avoided: in how many cells (the rate the issue
  * asks n >= 10 for), how many a cell, what the memcg held dirty or under
  * writeback at them, and the cells with any kill. A count that is 0 in
@@ -87,6 +87,8 @@ static const struct claim claims[] = {
 	{ .id = "b", .figure = "Flusher seeks", .workloads = seek_workloads },
 	{ .id = "b", .figure = "Memcg seeks", .workloads = seek_workloads,
 	  .stock_figure = "Flusher seeks", .label = "Reclaim v flusher" },
+	{ .id = "b", .figure = "Memcg run", .workloads = seek_workloads,
+	  .stock_figure = "Flusher run", .label = "Run, reclaim v fl" },
 	{ .id = "b", .figure = "Memcg offset rho", .workloads = seek_workloads },
 	{ .id = "c", .figure = "oom-premature", .workloads = oom_workloads,
 	  .positive = true, .label = "oom-premature > 0" },
