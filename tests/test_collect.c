@@ -347,6 +347,37 @@ START_TEST(test_trace_memcg)
 }
 END_TEST
 
+/*
+ * A WB_SYNC_ALL ext4_writepages (fsync: fio's end_fsync) asks for
+ * nr_to_write LONG_MAX, "write it all": an unbounded call, as
+ * writeback_start's nr_pages of the same value is, never a bad number
+ * (every dirty-flood cell of 6.1 had "number trace" in its errors).
+ */
+START_TEST(test_trace_ext4_sync_all)
+{
+	struct strbuf t = STRBUF_INIT;
+	struct numsrc ns = NUMSRC_INIT;
+	json_object *o;
+
+	testdata_read(&t, "collect/ext4-sync-all/trace-excerpt");
+	numsrc_add(&ns, "trace", t.buf, t.len);
+	o = trace_summary_dev(t.buf, t.len, NULL, 0, NULL, &ns);
+	ck_assert_msg(!ns.nr_bad, "%s", ns.first);
+	ck_assert_int_eq(
+		iat(o, "writeback_context.other.ext4_writepages.count"), 1);
+	ck_assert_int_eq(
+		iat(o, "writeback_context.other.ext4_writepages.sync_all"), 1);
+	ck_assert_int_eq(
+		iat(o, "writeback_context.other.ext4_writepages.unbounded"), 1);
+	ck_assert_int_eq(
+		iat(o, "writeback_context.other.ext4_writepages.nr_to_write"),
+		0);
+	json_object_put(o);
+	numsrc_release(&ns);
+	strbuf_release(&t);
+}
+END_TEST
+
 /* Swap on zram: reclaim writes anon folios, by direct reclaim and kswapd. */
 START_TEST(test_trace_swap_writes)
 {
@@ -535,6 +566,7 @@ static Suite *collect_suite(void)
 	tcase_add_test(tc, test_trace_summary);
 	tcase_add_test(tc, test_trace_memcg);
 	tcase_add_test(tc, test_trace_swap_writes);
+	tcase_add_test(tc, test_trace_ext4_sync_all);
 	tcase_add_test(tc, test_fio);
 	tcase_add_test(tc, test_timeseries);
 	tcase_add_test(tc, test_collectors_metrics);

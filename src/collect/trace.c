@@ -10,6 +10,7 @@
  * triggers the plan enables are trace-plan.c's (a unit with trace-int.h).
  */
 #include <ctype.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -139,7 +140,12 @@ static void bdi_of(const struct trace_line *l, char *buf, size_t len)
 	snprintf(buf, len, "%.*s", (int)(e - p), p);
 }
 
-/* ext4's events say "key value", not "key=value". */
+/*
+ * ext4's events say "key value", not "key=value". Any long long, as
+ * trace_arg_num() takes: a WB_SYNC_ALL ext4_writepages (an fsync) asks
+ * for nr_to_write LONG_MAX, the unbounded sentinel wb_context() counts;
+ * sums of them saturate (trace_add).
+ */
 static bool spaced_num(const struct trace_line *l, const char *key,
 		       long long *v)
 {
@@ -149,8 +155,8 @@ static bool spaced_num(const struct trace_line *l, const char *key,
 	for (; (p = memmem(p, end - p, key, k)); p += k)
 		if ((p == l->args || p[-1] == ' ') && p + k < end &&
 		    p[k] == ' ')
-			return !num_ll(l->ns, p + k + 1, 10, -TRACE_NUM_MAX,
-				       TRACE_NUM_MAX, v, NULL);
+			return !num_ll(l->ns, p + k + 1, 10, LLONG_MIN,
+				       LLONG_MAX, v, NULL);
 	return false;
 }
 
