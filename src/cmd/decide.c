@@ -20,9 +20,6 @@
 #include "util/parse-options.h"
 #include "util/strvec.h"
 
-static const char *const boundaries[] = { "obrien-fleming", "pocock", "none",
-					  NULL };
-
 struct decide_args {
 	const char *baseline, *matrix, *boundary;
 	struct strvec metrics;
@@ -222,7 +219,7 @@ int cmd_decide(int argc, char **argv)
 			"cells a side added between looks"),
 		OPT_INT(0, "max", &a.max, "N", 2, 1000,
 			"the last look (validate's --max-reps)"),
-		OPT_CHOICE(0, "boundary", &a.boundary, "B", boundaries,
+		OPT_CHOICE(0, "boundary", &a.boundary, "B", dboundary_names,
 			   "how alpha is spent over the looks"),
 		OPT_BOOL(0, "json", &a.json, "print the decisions as JSON"),
 		OPT_END(),

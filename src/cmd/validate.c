@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * wblab validate --tree DIR --base REF (--patch FILE... | --mbox FILE)
- *                [--matrix M] [--results DIR] [--max-reps N]
+ *                [--matrix M] [--results DIR] [--max-reps N] [--boundary B]
  * Pre-merge validation of a patch or series (jobs/validate.c): exit 0 no
  * regression, 1 regression, 2 a patch does not apply or build (or bad
  * usage), 3 infrastructure failure.
@@ -24,6 +24,7 @@ int cmd_validate(int argc, char **argv)
 				   .patches = STRVEC_INIT,
 				   .mo = MATRIX_OPTS_INIT,
 				   .out = stdout };
+	const char *boundary = dboundary_name(VALIDATE_BOUNDARY);
 	const struct option opts[] = {
 		OPT_STRING(0, "tree", &o.tree, "DIR", "the git tree"),
 		OPT_STRING(0, "base", &o.base, "REF", "the commit to patch"),
@@ -38,6 +39,8 @@ int cmd_validate(int argc, char **argv)
 			   "results directory"),
 		OPT_INT(0, "max-reps", &o.max_reps, "N", 3, 100,
 			"repetitions per side at most, while a row is unknown"),
+		OPT_CHOICE(0, "boundary", &boundary, "B", dboundary_names,
+			   "how alpha is spent over the looks"),
 		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",
 			   "lab kernel whose config base and fragments to use"),
 		OPT_STRING(
@@ -56,6 +59,7 @@ int cmd_validate(int argc, char **argv)
 	int n = parse_options(argc, argv, "wblab validate", opts, usage, 0);
 	int ret;
 
+	o.boundary = dboundary_parse(boundary);
 	if (n)
 		return usage_error("wblab validate", "unexpected argument '%s'",
 				   argv[0]);

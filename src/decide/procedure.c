@@ -12,10 +12,11 @@
 #include "stats/stats.h"
 #include "util/log.h"
 
-static const char *const dboundary_names[] = {
+const char *const dboundary_names[] = {
 	[DBOUND_OBF] = "obrien-fleming",
 	[DBOUND_POCOCK] = "pocock",
 	[DBOUND_NONE] = "none",
+	NULL,
 };
 
 const char *dboundary_name(enum dboundary b)
@@ -25,7 +26,7 @@ const char *dboundary_name(enum dboundary b)
 
 int dboundary_parse(const char *s)
 {
-	for (size_t i = 0; i < ARRAY_SIZE(dboundary_names); i++)
+	for (size_t i = 0; dboundary_names[i]; i++)
 		if (!strcmp(s, dboundary_names[i]))
 			return (int)i;
 	return -1;

@@ -50,6 +50,8 @@ void dlooks_plan(struct dlooks *l, int first, int step, int max_reps);
 double dlooks_level(const struct dlooks *l, int n);
 const char *dboundary_name(enum dboundary b);
 int dboundary_parse(const char *s);
+/* The names by enum dboundary, NULL-terminated (an OPT_CHOICE list). */
+extern const char *const dboundary_names[];
 
 /* One hypothesis a job tests: a thresholded row of a group, or an event. */
 struct dhyp {

@@ -323,7 +323,8 @@ static void command(const struct vstate *s, struct strbuf *out)
 	strvec_pushl(&a, "wblab", "validate", "--tree", o->tree, "--base",
 		     s->base.commit[0] ? s->base.commit : o->base, "--mbox",
 		     o->mbox, "--matrix", o->matrix, "--max-reps", mr,
-		     "--results", o->results, NULL);
+		     "--boundary", dboundary_name(o->boundary), "--results",
+		     o->results, NULL);
 	lkmail_command(out, a.v);
 	strvec_clear(&a);
 	free(mr);
@@ -377,6 +378,7 @@ int validate_run(struct validate_opts *o)
 	time_t now = time(NULL);
 	int ret = VALIDATE_INFRA;
 
+	s.looks.boundary = o->boundary;
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
 	s.work = xasprintf("%s/validate-%s-%04x", o->results, ts,
 			   (unsigned int)getpid() & 0xffff);

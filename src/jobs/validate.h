@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "decide/procedure.h"
 #include "matrix/matrix.h"
 #include "util/strvec.h"
 
@@ -21,6 +22,19 @@ enum validate_exit {
 	VALIDATE_INFRA = 3,
 };
 
+/*
+ * How validate spends alpha over its looks unless told (--boundary):
+ * Pocock's function, level 0.0226 at n = 3 a side, 0.0181 at the last
+ * look. O'Brien-Fleming's 0.000207 at n = 3 is nearly out of reach at 3
+ * cells a side (Welch on 3 log values against zeros needs |t| > 69 at 2
+ * df; the permutation test's smallest p is 0.1): the direct-writeback
+ * revert (0 -> 44..940 pages) was named there in 9% of the draws of real
+ * cells and otherwise paid for 2 more cells a side, 19 s at idle. The
+ * overall alpha is the same; docs/jobs.md has the trade-off,
+ * tests/test_calibration.c the simulated validates that check it.
+ */
+#define VALIDATE_BOUNDARY DBOUND_POCOCK
+
 struct validate_opts {
 	const char *tree;
 	const char *base;
@@ -30,6 +44,7 @@ struct validate_opts {
 	const char *results;
 	const char *config_from; /* the lab kernel whose config is used */
 	int max_reps; /* per side and group */
+	enum dboundary boundary; /* alpha spent over the looks */
 	bool build_only; /* build base (and patched), run nothing */
 	/*
 	 * --mbox: the result is also a reply to the mbox's first message
