@@ -124,6 +124,25 @@ START_TEST(fisher_hand_checked)
 	ck_assert_double_eq_tol(h.d.p, 0.235294, 1e-6);
 	dhyp_event(&h, 0, 9, 5, 9);
 	ck_assert_double_eq_tol(h.d.p, 0.0147059, 1e-6);
+	/*
+	 * A bisection's event question has one direction too
+	 * (verdict_opts.greater): 0:5 against 4:5 is p = 5/210 = 0.0238095
+	 * one-sided (tests/ref/stats_ref.py, SciPy), 0.047619 two-sided, at
+	 * the 0.0335 of a bisection's first look of three.
+	 */
+	o = opts;
+	o.alpha = 0.0335;
+	verdict_rate(0, 5, 4, 5, &o, &d);
+	ck_assert_double_eq_tol(d.p, 0.0476190, 1e-6);
+	ck_assert_int_eq(d.verdict, VERDICT_UNKNOWN);
+	o.greater = true;
+	verdict_rate(0, 5, 4, 5, &o, &d);
+	ck_assert_double_eq_tol(d.p, 0.0238095, 1e-6);
+	ck_assert_int_eq(d.verdict, VERDICT_DIFFERENT);
+	/* fewer at b is no evidence: p = 1 */
+	verdict_rate(4, 5, 0, 5, &o, &d);
+	ck_assert_double_eq_tol(d.p, 1, 1e-12);
+	ck_assert_int_ne(d.verdict, VERDICT_DIFFERENT);
 }
 END_TEST
 

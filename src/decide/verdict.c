@@ -229,7 +229,9 @@ void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
 			 runs_b, o->min_n);
 		return;
 	}
-	d->p = stats_fisher_2x2(fail_a, runs_a, fail_b, runs_b);
+	d->p = o->greater ?
+		       stats_fisher_greater(fail_a, runs_a, fail_b, runs_b) :
+		       stats_fisher_2x2(fail_a, runs_a, fail_b, runs_b);
 	/*
 	 * A rate is `same` when these runs would have seen a rise of the
 	 * threshold (in points) with the given power and did not: Fisher has

@@ -40,6 +40,12 @@ struct verdict_opts {
 	 */
 	double threshold;
 	int min_n; /* fewer values on a side: unknown */
+	/*
+	 * A rate: Fisher's one-sided p that b has the event more often
+	 * (stats_fisher_greater()), for a question with one direction; the
+	 * `same` rule keeps the two-sided power (it only gets stricter).
+	 */
+	bool greater;
 };
 
 #define VERDICT_OPTS_INIT                                                \

@@ -193,11 +193,13 @@ void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
 		       const char *group, const char *kind, const char *title,
 		       const struct verdict_opts *o, struct decision *d)
 {
+	struct verdict_opts one = *o;
 	int fa, ra, fb, rb;
 
+	one.greater = true;
 	pool_rate(p, ka, group, kind, title, &fa, &ra);
 	pool_rate(p, kb, group, kind, title, &fb, &rb);
-	decide_rate(fa, ra, fb, rb, o, d);
+	decide_rate(fa, ra, fb, rb, &one, d);
 }
 
 void pool_primary_rows(const struct pool *p, struct matrix_threshold **t,

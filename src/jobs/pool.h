@@ -71,6 +71,10 @@ void pool_repro_line(const struct pool *p, const char *kernel,
 void pool_decide_metric(const struct pool *p, const char *ka, const char *kb,
 			const char *group, const struct metric *m,
 			const struct verdict_opts *o, struct decision *d);
+/*
+ * Whether kb's cells have the event more often than ka's: one-sided
+ * (verdict_opts.greater), whatever o says; a bisection asks nothing else.
+ */
 void pool_decide_event(const struct pool *p, const char *ka, const char *kb,
 		       const char *group, const char *kind, const char *title,
 		       const struct verdict_opts *o, struct decision *d);

@@ -111,7 +111,8 @@ def main():
             "alternative='greater')")
     for af, an, bf, bn in [(0, 5, 2, 5), (0, 5, 5, 5), (1, 9, 2, 9),
                            (0, 9, 2, 9), (2, 10, 0, 10), (3, 4, 1, 4),
-                           (0, 20, 3, 20)]:
+                           (0, 20, 3, 20), (0, 5, 4, 5), (4, 5, 0, 5),
+                           (0, 5, 4, 9), (0, 9, 4, 9)]:
         r = stats.fisher_exact([[bf, bn - bf], [af, an - af]],
                                alternative='greater')
         show('a %d/%d b %d/%d' % (af, an, bf, bn), r[1])
