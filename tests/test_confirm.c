@@ -18,6 +18,7 @@
 #include "jobs/history.h"
 #include "jobs/pool.h"
 #include "spec/matrix.h"
+#include "util/json.h"
 #include "testdata.h"
 #include "util/log.h"
 
@@ -179,12 +180,20 @@ static long long night(sqlite3 *db, const char *commit, const char *verdict,
  * last good night: before the fix the newest good night of the tree was,
  * whatever it ran on (here the TCG night c3 for a KVM night).
  */
+/* The first candidate's key, as a string. */
+static const char *jstr(json_object *arr, const char *key)
+{
+	return json_object_get_string(
+		json_path(json_object_array_get_idx(arr, 0), key));
+}
+
 START_TEST(recorded_and_shown)
 {
 	struct matrix_spec m;
 	struct pool p = POOL_INIT, q = POOL_INIT;
 	struct family det = { 0 }, conf = { 0 };
 	struct strbuf html = STRBUF_INIT;
+	json_object *js;
 	char *run = NULL, *commit = NULL, *kernel = NULL, *text = NULL;
 	size_t len = 0;
 	sqlite3 *db;
@@ -223,14 +232,27 @@ START_TEST(recorded_and_shown)
 	out = open_memstream(&text, &len);
 	ck_assert_int_eq(confirm_print(db, "mm", out), 0);
 	fclose(out);
-	/* night 3, c3, the group, the row, rejected same, 10/10, 0 -> 0 */
+	/*
+	 * night 3, c3 re-run against c2 (the last good night's, on the same
+	 * accel), the group, the row, rejected same, 10/10, 0 -> 0
+	 */
 	ck_assert_msg(
 		strstr(text,
-		       "\n3     c3           ext4-disk/dirty-flood/512    reclaim-wr-direct          rejected  same       10/10            0           0"),
+		       "\n3     c3           c2           ext4-disk/dirty-flood/512    reclaim-wr-direct          rejected  same       10/10            0           0"),
 		"%s", text);
 	ck_assert_int_eq(confirm_html(db, NULL, &html), 0);
 	ck_assert_ptr_nonnull(strstr(
+		html.buf,
+		"<td>3</td><td>c3</td><td>c2</td><td>ext4-disk/dirty-flood/512</td>"));
+	ck_assert_ptr_nonnull(strstr(
 		html.buf, "<td>rejected</td><td>same</td><td>10/10</td>"));
+	js = confirm_json(db, "mm");
+	ck_assert_ptr_nonnull(js);
+	ck_assert_uint_eq(json_object_array_length(js), 1);
+	ck_assert_str_eq(jstr(js, "ref_commit"), "c2");
+	ck_assert_str_eq(jstr(js, "commit"), "c3");
+	ck_assert_str_eq(jstr(js, "outcome"), "rejected");
+	json_object_put(js);
 	free(text);
 	strbuf_release(&html);
 	sqlite3_close(db);

@@ -63,13 +63,15 @@ int cmd_history(int argc, char **argv)
 			   "results directory (its wblab.db)"),
 		OPT_BOOL(0, "changes", &o.changes,
 			 "list the change points of every series instead"),
-		OPT_BOOL(0, "json", &o.json, "the change points as JSON"),
+		OPT_BOOL(
+			0, "json", &o.json,
+			"as JSON: the nights and candidates, or the change points"),
 		OPT_INT(0, "min-nights", &o.min_nights, "N", 2, 1000,
 			"the shortest segment between change points (3)"),
 		OPT_END(),
 	};
 	const char *const usage[] = {
-		"wblab history [--metric M] [--tree NAME] [--html FILE] [--results DIR]",
+		"wblab history [--json] [--metric M] [--tree NAME] [--html FILE] [--results DIR]",
 		"wblab history --changes [--json] [--min-nights N] [--metric M] [--tree NAME]",
 		NULL
 	};
@@ -80,8 +82,9 @@ int cmd_history(int argc, char **argv)
 	if (n)
 		return usage_error("wblab history", "unexpected argument '%s'",
 				   argv[0]);
-	if (o.json && !o.changes)
-		return usage_error("wblab history", "--json needs --changes");
+	if (o.json && o.html)
+		return usage_error("wblab history",
+				   "--json and --html: one at a time");
 	if (o.metric) {
 		m = metric_lookup(o.metric, &err);
 		if (!m) {

@@ -11,6 +11,7 @@
 #include "jobs/confirm.h"
 #include "stats/stats.h"
 #include "util/html.h"
+#include "util/json.h"
 #include "util/log.h"
 
 const char *confirm_outcome_name(enum confirm_outcome c)
@@ -286,8 +287,8 @@ int confirm_carry(sqlite3 *db, long long night, struct family *det,
 
 static const char cand_sql[] =
 	"SELECT c.night, n.commit_id, c.grp, c.what, c.outcome, c.verdict,"
-	" c.na, c.nb, c.ref, c.mean, c.pct, c.p, c.detect_p"
-	" FROM candidates c JOIN nights n ON c.night = n.id"
+	" c.na, c.nb, c.ref, c.mean, c.pct, c.p, c.detect_p, c.ref_commit,"
+	" c.run_dir FROM candidates c JOIN nights n ON c.night = n.id"
 	" WHERE (?1 IS NULL OR n.tree = ?1) ORDER BY c.night, c.rowid";
 
 static int cand_query(sqlite3 *db, const char *tree, sqlite3_stmt **st)
@@ -329,19 +330,20 @@ int confirm_print(sqlite3 *db, const char *tree, FILE *out)
 		if (!rows++)
 			fprintf(out,
 				"\ncandidates (the last good commit re-run against the night's, interleaved):\n"
-				"%-5s %-12s %-28s %-26s %-9s %-9s %7s %11s %11s %8s %9s %9s\n",
-				"night", "commit", "group", "candidate",
-				"outcome", "verdict", "n", "last good", "night",
-				"change", "p", "detect p");
+				"%-5s %-12s %-12s %-28s %-26s %-9s %-9s %7s %11s %11s %8s %9s %9s\n",
+				"night", "commit", "against", "group",
+				"candidate", "outcome", "verdict", "n",
+				"last good", "night", "change", "p",
+				"detect p");
 		if (isfinite(cnum(st, 10)))
 			snprintf(pct, sizeof(pct), "%+.1f%%", cnum(st, 10));
 		fprintf(out,
-			"%-5lld %-12.12s %-28.28s %-26.26s %-9s %-9s %3d/%-3d %11.4g %11.4g %8s %9.3g %9.3g\n",
+			"%-5lld %-12.12s %-12.12s %-28.28s %-26.26s %-9s %-9s %3d/%-3d %11.4g %11.4g %8s %9.3g %9.3g\n",
 			(long long)sqlite3_column_int64(st, 0), ctext(st, 1),
-			ctext(st, 2), ctext(st, 3), ctext(st, 4), ctext(st, 5),
-			sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
-			cnum(st, 8), cnum(st, 9), pct, cnum(st, 11),
-			cnum(st, 12));
+			ctext(st, 13), ctext(st, 2), ctext(st, 3), ctext(st, 4),
+			ctext(st, 5), sqlite3_column_int(st, 6),
+			sqlite3_column_int(st, 7), cnum(st, 8), cnum(st, 9),
+			pct, cnum(st, 11), cnum(st, 12));
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -362,13 +364,50 @@ static void td_num(struct strbuf *html, const char *fmt, double v)
 	td(html, buf);
 }
 
+/* A TEXT column, NULL as null. */
+static const char *ctext_null(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+json_object *confirm_json(sqlite3 *db, const char *tree)
+{
+	json_object *arr, *o;
+	sqlite3_stmt *st;
+
+	if (cand_query(db, tree, &st))
+		return NULL;
+	arr = json_object_new_array();
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		o = json_object_new_object();
+		json_put_int(o, "night", sqlite3_column_int64(st, 0));
+		json_put_str(o, "commit", ctext_null(st, 1));
+		json_put_str(o, "ref_commit", ctext_null(st, 13));
+		json_put_str(o, "group", ctext_null(st, 2));
+		json_put_str(o, "candidate", ctext_null(st, 3));
+		json_put_str(o, "outcome", ctext_null(st, 4));
+		json_put_str(o, "verdict", ctext_null(st, 5));
+		json_put_int(o, "na", sqlite3_column_int(st, 6));
+		json_put_int(o, "nb", sqlite3_column_int(st, 7));
+		json_put_num(o, "ref_mean", cnum(st, 8));
+		json_put_num(o, "mean", cnum(st, 9));
+		json_put_num(o, "change_pct", cnum(st, 10));
+		json_put_num(o, "p", cnum(st, 11));
+		json_put_num(o, "detect_p", cnum(st, 12));
+		json_put_str(o, "run_dir", ctext_null(st, 14));
+		json_object_array_add(arr, o);
+	}
+	sqlite3_finalize(st);
+	return arr;
+}
+
 int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html)
 {
-	static const char *const head[] = {
-		"night",   "commit",  "group", "candidate",
-		"outcome", "verdict", "n",     "last good",
-		"night's", "change",  "p",     "detect p"
-	};
+	static const char *const head[] = { "night",   "commit",    "against",
+					    "group",   "candidate", "outcome",
+					    "verdict", "n",	    "last good",
+					    "night's", "change",    "p",
+					    "detect p" };
 	sqlite3_stmt *st;
 	int rows = 0;
 
@@ -390,7 +429,9 @@ int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html)
 		snprintf(n, sizeof(n), "%lld",
 			 (long long)sqlite3_column_int64(st, 0));
 		td(html, n);
-		for (int c = 1; c <= 5; c++)
+		td(html, ctext(st, 1));
+		td(html, ctext(st, 13));
+		for (int c = 2; c <= 5; c++)
 			td(html, ctext(st, c));
 		snprintf(n, sizeof(n), "%d/%d", sqlite3_column_int(st, 6),
 			 sqlite3_column_int(st, 7));

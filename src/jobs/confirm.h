@@ -2,6 +2,7 @@
 #ifndef WBLAB_JOBS_CONFIRM_H
 #define WBLAB_JOBS_CONFIRM_H
 
+#include <json-c/json.h>
 #include <sqlite3.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -89,8 +90,18 @@ int confirm_carry(sqlite3 *db, long long night, struct family *det,
  */
 long long confirm_since(sqlite3 *db, long long night, const char *grp,
 			const char *what, long long since, const char *ref);
-/* wblab history: the candidates of the nights shown, as a table. */
+/*
+ * wblab history: the candidates of the nights shown, as a table; "against"
+ * is ref_commit, the commit the re-run compared tonight's with ("-" in a
+ * wblab.db of before it).
+ */
 int confirm_print(sqlite3 *db, const char *tree, FILE *out);
+/*
+ * The same as a JSON array (wblab history --json): night, commit,
+ * ref_commit, group, candidate, outcome, verdict, na, nb, ref_mean, mean,
+ * change_pct, p, detect_p, run_dir; NULL (said) on a database error.
+ */
+json_object *confirm_json(sqlite3 *db, const char *tree);
 /* The same as an HTML table (escaped), appended to html. */
 int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html);
 

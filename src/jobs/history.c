@@ -10,6 +10,7 @@
 #include "jobs/confirm.h"
 #include "jobs/history.h"
 #include "results/metric.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -303,10 +304,56 @@ void history_trend(const double *y, int n, char *buf, size_t len)
 static const char nights_sql[] =
 	"SELECT n.id, n.started, n.tree, n.commit_id, n.verdict, m.grp,"
 	" m.metric, m.n, m.mean, m.sd, COALESCE(n.host, '-') || '/' ||"
-	" COALESCE(n.accel, '-') FROM nights n LEFT JOIN night_metrics m"
+	" COALESCE(n.accel, '-'), n.host, n.accel FROM nights n"
+	" LEFT JOIN night_metrics m"
 	" ON m.night = n.id WHERE (?1 IS NULL OR n.tree = ?1)"
 	" AND (?2 IS NULL OR m.metric = ?2 OR m.metric IS NULL)"
 	" ORDER BY m.grp, m.metric, n.id";
+
+/* A TEXT column, NULL as null. */
+static const char *tcol(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+/* wblab history --json: {"nights": [a night's row each], "candidates"}. */
+static int history_json(sqlite3 *db, sqlite3_stmt *st,
+			const struct history_opts *o, FILE *out)
+{
+	json_object *top = json_object_new_object();
+	json_object *nights = json_object_new_array();
+	json_object *cand, *r;
+	int ret = 1;
+
+	json_put(top, "nights", nights);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		r = json_object_new_object();
+		json_put_int(r, "night", sqlite3_column_int64(st, 0));
+		json_put_str(r, "started", tcol(st, 1));
+		json_put_str(r, "tree", tcol(st, 2));
+		json_put_str(r, "host", tcol(st, 11));
+		json_put_str(r, "accel", tcol(st, 12));
+		json_put_str(r, "commit", tcol(st, 3));
+		json_put_str(r, "verdict", tcol(st, 4));
+		json_put_str(r, "group", tcol(st, 5));
+		json_put_str(r, "metric", tcol(st, 6));
+		json_put_int(r, "n", sqlite3_column_int(st, 7));
+		json_put_num(r, "mean", sqlite3_column_double(st, 8));
+		json_put_num(r, "sd", sqlite3_column_double(st, 9));
+		json_object_array_add(nights, r);
+	}
+	cand = confirm_json(db, o->tree);
+	if (cand) {
+		json_put(top, "candidates", cand);
+		fprintf(out, "%s\n",
+			json_object_to_json_string_ext(
+				top, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_NOSLASHESCAPE));
+		ret = 0;
+	}
+	json_object_put(top);
+	return ret;
+}
 
 int history_print(const struct history_opts *o, FILE *out)
 {
@@ -349,6 +396,10 @@ int history_print(const struct history_opts *o, FILE *out)
 		sqlite3_bind_text(st, 1, o->tree, -1, SQLITE_TRANSIENT);
 	if (o->metric)
 		sqlite3_bind_text(st, 2, o->metric, -1, SQLITE_TRANSIENT);
+	if (o->json) {
+		ret = history_json(db, st, o, out);
+		goto out;
+	}
 	fprintf(out,
 		"%-5s %-20s %-14s %-14s %-12s %-12s %-28s %-26s %4s %12s %10s\n",
 		"night", "started", "tree", "host/accel", "commit", "verdict",

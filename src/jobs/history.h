@@ -62,7 +62,7 @@ struct history_opts {
 	const char *html; /* write HTML here */
 	int last; /* nights, newest last */
 	bool changes; /* list the change points instead of the nights */
-	bool json; /* the change points as JSON */
+	bool json; /* as JSON: nights and candidates, or the change points */
 	int min_nights; /* the shortest segment (0: STATS_CPD_INIT's) */
 };
 

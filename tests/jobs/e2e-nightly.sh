@@ -375,6 +375,21 @@ if [ -f "$out/night-4.out" ]; then
 	else
 		fail "history: night 4's rejected candidate not shown"
 	fi
+	# Its re-run ran night 3's commit (the last good night) against
+	# night 4's: the table's "against" column and --json's ref_commit.
+	"$wblab" history --results "$results/db" --json >"$out/history.json" 2>&1
+	ref=$(python3 - "$out/history.json" "$n4" <<'PY'
+import json, sys
+for c in json.load(open(sys.argv[1]))["candidates"]:
+    if c["night"] == int(sys.argv[2]) and c["candidate"] == "workload-time":
+        print(c["ref_commit"])
+PY
+)
+	if [ "$ref" = "$c8" ] && echo "$row" | grep -q "^$n4 *$(echo "$before" | cut -c1-12) *$(echo "$c8" | cut -c1-12) "; then
+		pass "history: night 4's candidate re-ran against $c8 (table and --json)"
+	else
+		fail "history: night 4's ref_commit '$ref' (want $c8)"
+	fi
 fi
 
 # KCIDB: the confirmations' re-runs (the last good commit against the
