@@ -22,9 +22,14 @@ ARMS = [(a[0], int(a[1]), int(a[2])) for a in
     # name, stuck, cells: the report's table (counted by hand from the
     # runs it names; a retried attempt is a cell)
     ('debian-6.12, md RAID1 over iSCSI', 6, 31),
-    ('debian-6.1, md RAID1 over iSCSI', 0, 9),
+    ('debian-6.12, the same, with the trace replay', 7, 31),
+    ('debian-6.1, md RAID1 over iSCSI, all', 19, 46),
+    ('debian-6.1, 2026-12-05 08:33, stale agent', 5, 17),
+    ('debian-6.1, 2026-12-05 09:26, c3440c2 watcher', 14, 20),
+    ('debian-6.1, the same, stall events only', 13, 20),
     ('debian-6.12, lru_gen off', 6, 16),
     ('debian-6.12, lru_gen off, stall events only', 4, 16),
+    ('debian-6.12, lru_gen off, with the trace replay', 8, 16),
     ('debian-6.12, min_free_kbytes 4 x', 1, 12),
     ('debian-6.12, md RAID1 of virtio disks', 0, 13),
     ('debian-6.12, one iSCSI LUN, no md', 1, 6),
@@ -95,6 +100,8 @@ def r_power_fix_zero(nb, pb, nf, alpha=0.05):
 # Two arms that are not the first row's: (a, stuck, cells, b, stuck, cells).
 COMPARE = [] if sys.argv[1:] else [
     ('debian-6.12, lru_gen off', 6, 16, '6.12 (lab), lru_gen off', 0, 8),
+    ('debian-6.1, stale agent', 5, 17, 'debian-6.1, c3440c2 watcher', 14,
+     20),
 ]
 for an, ak, a_n, bn_, bk_, b_n in COMPARE:
     p = stats.fisher_exact([[ak, a_n - ak], [bk_, b_n - bk_]])[1]
