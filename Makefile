@@ -3,6 +3,7 @@
 # `make` builds ./wblab and the guest agent; `make check` runs the tests.
 
 CC ?= gcc
+B := build
 PKGS := libvirt libxml-2.0 yaml-0.1 json-c sqlite3 libcrypto gsl zlib
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -13,21 +14,20 @@ ifeq ($(WERROR),1)
 WARNINGS += -Werror
 endif
 # The agent takes the caller's CFLAGS too, but none of the host's libraries.
-AGENT_CFLAGS := $(CFLAGS) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc
-override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc $(PKG_CFLAGS)
+AGENT_CFLAGS := $(CFLAGS) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(B)
+override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(B) $(PKG_CFLAGS)
 LDLIBS := $(PKG_LIBS) -lm -lpthread
 # check-asan builds into build-asan with these (empty otherwise).
 SANFLAGS :=
 override CFLAGS += $(SANFLAGS)
 
-B := build
 LIB_SRC := $(filter-out src/wblab.c, $(wildcard src/*/*.c)) 
 LIB_SRC := $(filter-out src/agent/%, $(LIB_SRC)) src/agent/proto.c src/agent/stallwatch.c \
 	src/agent/capfile.c
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 # The agent links what it shares with the host from src/util: libc only.
 AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c src/util/io.c \
-	src/util/strbuf.c src/util/fs.c
+	src/util/strbuf.c src/util/fs.c src/util/build.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # What every suite shares (tests/testdata.h: the captured inputs).
@@ -41,9 +41,16 @@ wblab: $(B)/src/wblab.o $(LIB_OBJ)
 
 # The agent runs as PID 1 in the guest, from the initramfs: static, libc only.
 $(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h) src/util/strvec.h src/util/log.h \
-		src/util/io.h src/util/str.h src/util/strbuf.h src/util/fs.h
+		src/util/io.h src/util/str.h src/util/strbuf.h src/util/fs.h \
+		src/util/build.h $(B)/build-id.h
 	@mkdir -p $(@D)
 	$(CC) $(AGENT_CFLAGS) -static -o $@ $(AGENT_SRC)
+
+# The source's commit, for wblab and the agent (src/util/build.h): rewritten
+# only when it changed, so only what includes it is rebuilt.
+$(B)/build-id.h: FORCE
+	@tools/build-id $@
+$(B)/src/util/build.o: $(B)/build-id.h
 
 $(B)/%.o: %.c
 	@mkdir -p $(@D)
@@ -170,4 +177,6 @@ uninstall:
 clean:
 	rm -rf $(B) build-asan build-fuzz wblab
 
-.PHONY: all deps services check check-unit check-asan test-bins fuzz fuzz-bins check-slow check-matrix check-remote demo include-check format format-check man install uninstall clean
+FORCE:
+
+.PHONY: FORCE all deps services check check-unit check-asan test-bins fuzz fuzz-bins check-slow check-matrix check-remote demo include-check format format-check man install uninstall clean

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "util/build.h"
 #include "util/log.h"
 
 struct cmd_struct {
@@ -84,7 +85,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("wblab %s\n", WBLAB_VERSION);
+		printf("wblab %s (%s)\n", WBLAB_VERSION, wblab_build);
 		return 0;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)

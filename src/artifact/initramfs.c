@@ -13,6 +13,7 @@
 
 #include "artifact/cache.h"
 #include "artifact/initramfs.h"
+#include "util/build.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -205,6 +206,8 @@ char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 	struct hasher *h;
 	char *out = NULL, *leaf, *line, *save;
 
+	if (agent_build_check(agent_path))
+		return NULL;
 	if (hash_file_hex(agent_path, agent_hash) < 0) {
 		error("cannot read the guest agent %s (run make)", agent_path);
 		return NULL;

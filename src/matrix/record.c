@@ -11,6 +11,7 @@
 
 #include "matrix/engine.h"
 #include "results/reader.h"
+#include "util/build.h"
 #include "util/json.h"
 #include "util/log.h"
 
@@ -416,6 +417,7 @@ json_object *engine_run_json(struct engine *e, const char *finished)
 	json_object_object_add(o, "run", json_object_new_string(e->r->run_id));
 	json_object_object_add(o, "command",
 			       json_object_new_string(e->o.command));
+	json_object_object_add(o, "wblab", json_object_new_string(wblab_build));
 	json_object_object_add(o, "started",
 			       json_object_new_string(e->started));
 	json_object_object_add(o, "finished",
