@@ -788,6 +788,48 @@ START_TEST(test_claims_oom_rates)
 END_TEST
 
 /*
+ * One kernel name, two builds: the claims runs of 2026-12-05 00:43 and
+ * 10:54 (the lab config changed between them) pooled into one side each
+ * used to show the first cell's cache key only. Both pairs are named,
+ * once each over rebuilds, in the mail, the HTML and the JSON.
+ */
+START_TEST(test_two_builds_said)
+{
+	struct strbuf mail = STRBUF_INIT, html = STRBUF_INIT, err = STRBUF_INIT;
+	json_object *j, *a;
+	struct report r;
+
+	report_init(&r, NULL);
+	load(&r, "report/oom");
+	build(&r);
+	ck_assert_uint_eq(r.mixed.nr, 0);
+	load(&r, "report/oom-build2");
+	build(&r);
+	build(&r);
+	ck_assert_uint_eq(r.mixed.nr, 2);
+	ck_assert_ptr_nonnull(
+		strstr(r.mixed.v[0],
+		       "6.1-direct-writeback: kernel hash 3925e5c564b2"));
+	ck_assert_ptr_nonnull(
+		strstr(r.mixed.v[1], "6.1: kernel hash 4d25614212a5"));
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "Two builds under one name"));
+	ck_assert_int_eq(report_html(&r, &html, &err), 0);
+	ck_assert_ptr_nonnull(
+		strstr(html.buf, "<h2>Two builds under one name</h2>"));
+	j = report_json(&r);
+	ck_assert(json_object_object_get_ex(j, "mixed_builds", &a));
+	ck_assert_uint_eq(json_object_array_length(a), 2);
+	json_object_put(j);
+	report_release(&r);
+	strbuf_release(&mail);
+	strbuf_release(&html);
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
  * A lead sentence longer than the line (the unequal-work note's) is
  * wrapped with the text: the old mail_wrap copied a negative length.
  */
@@ -845,6 +887,7 @@ int main(void)
 	tcase_add_test(tc, test_claims_pair_stock_revert);
 	tcase_add_test(tc, test_claims_seeky);
 	tcase_add_test(tc, test_claims_oom_rates);
+	tcase_add_test(tc, test_two_builds_said);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

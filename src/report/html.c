@@ -552,48 +552,6 @@ static int group_html(struct strbuf *out, const struct report *r,
 }
 
 /* Only the facts whose values differ between the kernels. */
-static void differs_html(struct strbuf *out, const struct report *r)
-{
-	struct strvec names = STRVEC_INIT;
-	bool any = false;
-
-	rpt_side_names(r, &names);
-	for (size_t w = 0; rpt_fact_names[w]; w++) {
-		if (!rpt_fact_differs(r, &names, w))
-			continue;
-		if (!any)
-			strbuf_addstr(out, "<h2>Differs between the kernels"
-					   "</h2>\n<table>");
-		any = true;
-		strbuf_addstr(out, "<tr><th>");
-		esc(out, rpt_fact_names[w]);
-		strbuf_addstr(out, "</th>");
-		for (size_t i = 0; i < names.nr; i++) {
-			const struct rpt_cell *c = rpt_side_cell(r, names.v[i]);
-			char buf[32];
-
-			strbuf_addstr(out, "<td>");
-			if (c) {
-				const char *v =
-					rpt_cell_fact(c, w, buf, sizeof(buf));
-
-				esc(out, c->side);
-				strbuf_addstr(out, ": ");
-				/* As the mail report says it: never a blank. */
-				esc(out, *v ? v : "(none)");
-			}
-			strbuf_addstr(out, "</td>");
-		}
-		strbuf_addstr(out, "</tr>\n");
-	}
-	if (any)
-		strbuf_addstr(out, "</table>\n");
-	else if (names.nr > 1)
-		strbuf_addstr(out, "<p>Differs between the kernels: nothing "
-				   "but the name (an A/A comparison).</p>\n");
-	strvec_clear(&names);
-}
-
 static void header_html(struct strbuf *out, const struct report *r)
 {
 	strbuf_addstr(out, "<h2>Kernels</h2>\n<table><tr><th>kernel</th>"
@@ -658,7 +616,7 @@ static void header_html(struct strbuf *out, const struct report *r)
 		}
 	}
 	strbuf_addstr(out, "</table>\n");
-	differs_html(out, r);
+	rpt_differs_html(r, out);
 	if (!r->nr_infra && !r->warnings.nr)
 		return;
 	strbuf_addf(out, "<h2>Not counted: %zu infra-error cells</h2>\n<ul>",

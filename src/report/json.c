@@ -339,5 +339,9 @@ json_object *report_json(const struct report *r)
 	for (size_t i = 0; i < r->warnings.nr; i++)
 		json_object_array_add(warn, str(r->warnings.v[i]));
 	add(o, "warnings", warn);
+	warn = json_object_new_array();
+	for (size_t i = 0; i < r->mixed.nr; i++)
+		json_object_array_add(warn, str(r->mixed.v[i]));
+	add(o, "mixed_builds", warn);
 	return o;
 }

@@ -462,6 +462,11 @@ static void differs_section(struct strbuf *out, const struct report *r,
 	if (!any && names->nr > 1)
 		strbuf_addstr(out, "Differs between the kernels: nothing but "
 				   "the name (an A/A comparison)\n");
+	if (r->mixed.nr)
+		strbuf_addstr(out, "Two builds under one name (compare them "
+				   "apart before trusting a row)\n");
+	for (size_t i = 0; i < r->mixed.nr; i++)
+		mail_wrap(out, "  ", 6, r->mixed.v[i]);
 }
 
 static void infra_section(struct strbuf *out, const struct report *r)

@@ -20,6 +20,7 @@ void report_init(struct report *r, const struct report_opts *o)
 	memset(r, 0, sizeof(*r));
 	r->o = o ? *o : def;
 	strvec_init(&r->warnings);
+	strvec_init(&r->mixed);
 }
 
 static void free_group(struct rpt_group *g)
@@ -67,6 +68,7 @@ void report_release(struct report *r)
 	free_groups(r);
 	report_free_cells(r);
 	strvec_clear(&r->warnings);
+	strvec_clear(&r->mixed);
 }
 
 const char *const rpt_test_names[] = { "fit", "welch", "welch-bh", "bands",
@@ -498,9 +500,46 @@ static int build_group(struct report *r, struct rpt_group *g,
 	return 0;
 }
 
+/*
+ * A side is one build: cells of one kernel name from two builds (a
+ * config or source changed between runs) would be pooled into one
+ * column and their difference hidden. Say so, once, with the hashes;
+ * the report still pools them, as it was asked to. Kept over
+ * report_build()'s rebuilds (a side's first pair is said once).
+ */
+static void warn_mixed_builds(struct report *r)
+{
+	for (size_t i = 0; i < r->nr_cells; i++) {
+		const struct rpt_cell *c = r->cells[i], *o = NULL;
+		struct strbuf w = STRBUF_INIT;
+		size_t j;
+
+		if (!c->counts || !*c->side || !c->hash)
+			continue;
+		for (j = 0; j < i && !o; j++)
+			if (r->cells[j]->counts && r->cells[j]->hash &&
+			    !strcmp(r->cells[j]->side, c->side))
+				o = r->cells[j];
+		if (!o || !strcmp(o->hash, c->hash))
+			continue;
+		strbuf_addf(&w,
+			    "%s: kernel hash %.12s (cell %s) and %.12s "
+			    "(cell %s), pooled as one side",
+			    c->side, o->hash, o->id, c->hash, c->id);
+		for (j = 0; j < r->mixed.nr; j++)
+			if (!strncmp(r->mixed.v[j], w.buf,
+				     strcspn(w.buf, ":") + 1))
+				break;
+		if (j == r->mixed.nr)
+			strvec_push(&r->mixed, w.buf);
+		strbuf_release(&w);
+	}
+}
+
 int report_build(struct report *r, struct strbuf *err)
 {
 	free_groups(r);
+	warn_mixed_builds(r);
 	for (size_t i = 0; i < r->nr_cells; i++) {
 		struct rpt_cell *c = r->cells[i];
 

@@ -174,6 +174,8 @@ struct report {
 	struct rpt_group *groups;
 	size_t nr_groups;
 	struct strvec warnings; /* cells that could not be read, ... */
+	/* Sides that pool cells of two builds of one kernel name (model.c). */
+	struct strvec mixed;
 	struct rpt_claim *claims; /* claims.c: the seed's, where asked */
 	size_t nr_claims;
 };
@@ -217,6 +219,8 @@ void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n);
 void rpt_claims_mail(const struct report *r, struct strbuf *out);
 json_object *rpt_claims_json(const struct report *r);
 void rpt_claims_html(const struct report *r, struct strbuf *out);
+/* Differs between the kernels, and sides of two builds (html-differs.c). */
+void rpt_differs_html(const struct report *r, struct strbuf *out);
 
 /* Helpers the renderers share (model.c; side.c: the two rpt_side_ ones). */
 /* Cells of a side with an event of kind (each counted once). */
