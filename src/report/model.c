@@ -507,32 +507,35 @@ static int build_group(struct report *r, struct rpt_group *g,
  * the report still pools them, as it was asked to. Kept over
  * report_build()'s rebuilds (a side's first pair is said once).
  */
+/* Whether said already names side (its entries start "SIDE: "). */
+static bool side_said(const struct strvec *said, const char *side)
+{
+	size_t n = strlen(side);
+
+	for (size_t i = 0; i < said->nr; i++)
+		if (!strncmp(said->v[i], side, n) && said->v[i][n] == ':')
+			return true;
+	return false;
+}
+
 static void warn_mixed_builds(struct report *r)
 {
 	for (size_t i = 0; i < r->nr_cells; i++) {
 		const struct rpt_cell *c = r->cells[i], *o = NULL;
-		struct strbuf w = STRBUF_INIT;
-		size_t j;
 
 		if (!c->counts || !*c->side || !c->hash)
 			continue;
-		for (j = 0; j < i && !o; j++)
+		for (size_t j = 0; j < i && !o; j++)
 			if (r->cells[j]->counts && r->cells[j]->hash &&
 			    !strcmp(r->cells[j]->side, c->side))
 				o = r->cells[j];
-		if (!o || !strcmp(o->hash, c->hash))
+		if (!o || !strcmp(o->hash, c->hash) ||
+		    side_said(&r->mixed, c->side))
 			continue;
-		strbuf_addf(&w,
-			    "%s: kernel hash %.12s (cell %s) and %.12s "
-			    "(cell %s), pooled as one side",
-			    c->side, o->hash, o->id, c->hash, c->id);
-		for (j = 0; j < r->mixed.nr; j++)
-			if (!strncmp(r->mixed.v[j], w.buf,
-				     strcspn(w.buf, ":") + 1))
-				break;
-		if (j == r->mixed.nr)
-			strvec_push(&r->mixed, w.buf);
-		strbuf_release(&w);
+		strvec_pushf(&r->mixed,
+			     "%s: kernel hash %.12s (cell %s) and %.12s "
+			     "(cell %s), pooled as one side",
+			     c->side, o->hash, o->id, c->hash, c->id);
 	}
 }
 
