@@ -577,11 +577,25 @@ START_TEST(plan_swap_raid1_iscsi)
 	ck_assert_int_lt(step_index(p.buf, "\tmdadm\t--stop\t/dev/md0"),
 			 step_index(p.buf,
 				    "iscsiadm\t-m\tnode\t--logoutall=all"));
+	/* No bitmap: mdadm's default, none at this size. */
+	ck_assert_int_lt(step_index(p.buf, "--bitmap"), 0);
 	/* No mount: no WBLAB_MOUNT, no findmnt. */
 	ck_assert_int_lt(step_index(p.buf, "env\tWBLAB_MOUNT"), 0);
 	ck_assert_int_lt(step_index(p.buf, "findmnt"), 0);
 	ck_assert_str_eq(d.dev[topology_find(&t, "swap") - t.layers],
 			 "/dev/md0");
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	topology_spec_free(&t);
+
+	/* bitmap: internal reaches mdadm before the members. */
+	ck_assert_int_eq(topology_spec_find("swap-raid1-iscsi-bitmap", &t), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_int_ge(step_index(p.buf, "\t--raid-devices=2\t--assume-clean"
+					   "\t--bitmap=internal\t"),
+			 0);
+	ck_assert_int_lt(step_index(p.buf, "--bitmap=internal"),
+			 step_index(p.buf, "run\tswap:mkswap"));
 	strbuf_release(&p);
 	plan_devs_free(&d);
 	topology_spec_free(&t);

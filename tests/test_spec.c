@@ -548,6 +548,52 @@ START_TEST(dm_delay_layer)
 }
 END_TEST
 
+/*
+ * md's bitmap: unset is mdadm's default (the shipped swap-raid1-iscsi),
+ * internal or none otherwise; RAID0 takes none only.
+ */
+START_TEST(md_bitmap_field)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct topology_spec t;
+	char *path, *e;
+
+	e = topo_errors(LAYERS(
+		"  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n"
+		"  - {name: m, type: md, level: 0, on: [d, e], bitmap: none}\n"
+		"  - {name: f, type: fs, on: m, fstype: xfs}\n"));
+	ck_assert_msg(!*e, "RAID0 with bitmap none refused: %s", e);
+	free(e);
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n"
+		       "  - {name: m, type: md, level: 1, on: [d, e], bitmap: external}\n"
+		       "  - {name: f, type: fs, on: m, fstype: xfs}\n"),
+		"t.yaml:8: layers[2].bitmap: 'external' is not one of: none, internal");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n"
+		       "  - {name: m, type: md, level: 0, on: [d, e], bitmap: internal}\n"
+		       "  - {name: f, type: fs, on: m, fstype: xfs}\n"),
+		"t.yaml:8: layers[2].bitmap: RAID0 has no write-intent bitmap, only none");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: s, type: swap, on: d, bitmap: internal}\n"),
+		"t.yaml:7: layers[1].bitmap: unknown field");
+	strbuf_release(&s);
+
+	path = xasprintf("%s/topologies/swap-raid1-iscsi-bitmap.yaml",
+			 wblab_home());
+	ck_assert_int_eq(
+		topology_spec_load(path, "swap-raid1-iscsi-bitmap", &t), 0);
+	ck_assert_str_eq(topology_find(&t, "raid")->bitmap, "internal");
+	topology_spec_free(&t);
+	free(path);
+	path = xasprintf("%s/topologies/swap-raid1-iscsi.yaml", wblab_home());
+	ck_assert_int_eq(topology_spec_load(path, "swap-raid1-iscsi", &t), 0);
+	ck_assert_ptr_null(topology_find(&t, "raid")->bitmap);
+	topology_spec_free(&t);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("spec");
@@ -565,6 +611,7 @@ int main(void)
 	tcase_add_test(tc, layer_errors);
 	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, dm_delay_layer);
+	tcase_add_test(tc, md_bitmap_field);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);
 	tcase_add_test(tc, disks_and_memory);

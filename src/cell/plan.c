@@ -131,6 +131,8 @@ static void setup_md(struct planner *pl, const struct topo_layer *l, int nr)
 		strvec_pushf(&a, "--chunk=%lluK",
 			     (unsigned long long)(c >> 10));
 	}
+	if (l->bitmap)
+		strvec_pushf(&a, "--bitmap=%s", l->bitmap);
 	for (size_t i = 0; i < l->on.n; i++)
 		strvec_push(&a, lower_dev(pl, l, i));
 	plan_step_argv(pl->p, VERB_RUN, l->name, STEP_TIMEOUT, a.v);

@@ -85,6 +85,7 @@ struct topo_layer {
 	struct topo_iotune iotune; /* disk: its throttle (zero: none) */
 	long long level; /* md */
 	char *chunk; /* md chunk, e.g. 64K */
+	char *bitmap; /* md: "internal" or "none"; NULL: mdadm's default */
 	char *backstore; /* iscsi-target: block or fileio */
 	char *iqn;
 	long long lun;

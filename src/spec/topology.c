@@ -19,6 +19,14 @@
 static const char *const guest_names[] = { "main", "target", NULL };
 static const char *const fs_types[] = { "xfs", "ext4", "f2fs", NULL };
 static const char *const backstores[] = { "block", "fileio", NULL };
+/*
+ * md's write-intent bitmap (mdadm --bitmap=): raid1/raid10 hand writes to
+ * raid1d through the plug while a bitmap is set, and submit each mirror's
+ * clone from inside ->submit_bio without one (raid1-10.c,
+ * raid1_add_bio_to_plug()). Unset: mdadm's default, which adds an
+ * internal bitmap only to arrays of 100 GiB or more.
+ */
+static const char *const md_bitmaps[] = { "none", "internal", NULL };
 
 /* Field tables read best one field a line. */
 /* clang-format off */
@@ -47,6 +55,7 @@ static const struct spec_field md_fields[] = {
 	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
 	{ .name = "level", .type = SPEC_INT, .offset = L(level), .required = true, .max = 10 },
 	{ .name = "chunk", .type = SPEC_STR, .offset = L(chunk), .value = SPEC_V_WORD },
+	{ .name = "bitmap", .type = SPEC_ENUM, .offset = L(bitmap), .choices = md_bitmaps },
 	SPEC_END
 };
 
@@ -358,6 +367,11 @@ static void check_refs(struct spec_file *sf, struct topology_spec *t,
 					"'%s' is not a power-of-two size >= 4K",
 					l->chunk);
 		}
+		/* RAID0 has no redundancy to resync: mdadm refuses a bitmap. */
+		if (lv == 0 && l->bitmap && strcmp(l->bitmap, "none"))
+			LAYER_ERR(
+				sf, t, l, "bitmap",
+				"RAID0 has no write-intent bitmap, only none");
 	}
 	if (l->type == LAYER_ISCSI_TARGET && !starts_with(l->iqn, "iqn."))
 		LAYER_ERR(sf, t, l, "iqn",
@@ -549,6 +563,7 @@ void topology_spec_free(struct topology_spec *t)
 		spec_strlist_free(&l->on);
 		free(l->guest);
 		free(l->chunk);
+		free(l->bitmap);
 		free(l->backstore);
 		free(l->iqn);
 		free(l->acl);
