@@ -220,6 +220,63 @@ START_TEST(test_watch_moving_no_dump)
 }
 END_TEST
 
+/*
+ * Shape A on debian-6.1 (run 20261205-103949-5c22, cell 2, attempt 1):
+ * md0 kept 3 writes in flight while swap-in reads still completed, and
+ * the watcher, counting those reads as progress, took no dump in the
+ * last 35 s of a standstill. Reads complete every second here (a loop
+ * device's stat before and after 100 O_DIRECT reads, writes unchanged)
+ * while the device holds md0's 3 writes: both dumps must come.
+ */
+START_TEST(test_watch_reads_under_held_writes)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.blocked");
+	struct watch w;
+	bool done = false;
+
+	put(dir, "/sys/block/vda/stat", "stall/watch/loop.stat.1");
+	put(dir, "/sys/block/vda/inflight", "stall/watch/md0.inflight.stuck");
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	for (int i = 0; i < 5; i++) {
+		put(dir, "/sys/block/vda/stat",
+		    i % 2 ? "stall/watch/loop.stat.1" :
+			    "stall/watch/loop.stat.2");
+		ck_assert(!done);
+		done = watch_tick(&w);
+	}
+	ck_assert(done);
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_nonnull(strstr(
+		k.buf, "wblab: stall dump 1 dev vda done 250 inflight 0 3\n"));
+	ck_assert_ptr_nonnull(strstr(k.buf, "wblab: stall dump 2 end\n"));
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
+/* The same reads with no write in flight (a reader): progress, no dump. */
+START_TEST(test_watch_reads_alone_progress)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.blocked");
+	struct watch w;
+
+	put(dir, "/sys/block/vda/stat", "stall/watch/loop.stat.1");
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	for (int i = 0; i < 10; i++) {
+		put(dir, "/sys/block/vda/stat",
+		    i % 2 ? "stall/watch/loop.stat.1" :
+			    "stall/watch/loop.stat.2");
+		ck_assert(!watch_tick(&w));
+	}
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_str_eq(k.buf, "");
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
 /* Nothing moves, nobody waits for I/O and /proc has no task: no dump. */
 START_TEST(test_watch_idle_no_dump)
 {
@@ -246,6 +303,8 @@ static Suite *watch_suite(void)
 	tcase_add_test(t, test_watch_memory_stall_opens_nothing);
 	tcase_add_test(t, test_watch_moving_no_dump);
 	tcase_add_test(t, test_watch_idle_no_dump);
+	tcase_add_test(t, test_watch_reads_under_held_writes);
+	tcase_add_test(t, test_watch_reads_alone_progress);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -30,8 +30,13 @@
 
 #include "agent/stallwatch.h"
 
-/* Dumps that found progress again: watching goes on, this many times. */
-#define WATCH_MAX_ROUNDS 3
+/*
+ * Dumps that found progress again: watching goes on, this many times.
+ * A round is at least window + gap (35 s in the lab), so five cover a
+ * whole 150 s hold step; debian-6.1 stood still again after two
+ * recoveries (run 20261205-103949-5c22, cell 2, attempt 1).
+ */
+#define WATCH_MAX_ROUNDS 5
 
 static void set(struct watch *w, long long *field, long long v)
 {
@@ -114,9 +119,18 @@ static void open_devs(struct watch *w)
  * Each device's completed reads and writes, and its requests in flight.
  * The devices are the ones there when the watcher starts: the setup
  * phase made the stack (iSCSI sessions included) before the workload.
+ *
+ * A completed write is progress. A completed read is progress only while
+ * no device holds a write in flight: in md's stuck mempool (shape A) the
+ * writers wait for good while swap-in reads still complete below md0,
+ * and counting them reset the watcher (debian-6.1, run
+ * 20261205-103949-5c22, cell 2, attempt 1: md0 kept 3 writes in flight,
+ * no dump in the last 35 s, wblab's SysRq-w found shape A). A read-only
+ * workload has no write in flight, so its reads still count.
  */
 static void read_devs(struct watch *w)
 {
+	bool reads = false, writes_held = false;
 	char buf[512];
 
 	for (int i = 0; i < w->nr_dev; i++) {
@@ -127,13 +141,17 @@ static void read_devs(struct watch *w)
 		if (sscanf(reread(v->stat_fd, buf, sizeof(buf)),
 			   "%llu %llu %llu %llu %llu", &f[0], &f[1], &f[2],
 			   &f[3], &f[4]) == 5) {
-			w->moved |= v->done != f[0] + f[4];
-			v->done = f[0] + f[4];
+			reads |= v->rd != f[0];
+			w->moved |= v->wr != f[4];
+			v->rd = f[0];
+			v->wr = f[4];
 		}
 		if (sscanf(reread(v->inflight_fd, buf, sizeof(buf)),
 			   "%llu %llu", &v->in_r, &v->in_w) != 2)
 			v->in_r = v->in_w = 0;
+		writes_held |= v->in_w > 0;
 	}
+	w->moved |= reads && !writes_held;
 }
 
 /* "pid (comm) S ppid pgrp session tty tpgid flags minflt cminflt majflt" */
@@ -301,8 +319,8 @@ static void dump(struct watch *w, int nr, int still_s)
 	for (int i = 0; i < w->nr_dev; i++)
 		kmsg(w,
 		     "wblab: stall dump %d dev %s done %llu inflight %llu %llu\n",
-		     nr, w->dev[i].name, w->dev[i].done, w->dev[i].in_r,
-		     w->dev[i].in_w);
+		     nr, w->dev[i].name, w->dev[i].rd + w->dev[i].wr,
+		     w->dev[i].in_r, w->dev[i].in_w);
 	if (w->sysrq_fd < 0 || write(w->sysrq_fd, "t", 1) != 1)
 		kmsg(w, "wblab: stall dump %d: sysrq-trigger: %s\n", nr,
 		     strerror(errno));

@@ -17,7 +17,7 @@
 struct watch_dev {
 	char name[32];
 	int stat_fd, inflight_fd;
-	unsigned long long done; /* reads + writes completed */
+	unsigned long long rd, wr; /* reads, writes completed */
 	unsigned long long in_r, in_w; /* in flight */
 };
 
