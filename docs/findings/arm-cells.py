@@ -19,7 +19,8 @@ the console shows of every cell: the watcher's dumps ("dumps 1+1" for
 both, "dump 1, recovered" when progress came back within the gap),
 GFP_ATOMIC allocation failures, iSCSI ping timeouts, pswpout at the
 end (vmstat.after) and its rise in the 20 s before it last rose
-(timeseries.tsv). Counting
+(timeseries.tsv); before those, what the cell's setup read back (md's
+write-intent bitmap from /proc/mdstat, lru_gen's mask). Counting
 what is stuck stays a judgement the report states; this lists the
 evidence.
 """
@@ -109,6 +110,24 @@ def swap_tail(d):
     return 'pswpout +%d in the 20 s to %.0f s' % (top - before, t_top)
 
 
+def cell_setup(d, c):
+    """What the cell's setup read back: md's write-intent bitmap (the
+    'bitmap:' line of /proc/mdstat in topology.txt) and lru_gen's
+    enabled mask (metrics.lru_gen), so an arm shows it ran as named."""
+    f = []
+    try:
+        topo = open(os.path.join(d, 'topology.txt'), errors='replace').read()
+        if re.search(r'^md\d+ : ', topo, re.M):
+            m = re.search(r'^\s+bitmap: (\S+ pages)', topo, re.M)
+            f.append('md bitmap ' + m.group(1) if m else 'md no bitmap')
+    except OSError:
+        pass
+    lg = (c.get('metrics') or {}).get('lru_gen')
+    if isinstance(lg, dict) and lg.get('enabled'):
+        f.append('lru_gen ' + lg['enabled'])
+    return ', '.join(f)
+
+
 def cells(run):
     for p in sorted(glob.glob(os.path.join(run, 'cells', '*', 'cell.json')) +
                     glob.glob(os.path.join(run, 'attempts', '*',
@@ -131,4 +150,4 @@ if __name__ == '__main__':
             print('\t'.join([os.path.basename(run.rstrip('/')),
                              os.path.basename(d), w or '?',
                              c.get('outcome', '?'), st or ev or '-', mf,
-                             console_facts(d)]))
+                             cell_setup(d, c), console_facts(d)]))
