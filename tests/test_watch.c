@@ -39,7 +39,8 @@
 
 #include "testdata.h"
 
-#define VMSTAT "io/swap-raid1-iscsi-6.1/vmstat.%s"
+#define VMSTAT_BEFORE "io/swap-raid1-iscsi-6.1/vmstat.before"
+#define VMSTAT_AFTER "io/swap-raid1-iscsi-6.1/vmstat.after"
 
 /* Write tests/data/FROM over DIR/TO (truncated in place: fds stay). */
 static void put(const char *dir, const char *to, const char *from)
@@ -71,7 +72,7 @@ static char *tree(const char *proc_stat)
 		snprintf(p, sizeof(p), "%s%s", dir, dirs[i]);
 		ck_assert_int_eq(mkdir(p, 0755), 0);
 	}
-	put(dir, "/proc/vmstat", "io/swap-raid1-iscsi-6.1/vmstat.after");
+	put(dir, "/proc/vmstat", VMSTAT_AFTER);
 	put(dir, "/proc/stat", proc_stat);
 	put(dir, "/proc/pressure/memory", "stall/watch/psi-memory.before");
 	put(dir, "/sys/block/vda/stat", "stall/watch/vda.stat.1");
@@ -106,6 +107,22 @@ static bool tick_no_files(struct watch *w)
 	ck_assert_int_lt(open("/dev/null", O_RDONLY), 0);
 	done = watch_tick(w);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
+	return done;
+}
+
+/*
+ * n seconds of watching while DIR/TO alternates between tests/data files
+ * a (even seconds) and b (odd): true once the watcher is done.
+ */
+static bool ticks_toggling(struct watch *w, const char *dir, const char *to,
+			   const char *a, const char *b, int n)
+{
+	bool done = false;
+
+	for (int i = 0; i < n && !done; i++) {
+		put(dir, to, i % 2 ? b : a);
+		done = watch_tick(w);
+	}
 	return done;
 }
 
@@ -198,21 +215,12 @@ START_TEST(test_watch_moving_no_dump)
 	struct watch w;
 
 	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
-	for (int i = 0; i < 10; i++) {
-		char from[64];
-
-		snprintf(from, sizeof(from), VMSTAT,
-			 i % 2 ? "after" : "before");
-		put(dir, "/proc/vmstat", from);
-		ck_assert(!watch_tick(&w));
-	}
+	ck_assert(!ticks_toggling(&w, dir, "/proc/vmstat", VMSTAT_BEFORE,
+				  VMSTAT_AFTER, 10));
 	/* a disk that completes I/O is progress too */
-	for (int i = 0; i < 10; i++) {
-		put(dir, "/sys/block/vda/stat",
-		    i % 2 ? "stall/watch/vda.stat.1" :
-			    "stall/watch/vda.stat.2");
-		ck_assert(!watch_tick(&w));
-	}
+	ck_assert(!ticks_toggling(&w, dir, "/sys/block/vda/stat",
+				  "stall/watch/vda.stat.2",
+				  "stall/watch/vda.stat.1", 10));
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_str_eq(k.buf, "");
 	strbuf_release(&k);
@@ -228,24 +236,23 @@ END_TEST
  * device's stat before and after 100 O_DIRECT reads, writes unchanged)
  * while the device holds md0's 3 writes: both dumps must come.
  */
+#define STAT_BASE "stall/watch/loop.stat.1"
+#define STAT_READ "stall/watch/loop.stat.2"
+
 START_TEST(test_watch_reads_under_held_writes)
 {
 	struct strbuf k = STRBUF_INIT;
 	char *dir = tree("stall/watch/proc-stat.blocked");
 	struct watch w;
-	bool done = false;
 
-	put(dir, "/sys/block/vda/stat", "stall/watch/loop.stat.1");
+	put(dir, "/sys/block/vda/stat", STAT_BASE);
 	put(dir, "/sys/block/vda/inflight", "stall/watch/md0.inflight.stuck");
 	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
-	for (int i = 0; i < 5; i++) {
-		put(dir, "/sys/block/vda/stat",
-		    i % 2 ? "stall/watch/loop.stat.1" :
-			    "stall/watch/loop.stat.2");
-		ck_assert(!done);
-		done = watch_tick(&w);
-	}
-	ck_assert(done);
+	/* dump 1 after 3 s, dump 2 after the 2 s gap: 5 seconds, not 4 */
+	ck_assert(!ticks_toggling(&w, dir, "/sys/block/vda/stat", STAT_READ,
+				  STAT_BASE, 4));
+	ck_assert(ticks_toggling(&w, dir, "/sys/block/vda/stat", STAT_BASE,
+				 STAT_READ, 1));
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_ptr_nonnull(strstr(
 		k.buf, "wblab: stall dump 1 dev vda done 250 inflight 0 3\n"));
@@ -262,14 +269,10 @@ START_TEST(test_watch_reads_alone_progress)
 	char *dir = tree("stall/watch/proc-stat.blocked");
 	struct watch w;
 
-	put(dir, "/sys/block/vda/stat", "stall/watch/loop.stat.1");
+	put(dir, "/sys/block/vda/stat", STAT_BASE);
 	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
-	for (int i = 0; i < 10; i++) {
-		put(dir, "/sys/block/vda/stat",
-		    i % 2 ? "stall/watch/loop.stat.1" :
-			    "stall/watch/loop.stat.2");
-		ck_assert(!watch_tick(&w));
-	}
+	ck_assert(!ticks_toggling(&w, dir, "/sys/block/vda/stat", STAT_READ,
+				  STAT_BASE, 10));
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_str_eq(k.buf, "");
 	strbuf_release(&k);
