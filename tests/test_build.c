@@ -11,6 +11,7 @@
 
 #include "util/build.h"
 #include "util/fs.h"
+#include "util/hash.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 
@@ -88,6 +89,31 @@ START_TEST(agent_of_another_build_refused)
 }
 END_TEST
 
+/*
+ * initramfs_ensure() reads the agent once and hashes what it read: the
+ * initrd cache key must stay what hash_file_hex() of the file gave, and
+ * the check of the bytes read must say what the check of the file says.
+ */
+START_TEST(agent_read_once_same_key)
+{
+	struct strbuf bin = STRBUF_INIT;
+	char *path = agent(&bin), *other = altered(&bin, false);
+	char file_hex[HASH_HEX_LEN + 1], data_hex[HASH_HEX_LEN + 1];
+	struct strbuf copy = STRBUF_INIT;
+
+	ck_assert_int_eq(hash_file_hex(path, file_hex), 0);
+	hash_data_hex(bin.buf, bin.len, data_hex);
+	ck_assert_str_eq(data_hex, file_hex);
+	ck_assert_int_eq(agent_build_check_data(path, &bin), 0);
+	ck_assert_int_ge(strbuf_read_file(&copy, other), 0);
+	ck_assert_int_eq(agent_build_check_data(other, &copy), -1);
+	drop(other);
+	strbuf_release(&copy);
+	free(path);
+	strbuf_release(&bin);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("build");
@@ -97,6 +123,7 @@ int main(void)
 
 	tcase_add_test(tc, agent_of_this_build_passes);
 	tcase_add_test(tc, agent_of_another_build_refused);
+	tcase_add_test(tc, agent_read_once_same_key);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

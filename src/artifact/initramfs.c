@@ -201,17 +201,20 @@ char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 					    "newroot", "etc",	   "etc/wblab",
 					    "lib",     "lib/wblab" };
 	struct strbuf order = STRBUF_INIT, list = STRBUF_INIT,
-		      cpio = STRBUF_INIT;
+		      cpio = STRBUF_INIT, agent = STRBUF_INIT;
 	char agent_hash[HASH_HEX_LEN + 1], hex[HASH_HEX_LEN + 1];
 	struct hasher *h;
 	char *out = NULL, *leaf, *line, *save;
 
-	if (agent_build_check(agent_path))
-		return NULL;
-	if (hash_file_hex(agent_path, agent_hash) < 0) {
-		error("cannot read the guest agent %s (run make)", agent_path);
-		return NULL;
+	/* Read once: checked, hashed for the key, and the image's /init. */
+	if (strbuf_read_file(&agent, agent_path) < 0) {
+		error("cannot read the guest agent %s: %s (run make)",
+		      agent_path, strerror(errno));
+		goto done;
 	}
+	if (agent_build_check_data(agent_path, &agent))
+		goto done;
+	hash_data_hex(agent.buf, agent.len, agent_hash);
 	module_closure(k->modules_dir, initramfs_boot_modules, &order);
 	h = hasher_new();
 	hasher_add_str(h, "wblab-initramfs", "1");
@@ -229,8 +232,7 @@ char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 	for (size_t i = 0; i < ARRAY_SIZE(dirs); i++)
 		cpio_add(&cpio, dirs[i], S_IFDIR | 0755, NULL, 0, 0, 0);
 	cpio_add(&cpio, "dev/console", S_IFCHR | 0600, NULL, 0, 5, 1);
-	if (add_file(&cpio, "init", agent_path, 0755))
-		goto fail;
+	cpio_add(&cpio, "init", S_IFREG | 0755, agent.buf, agent.len, 0, 0);
 	for (line = strtok_r(order.buf, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
 		char *src = xasprintf("%s/%s", k->modules_dir, line);
@@ -260,6 +262,7 @@ fail:
 	free(out);
 	out = NULL;
 done:
+	strbuf_release(&agent);
 	strbuf_release(&order);
 	strbuf_release(&list);
 	strbuf_release(&cpio);

@@ -31,31 +31,33 @@ static const char *find_id(const struct strbuf *bin)
 	return NULL;
 }
 
-int agent_build_check(const char *path)
+int agent_build_check_data(const char *path, const struct strbuf *bin)
 {
-	struct strbuf bin = STRBUF_INIT;
-	const char *id;
-	int ret = -1;
+	const char *id = find_id(bin);
 
-	if (strbuf_read_file(&bin, path) < 0) {
-		error("cannot read the guest agent %s: %s (run make)", path,
-		      strerror(errno));
-		goto out;
-	}
-	id = find_id(&bin);
 	if (!id) {
 		error("the guest agent %s carries no build id (run make)",
 		      path);
-		goto out;
+		return -1;
 	}
 	/* strbuf keeps a NUL after the data: id ends within bin. */
-	if (!strcmp(id, wblab_build)) {
-		ret = 0;
-		goto out;
-	}
+	if (!strcmp(id, wblab_build))
+		return 0;
 	error("the guest agent %s was built from %.64s, this wblab from %s: run make",
 	      path, id, wblab_build);
-out:
+	return -1;
+}
+
+int agent_build_check(const char *path)
+{
+	struct strbuf bin = STRBUF_INIT;
+	int ret = -1;
+
+	if (strbuf_read_file(&bin, path) < 0)
+		error("cannot read the guest agent %s: %s (run make)", path,
+		      strerror(errno));
+	else
+		ret = agent_build_check_data(path, &bin);
 	strbuf_release(&bin);
 	return ret;
 }

@@ -11,7 +11,11 @@
  */
 extern const char wblab_build[];
 
+struct strbuf;
+
 /* The agent binary at PATH carries wblab_build: 0; else -1, said why. */
 int agent_build_check(const char *path);
+/* The same for the binary already read from PATH (named in errors). */
+int agent_build_check_data(const char *path, const struct strbuf *bin);
 
 #endif

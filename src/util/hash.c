@@ -57,6 +57,13 @@ int hasher_add_file(struct hasher *h, const char *label, const char *path)
 	return n < 0 ? -1 : 0;
 }
 
+void hasher_add_data(struct hasher *h, const char *label, const void *data,
+		     size_t len)
+{
+	hasher_add_str(h, "file", label);
+	hasher_add(h, data, len);
+}
+
 void hasher_finish(struct hasher *h, char *hex)
 {
 	unsigned char md[EVP_MAX_MD_SIZE];
@@ -77,6 +84,14 @@ int hash_file_hex(const char *path, char *hex)
 
 	hasher_finish(h, hex);
 	return ret;
+}
+
+void hash_data_hex(const void *data, size_t len, char *hex)
+{
+	struct hasher *h = hasher_new();
+
+	hasher_add_data(h, "", data, len);
+	hasher_finish(h, hex);
 }
 
 int sha256_file_hex(const char *path, char *hex)

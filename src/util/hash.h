@@ -14,6 +14,9 @@ void hasher_add(struct hasher *h, const void *data, size_t len);
 void hasher_add_str(struct hasher *h, const char *label, const char *value);
 /* Hash a file's contents, labelled; returns -1 if it cannot be read. */
 int hasher_add_file(struct hasher *h, const char *label, const char *path);
+/* The same for contents already read: what hasher_add_file() adds. */
+void hasher_add_data(struct hasher *h, const char *label, const void *data,
+		     size_t len);
 /* Finish into hex (HASH_HEX_LEN + 1 bytes) and free the hasher. */
 void hasher_finish(struct hasher *h, char *hex);
 /*
@@ -21,6 +24,8 @@ void hasher_finish(struct hasher *h, char *hex);
  * it never equals the file's SHA-256 (it names inputs of cache keys).
  */
 int hash_file_hex(const char *path, char *hex);
+/* hash_file_hex() of a file holding these contents. */
+void hash_data_hex(const void *data, size_t len, char *hex);
 /* The file's plain SHA-256, as sha256sum prints it. */
 int sha256_file_hex(const char *path, char *hex);
 
