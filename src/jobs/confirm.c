@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jobs/db.h"
 #include "jobs/confirm.h"
 #include "stats/stats.h"
 #include "util/html.h"
@@ -302,21 +303,6 @@ static int cand_query(sqlite3 *db, const char *tree, sqlite3_stmt **st)
 	return 0;
 }
 
-static const char *ctext(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "-";
-}
-
-/* A REAL column, NULL as NAN. */
-static double cnum(sqlite3_stmt *st, int i)
-{
-	return sqlite3_column_type(st, i) == SQLITE_NULL ?
-		       NAN :
-		       sqlite3_column_double(st, i);
-}
-
 int confirm_print(sqlite3 *db, const char *tree, FILE *out)
 {
 	sqlite3_stmt *st;
@@ -335,15 +321,18 @@ int confirm_print(sqlite3 *db, const char *tree, FILE *out)
 				"candidate", "outcome", "verdict", "n",
 				"last good", "night", "change", "p",
 				"detect p");
-		if (isfinite(cnum(st, 10)))
-			snprintf(pct, sizeof(pct), "%+.1f%%", cnum(st, 10));
+		if (isfinite(db_real(st, 10, NAN)))
+			snprintf(pct, sizeof(pct), "%+.1f%%",
+				 db_real(st, 10, NAN));
 		fprintf(out,
 			"%-5lld %-12.12s %-12.12s %-28.28s %-26.26s %-9s %-9s %3d/%-3d %11.4g %11.4g %8s %9.3g %9.3g\n",
-			(long long)sqlite3_column_int64(st, 0), ctext(st, 1),
-			ctext(st, 13), ctext(st, 2), ctext(st, 3), ctext(st, 4),
-			ctext(st, 5), sqlite3_column_int(st, 6),
-			sqlite3_column_int(st, 7), cnum(st, 8), cnum(st, 9),
-			pct, cnum(st, 11), cnum(st, 12));
+			(long long)sqlite3_column_int64(st, 0),
+			db_text(st, 1, "-"), db_text(st, 13, "-"),
+			db_text(st, 2, "-"), db_text(st, 3, "-"),
+			db_text(st, 4, "-"), db_text(st, 5, "-"),
+			sqlite3_column_int(st, 6), sqlite3_column_int(st, 7),
+			db_real(st, 8, NAN), db_real(st, 9, NAN), pct,
+			db_real(st, 11, NAN), db_real(st, 12, NAN));
 	}
 	sqlite3_finalize(st);
 	return 0;
@@ -365,10 +354,6 @@ static void td_num(struct strbuf *html, const char *fmt, double v)
 }
 
 /* A TEXT column, NULL as null. */
-static const char *ctext_null(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
-}
 
 json_object *confirm_json(sqlite3 *db, const char *tree)
 {
@@ -381,20 +366,20 @@ json_object *confirm_json(sqlite3 *db, const char *tree)
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		o = json_object_new_object();
 		json_put_int(o, "night", sqlite3_column_int64(st, 0));
-		json_put_str(o, "commit", ctext_null(st, 1));
-		json_put_str(o, "ref_commit", ctext_null(st, 13));
-		json_put_str(o, "group", ctext_null(st, 2));
-		json_put_str(o, "candidate", ctext_null(st, 3));
-		json_put_str(o, "outcome", ctext_null(st, 4));
-		json_put_str(o, "verdict", ctext_null(st, 5));
+		json_put_str(o, "commit", db_text(st, 1, NULL));
+		json_put_str(o, "ref_commit", db_text(st, 13, NULL));
+		json_put_str(o, "group", db_text(st, 2, NULL));
+		json_put_str(o, "candidate", db_text(st, 3, NULL));
+		json_put_str(o, "outcome", db_text(st, 4, NULL));
+		json_put_str(o, "verdict", db_text(st, 5, NULL));
 		json_put_int(o, "na", sqlite3_column_int(st, 6));
 		json_put_int(o, "nb", sqlite3_column_int(st, 7));
-		json_put_num(o, "ref_mean", cnum(st, 8));
-		json_put_num(o, "mean", cnum(st, 9));
-		json_put_num(o, "change_pct", cnum(st, 10));
-		json_put_num(o, "p", cnum(st, 11));
-		json_put_num(o, "detect_p", cnum(st, 12));
-		json_put_str(o, "run_dir", ctext_null(st, 14));
+		json_put_num(o, "ref_mean", db_real(st, 8, NAN));
+		json_put_num(o, "mean", db_real(st, 9, NAN));
+		json_put_num(o, "change_pct", db_real(st, 10, NAN));
+		json_put_num(o, "p", db_real(st, 11, NAN));
+		json_put_num(o, "detect_p", db_real(st, 12, NAN));
+		json_put_str(o, "run_dir", db_text(st, 14, NULL));
 		json_object_array_add(arr, o);
 	}
 	sqlite3_finalize(st);
@@ -429,21 +414,21 @@ int confirm_html(sqlite3 *db, const char *tree, struct strbuf *html)
 		snprintf(n, sizeof(n), "%lld",
 			 (long long)sqlite3_column_int64(st, 0));
 		td(html, n);
-		td(html, ctext(st, 1));
-		td(html, ctext(st, 13));
+		td(html, db_text(st, 1, "-"));
+		td(html, db_text(st, 13, "-"));
 		for (int c = 2; c <= 5; c++)
-			td(html, ctext(st, c));
+			td(html, db_text(st, c, "-"));
 		snprintf(n, sizeof(n), "%d/%d", sqlite3_column_int(st, 6),
 			 sqlite3_column_int(st, 7));
 		td(html, n);
-		td_num(html, "%.4g", cnum(st, 8));
-		td_num(html, "%.4g", cnum(st, 9));
-		if (isfinite(cnum(st, 10)))
-			td_num(html, "%+.1f%%", cnum(st, 10));
+		td_num(html, "%.4g", db_real(st, 8, NAN));
+		td_num(html, "%.4g", db_real(st, 9, NAN));
+		if (isfinite(db_real(st, 10, NAN)))
+			td_num(html, "%+.1f%%", db_real(st, 10, NAN));
 		else
 			td(html, "-");
-		td_num(html, "%.3g", cnum(st, 11));
-		td_num(html, "%.3g", cnum(st, 12));
+		td_num(html, "%.3g", db_real(st, 11, NAN));
+		td_num(html, "%.3g", db_real(st, 12, NAN));
 		strbuf_addstr(html, "</tr>\n");
 	}
 	if (rows)

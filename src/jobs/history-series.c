@@ -12,6 +12,7 @@
 
 #include <json-c/json.h>
 
+#include "jobs/db.h"
 #include "jobs/confirm.h"
 #include "jobs/history.h"
 #include "results/metric.h"
@@ -44,19 +45,13 @@ static const char series_sql[] =
 	" AND m.mean IS NOT NULL"
 	" ORDER BY 1, 2, 3, 4, 5, n.id";
 
-static const char *text(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
-
 static bool same_key(const struct hseries *s, sqlite3_stmt *st)
 {
-	return !strcmp(s->tree, text(st, 0)) && !strcmp(s->host, text(st, 1)) &&
-	       !strcmp(s->accel, text(st, 2)) &&
-	       !strcmp(s->group, text(st, 3)) &&
-	       !strcmp(s->metric, text(st, 4));
+	return !strcmp(s->tree, db_text(st, 0, "")) &&
+	       !strcmp(s->host, db_text(st, 1, "")) &&
+	       !strcmp(s->accel, db_text(st, 2, "")) &&
+	       !strcmp(s->group, db_text(st, 3, "")) &&
+	       !strcmp(s->metric, db_text(st, 4, ""));
 }
 
 static void add_point(struct hseries *s, sqlite3_stmt *st)
@@ -71,12 +66,10 @@ static void add_point(struct hseries *s, sqlite3_stmt *st)
 		s->sd = xrealloc(s->sd, s->alloc * sizeof(*s->sd));
 	}
 	s->night[s->n] = sqlite3_column_int64(st, 5);
-	s->commit[s->n] = xstrdup(text(st, 6));
-	s->started[s->n] = xstrdup(text(st, 7));
+	s->commit[s->n] = xstrdup(db_text(st, 6, ""));
+	s->started[s->n] = xstrdup(db_text(st, 7, ""));
 	s->mean[s->n] = sqlite3_column_double(st, 8);
-	s->sd[s->n] = sqlite3_column_type(st, 9) == SQLITE_NULL ?
-			      0 :
-			      sqlite3_column_double(st, 9);
+	s->sd[s->n] = db_real(st, 9, 0);
 	s->n++;
 }
 
@@ -135,11 +128,11 @@ static int series_query(sqlite3 *db, const struct series_key *k,
 		if (!n || !same_key(&v[n - 1], st)) {
 			v = xrealloc(v, (n + 1) * sizeof(*v));
 			v[n++] = (struct hseries){
-				.tree = xstrdup(text(st, 0)),
-				.host = xstrdup(text(st, 1)),
-				.accel = xstrdup(text(st, 2)),
-				.group = xstrdup(text(st, 3)),
-				.metric = xstrdup(text(st, 4)),
+				.tree = xstrdup(db_text(st, 0, "")),
+				.host = xstrdup(db_text(st, 1, "")),
+				.accel = xstrdup(db_text(st, 2, "")),
+				.group = xstrdup(db_text(st, 3, "")),
+				.metric = xstrdup(db_text(st, 4, "")),
 			};
 		}
 		add_point(&v[n - 1], st);
@@ -374,9 +367,9 @@ static int change_at(sqlite3 *db, long long night, const char *group,
 		sqlite3_finalize(st);
 		return error("wblab.db: no night %lld", night);
 	}
-	k.tree = text(st, 0);
-	k.host = text(st, 1);
-	k.accel = text(st, 2);
+	k.tree = db_text(st, 0, "");
+	k.host = db_text(st, 1, "");
+	k.accel = db_text(st, 2, "");
 	ret = series_query(db, &k, &v, &n);
 	sqlite3_finalize(st);
 	if (ret)

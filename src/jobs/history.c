@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "jobs/db.h"
 #include "jobs/confirm.h"
 #include "jobs/history.h"
 #include "results/metric.h"
@@ -202,13 +203,6 @@ int history_add_metric(sqlite3 *db, long long night, const char *group,
 	return step_done(db, st);
 }
 
-static char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
-
 int history_last_good(sqlite3 *db, const char *tree, const char *host,
 		      const char *accel, char **run_dir, char **commit,
 		      char **kernel)
@@ -228,9 +222,9 @@ int history_last_good(sqlite3 *db, const char *tree, const char *host,
 	sqlite3_bind_text(st, 3, accel, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		*run_dir = col(st, 0);
-		*commit = col(st, 1);
-		*kernel = col(st, 2);
+		*run_dir = xstrdup(db_text(st, 0, ""));
+		*commit = xstrdup(db_text(st, 1, ""));
+		*kernel = xstrdup(db_text(st, 2, ""));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : rc == SQLITE_DONE ? 1 : -1;
@@ -258,9 +252,7 @@ int history_means(sqlite3 *db, const char *tree, const char *group,
 	sqlite3_bind_text(st, 3, metric, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(st, 4, last);
 	while (sqlite3_step(st) == SQLITE_ROW && n < last)
-		out[n++] = sqlite3_column_type(st, 0) == SQLITE_NULL ?
-				   NAN :
-				   sqlite3_column_double(st, 0);
+		out[n++] = db_real(st, 0, NAN);
 	sqlite3_finalize(st);
 	/* newest first from the query: oldest first for the caller */
 	for (int i = 0; i < n / 2; i++) {
@@ -310,12 +302,6 @@ static const char nights_sql[] =
 	" AND (?2 IS NULL OR m.metric = ?2 OR m.metric IS NULL)"
 	" ORDER BY m.grp, m.metric, n.id";
 
-/* A TEXT column, NULL as null. */
-static const char *tcol(sqlite3_stmt *st, int i)
-{
-	return (const char *)sqlite3_column_text(st, i);
-}
-
 /* wblab history --json: {"nights": [a night's row each], "candidates"}. */
 static int history_json(sqlite3 *db, sqlite3_stmt *st,
 			const struct history_opts *o, FILE *out)
@@ -329,14 +315,14 @@ static int history_json(sqlite3 *db, sqlite3_stmt *st,
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		r = json_object_new_object();
 		json_put_int(r, "night", sqlite3_column_int64(st, 0));
-		json_put_str(r, "started", tcol(st, 1));
-		json_put_str(r, "tree", tcol(st, 2));
-		json_put_str(r, "host", tcol(st, 11));
-		json_put_str(r, "accel", tcol(st, 12));
-		json_put_str(r, "commit", tcol(st, 3));
-		json_put_str(r, "verdict", tcol(st, 4));
-		json_put_str(r, "group", tcol(st, 5));
-		json_put_str(r, "metric", tcol(st, 6));
+		json_put_str(r, "started", db_text(st, 1, NULL));
+		json_put_str(r, "tree", db_text(st, 2, NULL));
+		json_put_str(r, "host", db_text(st, 11, NULL));
+		json_put_str(r, "accel", db_text(st, 12, NULL));
+		json_put_str(r, "commit", db_text(st, 3, NULL));
+		json_put_str(r, "verdict", db_text(st, 4, NULL));
+		json_put_str(r, "group", db_text(st, 5, NULL));
+		json_put_str(r, "metric", db_text(st, 6, NULL));
 		json_put_int(r, "n", sqlite3_column_int(st, 7));
 		json_put_num(r, "mean", sqlite3_column_double(st, 8));
 		json_put_num(r, "sd", sqlite3_column_double(st, 9));
