@@ -671,6 +671,58 @@ START_TEST(plan_dm_delay)
 }
 END_TEST
 
+/*
+ * A dm-delay layer's stall: (ext4-oom-4m-stall with oom-premature, as
+ * shipped): the dm-stall helper starts before the memcg is made (so that
+ * it is outside it), runs beside the hog and fio, and after fio the plan
+ * waits for it, resumes the device in case it was killed while suspended,
+ * and takes its times, all before the collect phase reads anything.
+ */
+START_TEST(plan_dm_stall)
+{
+	struct topology_spec t;
+	struct workload_spec w;
+	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 80 };
+	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
+	int start, cgroup, fio, wait, resume, get, collect;
+
+	ck_assert_int_eq(topology_spec_find("ext4-oom-4m-stall", &t), 0);
+	ck_assert_int_eq(workload_spec_find("oom-premature", &w), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	start = step_index(p.buf,
+			   "bg\tstall-delay\t/run/wblab-agent\tdm-stall\t"
+			   "delay\t3000\t8000\t4000\t3\n");
+	cgroup = step_index(p.buf, "cgroup\twblab\t256M\n");
+	fio = step_index(p.buf, "\tfio\t--output-format=json");
+	wait = step_index(p.buf, "wait\tstall-delay\t80\n");
+	resume = step_index(p.buf, "try\tdelay\t120\tdmsetup\tresume\t"
+				   "--noudevsync\tdelay\n");
+	get = step_index(p.buf, "get\tstall-delay.tsv\t" AGENT_BG_OUT(
+					"stall-delay") "\n");
+	collect = step_index(p.buf, "phase\tcollect\n");
+	ck_assert_int_ge(start, 0);
+	ck_assert_int_gt(cgroup, start);
+	ck_assert_int_gt(fio, cgroup);
+	ck_assert_int_gt(wait, fio);
+	ck_assert_int_gt(resume, wait);
+	ck_assert_int_gt(get, resume);
+	ck_assert_int_gt(collect, get);
+	/* The same stack without a stall: no helper. */
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	topology_spec_free(&t);
+	ck_assert_int_eq(topology_spec_find("ext4-oom-4m-dmdelay", &t), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_int_lt(step_index(p.buf, "dm-stall"), 0);
+	ck_assert_int_lt(step_index(p.buf, "stall-delay"), 0);
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	topology_spec_free(&t);
+	workload_spec_free(&w);
+}
+END_TEST
+
 /* A pre: command of 100 words reaches the plan whole, ${WBLAB_MOUNT} filled. */
 START_TEST(plan_pre_step_not_cut)
 {
@@ -897,6 +949,7 @@ int main(void)
 	tcase_add_test(tc, plan_f2fs);
 	tcase_add_test(tc, plan_swap_raid1_iscsi);
 	tcase_add_test(tc, plan_dm_delay);
+	tcase_add_test(tc, plan_dm_stall);
 	tcase_add_test(tc, plan_pre_step_not_cut);
 	tcase_add_test(tc, plan_is_pure);
 	tcase_add_test(tc, results_writer_on_real_cell);

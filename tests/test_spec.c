@@ -520,8 +520,8 @@ START_TEST(dm_delay_layer)
 		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
 		"t.yaml:7: layers[1].delay_ms: required field is missing");
 	ASSERT_ERR(
-		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 0}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
-		"t.yaml:7: layers[1].delay_ms: 0 is out of range [1, 60000]");
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: -1}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].delay_ms: -1 is out of range [0, 60000]");
 	ASSERT_ERR(
 		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: e, type: disk, index: 1}\n  - {name: dl, type: dm-delay, on: [d, e], delay_ms: 1}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
 		"t.yaml:8: layers[2].on: dm-delay takes 1 lower layer, not 2");
@@ -542,6 +542,55 @@ START_TEST(dm_delay_layer)
 	ck_assert_int_eq(topology_find(&t, "delay")->delay_ms, 1);
 	ck_assert_str_eq(topology_find(&t, "delay")->on.v[0], "disk0");
 	ck_assert_str_eq(topology_mount_layer(&t)->on.v[0], "delay");
+	ck_assert_int_eq(topology_disk_iotune(&t, "main", 0)->queue_size, 8);
+	ck_assert_int_eq(topology_find(&t, "delay")->stall.count, 0);
+	topology_spec_free(&t);
+	free(path);
+}
+END_TEST
+
+/* A dm-delay layer's stall: the schedule read, each bound checked. */
+START_TEST(dm_delay_stall)
+{
+	struct strbuf s = STRBUF_INIT;
+	const struct topo_stall *st;
+	struct topology_spec t;
+	char *path;
+
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 1, stall: {suspend_ms: 500, resume_ms: 500}}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].stall.count: required field is missing");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 1, stall: {suspend_ms: 50, resume_ms: 500, count: 1}}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].stall.suspend_ms: 50 is out of range [100, 60000]");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 1, stall: {suspend_ms: 500, resume_ms: 500, count: 101}}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].stall.count: 101 is out of range [1, 100]");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: dl, type: dm-delay, on: d, delay_ms: 1, stall: {suspend_ms: 500, resume_ms: 500, count: 1, every_ms: 9}}\n  - {name: f, type: fs, on: dl, fstype: ext4}\n"),
+		"t.yaml:7: layers[1].stall.every_ms: unknown field");
+	/* Only a dm device can be suspended: a disk has no stall:. */
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0, stall: {suspend_ms: 500, resume_ms: 500, count: 1}}\n  - {name: f, type: fs, on: d, fstype: ext4}\n"),
+		"t.yaml:6: layers[0].stall: unknown field");
+	ASSERT_ERR(
+		"description: x\ndisks: {count: 1, size: 1G}\ntarget: {disks: {count: 1, size: 1G}}\nlayers:\n"
+		"  - {name: d, type: disk, index: 0, guest: target}\n"
+		"  - {name: dl, type: dm-delay, on: d, delay_ms: 1, guest: target, stall: {suspend_ms: 500, resume_ms: 500, count: 1}}\n"
+		"  - {name: t, type: iscsi-target, on: dl, guest: target, iqn: iqn.2026-12.org.wblab:t}\n"
+		"  - {name: i, type: iscsi-initiator, on: t}\n  - {name: f, type: fs, on: i, fstype: ext4}\n",
+		"t.yaml:6: layers[1].stall: a stall runs beside the workload, in guest main, not target");
+	strbuf_release(&s);
+
+	/* The shipped topology: ext4-oom-4m-dmdelay's stack, stalling. */
+	path = xasprintf("%s/topologies/ext4-oom-4m-stall.yaml", wblab_home());
+	ck_assert_int_eq(topology_spec_load(path, "ext4-oom-4m-stall", &t), 0);
+	st = &topology_find(&t, "delay")->stall;
+	ck_assert_int_eq(st->after_ms, 3000);
+	ck_assert_int_eq(st->suspend_ms, 8000);
+	ck_assert_int_eq(st->resume_ms, 4000);
+	ck_assert_int_eq(st->count, 3);
+	ck_assert_int_eq(topology_find(&t, "delay")->delay_ms, 0);
 	ck_assert_int_eq(topology_disk_iotune(&t, "main", 0)->queue_size, 8);
 	topology_spec_free(&t);
 	free(path);
@@ -611,6 +660,7 @@ int main(void)
 	tcase_add_test(tc, layer_errors);
 	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, dm_delay_layer);
+	tcase_add_test(tc, dm_delay_stall);
 	tcase_add_test(tc, md_bitmap_field);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);

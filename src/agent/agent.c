@@ -439,7 +439,9 @@ int main(int argc, char **argv)
 		return watch_main(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "dm-delay"))
 		return dmdelay_main(argc - 1, argv + 1);
+	if (argc >= 2 && !strcmp(argv[1], "dm-stall"))
+		return dmstall_main(argc - 1, argv + 1);
 	fprintf(stderr,
-		"usage: wblab-agent hog|sample|oomwatch|watch|dm-delay ... (stage 1/2 run as PID 1)\n");
+		"usage: wblab-agent hog|sample|oomwatch|watch|dm-delay|dm-stall ... (stage 1/2 run as PID 1)\n");
 	return 2;
 }

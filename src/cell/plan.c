@@ -14,6 +14,7 @@
 #include "agent/proto.h"
 #include "cell/collectors-plan.h"
 #include "cell/plan.h"
+#include "cell/plan-stall.h"
 #include "cell/step.h"
 #include "collect/stackprobe.h"
 #include "util/log.h"
@@ -500,10 +501,12 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 	free(copy);
 }
 
-static void workload_steps(struct strbuf *p, const struct workload_spec *w,
-			   const struct plan_opts *o,
+static void workload_steps(struct planner *pl, const struct workload_spec *w,
 			   const struct collectors_opts *co)
 {
+	struct strbuf *p = pl->p;
+	const struct plan_opts *o = pl->o;
+
 	char timeout[16], hog[32], hold[16], every[16], churn[32], churn_ms[16];
 	/* Only a re-touching or churning hog gets more: old plans stay. */
 	const char *const hog_argv[] = {
@@ -528,6 +531,7 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 	snprintf(churn_ms, sizeof(churn_ms), "%lld", w->hog_churn_ms);
 	plan_phase(p, PHASE_WORKLOAD);
 	collectors_plan_workload(p, co);
+	plan_stall_start(p, pl->t);
 	if (w->memcg_max) {
 		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
 		/* Each OOM's memory.stat, read on the memcg's event (oom.c). */
@@ -548,6 +552,7 @@ static void workload_steps(struct strbuf *p, const struct workload_spec *w,
 				       "--output=/tmp/wblab-out/fio.json",
 				       "/tmp/wblab-job.fio", NULL });
 	}
+	plan_stall_end(p, pl->t, timeout);
 	/* The background hog's rounds and kills (agent/hog.c), as it ran. */
 	if (w->hog_size && w->fio)
 		plan_step(p, VERB_GET, "hog.out", AGENT_BG_OUT("hog"), NULL);
@@ -624,7 +629,7 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",
 			  NULL);
-		workload_steps(out, w, o, &co);
+		workload_steps(&pl, w, &co);
 		plan_phase(out, PHASE_COLLECT);
 		plan_step(out, VERB_GET, "vmstat.after", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.after", "/proc/meminfo",

@@ -37,6 +37,21 @@ json_object *results_metrics(const char *dir)
 	return m;
 }
 
+/* A dm-delay layer's stall schedule, as the topology gave it. */
+static json_object *stall_json(const struct topo_stall *st)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "after_ms",
+			       json_object_new_int64(st->after_ms));
+	json_object_object_add(o, "suspend_ms",
+			       json_object_new_int64(st->suspend_ms));
+	json_object_object_add(o, "resume_ms",
+			       json_object_new_int64(st->resume_ms));
+	json_object_object_add(o, "count", json_object_new_int64(st->count));
+	return o;
+}
+
 static json_object *topology_json(const struct topology_spec *t,
 				  const struct plan_devs *devs)
 {
@@ -79,6 +94,9 @@ static json_object *topology_json(const struct topology_spec *t,
 			json_object_object_add(
 				lj, "delay_ms",
 				json_object_new_int64(l->delay_ms));
+		if (l->type == LAYER_DM_DELAY && l->stall.count)
+			json_object_object_add(lj, "stall",
+					       stall_json(&l->stall));
 		json_object_array_add(layers, lj);
 	}
 	json_object_object_add(o, "layers", layers);

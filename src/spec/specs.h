@@ -74,6 +74,22 @@ struct topo_iotune {
 	long long queue_size;
 };
 
+/*
+ * A dm-delay layer's stall (its stall: map): the device is suspended
+ * (dm's DM_DEV_SUSPEND, without locking the filesystem) count times
+ * during the workload, after_ms after its start, each time for
+ * suspend_ms of suspended state, resumed for resume_ms between: bios
+ * sent to it meanwhile wait in dm's deferred list, so no write completes
+ * (a device that stalls rather than one that is slow; issue #26).
+ * count 0: no stall.
+ */
+struct topo_stall {
+	long long after_ms;
+	long long suspend_ms;
+	long long resume_ms;
+	long long count;
+};
+
 struct topo_layer {
 	char *name;
 	char *type_name;
@@ -97,6 +113,7 @@ struct topo_layer {
 	char *upper;
 	long long priority; /* swap: swapon -p, -1 for the kernel's default */
 	long long delay_ms; /* dm-delay: how long each bio is held */
+	struct topo_stall stall; /* dm-delay: suspended now and then */
 };
 
 /* A guest's test disks: how many, and the size of each (none: count 0). */

@@ -103,13 +103,33 @@ static const struct spec_field swap_fields[] = {
  * to the device below after delay_ms, from its own worker (kdelayd). The
  * submitter never waits for a request tag of the device below, which is
  * what the premature-OOM claim's control "a queue that never blocks"
- * needs (issue #26). 0 ms would remap in the submitter's context, so the
- * delay is at least 1 ms.
+ * needs (issue #26). 0 ms remaps in the submitter's context (6.1's
+ * delay_bio(): no delay, DM_MAPIO_REMAPPED), which then waits for the
+ * lower device's tags as without the layer: a pass-through, which a
+ * stall: can suspend (a suspend of a 1 ms dm-delay first waits for all
+ * it holds, seconds on a slow disk).
  */
+/*
+ * stall: the device suspended count times during the workload (struct
+ * topo_stall). A suspend first waits for every bio the device holds
+ * (dm-delay's presuspend hands its queue down), so the suspended state
+ * lasts suspend_ms from the moment the suspend is done; a suspend under
+ * 100 ms would be lost in one reclaim pass.
+ */
+#define ST(field) offsetof(struct topo_stall, field)
+static const struct spec_field stall_fields[] = {
+	{ .name = "after_ms", .type = SPEC_INT, .offset = ST(after_ms), .max = 600000 },
+	{ .name = "suspend_ms", .type = SPEC_INT, .offset = ST(suspend_ms), .required = true, .min = 100, .max = 60000 },
+	{ .name = "resume_ms", .type = SPEC_INT, .offset = ST(resume_ms), .required = true, .min = 100, .max = 600000 },
+	{ .name = "count", .type = SPEC_INT, .offset = ST(count), .required = true, .min = 1, .max = 100 },
+	SPEC_END
+};
+
 static const struct spec_field dm_delay_fields[] = {
 	COMMON_FIELDS,
 	{ .name = "on", .type = SPEC_STRLIST, .offset = L(on), .required = true, .value = SPEC_V_NAME },
-	{ .name = "delay_ms", .type = SPEC_INT, .offset = L(delay_ms), .required = true, .min = 1, .max = 60000 },
+	{ .name = "delay_ms", .type = SPEC_INT, .offset = L(delay_ms), .required = true, .max = 60000 },
+	SPEC_SUBMAP_AT("stall", false, stall_fields, L(stall)),
 	SPEC_END
 };
 
@@ -478,6 +498,12 @@ static int topology_check(struct spec_file *sf, void *obj)
 			LAYER_ERR(sf, t, l, "queue_size",
 				  "%lld is not a power of two (4..1024)",
 				  l->iotune.queue_size);
+		/* The stall runs with the workload, which a target guest has not. */
+		if (l->stall.count && strcmp(l->guest, "main"))
+			LAYER_ERR(
+				sf, t, l, "stall",
+				"a stall runs beside the workload, in guest main, not %s",
+				l->guest);
 		if (!strcmp(l->guest, "target") && !t->target_disks.count)
 			LAYER_ERR(
 				sf, t, l, "guest",
