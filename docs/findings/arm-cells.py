@@ -20,7 +20,8 @@ both, "dump 1, recovered" when progress came back within the gap),
 GFP_ATOMIC allocation failures, iSCSI ping timeouts, pswpout at the
 end (vmstat.after) and its rise in the 20 s before it last rose
 (timeseries.tsv); before those, what the cell's setup read back (md's
-write-intent bitmap from /proc/mdstat, lru_gen's mask). Counting
+write-intent bitmap from /proc/mdstat, or what the plan asked mdadm for
+when a stuck cell collected nothing; lru_gen's mask). Counting
 what is stuck stays a judgement the report states; this lists the
 evidence.
 """
@@ -117,11 +118,23 @@ def cell_setup(d, c):
     f = []
     try:
         topo = open(os.path.join(d, 'topology.txt'), errors='replace').read()
-        if re.search(r'^md\d+ : ', topo, re.M):
-            m = re.search(r'^\s+bitmap: (\S+ pages)', topo, re.M)
-            f.append('md bitmap ' + m.group(1) if m else 'md no bitmap')
     except OSError:
-        pass
+        topo = ''
+    if re.search(r'^md\d+ : ', topo, re.M):
+        m = re.search(r'^\s+bitmap: (\S+ pages)', topo, re.M)
+        f.append('md bitmap ' + m.group(1) if m else 'md no bitmap')
+    else:
+        # A cell stuck to the end has no topology.txt: what mdadm was
+        # asked for instead, from the plan the agent ran.
+        try:
+            plan = open(os.path.join(d, 'plan.txt'), errors='replace').read()
+        except OSError:
+            plan = ''
+        m = re.search(r'\tmdadm\t--create\t.*', plan)
+        if m:
+            b = re.search(r'\t--bitmap=(\w+)', m.group(0))
+            f.append('plan: mdadm ' +
+                     ('--bitmap=' + b.group(1) if b else 'no --bitmap'))
     lg = (c.get('metrics') or {}).get('lru_gen')
     if isinstance(lg, dict) and lg.get('enabled'):
         f.append('lru_gen ' + lg['enabled'])
