@@ -27,6 +27,9 @@ Per cell:
   dwb_mib    dirty + writeback at each kill, MiB (memcg-oom.tsv rows
              where oom_kill moved)
   fio        fio's write rate, MiB/s (metrics.fio)
+  churn      the hog's churn rounds done (hog.out "churn N:" lines; a
+             killed hog's successor starts over from its static part)
+  p95        memcg reclaim stall p95, ms (metrics.trace.memcg_reclaim)
   passes     memcg reclaim passes (empty; most in a row)
   gap        the longest time between two write completions at the
              test stack's leaf (block_rq_complete of a device some
@@ -132,15 +135,16 @@ def trace(cell):
     allp, stalls = Passes(), {}
     path = os.path.join(cell, 'trace.gz')
     if not os.path.exists(path):
-        return allp, None, {}
+        return allp, None, {}, None
     cur, last_c, gap, gfp, leaf = None, None, 0.0, {}, leaves(path)
+    end = None
     with gzip.open(path, 'rt', errors='replace') as f:
         for line in f:
             m = LINE.match(line)
             if not m:
                 continue
             comm, pid, ts, ev, args = m.groups()
-            ts = float(ts)
+            ts = end = float(ts)
             if ev == 'tracing_mark_write':
                 mk = MARK.search(args)
                 if not mk:
@@ -169,7 +173,15 @@ def trace(cell):
                 allp.end(pid, gfp.get(pid), r)
                 if cur is not None:
                     cur['passes'].end(pid, gfp.get(pid), r)
-    return allp, gap, stalls
+    return allp, gap, stalls, end
+
+
+def churn_rounds(cell):
+    try:
+        text = open(os.path.join(cell, 'hog.out')).read()
+    except OSError:
+        return None
+    return len(re.findall(r'^hog\[\d+\]: churn \d+:', text, re.M))
 
 
 def cell_row(cell):
@@ -177,7 +189,8 @@ def cell_row(cell):
     m = d.get('metrics') or {}
     ev = read_events(os.path.join(cell, 'memcg.events'))
     fio = sum(j['write']['bw_kib_s'] for j in m.get('fio') or []) / 1024
-    allp, gap, stalls = trace(cell)
+    allp, gap, stalls, end = trace(cell)
+    tr = m.get('trace') or {}
     return {
         'cell': os.path.basename(cell.rstrip('/')),
         'kernel': d.get('kernel', {}).get('name') if isinstance(
@@ -191,6 +204,12 @@ def cell_row(cell):
         'passes': allp,
         'gap': gap,
         'stalls': stalls,
+        'trace_end': end,
+        'churn': churn_rounds(cell),
+        'p95': ((tr.get('memcg_reclaim') or {}).get('stall_us') or
+                {}).get('p95'),
+        'trace_complete': tr.get('complete'),
+        'lost': tr.get('lost_events'),
     }
 
 
@@ -204,16 +223,25 @@ def main(argv):
         if tsv:
             print('\t'.join(str(x) for x in (
                 r['cell'], r['outcome'], r['kills'], r['oom'],
-                r['premature'], dwb, '%.2f' % r['fio'], r['passes'], gap)))
+                r['premature'], dwb, '%.2f' % r['fio'], r['churn'],
+                '%.0f' % (r['p95'] / 1000) if r['p95'] is not None else '-',
+                r['passes'], gap, 'complete' if r['trace_complete'] else
+                'cut at %.2f s' % (r['trace_end'] or 0))))
             continue
         print('%s: %s, oom_kill %s (oom %s, premature %s), dirty+wb at '
-              'kill %s MiB, fio %.2f MiB/s, memcg reclaim passes %s, '
-              'longest completion gap %s' % (
+              'kill %s MiB, fio %.2f MiB/s, %s churn rounds, memcg reclaim '
+              'stall p95 %s ms, passes %s, longest completion gap %s%s' % (
                   r['cell'], r['outcome'], r['kills'], r['oom'],
-                  r['premature'], dwb, r['fio'], r['passes'], gap))
+                  r['premature'], dwb, r['fio'], r['churn'],
+                  '%.0f' % (r['p95'] / 1000) if r['p95'] is not None
+                  else '-', r['passes'], gap,
+                  '' if r['trace_complete'] else
+                  ' (trace cut at %.2f s: %s events lost)' % (
+                      r['trace_end'] or 0, r['lost'])))
         for n, st in sorted(r['stalls'].items()):
-            if 'suspended' not in st:
-                print('  stall %d: never suspended' % n)
+            if 'suspended' not in st or 'resume' not in st:
+                print('  stall %d: not whole in the trace (it ends at '
+                      '%.2f s)' % (n, r['trace_end'] or 0))
                 continue
             print('  stall %d: drain %.2f s, suspended %.2f s (%.2f-%.2f), '
                   '%d write completions in it, passes %s, tasks: %s' % (
