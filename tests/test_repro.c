@@ -189,6 +189,39 @@ END_TEST
  * signature, and the deadlocked cell of the run before the watcher, whose
  * outcome differs, does not.
  */
+/*
+ * A debian-6.1 stall (the first stuck cell of the bitmap matrix, run
+ * 20261205-122512-3250) and the stuck cell of its bundle's rerun (run
+ * 20261205-141410-2dce, cell 3): the same stall in mempool_alloc, but the
+ * task left blocked at the end differs. The stall is the signature; the
+ * end's blocked tasks are not part of it when a stall names the sites.
+ */
+START_TEST(signature_of_a_stall_rerun)
+{
+	char *p = testdata_path("stall/swap-direct-6.1-stall.cell.json");
+	char *q = testdata_path("stall/swap-direct-6.1-stall-rerun.cell.json");
+	json_object *cell = json_object_from_file(p);
+	json_object *rerun = json_object_from_file(q);
+	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	json_object *sig;
+
+	ck_assert_ptr_nonnull(cell);
+	ck_assert_ptr_nonnull(rerun);
+	sig = repro_signature(cell);
+	repro_signature_line(sig, &line);
+	ck_assert_str_eq(line.buf,
+			 "hung; events: stall; stall in mempool_alloc");
+	ck_assert_msg(repro_signature_match(sig, rerun, &why), "%s", why.buf);
+	strbuf_release(&why);
+	strbuf_release(&line);
+	json_object_put(sig);
+	json_object_put(rerun);
+	json_object_put(cell);
+	free(q);
+	free(p);
+}
+END_TEST
+
 START_TEST(signature_of_a_stall)
 {
 	char *p = testdata_path("stall/swap-direct-6.12-hung.cell.json");
@@ -228,6 +261,7 @@ int main(void)
 	tcase_add_test(tc, plan_bad_lines);
 	tcase_add_test(tc, signature_of_the_deadlock);
 	tcase_add_test(tc, signature_of_a_stall);
+	tcase_add_test(tc, signature_of_a_stall_rerun);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

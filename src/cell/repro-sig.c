@@ -110,7 +110,16 @@ json_object *repro_signature(json_object *cell)
 			json_put_str(sig, "stall", repro_str(e, "title"));
 	}
 	json_put(sig, "events", kinds);
-	if (outcome && strcmp(outcome, "ok") && common_wait(cell))
+	/*
+	 * A stall's title already names where its tasks waited in both of
+	 * the watcher's dumps. The blocked tasks at the end are whatever
+	 * stood when the host's timer fired, after that: a debian-6.1 stall
+	 * (run 20261205-122512-3250) ended with md0_raid1 in
+	 * percpu_ref_switch_to_atomic_sync, and its rerun's stall in the
+	 * same mempool_alloc did not count for lack of that one task.
+	 */
+	if (outcome && strcmp(outcome, "ok") &&
+	    !json_object_object_get_ex(sig, "stall", NULL) && common_wait(cell))
 		json_put_str(sig, "wait", common_wait(cell));
 	return sig;
 }
