@@ -62,37 +62,40 @@ static void drop(char *path)
 
 START_TEST(agent_of_this_build_passes)
 {
-	struct strbuf bin = STRBUF_INIT;
+	struct strbuf bin = STRBUF_INIT, got = STRBUF_INIT;
 	char *path = agent(&bin);
 
-	ck_assert_int_eq(agent_build_check(path), 0);
+	ck_assert_int_eq(agent_build_read(path, &got), 0);
 	ck_assert_ptr_nonnull(
 		memmem(bin.buf, bin.len, wblab_build, strlen(wblab_build)));
 	free(path);
+	strbuf_release(&got);
 	strbuf_release(&bin);
 }
 END_TEST
 
 START_TEST(agent_of_another_build_refused)
 {
-	struct strbuf bin = STRBUF_INIT;
+	struct strbuf bin = STRBUF_INIT, got = STRBUF_INIT;
 	char *path = agent(&bin), *other = altered(&bin, false);
 
-	ck_assert_int_eq(agent_build_check(other), -1);
+	ck_assert_int_eq(agent_build_read(other, &got), -1);
 	drop(other);
 	other = altered(&bin, true);
-	ck_assert_int_eq(agent_build_check(other), -1);
+	ck_assert_int_eq(agent_build_read(other, &got), -1);
 	drop(other);
-	ck_assert_int_eq(agent_build_check("/nonexistent/wblab-agent"), -1);
+	ck_assert_int_eq(agent_build_read("/nonexistent/wblab-agent", &got),
+			 -1);
 	free(path);
+	strbuf_release(&got);
 	strbuf_release(&bin);
 }
 END_TEST
 
 /*
- * initramfs_ensure() reads the agent once and hashes what it read: the
- * initrd cache key must stay what hash_file_hex() of the file gave, and
- * the check of the bytes read must say what the check of the file says.
+ * initramfs_ensure() reads the agent once (agent_build_read) and hashes
+ * what it read: the initrd cache key must stay what hash_file_hex() of
+ * the file gave, and the bytes read must be the file's.
  */
 START_TEST(agent_read_once_same_key)
 {
@@ -104,9 +107,10 @@ START_TEST(agent_read_once_same_key)
 	ck_assert_int_eq(hash_file_hex(path, file_hex), 0);
 	hash_data_hex(bin.buf, bin.len, data_hex);
 	ck_assert_str_eq(data_hex, file_hex);
-	ck_assert_int_eq(agent_build_check_data(path, &bin), 0);
-	ck_assert_int_ge(strbuf_read_file(&copy, other), 0);
-	ck_assert_int_eq(agent_build_check_data(other, &copy), -1);
+	ck_assert_int_eq(agent_build_read(path, &copy), 0);
+	ck_assert_uint_eq(copy.len, bin.len);
+	ck_assert(!memcmp(copy.buf, bin.buf, bin.len));
+	ck_assert_int_eq(agent_build_read(other, &copy), -1);
 	drop(other);
 	strbuf_release(&copy);
 	free(path);

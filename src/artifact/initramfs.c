@@ -207,12 +207,7 @@ char *initramfs_ensure(const struct kernel_artifact *k, const char *agent_path)
 	char *out = NULL, *leaf, *line, *save;
 
 	/* Read once: checked, hashed for the key, and the image's /init. */
-	if (strbuf_read_file(&agent, agent_path) < 0) {
-		error("cannot read the guest agent %s: %s (run make)",
-		      agent_path, strerror(errno));
-		goto done;
-	}
-	if (agent_build_check_data(agent_path, &agent))
+	if (agent_build_read(agent_path, &agent))
 		goto done;
 	hash_data_hex(agent.buf, agent.len, agent_hash);
 	module_closure(k->modules_dir, initramfs_boot_modules, &order);

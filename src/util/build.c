@@ -10,11 +10,11 @@
 #define BUILD_MARK "wblab-build:"
 
 const char wblab_build[] = WBLAB_BUILD;
-/* What agent_build_check() looks for in the agent's static binary. */
+/* What agent_build_read() looks for in the agent's static binary. */
 __attribute__((used)) static const char build_mark[] = BUILD_MARK WBLAB_BUILD;
 
 /*
- * The agent's own copy of BUILD_MARK (the needle of agent_build_check(),
+ * The agent's own copy of BUILD_MARK (the needle of agent_build_read(),
  * which the agent links too) is followed by a NUL: the id is the first
  * mark followed by anything else.
  */
@@ -31,10 +31,17 @@ static const char *find_id(const struct strbuf *bin)
 	return NULL;
 }
 
-int agent_build_check_data(const char *path, const struct strbuf *bin)
+int agent_build_read(const char *path, struct strbuf *bin)
 {
-	const char *id = find_id(bin);
+	const char *id;
 
+	strbuf_reset(bin);
+	if (strbuf_read_file(bin, path) < 0) {
+		error("cannot read the guest agent %s: %s (run make)", path,
+		      strerror(errno));
+		return -1;
+	}
+	id = find_id(bin);
 	if (!id) {
 		error("the guest agent %s carries no build id (run make)",
 		      path);
@@ -46,18 +53,4 @@ int agent_build_check_data(const char *path, const struct strbuf *bin)
 	error("the guest agent %s was built from %.64s, this wblab from %s: run make",
 	      path, id, wblab_build);
 	return -1;
-}
-
-int agent_build_check(const char *path)
-{
-	struct strbuf bin = STRBUF_INIT;
-	int ret = -1;
-
-	if (strbuf_read_file(&bin, path) < 0)
-		error("cannot read the guest agent %s: %s (run make)", path,
-		      strerror(errno));
-	else
-		ret = agent_build_check_data(path, &bin);
-	strbuf_release(&bin);
-	return ret;
 }

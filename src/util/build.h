@@ -13,9 +13,11 @@ extern const char wblab_build[];
 
 struct strbuf;
 
-/* The agent binary at PATH carries wblab_build: 0; else -1, said why. */
-int agent_build_check(const char *path);
-/* The same for the binary already read from PATH (named in errors). */
-int agent_build_check_data(const char *path, const struct strbuf *bin);
+/*
+ * Read the agent binary at PATH into bin (the caller releases it): 0 if
+ * it carries wblab_build, else -1, said why. One read serves the check,
+ * the initrd's cache key and its /init (artifact/initramfs.c).
+ */
+int agent_build_read(const char *path, struct strbuf *bin);
 
 #endif

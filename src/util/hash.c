@@ -57,8 +57,9 @@ int hasher_add_file(struct hasher *h, const char *label, const char *path)
 	return n < 0 ? -1 : 0;
 }
 
-void hasher_add_data(struct hasher *h, const char *label, const void *data,
-		     size_t len)
+/* Contents already read, as hasher_add_file() adds a file holding them. */
+static void hasher_add_data(struct hasher *h, const char *label,
+			    const void *data, size_t len)
 {
 	hasher_add_str(h, "file", label);
 	hasher_add(h, data, len);

@@ -14,9 +14,6 @@ void hasher_add(struct hasher *h, const void *data, size_t len);
 void hasher_add_str(struct hasher *h, const char *label, const char *value);
 /* Hash a file's contents, labelled; returns -1 if it cannot be read. */
 int hasher_add_file(struct hasher *h, const char *label, const char *path);
-/* The same for contents already read: what hasher_add_file() adds. */
-void hasher_add_data(struct hasher *h, const char *label, const void *data,
-		     size_t len);
 /* Finish into hex (HASH_HEX_LEN + 1 bytes) and free the hasher. */
 void hasher_finish(struct hasher *h, char *hex);
 /*
