@@ -4,7 +4,8 @@ set -e
 PKGS="build-essential pkg-config libvirt-dev libxml2-dev libyaml-dev libjson-c-dev
 libsqlite3-dev libssl-dev zlib1g-dev check libsubunit-dev libvirt-daemon-system
 qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
-gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12 bc bison flex libelf-dev dwarves ccache
+gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12
+linux-headers-6.1.0-57-amd64 linux-headers-6.12.118+deb12-amd64 bc bison flex libelf-dev dwarves ccache
 rsync clang-format jq libvirt-clients python3 python3-jsonschema libgsl-dev libxml2-utils
 tini"
 missing=""

@@ -183,10 +183,19 @@ START_TEST(test_bad_specs)
 
 	err = bad_spec("two-kinds",
 		       "package: linux-image-6.1.0-57-amd64-unsigned\n"
-		       "source:\n"
-		       "  package: linux-source-6.1\n",
+		       "base: 6.1\n",
 		       &p);
 	expect(err, p, 1, "package", "exactly one of");
+	free(err);
+	free(p);
+
+	/* A prebuilt's source: names the package it was built from. */
+	err = bad_spec("prebuilt-git",
+		       "package: linux-image-6.1.0-57-amd64-unsigned\n"
+		       "source:\n"
+		       "  git: /srv/linux\n",
+		       &p);
+	expect(err, p, 3, "source", "was built from");
 	free(err);
 	free(p);
 
@@ -376,6 +385,48 @@ START_TEST(test_cache_key)
 END_TEST
 
 /* A small tree and a patch whose second hunk does not apply. */
+static void patch_files_of(const char *name, struct strvec *files)
+{
+	char *p = xasprintf("%s/lab/patches/%s", home, name);
+	struct strbuf text = STRBUF_INIT;
+
+	ck_assert_int_ge(strbuf_read_file(&text, p), 0);
+	ck_assert_int_eq(kbuild_patch_files(text.buf, p, files), 0);
+	strbuf_release(&text);
+	free(p);
+}
+
+/* A module variant rebuilds the directories of the files a patch changes. */
+START_TEST(test_patch_files)
+{
+	struct strvec files = STRVEC_INIT;
+
+	/* Its message quotes file names and its diffstat has '---' lines. */
+	patch_files_of("0004-virtio_net-refill_work-noio.patch", &files);
+	ck_assert_uint_eq(files.nr, 1);
+	ck_assert_str_eq(files.v[0], "drivers/net/virtio_net.c");
+	patch_files_of("0006-md-bio_set-rescuer-6.12.patch", &files);
+	ck_assert_uint_eq(files.nr, 2);
+	ck_assert_str_eq(files.v[1], "drivers/md/md.c");
+	/* A file both patches change is listed once. */
+	patch_files_of("0004-virtio_net-refill_work-noio.patch", &files);
+	ck_assert_uint_eq(files.nr, 2);
+	strvec_clear(&files);
+
+	ck_assert_int_eq(kbuild_patch_files("--- a/drivers/md/md.c\n"
+					    "+++ /dev/null\n",
+					    "del.patch", &files),
+			 -1);
+	ck_assert_int_eq(kbuild_patch_files("--- a/x.c\n+++ b/../x.c\n",
+					    "up.patch", &files),
+			 -1);
+	ck_assert_int_eq(kbuild_patch_files("Subject: nothing\n", "empty.patch",
+					    &files),
+			 -1);
+	strvec_clear(&files);
+}
+END_TEST
+
 START_TEST(test_patch_check_names_hunk)
 {
 	char *tree = tpath("tree");
@@ -596,6 +647,7 @@ static Suite *kernel_suite(void)
 	tcase_add_test(tc, test_bad_specs);
 	tcase_add_test(tc, test_cache_key);
 	tcase_add_test(tc, test_patch_check_names_hunk);
+	tcase_add_test(tc, test_patch_files);
 	tcase_add_test(tc, test_seed_patch_on_6_1);
 	tcase_add_test(tc, test_config_verify);
 	tcase_add_test(tc, test_thread_size);

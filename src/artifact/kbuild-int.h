@@ -13,6 +13,7 @@
  *   kbuild-util.c     lab files, lock files, logged commands, why a build
  *                     failed (a leaf: it calls no other kbuild file)
  *   kbuild-tree.c     git sources built in place
+ *   kbuild-modules.c  module variants of a prebuilt kernel
  */
 
 #include <pthread.h>
@@ -92,6 +93,11 @@ int kb_make_kernel(struct kb *k);
 int kb_git_resolve(struct kb *k);
 int kb_prepare_git_tree(struct kb *k);
 void kb_compile_errors(const char *log, char *out, size_t len);
+
+/* kbuild-modules.c: base is s's base, a prebuilt (package:) kernel. */
+int kb_build_modules(const struct kernel_spec *s,
+		     const struct kernel_spec *base, const char *hash,
+		     struct kernel_artifact *out);
 
 /* kbuild-install.c */
 int kb_prepare_tree(struct kb *k);

@@ -126,6 +126,17 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 
 	memset(out, 0, sizeof(*out));
 	kb_fail_reset();
+	if (s->base) {
+		struct kernel_spec base;
+		int prebuilt = !kernel_spec_find(s->base, &base) &&
+			       base.package;
+
+		if (prebuilt)
+			ret = kb_build_modules(s, &base, hash, out);
+		kernel_spec_free(&base);
+		if (prebuilt)
+			return ret;
+	}
 	if (plan_resolve(s, &k.plan, 0))
 		goto out;
 	if (k.plan.source_package)

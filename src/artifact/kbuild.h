@@ -7,6 +7,7 @@
 #include "artifact/kernel.h"
 #include "spec/specs.h"
 #include "util/strbuf.h"
+#include "util/strvec.h"
 
 /*
  * Building kernels from source (src/artifact/kbuild*.c). It sits on top of
@@ -80,4 +81,11 @@ char *kbuild_lab_file(const char *sub, const char *name);
  */
 char *kbuild_package_source(const char *package, char **ident);
 
+/*
+ * The files a patch (text, read from name) changes, from its "+++ b/PATH"
+ * lines, each once and in order, appended to files. Errors (a deleted
+ * file, a path outside the tree, no file at all) name name:line; -1 then.
+ */
+int kbuild_patch_files(const char *text, const char *name,
+		       struct strvec *files);
 #endif

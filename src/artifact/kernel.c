@@ -100,6 +100,9 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 			ret = -1;
 		else
 			hasher_add_str(h, "base", bhex);
+		/* A module variant of a prebuilt kernel builds from its source. */
+		if (base.package && hash_source(h, &base))
+			ret = -1;
 		kernel_spec_free(&base);
 	}
 	if (hash_source(h, s))
@@ -131,7 +134,7 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 	return ret;
 }
 
-static char *kernel_dir(const struct kernel_spec *s, const char *hash)
+char *kernel_cache_dir(const struct kernel_spec *s, const char *hash)
 {
 	char *leaf = xasprintf("%s-%.12s", s->name, hash);
 	char *dir = cache_path("kernels", leaf);
@@ -237,7 +240,7 @@ int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out)
 	memset(out, 0, sizeof(*out));
 	if (kernel_cache_key(s, hash))
 		return -1;
-	dir = kernel_dir(s, hash);
+	dir = kernel_cache_dir(s, hash);
 	ret = kernel_artifact_load(dir, out) ? 1 : 0;
 	free(dir);
 	return ret;
@@ -421,7 +424,7 @@ static int fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 	}
 	a->name = xstrdup(s->name);
 	snprintf(a->hash, sizeof(a->hash), "%s", hash);
-	a->dir = kernel_dir(s, hash);
+	a->dir = kernel_cache_dir(s, hash);
 	tmpdir = xasprintf("%s.tmp.%d", a->dir, (int)getpid());
 	root = xasprintf("%s/pkg", tmpdir);
 	rm_rf(tmpdir);
@@ -525,7 +528,7 @@ out:
 int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 			  struct kernel_artifact *a)
 {
-	char *dir = kernel_dir(s, hash), *up = cache_path("kernels", "");
+	char *dir = kernel_cache_dir(s, hash), *up = cache_path("kernels", "");
 	char *lockp = cache_lock_path(dir);
 	int lock = -1, ret = -1;
 

@@ -39,6 +39,8 @@ struct kernel_artifact {
 
 /* Compute the cache key of a spec (reads patches and config fragments). */
 int kernel_cache_key(const struct kernel_spec *s, char *hex);
+/* The cache entry of spec s under key hash: ROOT/kernels/<name>-<hash12>. */
+char *kernel_cache_dir(const struct kernel_spec *s, const char *hash);
 /* Load the cached artifact for spec s, if present; 0 found, 1 missing, -1 error. */
 int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out);
 int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,

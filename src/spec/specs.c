@@ -192,7 +192,9 @@ static int kernel_check(struct spec_file *sf, void *obj)
 {
 	struct kernel_spec *s = obj;
 	yaml_node_t *root = spec_root(sf);
-	int kinds = !!s->package + !!(s->source_package || s->source_git) +
+	/* A prebuilt's source: names what it was built from (module variants). */
+	int kinds = !!s->package +
+		    (!s->package && (s->source_package || s->source_git)) +
 		    !!s->base;
 
 	if (s->base && (s->source_package || s->source_git))
@@ -206,6 +208,10 @@ static int kernel_check(struct spec_file *sf, void *obj)
 	if (s->source_package && s->source_git)
 		spec_error(sf, spec_map_get(sf, root, "source"), "source",
 			   "give package: or git:, not both");
+	if (s->package && s->source_git)
+		spec_error(
+			sf, spec_map_get(sf, root, "source"), "source",
+			"a prebuilt kernel's source: is the package: its kernel was built from");
 	if (s->package && (s->patches.n || s->fragments.n || s->config_base))
 		spec_error(sf, spec_map_get(sf, root, "package"), "package",
 			   "a prebuilt kernel takes no patches or config");
