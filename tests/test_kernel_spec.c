@@ -228,6 +228,22 @@ START_TEST(test_bad_specs)
 	free(err);
 	free(p);
 
+	/* A variant of a prebuilt kernel (the shipped debian-6.1) rebuilds modules. */
+	err = bad_spec("modvar-release",
+		       "base: debian-6.1\n"
+		       "patches:\n"
+		       "  - 0005-md-bio_set-rescuer-6.1.patch\n"
+		       "localversion: -x\n",
+		       &p);
+	expect(err, p, 4, "localversion", "keeps its release");
+	free(err);
+	free(p);
+
+	err = bad_spec("modvar-nothing", "base: debian-6.1\n", &p);
+	expect(err, p, 1, "base", "needs patches");
+	free(err);
+	free(p);
+
 	err = bad_spec("prebuilt-patched",
 		       "package: linux-image-6.1.0-57-amd64-unsigned\n"
 		       "patches:\n"

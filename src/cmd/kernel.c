@@ -62,11 +62,17 @@ static json_object *artifact_json(const struct kernel_artifact *a)
 
 static const char *kernel_kind(const struct kernel_spec *s)
 {
+	struct kernel_spec base;
+	bool modules;
+
 	if (s->package)
 		return "prebuilt";
-	if (s->base)
-		return "variant";
-	return "source";
+	if (!s->base)
+		return "source";
+	/* A variant of a prebuilt kernel rebuilds only modules. */
+	modules = !kernel_spec_find(s->base, &base) && base.package;
+	kernel_spec_free(&base);
+	return modules ? "modules" : "variant";
 }
 
 /* Load a spec by name; unknown names and spec errors are bad input (2). */

@@ -188,6 +188,48 @@ int image_spec_load(const char *path, const char *name, struct image_spec *out)
 	return spec_load_file(path, image_fields, out, NULL, image_check);
 }
 
+/*
+ * A variant of a prebuilt kernel is a module variant (artifact/
+ * kbuild-modules.c): it keeps the package's release and configuration.
+ * The base is loaded to know; the depth bounds a base: loop.
+ */
+static void check_module_variant(struct spec_file *sf,
+				 const struct kernel_spec *s)
+{
+	static int depth;
+	yaml_node_t *root = spec_root(sf);
+	struct kernel_spec base;
+
+	if (depth > 8)
+		return;
+	depth++;
+	if (!kernel_spec_find(s->base, &base) && base.package) {
+		if (s->localversion)
+			spec_error(
+				sf, spec_map_get(sf, root, "localversion"),
+				"localversion",
+				"a module variant of %s (prebuilt) keeps its release",
+				s->base);
+		if (s->config_base || s->fragments.n)
+			spec_error(
+				sf, spec_map_get(sf, root, "config"), "config",
+				"a module variant of %s (prebuilt) keeps its configuration",
+				s->base);
+		if (!s->patches.n)
+			spec_error(
+				sf, spec_map_get(sf, root, "base"), "base",
+				"a module variant of %s (prebuilt) needs patches:",
+				s->base);
+		if (!base.source_package)
+			spec_error(
+				sf, spec_map_get(sf, root, "base"), "base",
+				"%s names no source: package, so its modules cannot be rebuilt",
+				s->base);
+	}
+	kernel_spec_free(&base);
+	depth--;
+}
+
 static int kernel_check(struct spec_file *sf, void *obj)
 {
 	struct kernel_spec *s = obj;
@@ -215,6 +257,8 @@ static int kernel_check(struct spec_file *sf, void *obj)
 	if (s->package && (s->patches.n || s->fragments.n || s->config_base))
 		spec_error(sf, spec_map_get(sf, root, "package"), "package",
 			   "a prebuilt kernel takes no patches or config");
+	if (s->base && kinds == 1)
+		check_module_variant(sf, s);
 	if (s->localversion &&
 	    !spec_valid_name(s->localversion + (s->localversion[0] == '-')))
 		spec_error(sf, spec_map_get(sf, root, "localversion"),

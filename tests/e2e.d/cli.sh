@@ -24,6 +24,23 @@ done
 	pass "kernel nope: exit 2, not a subcommand" || fail "kernel nope: $(cat "$R/cli-sub.err")"
 check "kernel list --json is JSON with debian-6.1 cached" \
 	sh -c "./wblab kernel list --json | jq -e '[.[] | select(.name == \"debian-6.1\")][0].state == \"cached\"'"
+# A module variant of a prebuilt kernel: the package's bzImage byte for
+# byte, md-mod.ko rebuilt with the package's vermagic, raid1.ko the package's.
+if ./wblab kernel build debian-6.1-md-rescuer >"$R/modvar.out" 2>&1; then
+	b=$(./wblab kernel show --json debian-6.1 | jq -r .artifact.dir)
+	v=$(./wblab kernel show --json debian-6.1-md-rescuer | jq -r .artifact.dir)
+	m=modules/lib/modules/6.1.0-57-amd64/kernel/drivers/md
+	if [ "$(./wblab kernel show --json debian-6.1-md-rescuer | jq -r .kind)" = modules ] &&
+	   cmp -s "$b/bzImage" "$v/bzImage" && ! cmp -s "$b/$m/md-mod.ko" "$v/$m/md-mod.ko" &&
+	   cmp -s "$b/$m/raid1.ko" "$v/$m/raid1.ko" &&
+	   [ "$(modinfo -F vermagic "$b/$m/md-mod.ko")" = "$(modinfo -F vermagic "$v/$m/md-mod.ko")" ]; then
+		pass "module variant debian-6.1-md-rescuer: base's bzImage, md-mod.ko rebuilt alone"
+	else
+		fail "module variant debian-6.1-md-rescuer: $b vs $v differ otherwise"
+	fi
+else
+	fail "kernel build debian-6.1-md-rescuer: $(tail -3 "$R/modvar.out")"
+fi
 # The manual is generated from the same help texts: every command has a section.
 if tools/gen-man --wblab ./wblab -o "$R/wblab.1" 2>"$R/gen-man.err"; then
 	missing=""
