@@ -12,8 +12,9 @@
  * and built out of tree against the package's headers
  * (/usr/src/linux-headers-<release>, which make deps installs), with a
  * Kbuild that keeps the directory's own rules but builds only the modules
- * the package ships from that directory. Each module whose .mod lists a
- * patched object replaces the package's in a hard-linked copy of the
+ * the package ships from that directory. Each module one of whose objects
+ * read a patched file (kbuild's .cmd dependency lists) replaces the
+ * package's in a hard-linked copy of the
  * base's modules tree, stripped and compressed as the package's are.
  * Because the headers carry Module.symvers and the configuration, the
  * modules get the base's vermagic and symbol versions; they are not
@@ -35,6 +36,7 @@
 
 #define MOD_PATCH_MAX (4 << 20)
 #define MOD_FILE_MAX (1 << 20)
+#define MOD_CMD_MAX (16 << 20)
 
 struct kmv {
 	const struct kernel_spec *s;
@@ -294,8 +296,41 @@ out:
 	return ret;
 }
 
-/* Does DIR/NAME.mod (kbuild's list of a module's objects) list obj? */
-static bool mod_lists(const char *mod, const char *obj)
+/* Is tok in text as a whole word (between blanks, '=' or line ends)? */
+static bool has_token(const char *text, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	for (const char *p = strstr(text, tok); p; p = strstr(p + 1, tok)) {
+		char before = p == text ? ' ' : p[-1], after = p[n];
+
+		if (strchr(" \t\n=", before) && strchr(" \t\n\\", after))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Does object obj read src? Its kbuild .cmd file (DIR/.NAME.o.cmd) names
+ * its source and every file it included: raid1-10.c is compiled only
+ * inside raid1.o and raid10.o.
+ */
+static bool object_reads(const char *obj, const char *src)
+{
+	const char *slash = strrchr(obj, '/');
+	char *cmd =
+		xasprintf("%.*s/.%s.cmd", (int)(slash - obj), obj, slash + 1);
+	struct strbuf text = STRBUF_INIT;
+	bool found = read_file_capped(&text, cmd, MOD_CMD_MAX) >= 0 &&
+		     has_token(text.buf, src);
+
+	strbuf_release(&text);
+	free(cmd);
+	return found;
+}
+
+/* Is the module whose .mod (kbuild's list of its objects) is mod built from src? */
+static bool module_reads(const char *mod, const char *src)
 {
 	struct strbuf text = STRBUF_INIT;
 	bool found = false;
@@ -307,7 +342,7 @@ static bool mod_lists(const char *mod, const char *obj)
 	}
 	for (tok = strtok_r(text.buf, " \t\n", &save); tok && !found;
 	     tok = strtok_r(NULL, " \t\n", &save))
-		found = !strcmp(tok, obj);
+		found = object_reads(tok, src);
 	strbuf_release(&text);
 	return found;
 }
@@ -319,8 +354,7 @@ static int find_modules(struct kmv *m)
 
 	for (size_t i = 0; i < m->files.nr; i++) {
 		const char *f = m->files.v[i];
-		char *obj =
-			xasprintf("%s/%.*s.o", m->work, (int)strlen(f) - 2, f);
+		char *src = xasprintf("%s/%s", m->work, f);
 		char *dir = xstrndup(f, strrchr(f, '/') - f);
 		char *mdir = xasprintf("%s/%s", m->work, dir);
 		DIR *d = opendir(mdir);
@@ -336,7 +370,7 @@ static int find_modules(struct kmv *m)
 			mod = xasprintf("%s/%s", mdir, de->d_name);
 			name = xasprintf("%s/%.*s", dir, (int)n - 4,
 					 de->d_name);
-			if (mod_lists(mod, obj)) {
+			if (module_reads(mod, src)) {
 				hits++;
 				if (!strvec_has(&m->mods, name))
 					strvec_push(&m->mods, name);
@@ -350,7 +384,7 @@ static int find_modules(struct kmv *m)
 			ret = error(
 				"%s: no module of %s is built from %s (it is built in, or not a module in its configuration)",
 				m->s->path, m->base->name, f);
-		free(obj);
+		free(src);
 		free(dir);
 		free(mdir);
 	}
