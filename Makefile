@@ -27,7 +27,7 @@ LIB_SRC := $(filter-out src/agent/%, $(LIB_SRC)) src/agent/proto.c src/agent/sta
 LIB_OBJ := $(LIB_SRC:%.c=$(B)/%.o)
 # The agent links what it shares with the host from src/util: libc only.
 AGENT_SRC := $(wildcard src/agent/*.c) src/util/strvec.c src/util/log.c src/util/io.c \
-	src/util/strbuf.c src/util/fs.c src/util/build.c
+	src/util/strbuf.c src/util/fs.c src/util/build.c src/util/num.c
 TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # What every suite shares (tests/testdata.h: the captured inputs).
@@ -42,7 +42,7 @@ wblab: $(B)/src/wblab.o $(LIB_OBJ)
 # The agent runs as PID 1 in the guest, from the initramfs: static, libc only.
 $(B)/wblab-agent: $(AGENT_SRC) $(wildcard src/agent/*.h) src/util/strvec.h src/util/log.h \
 		src/util/io.h src/util/str.h src/util/strbuf.h src/util/fs.h \
-		src/util/build.h $(B)/build-id.h
+		src/util/build.h src/util/num.h $(B)/build-id.h
 	@mkdir -p $(@D)
 	$(CC) $(AGENT_CFLAGS) -static -o $@ $(AGENT_SRC)
 

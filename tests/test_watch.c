@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "agent/stallwatch.h"
+#include "util/num.h"
 #include "util/strbuf.h"
 
 #include "testdata.h"
@@ -297,6 +298,61 @@ START_TEST(test_watch_idle_no_dump)
 }
 END_TEST
 
+/*
+ * num_field() (util/num.h), which the watcher, the sampler (hog.c) and the
+ * oomwatch read their counters with, on the guests' own files. A key
+ * that is only a prefix of a line's key, or a part of one, is not in the
+ * file and reads -1: matching the prefix alone (strtoll after it) reads 0
+ * for "workingset_refault" (the name before 5.9, now _anon and _file),
+ * "oom_group" and "MemFree"; hog.c's strstr() anywhere also read 659,
+ * nr_zone_inactive_anon's, for memory.stat's "inactive_anon".
+ */
+static long long field_of(const char *file, const char *key)
+{
+	struct strbuf sb = STRBUF_INIT;
+	long long v;
+
+	testdata_read(&sb, "%s", file);
+	v = num_field(sb.buf, key);
+	strbuf_release(&sb);
+	return v;
+}
+
+START_TEST(test_watch_num_field)
+{
+	const char *vm = "stall/watch/vmstat-6.1-stuck";
+	const char *mi = "cell-smoke/meminfo.after";
+	const char *ev = "collect/mixed-reclaim-memcg/memcg.events";
+
+	ck_assert_int_eq(field_of(vm, "nr_free_pages"), 83393); /* line 1 */
+	ck_assert_int_eq(field_of(vm, "pgpgout"), 127027);
+	ck_assert_int_eq(field_of(vm, "nr_writeback"), 234);
+	ck_assert_int_eq(field_of(vm, "nr_writeback_temp"), 0);
+	ck_assert_int_eq(field_of(vm, "pgscan_direct"), 43901);
+	ck_assert_int_eq(field_of(vm, "workingset_refault_anon"), 25);
+	ck_assert_int_eq(field_of(vm, "workingset_refault"), -1);
+	ck_assert_int_eq(field_of(vm, "inactive_anon"), -1);
+	ck_assert_int_eq(field_of(vm, "pgpgoutclean"), -1); /* longer */
+	/* meminfo's keys are spelt with their colon, values in kB */
+	ck_assert_int_eq(field_of(mi, "MemFree:"), 625028);
+	ck_assert_int_eq(field_of(mi, "MemAvailable:"), 810712);
+	ck_assert_int_eq(field_of(mi, "Cached:"), 308992);
+	ck_assert_int_eq(field_of(mi, "Dirty:"), 16);
+	ck_assert_int_eq(field_of(mi, "MemFree"), -1);
+	ck_assert_int_eq(field_of(ev, "oom"), 8);
+	ck_assert_int_eq(field_of(ev, "oom_kill"), 4);
+	ck_assert_int_eq(field_of(ev, "oom_group_kill"), 0);
+	ck_assert_int_eq(field_of(ev, "oom_group"), -1);
+	ck_assert_int_eq(
+		field_of("stall/watch/proc-stat.blocked", "procs_blocked"), 1);
+	ck_assert_int_eq(field_of("stall/watch/proc-pid-io", "read_bytes:"),
+			 135168);
+	ck_assert_int_eq(field_of("stall/watch/proc-pid-io", "write_bytes:"),
+			 1081344);
+	ck_assert_int_eq(field_of("stall/watch/empty", "pgpgout"), -1);
+}
+END_TEST
+
 static Suite *watch_suite(void)
 {
 	Suite *s = suite_create("watch");
@@ -308,6 +364,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(t, test_watch_idle_no_dump);
 	tcase_add_test(t, test_watch_reads_under_held_writes);
 	tcase_add_test(t, test_watch_reads_alone_progress);
+	tcase_add_test(t, test_watch_num_field);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -45,6 +45,7 @@
 #include "agent/hog.h"
 #include "agent/io.h"
 #include "agent/proto.h"
+#include "util/num.h"
 
 /* The churning part: MIB MiB dropped and touched again every MS ms. */
 struct hog_churn {
@@ -210,13 +211,6 @@ int hog_main(int argc, char **argv)
 	return killed ? 128 + SIGKILL : 0;
 }
 
-static long field(const char *buf, const char *key)
-{
-	const char *p = strstr(buf, key);
-
-	return p ? strtol(p + strlen(key), NULL, 10) : -1;
-}
-
 static int slurp(const char *path, char *buf, size_t len)
 {
 	FILE *f = fopen(path, "r");
@@ -265,24 +259,25 @@ int sample_main(int argc, char **argv)
 		if (!slurp("/proc/meminfo", mi, sizeof(mi)) &&
 		    !slurp("/proc/vmstat", vm, sizeof(vm))) {
 			fprintf(out,
-				"%.3f\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld"
-				"\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\t%ld\n",
-				mono() - t0, field(mi, "MemFree:"),
-				field(mi, "\nDirty:"),
-				field(mi, "\nWriteback:"),
-				field(vm, "\nnr_dirty "),
-				field(vm, "\nnr_writeback "),
-				field(vm, "\nallocstall_normal "),
-				field(vm, "\npgscan_direct "),
-				field(vm, "\npgscan_kswapd "),
-				field(mi, "\nMemAvailable:"),
-				field(mi, "\nCached:"),
-				field(mi, "\nAnonPages:"),
-				field(vm, "\nnr_vmscan_write "),
-				field(vm, "\npswpout "),
-				field(vm, "\npgsteal_direct "),
-				field(vm, "\npgsteal_kswapd "),
-				field(vm, "\noom_kill "));
+				"%.3f\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld"
+				"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld"
+				"\t%lld\t%lld\n",
+				mono() - t0, num_field(mi, "MemFree:"),
+				num_field(mi, "Dirty:"),
+				num_field(mi, "Writeback:"),
+				num_field(vm, "nr_dirty"),
+				num_field(vm, "nr_writeback"),
+				num_field(vm, "allocstall_normal"),
+				num_field(vm, "pgscan_direct"),
+				num_field(vm, "pgscan_kswapd"),
+				num_field(mi, "MemAvailable:"),
+				num_field(mi, "Cached:"),
+				num_field(mi, "AnonPages:"),
+				num_field(vm, "nr_vmscan_write"),
+				num_field(vm, "pswpout"),
+				num_field(vm, "pgsteal_direct"),
+				num_field(vm, "pgsteal_kswapd"),
+				num_field(vm, "oom_kill"));
 			fflush(out);
 		}
 		nanosleep(&ts, NULL);

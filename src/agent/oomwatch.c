@@ -34,28 +34,13 @@
 #include "agent/io.h"
 #include "agent/oomwatch.h"
 #include "agent/proto.h"
+#include "util/num.h"
 
 #define OOMWATCH_MAX_ROWS 4096
 
 struct cg_state {
 	long long oom, oom_kill;
 };
-
-/* A counter "key N" at a line's start in buf, or -1. */
-static long long key_val(const char *buf, const char *key)
-{
-	size_t kl = strlen(key);
-	const char *p = buf;
-
-	while (p) {
-		if (!strncmp(p, key, kl) && p[kl] == ' ')
-			return strtoll(p + kl + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (p)
-			p++;
-	}
-	return -1;
-}
 
 static int read_file(const char *dir, const char *name, char *buf, size_t len)
 {
@@ -91,9 +76,9 @@ static int write_row(int out, const char *dir, const struct cg_state *s)
 	n = snprintf(row, sizeof(row),
 		     "%.6f\t%lld\t%lld\t%s\t%s\t%lld\t%lld\t%lld\t%lld\n",
 		     mono(), s->oom, s->oom_kill, cur, max,
-		     key_val(stat, "anon"), key_val(stat, "file"),
-		     key_val(stat, "file_dirty"),
-		     key_val(stat, "file_writeback"));
+		     num_field(stat, "anon"), num_field(stat, "file"),
+		     num_field(stat, "file_dirty"),
+		     num_field(stat, "file_writeback"));
 	return write(out, row, n) == n ? 0 : -1;
 }
 
@@ -113,8 +98,8 @@ static int watch(const char *dir, int out)
 	for (;;) {
 		if (read_file(dir, "memory.events", buf, sizeof(buf)))
 			return 1;
-		now.oom = key_val(buf, "oom");
-		now.oom_kill = key_val(buf, "oom_kill");
+		now.oom = num_field(buf, "oom");
+		now.oom_kill = num_field(buf, "oom_kill");
 		if (now.oom != last.oom || now.oom_kill != last.oom_kill) {
 			if (rows++ == OOMWATCH_MAX_ROWS) {
 				say("oomwatch: %d rows, no more", rows - 1);

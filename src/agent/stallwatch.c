@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "agent/stallwatch.h"
+#include "util/num.h"
 
 /*
  * Dumps that found progress again: watching goes on, this many times.
@@ -65,22 +66,6 @@ static const char *reread(int fd, char *buf, size_t len)
 
 	buf[n > 0 ? n : 0] = '\0';
 	return buf;
-}
-
-/* The number after "KEY " at the start of a line of text, or -1. */
-static long long field(const char *text, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = text; *p;) {
-		if (!strncmp(p, key, kl) && p[kl] == ' ')
-			return strtoll(p + kl + 1, NULL, 10);
-		p = strchr(p, '\n');
-		if (!p)
-			break;
-		p++;
-	}
-	return -1;
 }
 
 /* Block devices worth watching: all but loop, ram and zram devices. */
@@ -179,7 +164,7 @@ static bool task_stat(const char *text, char *state, int *sid,
 static unsigned long long task_io(const struct watch *w, const char *pid)
 {
 	char p[64], buf[512];
-	const char *r, *wr;
+	long long r, wr;
 	int fd;
 
 	snprintf(p, sizeof(p), "/proc/%.20s/io", pid);
@@ -188,10 +173,9 @@ static unsigned long long task_io(const struct watch *w, const char *pid)
 		return 0;
 	reread(fd, buf, sizeof(buf));
 	close(fd);
-	r = strstr(buf, "\nread_bytes: ");
-	wr = strstr(buf, "\nwrite_bytes: ");
-	return (r ? strtoull(r + 13, NULL, 10) : 0) +
-	       (wr ? strtoull(wr + 14, NULL, 10) : 0);
+	r = num_field(buf, "read_bytes:");
+	wr = num_field(buf, "write_bytes:");
+	return (r > 0 ? r : 0) + (wr > 0 ? wr : 0);
 }
 
 static bool old_session(const struct watch *w, int sid)
@@ -252,10 +236,10 @@ static void read_vm(struct watch *w)
 	static char vm[16384];
 
 	reread(w->vmstat_fd, vm, sizeof(vm));
-	set(w, &w->pswpout, field(vm, "pswpout"));
-	set(w, &w->pgpgout, field(vm, "pgpgout"));
-	w->nr_free_pages = field(vm, "nr_free_pages");
-	w->nr_writeback = field(vm, "nr_writeback");
+	set(w, &w->pswpout, num_field(vm, "pswpout"));
+	set(w, &w->pgpgout, num_field(vm, "pgpgout"));
+	w->nr_free_pages = num_field(vm, "nr_free_pages");
+	w->nr_writeback = num_field(vm, "nr_writeback");
 }
 
 /* Tasks waiting for I/O now (nr_iowait): /proc/stat's procs_blocked. */
@@ -263,7 +247,8 @@ static void read_io_wait(struct watch *w)
 {
 	static char st[32768];
 
-	w->io_wait = field(reread(w->stat_fd, st, sizeof(st)), "procs_blocked");
+	w->io_wait =
+		num_field(reread(w->stat_fd, st, sizeof(st)), "procs_blocked");
 }
 
 /*

@@ -6,6 +6,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 
 #include "util/log.h"
 #include "util/num.h"
+#include "util/str.h"
 
 void numsrc_add(struct numsrc *s, const char *name, const char *text,
 		size_t len)
@@ -140,6 +142,27 @@ int num_double(struct numsrc *s, const char *p, double min, double max,
 	if (end)
 		*end = e;
 	return 0;
+}
+
+/* The line after the one p is on, or NULL after the last. */
+static const char *next_line(const char *p)
+{
+	p = strchr(p, '\n');
+	return p ? p + 1 : NULL;
+}
+
+long long num_field(const char *text, const char *key)
+{
+	const char *rest;
+	long long v;
+
+	for (const char *p = text; p && *p; p = next_line(p)) {
+		if (!skip_prefix(p, key, &rest) ||
+		    (*rest != ' ' && *rest != '\t'))
+			continue;
+		return num_ll(NULL, rest, 10, 0, LLONG_MAX, &v, NULL) ? -1 : v;
+	}
+	return -1;
 }
 
 int kver_parse(const char *release)

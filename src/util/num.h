@@ -59,6 +59,18 @@ int num_double(struct numsrc *s, const char *p, double min, double max,
 	       double *out, const char **end);
 
 /*
+ * The count after key at the start of a line of text (a NUL-terminated
+ * /proc/vmstat, /proc/meminfo, memory.events, memory.stat, /proc/PID/io),
+ * or -1 when no line starts with key and a blank (space or tab) or the
+ * first such line's value is no count (num_ll in [0, LLONG_MAX]). key is
+ * spelt as the file spells it, colon and all ("MemAvailable:",
+ * "read_bytes:", "pgpgout"): the blank after it is what keeps "pgpgout"
+ * off the line "pgpgoutclean N", "oom" off "oom_kill N" and "Writeback:"
+ * off "WritebackTmp: N". The guest agent's readers use it (libc only).
+ */
+long long num_field(const char *text, const char *key);
+
+/*
  * A kernel version as one number, KVER(6, 10) == 6010, so that tables can
  * say "from 6.10 on". kver_parse() reads the leading "MAJOR.MINOR" of a
  * release ("6.1.192-wblab", "6.12.118+deb12-amd64"); 0 when there is none.
