@@ -48,6 +48,7 @@
 
 #include "agent/dmdelay.h"
 #include "agent/io.h"
+#include "agent/proto.h"
 
 #define TRACE_MARKER "/sys/kernel/tracing/trace_marker"
 
@@ -67,9 +68,28 @@ static int dev_sectors(const char *dev, uint64_t *sectors)
 	return 0;
 }
 
+/*
+ * argv[i], named name on the usage line, as a whole decimal number in
+ * min..max (proto_uint: digits only); otherwise say which argument, the
+ * value and the range, as "CMD: NAME 'VALUE' is not a number in MIN..MAX".
+ */
+static int parse_arg(char **argv, int i, const char *name, long min, long max,
+		     long *out)
+{
+	unsigned int v;
+
+	if (proto_uint(argv[i], max, &v) || v < min) {
+		fprintf(stderr, "%s: %s '%s' is not a number in %ld..%ld\n",
+			argv[0], name, argv[i], min, max);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
 int dmdelay_main(int argc, char **argv)
 {
-	char table[512], *end;
+	char table[512];
 	uint64_t sectors;
 	long ms;
 
@@ -77,13 +97,8 @@ int dmdelay_main(int argc, char **argv)
 		fprintf(stderr, "usage: wblab-agent dm-delay NAME DEV MS\n");
 		return 2;
 	}
-	ms = strtol(argv[3], &end, 10);
-	if (end == argv[3] || *end || ms < 0 || ms > 60000) {
-		fprintf(stderr,
-			"dm-delay: '%s' is not a delay of 0..60000 ms\n",
-			argv[3]);
+	if (parse_arg(argv, 3, "MS", 0, 60000, &ms))
 		return 2;
-	}
 	if (dev_sectors(argv[2], &sectors))
 		return 1;
 	if ((size_t)snprintf(table, sizeof(table), "0 %llu delay %s 0 %ld",
@@ -185,20 +200,6 @@ static int one_stall(struct stall *s, long n, long suspend_ms)
 	return rc ? rc : stop;
 }
 
-static int parse_ms(const char *arg, long min, long max, long *out)
-{
-	char *end;
-
-	errno = 0;
-	*out = strtol(arg, &end, 10);
-	if (errno || end == arg || *end || *out < min || *out > max) {
-		fprintf(stderr, "dm-stall: '%s' is not a number in %ld..%ld\n",
-			arg, min, max);
-		return -1;
-	}
-	return 0;
-}
-
 int dmstall_main(int argc, char **argv)
 {
 	struct stall s = { .ctl = -1, .marker = -1 };
@@ -212,10 +213,10 @@ int dmstall_main(int argc, char **argv)
 		return 2;
 	}
 	/* The bounds of the topology's stall: (spec/topology.c). */
-	if (parse_ms(argv[2], 0, 600000, &after) ||
-	    parse_ms(argv[3], 100, 60000, &suspend) ||
-	    parse_ms(argv[4], 100, 600000, &resume) ||
-	    parse_ms(argv[5], 1, 100, &count))
+	if (parse_arg(argv, 2, "AFTER_MS", 0, 600000, &after) ||
+	    parse_arg(argv, 3, "SUSPEND_MS", 100, 60000, &suspend) ||
+	    parse_arg(argv, 4, "RESUME_MS", 100, 600000, &resume) ||
+	    parse_arg(argv, 5, "COUNT", 1, 100, &count))
 		return 2;
 	s.name = argv[1];
 	sigemptyset(&s.stop);
