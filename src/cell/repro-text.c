@@ -98,8 +98,11 @@ int repro_kernel(struct repro_ctx *x)
 	strbuf_addf(
 		&txt,
 		"\nA prebuilt kernel is the Debian package named in source; a built one is\n"
-		"the tree in source with the patches listed, in order (lab/patches/), and\n"
-		"the .config. `wblab kernel fetch %s` (or build) makes it in the lab;\n"
+		"the tree in source with the patches listed, in order (copied into this\n"
+		"bundle), and the .config. A module variant (\"modules rebuilt from\") is\n"
+		"the package's bzImage with only the modules its patches change rebuilt\n"
+		"against the package's linux-headers (docs/kernels.md). `wblab kernel\n"
+		"build %s` fetches or builds it in the lab;\n"
 		"wblab run --repro refuses a kernel whose cache key is not %.12s.\n",
 		name, hash);
 	ret = repro_write(x->out, "kernel.txt", &txt, 0644, x->err);

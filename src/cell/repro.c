@@ -142,6 +142,40 @@ static int copy_spec(struct repro_ctx *x, const char *src, const char *name)
 	return ret;
 }
 
+/*
+ * The patches the kernel was built with (cell.json's kernel.patches, in
+ * order), so that the bundle carries what "by hand" needs besides the
+ * Debian packages. A patch no longer in lab/patches is named, not fatal:
+ * kernel.txt still has its name and the cache key.
+ */
+static int copy_patches(struct repro_ctx *x)
+{
+	const char *list = repro_str(x->cell, "kernel.patches");
+	char *names = xstrdup(list ? list : ""), *name, *save;
+	int ret = 0;
+
+	for (name = strtok_r(names, ",", &save); name && !ret;
+	     name = strtok_r(NULL, ",", &save)) {
+		char *src = xasprintf("%s/lab/patches/%s", wblab_home(), name);
+
+		if (!is_one_component(name)) {
+			strbuf_addf(
+				x->err,
+				"%s/cell.json: kernel.patches: '%s' is not a plain name",
+				x->cell_dir, name);
+			ret = -1;
+		} else if (!path_exists(src)) {
+			warn("repro: patch %s is not in lab/patches; the bundle names it only",
+			     name);
+		} else {
+			ret = copy_spec(x, src, name);
+		}
+		free(src);
+	}
+	free(names);
+	return ret;
+}
+
 /* The lab's topology, workload and kernel specs of the cell's names. */
 static int specs(struct repro_ctx *x)
 {
@@ -168,6 +202,8 @@ static int specs(struct repro_ctx *x)
 	ret = copy_spec(x, ws.path, "workload.yaml");
 	workload_spec_free(&ws);
 	if (ret)
+		return -1;
+	if (copy_patches(x))
 		return -1;
 	/* A kernel made in code (a bisect commit) has no file. */
 	if (kernel_spec_find(k, &ks))
