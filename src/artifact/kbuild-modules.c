@@ -30,6 +30,7 @@
 
 #include "artifact/cache.h"
 #include "artifact/kbuild-int.h"
+#include "artifact/toolver.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -68,14 +69,6 @@ static void kmv_free(struct kmv *m)
 	strvec_clear(&m->files);
 	strvec_clear(&m->dirs);
 	strvec_clear(&m->mods);
-}
-
-static bool strvec_has(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
 }
 
 int kbuild_patch_files(const char *text, const char *name, struct strvec *files)
@@ -149,19 +142,6 @@ static int collect_files(struct kmv *m)
 	return ret;
 }
 
-static char *dpkg_version(const char *package)
-{
-	const char *argv[] = { "dpkg-query", "-W",    "-f=${Version}",
-			       "--",	     package, NULL };
-	struct strbuf out = STRBUF_INIT;
-
-	if (run_capture(argv, &out, NULL) || !out.len) {
-		strbuf_release(&out);
-		return NULL;
-	}
-	return strbuf_detach(&out, NULL);
-}
-
 /*
  * The headers must be those of the base's release and the source the
  * same Debian version, or the modules would not match the kernel.
@@ -169,21 +149,23 @@ static char *dpkg_version(const char *package)
 static int find_headers(struct kmv *m)
 {
 	char *pkg = xasprintf("linux-headers-%s", m->ba.version);
-	char *ver = dpkg_version(pkg);
+	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
+			       "--",	     pkg,  NULL };
 	const char *src_ver = strchr(m->ident, ' ');
+	struct strbuf ver = STRBUF_INIT;
 	int ret = 0;
 
 	m->headers = xasprintf("/usr/src/%s", pkg);
-	if (!ver || !path_exists(m->headers))
+	if (tool_output(argv, &ver) || !ver.len || !path_exists(m->headers))
 		ret = error(
 			"%s: %s is not installed (make deps installs it): the modules of %s are built against it",
 			m->s->path, pkg, m->base->name);
-	else if (!src_ver || strcmp(src_ver + 1, ver))
+	else if (!src_ver || strcmp(src_ver + 1, ver.buf))
 		ret = error(
 			"%s: %s is %s but the source is %s: the modules would not be %s's",
-			m->s->path, pkg, ver, m->ident, m->base->name);
+			m->s->path, pkg, ver.buf, m->ident, m->base->name);
 	free(pkg);
-	free(ver);
+	strbuf_release(&ver);
 	return ret;
 }
 
@@ -570,22 +552,11 @@ out:
 	return ret;
 }
 
-/* What a module variant may not say: it keeps its base's release. */
-static int check_spec(const struct kernel_spec *s,
-		      const struct kernel_spec *base)
+static void modvar_error(const char *field, const char *msg, void *arg)
 {
-	if (s->config_base || s->fragments.n || s->localversion)
-		return error(
-			"%s: a module variant of %s (a prebuilt kernel) keeps its configuration and release: drop config: and localversion:",
-			s->path, base->name);
-	if (!s->patches.n)
-		return error("%s: a module variant of %s needs patches:",
-			     s->path, base->name);
-	if (!base->source_package)
-		return error(
-			"%s: base %s names no source: package (the source its package was built from), so its modules cannot be rebuilt",
-			s->path, base->name);
-	return 0;
+	const struct kernel_spec *s = arg;
+
+	error("%s: %s: base %s: %s", s->path, field, s->base, msg);
 }
 
 int kb_build_modules(const struct kernel_spec *s,
@@ -603,7 +574,9 @@ int kb_build_modules(const struct kernel_spec *s,
 	strvec_init(&m.files);
 	strvec_init(&m.dirs);
 	strvec_init(&m.mods);
-	if (check_spec(s, base) || cache_make_dir(bdir))
+	/* Specs made in code have not been through the loader's check. */
+	if (kernel_module_variant_check(s, base, modvar_error, (void *)s) ||
+	    cache_make_dir(bdir))
 		goto out;
 	m.work = xasprintf("%s/mods", bdir);
 	m.log = xasprintf("%s/build.log", bdir);

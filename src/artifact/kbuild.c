@@ -126,15 +126,14 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 
 	memset(out, 0, sizeof(*out));
 	kb_fail_reset();
-	if (s->base) {
+	{
 		struct kernel_spec base;
-		int prebuilt = !kernel_spec_find(s->base, &base) &&
-			       base.package;
+		int modules = kernel_spec_module_base(s, &base);
 
-		if (prebuilt)
+		if (modules)
 			ret = kb_build_modules(s, &base, hash, out);
 		kernel_spec_free(&base);
-		if (prebuilt)
+		if (modules)
 			return ret;
 	}
 	if (plan_resolve(s, &k.plan, 0))

@@ -69,8 +69,7 @@ static const char *kernel_kind(const struct kernel_spec *s)
 		return "prebuilt";
 	if (!s->base)
 		return "source";
-	/* A variant of a prebuilt kernel rebuilds only modules. */
-	modules = !kernel_spec_find(s->base, &base) && base.package;
+	modules = kernel_spec_module_base(s, &base);
 	kernel_spec_free(&base);
 	return modules ? "modules" : "variant";
 }

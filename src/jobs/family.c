@@ -66,14 +66,6 @@ static void cell_kinds(json_object *c, struct strvec *out)
 	}
 }
 
-static bool strvec_has(const struct strvec *sv, const char *s)
-{
-	for (size_t i = 0; i < sv->nr; i++)
-		if (!strcmp(sv->v[i], s))
-			return true;
-	return false;
-}
-
 /*
  * Event kinds kb showed and ka never did, each decided by the one-sided
  * Fisher test of kb's rate against ka's over every group: a kind both

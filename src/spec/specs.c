@@ -188,44 +188,68 @@ int image_spec_load(const char *path, const char *name, struct image_spec *out)
 	return spec_load_file(path, image_fields, out, NULL, image_check);
 }
 
+int kernel_spec_module_base(const struct kernel_spec *s,
+			    struct kernel_spec *base)
+{
+	memset(base, 0, sizeof(*base));
+	return s->base && !kernel_spec_find(s->base, base) && base->package;
+}
+
+int kernel_module_variant_check(
+	const struct kernel_spec *s, const struct kernel_spec *base,
+	void (*bad)(const char *field, const char *msg, void *arg), void *arg)
+{
+	int n = 0;
+
+	if (s->localversion && ++n)
+		bad("localversion",
+		    "a module variant of a prebuilt kernel keeps its release",
+		    arg);
+	if ((s->config_base || s->fragments.n) && ++n)
+		bad("config",
+		    "a module variant of a prebuilt kernel keeps its configuration",
+		    arg);
+	if (!s->patches.n && ++n)
+		bad("base",
+		    "a module variant of a prebuilt kernel needs patches:",
+		    arg);
+	if (!base->source_package && ++n)
+		bad("base",
+		    "it names no source: package (the source its package was built from), so its modules cannot be rebuilt",
+		    arg);
+	return n;
+}
+
+struct modvar_ctx {
+	struct spec_file *sf;
+	const char *base;
+};
+
+static void modvar_spec_error(const char *field, const char *msg, void *arg)
+{
+	struct modvar_ctx *c = arg;
+
+	spec_error(c->sf, spec_map_get(c->sf, spec_root(c->sf), field), field,
+		   "base %s: %s", c->base, msg);
+}
+
 /*
- * A variant of a prebuilt kernel is a module variant (artifact/
- * kbuild-modules.c): it keeps the package's release and configuration.
- * The base is loaded to know; the depth bounds a base: loop.
+ * A variant of a prebuilt kernel is a module variant: its rules are spec
+ * errors at their lines. The depth bounds a base: loop (loading the base
+ * checks the base).
  */
 static void check_module_variant(struct spec_file *sf,
 				 const struct kernel_spec *s)
 {
 	static int depth;
-	yaml_node_t *root = spec_root(sf);
+	struct modvar_ctx c = { .sf = sf, .base = s->base };
 	struct kernel_spec base;
 
 	if (depth > 8)
 		return;
 	depth++;
-	if (!kernel_spec_find(s->base, &base) && base.package) {
-		if (s->localversion)
-			spec_error(
-				sf, spec_map_get(sf, root, "localversion"),
-				"localversion",
-				"a module variant of %s (prebuilt) keeps its release",
-				s->base);
-		if (s->config_base || s->fragments.n)
-			spec_error(
-				sf, spec_map_get(sf, root, "config"), "config",
-				"a module variant of %s (prebuilt) keeps its configuration",
-				s->base);
-		if (!s->patches.n)
-			spec_error(
-				sf, spec_map_get(sf, root, "base"), "base",
-				"a module variant of %s (prebuilt) needs patches:",
-				s->base);
-		if (!base.source_package)
-			spec_error(
-				sf, spec_map_get(sf, root, "base"), "base",
-				"%s names no source: package, so its modules cannot be rebuilt",
-				s->base);
-	}
+	if (kernel_spec_module_base(s, &base))
+		kernel_module_variant_check(s, &base, modvar_spec_error, &c);
 	kernel_spec_free(&base);
 	depth--;
 }

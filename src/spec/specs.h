@@ -199,6 +199,21 @@ bool topology_has_target(const struct topology_spec *t);
 int image_spec_find(const char *name, struct image_spec *out);
 int kernel_spec_find(const char *name, struct kernel_spec *out);
 /*
+ * A module variant is a variant whose base is a prebuilt (package:)
+ * kernel (artifact/kbuild-modules.c). Returns 1 with its base loaded in
+ * base if s is one, else 0; free base either way.
+ */
+int kernel_spec_module_base(const struct kernel_spec *s,
+			    struct kernel_spec *base);
+/*
+ * The rules of a module variant, one owner for the spec loader and the
+ * build: calls bad(field, message, arg) for each rule s breaks (field is
+ * the spec's: localversion, config, base); returns how many.
+ */
+int kernel_module_variant_check(
+	const struct kernel_spec *s, const struct kernel_spec *base,
+	void (*bad)(const char *field, const char *msg, void *arg), void *arg);
+/*
  * A deep copy. Kernels made in code (a git tree at a commit, for bisect,
  * validate and nightly) have no file: whoever makes one hands it to the
  * matrix engine (matrix_opts.kernels), which looks there before

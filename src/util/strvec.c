@@ -80,6 +80,14 @@ void strvec_clear(struct strvec *sv)
 	strvec_init(sv);
 }
 
+bool strvec_has(const struct strvec *sv, const char *s)
+{
+	for (size_t i = 0; i < sv->nr; i++)
+		if (!strcmp(sv->v[i], s))
+			return true;
+	return false;
+}
+
 const char **strvec_detach(struct strvec *sv)
 {
 	const char **v;

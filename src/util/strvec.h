@@ -2,6 +2,7 @@
 #ifndef WBLAB_STRVEC_H
 #define WBLAB_STRVEC_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /*
@@ -30,6 +31,8 @@ void strvec_pushl(struct strvec *sv, ...) __attribute__((sentinel));
 void strvec_pushv(struct strvec *sv, const char *const *v);
 void strvec_pop(struct strvec *sv);
 void strvec_clear(struct strvec *sv);
+/* Is s one of sv's strings (strcmp)? A linear scan: for short lists. */
+bool strvec_has(const struct strvec *sv, const char *s);
 /* Hand the array to the caller (free each string and the array). */
 const char **strvec_detach(struct strvec *sv);
 
