@@ -5,8 +5,10 @@
 CC ?= gcc
 B := build
 PKGS := libvirt libxml-2.0 yaml-0.1 json-c sqlite3 libcrypto gsl zlib
-PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+# Read on first use, not when make starts: `make deps all` on a fresh
+# machine installs the -dev packages before anything is compiled.
+PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
+PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
 CFLAGS ?= -O2 -g
 # WERROR=1 (CI) turns every warning into an error, the agent's too.
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wsign-compare -Wmissing-field-initializers
@@ -16,7 +18,7 @@ endif
 # The agent takes the caller's CFLAGS too, but none of the host's libraries.
 AGENT_CFLAGS := $(CFLAGS) -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(B)
 override CFLAGS += -std=gnu11 $(WARNINGS) -D_GNU_SOURCE -Isrc -I$(B) $(PKG_CFLAGS)
-LDLIBS := $(PKG_LIBS) -lm -lpthread
+LDLIBS = $(PKG_LIBS) -lm -lpthread
 # check-asan builds into build-asan with these (empty otherwise).
 SANFLAGS :=
 override CFLAGS += $(SANFLAGS)
