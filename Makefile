@@ -5,10 +5,12 @@
 CC ?= gcc
 B := build
 PKGS := libvirt libxml-2.0 yaml-0.1 json-c sqlite3 libcrypto gsl zlib
-# Read on first use, not when make starts: `make deps all` on a fresh
-# machine installs the -dev packages before anything is compiled.
-PKG_CFLAGS = $(eval PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS) 2>/dev/null))$(PKG_CFLAGS)
-PKG_LIBS = $(eval PKG_LIBS := $(shell pkg-config --libs $(PKGS) 2>/dev/null))$(PKG_LIBS)
+# $(call pkg_config,VAR,ARGS): pkg-config's answer, read on VAR's first
+# use and kept, not when make starts: `make deps all` on a fresh machine
+# installs the -dev packages before anything is compiled.
+pkg_config = $(eval $1 := $(shell pkg-config $2 2>/dev/null))$($1)
+PKG_CFLAGS = $(call pkg_config,PKG_CFLAGS,--cflags $(PKGS))
+PKG_LIBS = $(call pkg_config,PKG_LIBS,--libs $(PKGS))
 CFLAGS ?= -O2 -g
 # WERROR=1 (CI) turns every warning into an error, the agent's too.
 WARNINGS := -Wall -Wextra -Wno-unused-parameter -Wsign-compare -Wmissing-field-initializers
@@ -34,7 +36,7 @@ TEST_SRC := $(wildcard tests/test_*.c)
 TEST_BIN := $(TEST_SRC:tests/%.c=$(B)/tests/%)
 # What every suite shares (tests/testdata.h: the captured inputs).
 TEST_OBJ := $(B)/tests/testdata.o
-CHECK_LIBS := $(shell pkg-config --libs check 2>/dev/null)
+CHECK_LIBS = $(call pkg_config,CHECK_LIBS,--libs check)
 
 all: wblab $(B)/wblab-agent
 
@@ -70,9 +72,8 @@ deps:
 services: deps
 	lab/services.sh
 
-# The targets that start with deps build in a sub-make: PKG_CFLAGS was read
-# when this make started, before deps installed the -dev packages on a
-# fresh machine (make demo failed there on libxml/encoding.h).
+# The targets that start with deps build in a sub-make, so that nothing
+# is compiled before deps has installed the -dev packages, under -j too.
 #
 # Unit tests (Check) then end-to-end tests that boot real guests.
 check: deps services
