@@ -7,7 +7,7 @@ qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
 gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12
 linux-headers-6.1.0-57-amd64 linux-headers-6.12.118+deb12-amd64 bc bison flex libelf-dev dwarves ccache
 rsync clang-format jq libvirt-clients python3 python3-jsonschema libgsl-dev libxml2-utils
-tini"
+tini socat"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q '^install ok installed' ||

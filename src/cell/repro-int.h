@@ -37,6 +37,8 @@ int repro_write(const char *dir, const char *name, const struct strbuf *sb,
 int repro_kernel(struct repro_ctx *x);
 /* qemu.sh (and qemu-target.sh): the domain as a plain QEMU command. */
 int repro_qemu(struct repro_ctx *x);
+/* run-by-hand.sh: the cell with plain QEMU and socat (repro-hand.c). */
+int repro_by_hand(struct repro_ctx *x);
 /* signature.txt, bundle.json and README. */
 int repro_texts(struct repro_ctx *x);
 

@@ -137,6 +137,18 @@ static void wordf(struct strbuf *sh, const char *fmt, ...)
 	free(w);
 }
 
+/* What NET_PORT is to this guest's script, if the cell has a network. */
+static const char *net_note(const struct repro_ctx *x, bool tgt)
+{
+	if (!x->has_target)
+		return "";
+	if (tgt)
+		return "# NET_PORT (10770) is the loopback port this guest listens on for the\n"
+		       "# main guest's network: start it first.\n";
+	return "# NET_PORT (10770) is the loopback port qemu-target.sh listens on:\n"
+	       "# start that one first.\n";
+}
+
 /* One guest's QEMU command, its disks made first. */
 static int qemu_script(struct repro_ctx *x, bool tgt)
 {
@@ -161,11 +173,13 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 		"# KERNEL is the bzImage (kernel.txt), INITRD wblab's initramfs (its agent\n"
 		"# reads the plan on the channel agent%s.sock: README), ROOT_IMAGE the raw\n"
 		"# root image (wblab image build debian-12), MODULES the kernel's modules.img.\n"
+		"%s"
 		"set -eu\n"
 		": \"${KERNEL:=bzImage}\" \"${INITRD:?set INITRD}\" \"${ROOT_IMAGE:?set ROOT_IMAGE}\"\n"
 		"qemu-img create -q -f qcow2 -F raw -b \"$ROOT_IMAGE\" -- root%s.qcow2\n",
 		tgt ? "iSCSI target" : "main",
-		x->has_domain_xml ? "domain.xml shows" : "the cell", sfx, sfx);
+		x->has_domain_xml ? "domain.xml shows" : "the cell", sfx,
+		net_note(x, tgt), sfx);
 	for (long long i = 0; i < disks; i++)
 		strbuf_addf(
 			&sh,
@@ -218,9 +232,17 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 	word(&sh, "-device");
 	word(&sh, "virtserialport,chardev=agent,name=org.wblab.agent");
 	if (x->has_target) {
-		/* The cell's isolated network: the two guests, no host. */
-		word(&sh, "-netdev");
-		word(&sh, "socket,id=net0,mcast=230.0.0.1:1234");
+		/*
+		 * The cell's isolated network: the two guests and nothing
+		 * else. A TCP socket on loopback, the target listening, so
+		 * that no frame leaves the host (a multicast socket would go
+		 * out of the default route) and two bundles run at once
+		 * apart by NET_PORT.
+		 */
+		strbuf_addf(
+			&sh,
+			" \\\n\t-netdev \"socket,id=net0,%s=127.0.0.1:${NET_PORT:-10770}\"",
+			tgt ? "listen" : "connect");
 		word(&sh, "-device");
 		wordf(&sh, "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:0%d",
 		      tgt ? 2 : 1);
@@ -311,8 +333,16 @@ static const char readme[] =
 	"\n"
 	"   a. Get the kernel in kernel.txt (check the bzImage SHA-256), a root\n"
 	"      image with the packages of the lab's guest image (%s), the\n"
-	"      wblab initramfs, and the kernel's modules image.\n"
-	"   b. %sKERNEL=bzImage INITRD=initrd.img ROOT_IMAGE=root.img MODULES=modules.img ./qemu.sh\n"
+	"      wblab initramfs, and the kernel's modules image. In the lab that\n"
+	"      made the bundle: bzImage and modules.img in\n"
+	"      %s/kernels/%s-%.12s/,\n"
+	"      the initramfs domain.xml names, and\n"
+	"      %s/images/%s-*/root.img.\n"
+	"   b. KERNEL=bzImage INITRD=initrd.img ROOT_IMAGE=root.img MODULES=modules.img \\\n"
+	"        ./run-by-hand.sh\n"
+	"      runs the cell once with QEMU and socat (Debian: qemu-system-x86,\n"
+	"      qemu-utils, socat) and prints done, hung (a phase outlived wblab's\n"
+	"      limit for it) or exited. What it does, step by step: %s./qemu.sh\n"
 	"      boots the guest as the cell did (domain.xml is what libvirt got).\n"
 	"      Its agent says hello on agent.sock and waits for the plan:\n"
 	"        { printf 'WBL1 P %%s plan\\n' \"$(wc -c < plan.txt)\"; cat plan.txt; sleep 86400; } |\n"
@@ -364,11 +394,16 @@ int repro_texts(struct repro_ctx *x)
 		repro_str(x->cell, "workload"),
 		repro_int(x->cell, "memory_mib"), repro_int(x->cell, "vcpus"),
 		repro_str(x->cell, "accel"), image ? image : "debian-12",
+		cache_root(), repro_str(x->cell, "kernel.name"),
+		repro_str(x->cell, "kernel.hash"), cache_root(),
+		image ? image : "debian-12",
 		x->has_target ?
-			"First the iSCSI target: qemu-target.sh with plan-target.txt on\n"
-			"      agent-target.sock, until console-target.log says\n"
-			"      'wblab-agent: run serve' (the target serves its LUNs); then\n"
-			"      " :
+			"first the iSCSI\n"
+			"      target: qemu-target.sh with plan-target.txt on agent-target.sock,\n"
+			"      until console-target.log says 'wblab-agent: run serve' (the\n"
+			"      target serves its LUNs). The two guests' network is a TCP socket\n"
+			"      on 127.0.0.1:NET_PORT (10770), the target listening: run one\n"
+			"      bundle per port. Then " :
 			"",
 		x->has_target ?
 			"   The target guest's steps are plan-target.sh.\n" :

@@ -252,7 +252,7 @@ int repro_bundle(const char *cell_arg, const char *out_dir, struct strbuf *err)
 		goto out;
 	}
 	if (plans(&x) || domains(&x) || specs(&x) || repro_kernel(&x) ||
-	    repro_qemu(&x) || repro_texts(&x))
+	    repro_qemu(&x) || repro_by_hand(&x) || repro_texts(&x))
 		goto out;
 	if (rename(x.out, out_dir)) {
 		strbuf_addf(err, "cannot rename %s to %s: %s", x.out, out_dir,

@@ -36,3 +36,25 @@ check "seed stack: the target guest's targetcli ls" sh -c "sed -n '/## target gu
 check "seed stack: the target guest's console is kept" grep -q 'wblab-agent: hello sent' "$c/console-target.log"
 check "no wblab domain left" no_domains_left "$R"/topo-*
 check "no wblab network left" no_networks_left "$R"/topo-*
+
+# The seed stack's cell as a reproducer bundle, run by hand: its own
+# run-by-hand.sh, plain QEMU and socat, no wblab and no libvirt.
+b="$R/bundle-seed"
+./wblab repro "$c" -o "$b" >"$R/bundle-seed.log" 2>&1
+check "wblab repro bundles the two-guest cell" test -x "$b/run-by-hand.sh" -a -x "$b/qemu-target.sh"
+check "the bundle's guests meet on loopback only" sh -c "grep -q 'listen=127.0.0.1:' '$b/qemu-target.sh' && grep -q 'connect=127.0.0.1:' '$b/qemu.sh'"
+k=${WBLAB_CACHE:-/var/lib/wblab/cache}/kernels/$(jq -r '.kernel.name + "-" + .kernel.hash[0:12]' "$c/cell.json")
+t0=$(date +%s)
+KERNEL="$k/bzImage" MODULES="$k/modules.img" \
+	INITRD=$(sed -n 's:.*<initrd>\(.*\)</initrd>.*:\1:p' "$b/domain.xml") \
+	ROOT_IMAGE=$(ls "${WBLAB_CACHE:-/var/lib/wblab/cache}"/images/debian-12-*/root.img | head -n 1) \
+	"$b/run-by-hand.sh" >"$b/by-hand.log" 2>&1
+rc=$?
+echo "# seed stack by hand: exit $rc in $(( $(date +%s) - t0 )) s: $(head -n 1 "$b/by-hand.log")"
+[ $rc -eq 0 ] && grep -q '^done in ' "$b/by-hand.log" && pass "by hand: the plan ran to its end" ||
+	fail "by hand: exit $rc, $(cat "$b/by-hand.log")"
+check "by hand: the main guest logged in to the target's four LUNs" \
+	test "$(grep -a -Ec 'tcp: \[[0-9]+\] 10\.77\.0\.2:3260,1 iqn\.2026-12\.org\.wblab:m[0-3]' "$b/channel.out")" -eq 4
+check "by hand: fio's JSON came back on the channel" grep -a -Eq 'WBL1 F [0-9]+ fio.json$' "$b/channel.out"
+check "by hand: no kernel event on the console" sh -c "./wblab parse-console '$b/console.log' | grep -q ': none$'"
+check "by hand: no guest left" sh -c "! for p in \$(pgrep -x qemu-system-x86); do readlink /proc/\$p/cwd; done | grep -qxF '$b'"
