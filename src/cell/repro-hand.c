@@ -9,7 +9,9 @@
  * may last its steps' timeouts plus WORKLOAD_GRACE, the collect and
  * teardown phases COLLECT_TIMEOUT each, the others SETUP_TIMEOUT. The
  * phases are counted from the agent's phase frames on the channel, in
- * plan order, so an agent of any age will do.
+ * plan order, so an agent of any age will do. A hung guest gets SysRq-w
+ * and SysRq-l on QEMU's monitor before it is stopped, as wblab sends them
+ * by libvirt (cell.c, dump_blocked_tasks()).
  */
 #include "cell/repro-int.h"
 #include "util/strbuf.h"
@@ -92,6 +94,11 @@ static const char script[] =
 	"\t[ \"${n:-0}\" -eq \"$seen\" ] || { seen=${n:-0}; since=$(date +%s); }\n"
 	"\tif [ $(($(date +%s) - since)) -gt \"$(limit \"$seen\")\" ]; then\n"
 	"\t\techo \"hung: phase $(phase_name \"$seen\") outlived its $(limit \"$seen\") s\"\n"
+	"\t\t# As wblab does before it stops a hung guest: blocked tasks, CPUs.\n"
+	"\t\t{ printf 'sendkey alt-sysrq-w\\nsendkey alt-sysrq-l\\n'; sleep 1; } |\n"
+	"\t\t\tsocat - UNIX-CONNECT:monitor.sock >/dev/null 2>&1 || :\n"
+	"\t\tsleep 5\n"
+	"\t\techo \"SysRq-w and SysRq-l sent: the end of console.log shows where it waits\"\n"
 	"\t\tbreak\n"
 	"\tfi\n"
 	"\tsleep 1\n"

@@ -231,6 +231,9 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 	word(&sh, "virtio-serial-pci");
 	word(&sh, "-device");
 	word(&sh, "virtserialport,chardev=agent,name=org.wblab.agent");
+	/* Where run-by-hand.sh sends SysRq keys, as wblab does by libvirt. */
+	word(&sh, "-monitor");
+	wordf(&sh, "unix:monitor%s.sock,server=on,wait=off", sfx);
 	if (x->has_target) {
 		/*
 		 * The cell's isolated network: the two guests and nothing
