@@ -143,10 +143,10 @@ static const char *net_note(const struct repro_ctx *x, bool tgt)
 	if (!x->has_target)
 		return "";
 	if (tgt)
-		return "# NET_PORT (10770) is the loopback port this guest listens on for the\n"
-		       "# main guest's network: start it first.\n";
-	return "# NET_PORT (10770) is the loopback port qemu-target.sh listens on:\n"
-	       "# start that one first.\n";
+		return "# The network to the main guest is UDP on loopback: this guest\n"
+		       "# at NET_PORT + 1 (10771), the main guest at NET_PORT (10770).\n";
+	return "# The network to the target guest is UDP on loopback: this guest at\n"
+	       "# NET_PORT (10770), the target at NET_PORT + 1 (10771).\n";
 }
 
 /* One guest's QEMU command, its disks made first. */
@@ -175,7 +175,7 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 		"# root image (wblab image build debian-12), MODULES the kernel's modules.img.\n"
 		"%s"
 		"set -eu\n"
-		": \"${KERNEL:=bzImage}\" \"${INITRD:?set INITRD}\" \"${ROOT_IMAGE:?set ROOT_IMAGE}\"\n"
+		": \"${KERNEL:=bzImage}\" \"${INITRD:?set INITRD}\" \"${ROOT_IMAGE:?set ROOT_IMAGE}\" \"${NET_PORT:=10770}\"\n"
 		"qemu-img create -q -f qcow2 -F raw -b \"$ROOT_IMAGE\" -- root%s.qcow2\n",
 		tgt ? "iSCSI target" : "main",
 		x->has_domain_xml ? "domain.xml shows" : "the cell", sfx,
@@ -237,15 +237,19 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 	if (x->has_target) {
 		/*
 		 * The cell's isolated network: the two guests and nothing
-		 * else. A TCP socket on loopback, the target listening, so
-		 * that no frame leaves the host (a multicast socket would go
-		 * out of the default route) and two bundles run at once
-		 * apart by NET_PORT.
+		 * else, UDP on loopback, main at NET_PORT, the target at
+		 * NET_PORT + 1. Not multicast, which leaves the host by the
+		 * default route and which two bundles run at once would share;
+		 * not a TCP stream, over which a swap-direct bundle ran twice
+		 * as slowly as its cell (plan done at 174-189 s, the hog's
+		 * step timed out; over UDP at 96 s, in the lab's cells at
+		 * 88-104 s: docs/repro.md).
 		 */
 		strbuf_addf(
 			&sh,
-			" \\\n\t-netdev \"socket,id=net0,%s=127.0.0.1:${NET_PORT:-10770}\"",
-			tgt ? "listen" : "connect");
+			" \\\n\t-netdev \"socket,id=net0,udp=127.0.0.1:%s,localaddr=127.0.0.1:%s\"",
+			tgt ? "$NET_PORT" : "$((NET_PORT + 1))",
+			tgt ? "$((NET_PORT + 1))" : "$NET_PORT");
 		word(&sh, "-device");
 		wordf(&sh, "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:0%d",
 		      tgt ? 2 : 1);
@@ -404,9 +408,9 @@ int repro_texts(struct repro_ctx *x)
 			"first the iSCSI\n"
 			"      target: qemu-target.sh with plan-target.txt on agent-target.sock,\n"
 			"      until console-target.log says 'wblab-agent: run serve' (the\n"
-			"      target serves its LUNs). The two guests' network is a TCP socket\n"
-			"      on 127.0.0.1:NET_PORT (10770), the target listening: run one\n"
-			"      bundle per port. Then " :
+			"      target serves its LUNs). The two guests' network is UDP on\n"
+			"      127.0.0.1, ports NET_PORT (10770) and NET_PORT + 1: run one\n"
+			"      bundle per pair of ports. Then " :
 			"",
 		x->has_target ?
 			"   The target guest's steps are plan-target.sh.\n" :
