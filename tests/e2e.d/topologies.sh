@@ -42,7 +42,7 @@ check "no wblab network left" no_networks_left "$R"/topo-*
 b="$R/bundle-seed"
 ./wblab repro "$c" -o "$b" >"$R/bundle-seed.log" 2>&1
 check "wblab repro bundles the two-guest cell" test -x "$b/run-by-hand.sh" -a -x "$b/qemu-target.sh"
-check "the bundle's guests meet on loopback only" sh -c "grep -q 'listen=127.0.0.1:' '$b/qemu-target.sh' && grep -q 'connect=127.0.0.1:' '$b/qemu.sh'"
+check "the bundle's guests meet on loopback only" sh -c "for f in '$b/qemu-target.sh' '$b/qemu.sh'; do grep -q 'socket,id=net0,udp=127.0.0.1:[^,]*,localaddr=127.0.0.1:' \"\$f\" || exit 1; done; ! grep -q mcast '$b/qemu-target.sh' '$b/qemu.sh'"
 k=${WBLAB_CACHE:-/var/lib/wblab/cache}/kernels/$(jq -r '.kernel.name + "-" + .kernel.hash[0:12]' "$c/cell.json")
 t0=$(date +%s)
 KERNEL="$k/bzImage" MODULES="$k/modules.img" \
