@@ -33,14 +33,7 @@
 #include "virt/virt.h"
 #include "virt/vols.h"
 
-#define SETUP_TIMEOUT 600 /* s: building the storage stack */
-#define COLLECT_TIMEOUT 180 /* s: snapshots, captures, teardown */
 #define POWEROFF_GRACE 15 /* s: late console output after the exit */
-/*
- * s: the agent kills the workload at its timeout and moves on to collect;
- * a guest still in the workload this long after is hung (docs/design.md).
- */
-#define WORKLOAD_GRACE 10
 #define MAIN_IP "10.77.0.1"
 #define TARGET_IP "10.77.0.2"
 

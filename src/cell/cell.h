@@ -8,6 +8,18 @@
 
 #include "cell/types.h"
 
+/*
+ * How long a guest may stay in a phase of its plan before the host calls
+ * it hung; run-by-hand.sh of a reproducer bundle applies the same.
+ */
+#define SETUP_TIMEOUT 600 /* s: building the storage stack */
+#define COLLECT_TIMEOUT 180 /* s: snapshots, captures, teardown */
+/*
+ * s: the agent kills the workload at its timeout and moves on to collect;
+ * a guest still in the workload this long after is hung (docs/design.md).
+ */
+#define WORKLOAD_GRACE 10
+
 /* Run one cell to completion; always writes cell.json. Returns 0 if written. */
 int cell_run(virConnectPtr conn, const struct cell_spec *c,
 	     struct cell_result *r);

@@ -27,12 +27,21 @@ static bool hex_hash(const char *s)
 	return s && n >= 12 && n <= 64 && !s[n];
 }
 
+/* The lab's cache entry of the kernel NAME with cache key HASH. */
+static char *kernel_dir(const char *name, const char *hash)
+{
+	char *leaf = xasprintf("%s-%.12s", name, hash);
+	char *dir = cache_path("kernels", leaf);
+
+	free(leaf);
+	return dir;
+}
+
 /* The cache entry's bzImage SHA-256 (its seal) and .config, if here. */
 static void kernel_cache(struct repro_ctx *x, json_object *k, const char *name,
 			 const char *hash, struct strbuf *txt)
 {
-	char *leaf = xasprintf("%s-%.12s", name, hash);
-	char *dir = cache_path("kernels", leaf);
+	char *dir = kernel_dir(name, hash);
 	char *seal = xasprintf("%s/seal.json", dir);
 	char *config = xasprintf("%s/config", dir);
 	struct strbuf why = STRBUF_INIT, sb = STRBUF_INIT;
@@ -60,7 +69,6 @@ static void kernel_cache(struct repro_ctx *x, json_object *k, const char *name,
 	json_object_put(s);
 	strbuf_release(&why);
 	strbuf_release(&sb);
-	free(leaf);
 	free(dir);
 	free(seal);
 	free(config);
@@ -342,7 +350,7 @@ static const char readme[] =
 	"      image with the packages of the lab's guest image (%s), the\n"
 	"      wblab initramfs, and the kernel's modules image. In the lab that\n"
 	"      made the bundle: bzImage and modules.img in\n"
-	"      %s/kernels/%s-%.12s/,\n"
+	"      %s/,\n"
 	"      the initramfs domain.xml names, and\n"
 	"      %s/images/%s-*/root.img.\n"
 	"   b. KERNEL=bzImage INITRD=initrd.img ROOT_IMAGE=root.img MODULES=modules.img \\\n"
@@ -366,8 +374,11 @@ int repro_texts(struct repro_ctx *x)
 {
 	json_object *sig = repro_signature(x->cell);
 	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
-	const char *image = repro_str(x->run, "spec.image");
+	const char *spec_image = repro_str(x->run, "spec.image");
+	const char *image = spec_image ? spec_image : "debian-12";
 	const char *extra = repro_str(x->run, "spec.cmdline_extra");
+	char *kdir = kernel_dir(repro_str(x->cell, "kernel.name"),
+				repro_str(x->cell, "kernel.hash"));
 	char *path;
 	int ret;
 
@@ -379,7 +390,7 @@ int repro_texts(struct repro_ctx *x)
 	json_put_str(x->bundle, "cell", repro_str(x->cell, "cell"));
 	json_put_str(x->bundle, "topology", x->topo.name);
 	json_put_str(x->bundle, "workload", repro_str(x->cell, "workload"));
-	json_put_str(x->bundle, "image", image ? image : "debian-12");
+	json_put_str(x->bundle, "image", image);
 	json_put_str(x->bundle, "cmdline_extra", extra ? extra : "");
 	json_put_int(x->bundle, "memory_mib", repro_int(x->cell, "memory_mib"));
 	json_put_int(x->bundle, "vcpus", repro_int(x->cell, "vcpus"));
@@ -400,10 +411,7 @@ int repro_texts(struct repro_ctx *x)
 		repro_str(x->cell, "kernel.version"), x->topo.name,
 		repro_str(x->cell, "workload"),
 		repro_int(x->cell, "memory_mib"), repro_int(x->cell, "vcpus"),
-		repro_str(x->cell, "accel"), image ? image : "debian-12",
-		cache_root(), repro_str(x->cell, "kernel.name"),
-		repro_str(x->cell, "kernel.hash"), cache_root(),
-		image ? image : "debian-12",
+		repro_str(x->cell, "accel"), image, kdir, cache_root(), image,
 		x->has_target ?
 			"first the iSCSI\n"
 			"      target: qemu-target.sh with plan-target.txt on agent-target.sock,\n"
@@ -421,6 +429,7 @@ int repro_texts(struct repro_ctx *x)
 	json_object_put(sig);
 	strbuf_release(&sb);
 	strbuf_release(&line);
+	free(kdir);
 	free(path);
 	return ret;
 }
