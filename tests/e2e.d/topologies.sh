@@ -43,11 +43,11 @@ b="$R/bundle-seed"
 ./wblab repro "$c" -o "$b" >"$R/bundle-seed.log" 2>&1
 check "wblab repro bundles the two-guest cell" test -x "$b/run-by-hand.sh" -a -x "$b/qemu-target.sh"
 check "the bundle's guests meet on loopback only" sh -c "for f in '$b/qemu-target.sh' '$b/qemu.sh'; do grep -q 'socket,id=net0,udp=127.0.0.1:[^,]*,localaddr=127.0.0.1:' \"\$f\" || exit 1; done; ! grep -q mcast '$b/qemu-target.sh' '$b/qemu.sh'"
-k=${WBLAB_CACHE:-/var/lib/wblab/cache}/kernels/$(jq -r '.kernel.name + "-" + .kernel.hash[0:12]' "$c/cell.json")
+k=$(./wblab kernel show --json "$(jq -r .kernel.name "$c/cell.json")" | jq -r .artifact.dir)
 t0=$(date +%s)
 KERNEL="$k/bzImage" MODULES="$k/modules.img" \
 	INITRD=$(sed -n 's:.*<initrd>\(.*\)</initrd>.*:\1:p' "$b/domain.xml") \
-	ROOT_IMAGE=$(ls "${WBLAB_CACHE:-/var/lib/wblab/cache}"/images/debian-12-*/root.img | head -n 1) \
+	ROOT_IMAGE=$(./wblab image list --json | jq -r '.[] | select(.name == "debian-12") | .path') \
 	"$b/run-by-hand.sh" >"$b/by-hand.log" 2>&1
 rc=$?
 echo "# seed stack by hand: exit $rc in $(( $(date +%s) - t0 )) s: $(head -n 1 "$b/by-hand.log")"
