@@ -134,13 +134,18 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 	return ret;
 }
 
-char *kernel_cache_dir(const struct kernel_spec *s, const char *hash)
+char *kernel_cache_dir_of(const char *name, const char *hash)
 {
-	char *leaf = xasprintf("%s-%.12s", s->name, hash);
+	char *leaf = xasprintf("%s-%.12s", name, hash);
 	char *dir = cache_path("kernels", leaf);
 
 	free(leaf);
 	return dir;
+}
+
+char *kernel_cache_dir(const struct kernel_spec *s, const char *hash)
+{
+	return kernel_cache_dir_of(s->name, hash);
 }
 
 static const char *jstr(json_object *o, const char *key)

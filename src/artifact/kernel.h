@@ -41,6 +41,8 @@ struct kernel_artifact {
 int kernel_cache_key(const struct kernel_spec *s, char *hex);
 /* The cache entry of spec s under key hash: ROOT/kernels/<name>-<hash12>. */
 char *kernel_cache_dir(const struct kernel_spec *s, const char *hash);
+/* The same for a kernel known by name only (a cell.json, a bundle). */
+char *kernel_cache_dir_of(const char *name, const char *hash);
 /* Load the cached artifact for spec s, if present; 0 found, 1 missing, -1 error. */
 int kernel_lookup(const struct kernel_spec *s, struct kernel_artifact *out);
 int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,

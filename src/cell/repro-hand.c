@@ -8,9 +8,8 @@
  * It applies wblab's rule for a hang, with wblab's numbers (cell/cell.h):
  * the workload phase may last its steps' timeouts plus WORKLOAD_GRACE,
  * the collect and teardown phases COLLECT_TIMEOUT each, the others
- * SETUP_TIMEOUT. The
- * phases are counted from the agent's phase frames on the channel, in
- * plan order, so an agent of any age will do. A hung guest gets SysRq-w
+ * SETUP_TIMEOUT. The phases are counted from the agent's phase frames
+ * on the channel, in plan order, so an agent of any age will do. A hung guest gets SysRq-w
  * and SysRq-l on QEMU's monitor before it is stopped, as wblab sends them
  * by libvirt (cell.c, dump_blocked_tasks()).
  */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "artifact/cache.h"
+#include "artifact/kernel.h"
 #include "cell/plan.h"
 #include "cell/repro-int.h"
 #include "cell/repro.h"
@@ -27,21 +28,11 @@ static bool hex_hash(const char *s)
 	return s && n >= 12 && n <= 64 && !s[n];
 }
 
-/* The lab's cache entry of the kernel NAME with cache key HASH. */
-static char *kernel_dir(const char *name, const char *hash)
-{
-	char *leaf = xasprintf("%s-%.12s", name, hash);
-	char *dir = cache_path("kernels", leaf);
-
-	free(leaf);
-	return dir;
-}
-
 /* The cache entry's bzImage SHA-256 (its seal) and .config, if here. */
 static void kernel_cache(struct repro_ctx *x, json_object *k, const char *name,
 			 const char *hash, struct strbuf *txt)
 {
-	char *dir = kernel_dir(name, hash);
+	char *dir = kernel_cache_dir_of(name, hash);
 	char *seal = xasprintf("%s/seal.json", dir);
 	char *config = xasprintf("%s/config", dir);
 	struct strbuf why = STRBUF_INIT, sb = STRBUF_INIT;
@@ -377,8 +368,8 @@ int repro_texts(struct repro_ctx *x)
 	const char *spec_image = repro_str(x->run, "spec.image");
 	const char *image = spec_image ? spec_image : "debian-12";
 	const char *extra = repro_str(x->run, "spec.cmdline_extra");
-	char *kdir = kernel_dir(repro_str(x->cell, "kernel.name"),
-				repro_str(x->cell, "kernel.hash"));
+	char *kdir = kernel_cache_dir_of(repro_str(x->cell, "kernel.name"),
+					 repro_str(x->cell, "kernel.hash"));
 	char *path;
 	int ret;
 
