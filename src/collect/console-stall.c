@@ -14,6 +14,12 @@
  * Bounded: STALL_MAX_TASKS tasks and STALL_MAX_DEVS devices a dump, a
  * dump read for at most STALL_DUMP_LINES lines. A dump 1 after a
  * "recovered" replaces the earlier one; lines after dump 2 change nothing.
+ *
+ * The same wait site is the same first STALL_CHAIN reliable frames past
+ * the scheduler's, not only the first: a writer that got its clone from
+ * md's bio_set and now waits for fs_bio_set's is in mempool_alloc in both
+ * dumps, but it moved, and a task that moved is not stuck (lab 6.12,
+ * swap-direct-mglru-off, tests/data/stall/README.md).
  */
 #include <limits.h>
 #include <stdio.h>
@@ -30,6 +36,8 @@
 #define STALL_MARK "wblab: stall dump "
 /* The title: "stall in SITE, SITE, ..." while it fits HEAD_MAX. */
 #define STALL_MAX_SITES 8
+/* Frames past the scheduler's that must match in both dumps. */
+#define STALL_CHAIN 4
 
 static const char *const vm_keys[] = {
 	"pswpout", "pgpgout", "nr_free_pages", "nr_writeback", "workload",
@@ -39,7 +47,9 @@ static const char *const vm_keys[] = {
 struct stall_task {
 	int pid;
 	char who[48]; /* the work function of a kworker, else the comm */
-	char wait[FRAME_MAX];
+	char wait[FRAME_MAX]; /* chain[0], the site the title names */
+	char chain[STALL_CHAIN][FRAME_MAX];
+	int nr_chain;
 };
 
 struct stall_dev {
@@ -201,22 +211,37 @@ void stall_dump_line(struct console_parser *p, const struct line *l)
 		memset(st->open, 0, sizeof(*st->open));
 		st->open->pid = t.pid;
 		snprintf(st->open->who, sizeof(st->open->who), "%s", t.comm);
+	} else if (st->open && memmem(l->s, l->len, "</TASK>", 7)) {
+		st->open = NULL; /* the record ends: no frame past it */
 	} else if (st->open && (wn = sysrq_work(l->s, l->len, &wf))) {
 		snprintf(st->open->who, sizeof(st->open->who), "%.*s", (int)wn,
 			 wf);
-	} else if (st->open && !st->open->wait[0] &&
+	} else if (st->open && st->open->nr_chain < STALL_CHAIN &&
 		   sysrq_frame(l->s, l->len, fn, sizeof(fn)) &&
-		   !sysrq_sched_frame(fn)) {
-		snprintf(st->open->wait, sizeof(st->open->wait), "%s", fn);
+		   (st->open->nr_chain || !sysrq_sched_frame(fn))) {
+		struct stall_task *t = st->open;
+
+		snprintf(t->chain[t->nr_chain++], FRAME_MAX, "%s", fn);
+		if (t->nr_chain == 1)
+			snprintf(t->wait, sizeof(t->wait), "%s", fn);
 	}
+}
+
+static bool same_chain(const struct stall_task *a, const struct stall_task *b)
+{
+	if (a->nr_chain != b->nr_chain)
+		return false;
+	for (int i = 0; i < a->nr_chain; i++)
+		if (strcmp(a->chain[i], b->chain[i]))
+			return false;
+	return true;
 }
 
 static const struct stall_task *find_task(const struct stall_dump *d,
 					  const struct stall_task *t)
 {
 	for (int i = 0; i < d->nr_task; i++)
-		if (d->task[i].pid == t->pid &&
-		    !strcmp(d->task[i].wait, t->wait))
+		if (d->task[i].pid == t->pid && same_chain(&d->task[i], t))
 			return &d->task[i];
 	return NULL;
 }
