@@ -368,7 +368,8 @@ END_TEST
  * in dump 2 only the hog is in D state, in mempool_alloc again but for
  * fs_bio_set (bio_alloc_bioset <- __swap_writepage): it got its clone
  * and moved on, and pswpout rose 0.2 s later. The same first frame is not
- * the same wait: no event. Dump 1 given as both dumps is one.
+ * the same wait: no event. Dump 1 given as both dumps is one, and the
+ * watcher's "stall ended" line after dump 2 is its ended_after_s.
  */
 #define MOVED "swap-direct-6.12-lab-moved.console.gz"
 
@@ -423,6 +424,23 @@ START_TEST(test_stall_moved_is_not_stuck)
 		json_object_array_length(json_path(j, "sites.0.tasks")), 3);
 	ck_assert_int_eq(json_object_get_int(json_path(j, "blocked_second")),
 			 3);
+	ck_assert_ptr_null(json_path(j, "ended_after_s"));
+	json_object_put(j);
+	console_report_free(&r);
+	/* The watcher saw it end: said once, after dump 2 only. */
+	strbuf_reset(&twice);
+	strbuf_addstr(&twice,
+		      "[   60.0] wblab: stall ended: progress after 9 s\n");
+	dump_block(&twice, &c, 1, 1);
+	dump_block(&twice, &c, 1, 2);
+	strbuf_addstr(&twice,
+		      "[   90.0] wblab: stall ended: progress after 47 s\n"
+		      "[   99.0] wblab: stall ended: progress after 56 s\n");
+	parse(&twice, &r);
+	j = detail_json(stall_of(&r, &n));
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(json_object_get_int(json_path(j, "ended_after_s")),
+			 47);
 	json_object_put(j);
 	console_report_free(&r);
 	strbuf_release(&twice);

@@ -92,8 +92,8 @@ static void slurp(struct strbuf *sb, const char *dir, const char *name)
 	ck_assert_int_ge(strbuf_read_file(sb, p), 0);
 }
 
-/* One second of watching in which every open() fails (EMFILE). */
-static bool tick_no_files(struct watch *w)
+/* One second of fn's watching in which every open() fails (EMFILE). */
+static bool no_files(struct watch *w, bool (*fn)(struct watch *))
 {
 	struct rlimit rl, low;
 	int fd = dup(0);
@@ -106,9 +106,14 @@ static bool tick_no_files(struct watch *w)
 	low.rlim_cur = fd;
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &low), 0);
 	ck_assert_int_lt(open("/dev/null", O_RDONLY), 0);
-	done = watch_tick(w);
+	done = fn(w);
 	ck_assert_int_eq(setrlimit(RLIMIT_NOFILE, &rl), 0);
 	return done;
+}
+
+static bool tick_no_files(struct watch *w)
+{
+	return no_files(w, watch_tick);
 }
 
 /*
@@ -161,6 +166,22 @@ START_TEST(test_watch_stuck_opens_nothing)
 	slurp(&k, dir, "/proc/sysrq-trigger");
 	ck_assert_str_eq(k.buf, "tt");
 	ck_assert(tick_no_files(&w));
+	/*
+	 * After dump 2: still stuck for 2 s, opening nothing; then swap-out
+	 * moves (the earlier vmstat), and it says the stall ended after the
+	 * 3 + 2 + 2 s nothing moved, once.
+	 */
+	ck_assert(!no_files(&w, watch_ended));
+	ck_assert(!no_files(&w, watch_ended));
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_null(strstr(k.buf, "ended"));
+	put(dir, "/proc/vmstat", VMSTAT_BEFORE);
+	ck_assert(no_files(&w, watch_ended));
+	ck_assert(watch_ended(&w));
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_nonnull(
+		strstr(k.buf, "wblab: stall ended: progress after 7 s\n"));
+	ck_assert_ptr_null(strstr(strstr(k.buf, "ended") + 1, "ended"));
 	strbuf_release(&k);
 	free(dir);
 }
@@ -222,6 +243,7 @@ START_TEST(test_watch_moving_no_dump)
 	ck_assert(!ticks_toggling(&w, dir, "/sys/block/vda/stat",
 				  "stall/watch/vda.stat.2",
 				  "stall/watch/vda.stat.1", 10));
+	ck_assert(watch_ended(&w)); /* no dump 2: nothing to end */
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_str_eq(k.buf, "");
 	strbuf_release(&k);

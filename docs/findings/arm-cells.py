@@ -19,7 +19,9 @@ the console shows of every cell: the watcher's dumps ("dumps 1+1" for
 both, "dump 1, recovered" when progress came back within the gap),
 GFP_ATOMIC allocation failures, iSCSI ping timeouts, pswpout at the
 end (vmstat.after) and its rise in the 20 s before it last rose
-(timeseries.tsv); before those, what the cell's setup read back (md's
+(timeseries.tsv), and after the watcher's dump 2 its rise to the last
+sample ("+0 after dump 2": stuck to the end; more: the standstill
+ended, as shape A's did on the lab kernels); before those, what the cell's setup read back (md's
 write-intent bitmap from /proc/mdstat, or what the plan asked mdadm for
 when a stuck cell collected nothing; lru_gen's mask). Counting
 what is stuck stays a judgement the report states; this lists the
@@ -83,7 +85,25 @@ def console_facts(d):
     except OSError:
         pass
     f.append(swap_tail(d))
+    f.append(after_dump2(d, text))
     return ', '.join(x for x in f if x)
+
+
+def after_dump2(d, text):
+    """pswpout's rise from the watcher's dump 2 to the last sample of
+    timeseries.tsv, whose clock starts at the agent's "bg sampler"
+    line."""
+    m2 = re.search(r'\[\s*([\d.]+)\] wblab: stall dump 2:', text)
+    s0 = re.search(r'\[\s*([\d.]+)\] wblab-agent: bg sampler', text)
+    pts = pswpout_points(d)
+    if not m2 or not s0 or not pts:
+        return ''
+    t2 = float(m2.group(1)) - float(s0.group(1))
+    at = [p for t, p in pts if t <= t2]
+    if not at:
+        return ''
+    return 'pswpout +%d after dump 2 (to %.0f s)' % (pts[-1][1] - at[-1],
+                                                     pts[-1][0])
 
 
 def pswpout_points(d):

@@ -373,6 +373,7 @@ static bool gap_over(struct watch *w)
 	if (still(w)) {
 		dump(w, 2, w->since + w->gap);
 		w->phase = WATCH_DONE;
+		w->evidence = true;
 		return true;
 	}
 	kmsg(w, "wblab: stall recovered: progress within %u s\n", w->gap);
@@ -401,4 +402,18 @@ bool watch_tick(struct watch *w)
 	w->phase = WATCH_GAP;
 	w->gap_left = w->gap;
 	return false;
+}
+
+bool watch_ended(struct watch *w)
+{
+	if (!w->evidence)
+		return true;
+	if (still(w)) {
+		w->after++;
+		return false;
+	}
+	kmsg(w, "wblab: stall ended: progress after %u s\n",
+	     w->since + w->gap + w->after);
+	w->evidence = false;
+	return true;
 }

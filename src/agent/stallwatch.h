@@ -43,6 +43,8 @@ struct watch {
 	/* the decision: seconds still, dumps that found progress again */
 	enum watch_phase phase;
 	unsigned int since, gap_left, rounds;
+	bool evidence; /* dump 2 taken */
+	unsigned int after; /* seconds still since dump 2 */
 };
 
 /*
@@ -56,5 +58,13 @@ int watch_open(struct watch *w, const char *root, unsigned int window,
 	       unsigned int gap, int sid);
 /* One second of watching; true once the evidence is taken. */
 bool watch_tick(struct watch *w);
+/*
+ * After dump 2, one second of watching whether it ends: true once
+ * something moved again ("wblab: stall ended: progress after N s",
+ * N the seconds nothing moved), or at once if there was no dump 2. A
+ * standstill that ends was a stall, not a deadlock: the host's event
+ * says which (collect/console-stall.c).
+ */
+bool watch_ended(struct watch *w);
 
 #endif

@@ -11,7 +11,10 @@
  * watcher: the workload's steps). When nothing moved for WINDOW_S seconds
  * while tasks waited, it writes a marker line to /dev/kmsg and triggers
  * SysRq-t, waits GAP_S seconds and, if still nothing moved, does so
- * again. The console parser (collect/console-stall.c) turns tasks in D
+ * again; after that second dump it keeps reading until something moves
+ * and says so ("wblab: stall ended: progress after N s"), as a stall
+ * that ends is not a deadlock. The console parser
+ * (collect/console-stall.c) turns tasks in D
  * state at the same wait site in both dumps into a `stall` event: which
  * tasks wait where is read from the dumps on the host, not here. The
  * marker lines carry the counters and each device's requests in flight
@@ -83,7 +86,13 @@ int watch_main(int argc, char **argv)
 	do
 		sleep(1);
 	while (!watch_tick(&w));
-	/* Evidence taken: stay out of the way until the phase ends. */
+	/*
+	 * Evidence taken: say whether the standstill ends, with the same
+	 * pread()s of files opened before it, then stay out of the way
+	 * until the phase ends.
+	 */
+	while (!watch_ended(&w))
+		sleep(1);
 	for (;;)
 		pause();
 	return 0;

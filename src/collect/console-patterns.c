@@ -70,7 +70,7 @@ const struct anchor_def anchors[NR_ANCHORS] = {
 	[A_VFSBUSY] = { "VFS: Busy inodes", 0 },
 	[A_VFSCLOSE] = { "VFS: Close: file count is", 5 },
 	[A_KMEMLEAK] = { "unreferenced object 0x", 1 },
-	[A_STALL] = { "wblab: stall dump ", 4 },
+	[A_STALL] = { "wblab: stall ", 4 },
 };
 
 /* Where the message of a BUG: or SYZFAIL: line ends. */

@@ -34,6 +34,7 @@
 #define STALL_MAX_DEVS 16
 #define STALL_DUMP_LINES 20000
 #define STALL_MARK "wblab: stall dump "
+#define STALL_ENDED "wblab: stall ended: progress after "
 /* The title: "stall in SITE, SITE, ..." while it fits HEAD_MAX. */
 #define STALL_MAX_SITES 8
 /* Frames past the scheduler's that must match in both dumps. */
@@ -74,6 +75,7 @@ struct stall_state {
 	long cur_lines;
 	struct stall_task *open; /* D-state task whose wait is not found */
 	struct stall_dump dump[2];
+	long long ended_s; /* the watcher saw progress again; -1 not */
 };
 
 bool stall_reading(const struct console_parser *p)
@@ -148,8 +150,27 @@ static struct stall_state *state(struct console_parser *p)
 	if (!p->stall) {
 		p->stall = xzalloc(sizeof(*p->stall));
 		p->stall->cur = -1;
+		p->stall->ended_s = -1;
 	}
 	return p->stall;
+}
+
+/*
+ * "wblab: stall ended: progress after N s": after dump 2 the watcher saw
+ * something move again, N s after it stopped. Only the first after a
+ * dump 2 counts.
+ */
+static bool stall_ended(struct console_parser *p, const char *r,
+			const char *end)
+{
+	struct stall_state *st = p->stall;
+	unsigned long long n;
+
+	if (!st || !st->dump[1].seen || st->cur >= 0 || st->ended_s >= 0 ||
+	    !num(&r, end, &n))
+		return true;
+	st->ended_s = n > LLONG_MAX ? LLONG_MAX : (long long)n;
+	return true;
 }
 
 bool stall_marker(struct console_parser *p, const struct line *l)
@@ -160,6 +181,8 @@ bool stall_marker(struct console_parser *p, const struct line *l)
 	unsigned long long n;
 	size_t rn;
 
+	if (skip_prefix_mem(s, l->len, STALL_ENDED, &r, &rn))
+		return stall_ended(p, r, end);
 	if (!skip_prefix_mem(s, l->len, STALL_MARK, &r, &rn) ||
 	    !num(&r, end, &n) || n < 1 || n > 2)
 		return false;
@@ -398,5 +421,7 @@ void stall_finish(struct console_parser *p)
 	json_put(e->detail, "vm_first", vm_json(&st->dump[0]));
 	json_put(e->detail, "vm_second", vm_json(&st->dump[1]));
 	alloc_failures(p, st->dump[1].line, e->detail);
+	if (st->ended_s >= 0)
+		json_put_int(e->detail, "ended_after_s", st->ended_s);
 	ctx_close(p);
 }
