@@ -72,6 +72,9 @@ static void load_events(struct rpt_cell *c, json_object *cell)
 		d->kind = str_at(e, "kind");
 		d->title = str_at(e, "title");
 		d->victim = str_at(e, "victim");
+		d->ended_s = json_path(e, "ended_after_s") ?
+				     int_at(e, "ended_after_s") :
+				     -1;
 	}
 	for (size_t i = 0; i < nb; i++) {
 		json_object *t = json_object_array_get_idx(bl, i);
@@ -85,6 +88,7 @@ static void load_events(struct rpt_cell *c, json_object *cell)
 		d->title = xasprintf("%s in %s", *who ? who : "?",
 				     *wait ? wait : "?");
 		d->victim = xstrdup("");
+		d->ended_s = -1;
 		free(comm);
 		free(wait);
 		free(work);

@@ -253,37 +253,51 @@ void mail_outcome_table(struct strbuf *out, const struct rpt_group *g)
 	}
 }
 
-/* OOM victims and stack-overflow titles, per side, counted. */
+/*
+ * OOM victims and event titles, per side, counted; a stall the watcher
+ * saw end is counted again as ended.
+ */
 void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 		      const char *kind, bool victims, const char *head)
 {
 	bool any = false;
 
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		struct strvec seen = STRVEC_INIT;
+		/* ended: "y" for a stall the watcher saw end */
+		struct strvec seen = STRVEC_INIT, ended = STRVEC_INIT;
 		struct strbuf line = STRBUF_INIT;
 
 		for (size_t i = 0; i < g->sides[s].n; i++) {
 			const struct rpt_cell *c = g->sides[s].cells[i];
 
-			for (size_t e = 0; e < c->nr_events; e++)
-				if (!strcmp(c->events[e].kind, kind))
-					strvec_push(
-						&seen,
-						victims ? c->events[e].victim :
-							  c->events[e].title);
+			for (size_t e = 0; e < c->nr_events; e++) {
+				if (strcmp(c->events[e].kind, kind))
+					continue;
+				strvec_push(&seen, victims ?
+							   c->events[e].victim :
+							   c->events[e].title);
+				strvec_push(&ended, c->events[e].ended_s >= 0 ?
+							    "y" :
+							    "n");
+			}
 		}
 		for (size_t i = 0; i < seen.nr; i++) {
-			size_t k = 0, dup = 0;
+			size_t k = 0, dup = 0, e = 0;
 
 			for (size_t j = 0; j < seen.nr; j++) {
-				k += !strcmp(seen.v[i], seen.v[j]);
-				dup |= j < i && !strcmp(seen.v[i], seen.v[j]);
+				bool same = !strcmp(seen.v[i], seen.v[j]);
+
+				k += same;
+				e += same && ended.v[j][0] == 'y';
+				dup |= j < i && same;
 			}
-			if (!dup)
-				strbuf_addf(&line, "%s%s (%zu)",
-					    line.len ? ", " : "",
-					    *seen.v[i] ? seen.v[i] : "?", k);
+			if (dup)
+				continue;
+			strbuf_addf(&line, "%s%s (%zu", line.len ? ", " : "",
+				    *seen.v[i] ? seen.v[i] : "?", k);
+			if (e)
+				strbuf_addf(&line, ", %zu ended", e);
+			strbuf_addch(&line, ')');
 		}
 		if (line.len) {
 			char first[64], nb[40];
@@ -298,6 +312,7 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 		}
 		strbuf_release(&line);
 		strvec_clear(&seen);
+		strvec_clear(&ended);
 	}
 }
 

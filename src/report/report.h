@@ -44,6 +44,8 @@ struct rpt_run {
 
 struct rpt_event {
 	char *kind, *title, *victim;
+	/* a stall the watcher saw end: its seconds still; -1 otherwise */
+	int ended_s;
 };
 
 struct rpt_frame {
