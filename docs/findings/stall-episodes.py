@@ -9,7 +9,7 @@ Also the watcher's dumps that wblab's `stall` event does not count (a
 dump 1 with no dump 2).
 
 Then every standstill of pswpout of 15 s or more in the cell's
-timeseries.tsv (the sampler's clock starts with it: the times are
+timeseries.tsv, the last one too if it lasts to the last sample (the sampler's clock starts with it: the times are
 turned into uptime with its "bg sampler" line), and when wblab ended the
 hog's step (its "run hog" line + the workload's 150 s).
 
@@ -49,6 +49,11 @@ def standstills(d, lines, min_s=15.0):
         if v != prev:
             since = t
         prev = v
+    if since is not None and pts[-1][0] - since >= min_s:
+        print('%s  pswpout still %.1f s, uptime %.1f-%.1f to the last '
+              'sample (hog step ended at %.1f)' % (
+                  os.path.basename(d), pts[-1][0] - since, since + s0,
+                  pts[-1][0] + s0, hog + 150))
 
 
 for d in sys.argv[1:]:
@@ -76,7 +81,7 @@ for d in sys.argv[1:]:
             elif re.search(r'task:\S+\s+state:', l):
                 cur = None
             elif cur and cur[1] is None:
-                f = re.search(r' (raid1_write_request\+\S+|md_account_bio\+\S+|wbt_wait|throttle_direct_reclaim|refill_work|mempool_alloc_noprof)', l)
+                f = re.search(r' (raid1_write_request\+\S+|raid1_make_request\+\S+|md_account_bio\+\S+|__swap_writepage\+\S+|wbt_wait|throttle_direct_reclaim|refill_work|mempool_alloc_noprof)', l)
                 if f and not f.group(1).startswith('mempool'):
                     cur[1] = f.group(1).split('/')[0]
             j += 1
