@@ -441,9 +441,59 @@ START_TEST(test_stall_moved_is_not_stuck)
 	ck_assert_int_eq(n, 1);
 	ck_assert_int_eq(json_object_get_int(json_path(j, "ended_after_s")),
 			 47);
+	ck_assert_int_eq(
+		json_object_get_int(json_path(j, "io_errors_before_end")), 0);
 	json_object_put(j);
 	console_report_free(&r);
 	strbuf_release(&twice);
+	strbuf_release(&c);
+}
+END_TEST
+
+/*
+ * Shape A+B on the lab's 6.12 (2026-12-06, run 20261206-072024-0ac6,
+ * cell 8), with the watcher that goes on after dump 2: a GFP_ATOMIC rx
+ * refill failure at 6.2 s, both iSCSI ping timeouts 10 s later,
+ * refill_work among the writers in mempool_alloc in both dumps; 130 s
+ * still, then iSCSI's session recovery timed out and failed every request
+ * (10 "I/O error, dev" lines) and the watcher saw counters move: it
+ * ended, on I/O errors, not by recovering.
+ */
+#define B_ENDED "swap-direct-6.12-lab-b-ended.console.gz"
+
+START_TEST(test_stall_ended_on_io_errors)
+{
+	struct strbuf c = STRBUF_INIT;
+	struct console_report r;
+	const struct console_event *e;
+	json_object *j, *tasks;
+	bool refill = false;
+	int n;
+
+	testdata_gunzip(&c, "stall/%s", B_ENDED);
+	parse(&c, &r);
+	e = stall_of(&r, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_str_eq(
+		e->title,
+		"stall in __wait_for_common, mempool_alloc_noprof, throttle_direct_reclaim");
+	j = detail_json(e);
+	ck_assert_str_eq(json_object_get_string(json_path(j, "sites.1.wait")),
+			 "mempool_alloc_noprof");
+	tasks = json_path(j, "sites.1.tasks");
+	for (size_t i = 0; i < json_object_array_length(tasks); i++)
+		refill |= !strcmp(json_object_get_string(
+					  json_object_array_get_idx(tasks, i)),
+				  "refill_work");
+	ck_assert(refill);
+	ck_assert_int_eq(json_object_get_int(json_path(j, "ended_after_s")),
+			 130);
+	ck_assert_int_eq(
+		json_object_get_int(json_path(j, "io_errors_before_end")), 10);
+	ck_assert_int_eq(
+		json_object_get_int(json_path(j, "alloc_failures_atomic")), 1);
+	json_object_put(j);
+	console_report_free(&r);
 	strbuf_release(&c);
 }
 END_TEST
@@ -515,6 +565,7 @@ static Suite *stall_suite(void)
 	tcase_add_test(t, test_stall_needs_two_dumps);
 	tcase_add_test(t, test_stall_bounded);
 	tcase_add_test(t, test_stall_moved_is_not_stuck);
+	tcase_add_test(t, test_stall_ended_on_io_errors);
 	suite_add_tcase(s, t);
 	return s;
 }

@@ -11,9 +11,15 @@
  * completed nothing between them, the counters, and the allocation
  * failures (GFP_ATOMIC among them) the console had by the second dump.
  *
+ * After dump 2 the watcher may say the standstill ended ("wblab: stall
+ * ended: progress after N s"): the event's ended_after_s, and how many
+ * of the block layer's "I/O error, dev" lines came before it (a
+ * standstill that ends because the requests failed did not recover).
+ *
  * Bounded: STALL_MAX_TASKS tasks and STALL_MAX_DEVS devices a dump, a
  * dump read for at most STALL_DUMP_LINES lines. A dump 1 after a
- * "recovered" replaces the earlier one; lines after dump 2 change nothing.
+ * "recovered" replaces the earlier one; other dump lines after dump 2
+ * change nothing.
  *
  * The same wait site is the same first STALL_CHAIN reliable frames past
  * the scheduler's, not only the first: a writer that got its clone from
@@ -76,11 +82,18 @@ struct stall_state {
 	struct stall_task *open; /* D-state task whose wait is not found */
 	struct stall_dump dump[2];
 	long long ended_s; /* the watcher saw progress again; -1 not */
+	long io_errors; /* "I/O error, dev" lines after dump 2, before that */
 };
+
+/* After dump 2 until the watcher says it ended. */
+static bool awaiting_end(const struct stall_state *st)
+{
+	return st->cur < 0 && st->dump[1].seen && st->ended_s < 0;
+}
 
 bool stall_reading(const struct console_parser *p)
 {
-	return p->stall && p->stall->cur >= 0;
+	return p->stall && (p->stall->cur >= 0 || awaiting_end(p->stall));
 }
 
 static bool num(const char **s, const char *end, unsigned long long *v)
@@ -209,20 +222,36 @@ bool stall_marker(struct console_parser *p, const struct line *l)
 	return true;
 }
 
-/* A line of the dump being read: its D-state tasks and their wait sites. */
+/*
+ * A line of the dump being read: its D-state tasks and their wait sites;
+ * after dump 2, until the watcher says the standstill ended, whether it
+ * is an I/O error.
+ */
 void stall_dump_line(struct console_parser *p, const struct line *l)
 {
 	struct stall_state *st = p->stall;
-	struct stall_dump *d = &st->dump[st->cur];
+	struct stall_dump *d;
 	struct sysrq_task t;
 	const char *wf;
 	size_t wn;
 	char fn[FRAME_MAX];
 
+	if (awaiting_end(st)) {
+		/*
+		 * The block layer's "I/O error, dev sda, sector ...": a
+		 * standstill that ends on failed requests (iSCSI's session
+		 * recovery timing out fails them all) did not recover.
+		 */
+		if (memmem(l->s, l->len, "I/O error, dev ", 15) &&
+		    st->io_errors < LONG_MAX)
+			st->io_errors++;
+		return;
+	}
 	if (++st->cur_lines > STALL_DUMP_LINES) {
 		st->cur = -1;
 		return;
 	}
+	d = &st->dump[st->cur];
 	if (sysrq_task_line(l->s, l->len, &t, NULL)) {
 		st->open = NULL;
 		if (t.state != 'D')
@@ -421,7 +450,9 @@ void stall_finish(struct console_parser *p)
 	json_put(e->detail, "vm_first", vm_json(&st->dump[0]));
 	json_put(e->detail, "vm_second", vm_json(&st->dump[1]));
 	alloc_failures(p, st->dump[1].line, e->detail);
-	if (st->ended_s >= 0)
+	if (st->ended_s >= 0) {
 		json_put_int(e->detail, "ended_after_s", st->ended_s);
+		json_put_int(e->detail, "io_errors_before_end", st->io_errors);
+	}
 	ctx_close(p);
 }

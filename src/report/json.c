@@ -148,9 +148,12 @@ static json_object *cell_ref(const struct rpt_cell *c)
 		add(x, "title", str(c->events[e].title));
 		if (*c->events[e].victim)
 			add(x, "victim", str(c->events[e].victim));
-		if (c->events[e].ended_s >= 0)
+		if (c->events[e].ended_s >= 0) {
 			add(x, "ended_after_s",
 			    json_object_new_int(c->events[e].ended_s));
+			add(x, "io_errors_before_end",
+			    json_object_new_int(c->events[e].io_errors));
+		}
 		json_object_array_add(ev, x);
 	}
 	add(o, "events", ev);

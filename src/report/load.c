@@ -75,6 +75,7 @@ static void load_events(struct rpt_cell *c, json_object *cell)
 		d->ended_s = json_path(e, "ended_after_s") ?
 				     int_at(e, "ended_after_s") :
 				     -1;
+		d->io_errors = int_at(e, "io_errors_before_end");
 	}
 	for (size_t i = 0; i < nb; i++) {
 		json_object *t = json_object_array_get_idx(bl, i);

@@ -254,8 +254,46 @@ void mail_outcome_table(struct strbuf *out, const struct rpt_group *g)
 }
 
 /*
+ * "y" for a stall the watcher saw end, "e" for one that ended on failed
+ * requests (the block layer's I/O errors before it), "n" otherwise.
+ */
+static const char *ended_mark(const struct rpt_event *e)
+{
+	if (e->ended_s < 0)
+		return "n";
+	return e->io_errors ? "e" : "y";
+}
+
+/* "TITLE (k[, e ended][, f ended on I/O errors]), ...": each title once. */
+static void count_titles(struct strbuf *line, const struct strvec *seen,
+			 const struct strvec *ended)
+{
+	for (size_t i = 0; i < seen->nr; i++) {
+		size_t k = 0, dup = 0, e = 0, f = 0;
+
+		for (size_t j = 0; j < seen->nr; j++) {
+			bool same = !strcmp(seen->v[i], seen->v[j]);
+
+			k += same;
+			e += same && ended->v[j][0] == 'y';
+			f += same && ended->v[j][0] == 'e';
+			dup |= j < i && same;
+		}
+		if (dup)
+			continue;
+		strbuf_addf(line, "%s%s (%zu", line->len ? ", " : "",
+			    *seen->v[i] ? seen->v[i] : "?", k);
+		if (e)
+			strbuf_addf(line, ", %zu ended", e);
+		if (f)
+			strbuf_addf(line, ", %zu ended on I/O errors", f);
+		strbuf_addch(line, ')');
+	}
+}
+
+/*
  * OOM victims and event titles, per side, counted; a stall the watcher
- * saw end is counted again as ended.
+ * saw end is counted again as ended, or as ended on I/O errors.
  */
 void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 		      const char *kind, bool victims, const char *head)
@@ -263,7 +301,6 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 	bool any = false;
 
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		/* ended: "y" for a stall the watcher saw end */
 		struct strvec seen = STRVEC_INIT, ended = STRVEC_INIT;
 		struct strbuf line = STRBUF_INIT;
 
@@ -271,34 +308,16 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 			const struct rpt_cell *c = g->sides[s].cells[i];
 
 			for (size_t e = 0; e < c->nr_events; e++) {
-				if (strcmp(c->events[e].kind, kind))
+				const struct rpt_event *ev = &c->events[e];
+
+				if (strcmp(ev->kind, kind))
 					continue;
-				strvec_push(&seen, victims ?
-							   c->events[e].victim :
-							   c->events[e].title);
-				strvec_push(&ended, c->events[e].ended_s >= 0 ?
-							    "y" :
-							    "n");
+				strvec_push(&seen,
+					    victims ? ev->victim : ev->title);
+				strvec_push(&ended, ended_mark(ev));
 			}
 		}
-		for (size_t i = 0; i < seen.nr; i++) {
-			size_t k = 0, dup = 0, e = 0;
-
-			for (size_t j = 0; j < seen.nr; j++) {
-				bool same = !strcmp(seen.v[i], seen.v[j]);
-
-				k += same;
-				e += same && ended.v[j][0] == 'y';
-				dup |= j < i && same;
-			}
-			if (dup)
-				continue;
-			strbuf_addf(&line, "%s%s (%zu", line.len ? ", " : "",
-				    *seen.v[i] ? seen.v[i] : "?", k);
-			if (e)
-				strbuf_addf(&line, ", %zu ended", e);
-			strbuf_addch(&line, ')');
-		}
+		count_titles(&line, &seen, &ended);
 		if (line.len) {
 			char first[64], nb[40];
 

@@ -44,8 +44,12 @@ struct rpt_run {
 
 struct rpt_event {
 	char *kind, *title, *victim;
-	/* a stall the watcher saw end: its seconds still; -1 otherwise */
-	int ended_s;
+	/*
+	 * a stall the watcher saw end: its seconds still (-1 otherwise),
+	 * and the I/O errors before it ended (failed requests, not a
+	 * recovery, when not 0)
+	 */
+	int ended_s, io_errors;
 };
 
 struct rpt_frame {
