@@ -413,6 +413,35 @@ START_TEST(test_blocked_tasks_listed)
 }
 END_TEST
 
+/*
+ * The lab's own 6.1 and 6.12 on swap over md RAID1/iSCSI (run
+ * 20261206-072024-0ac6, 3 cells of each, tests/data/report/README.md):
+ * 6.12's two stalls lasted until iSCSI's session recovery failed every
+ * request, after which the watcher saw counters move; the mail says they
+ * ended on I/O errors, not that they ended. 6.1's ran with the watcher
+ * before it looked past dump 2: no "ended".
+ */
+START_TEST(test_stall_ended_on_io_errors_listed)
+{
+	struct strbuf mail = STRBUF_INIT;
+	struct report r;
+
+	report_init(&r, NULL);
+	load(&r, "report/lab-stall");
+	build(&r);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(
+		strstr(mail.buf, "6.1: stall in mempool_alloc (1)\n"));
+	ck_assert_ptr_nonnull(strstr(
+		mail.buf,
+		"mempool_alloc_noprof, throttle_direct_reclaim (1, 1\n      ended on I/O errors)"));
+	ck_assert_ptr_null(strstr(mail.buf, " ended)"));
+	strbuf_release(&mail);
+	report_release(&r);
+}
+END_TEST
+
 START_TEST(test_ab_known_answer)
 {
 	struct report_opts o = REPORT_OPTS_INIT;
@@ -878,6 +907,7 @@ int main(void)
 	tcase_add_test(tc, test_three_sides_fit);
 	tcase_add_test(tc, test_ab_known_answer);
 	tcase_add_test(tc, test_blocked_tasks_listed);
+	tcase_add_test(tc, test_stall_ended_on_io_errors_listed);
 	tcase_add_test(tc, test_hostile_input_escaped);
 	tcase_add_test(tc, test_infra_error_apart);
 	tcase_add_test(tc, test_bad_run_dir);

@@ -325,7 +325,7 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 				 mail_ascii(nb, sizeof(nb), g->sides[s].name,
 					    30));
 			if (!any)
-				strbuf_addf(out, "%s\n", head);
+				mail_wrap(out, "", 4, head);
 			any = true;
 			mail_wrap(out, first, 6, line.buf);
 		}
