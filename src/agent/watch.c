@@ -14,12 +14,12 @@
  * again; after that second dump it keeps reading until something moves
  * and says so ("wblab: stall ended: progress after N s"), as a stall
  * that ends is not a deadlock. The console parser
- * (collect/console-stall.c) turns tasks in D
- * state at the same wait site in both dumps into a `stall` event: which
- * tasks wait where is read from the dumps on the host, not here. The
- * marker lines carry the counters and each device's requests in flight
- * (/sys/block/DEV/inflight), so requests issued and never completed in
- * the window show. The readings and the decision: agent/stallwatch.c.
+ * (collect/console-stall.c) turns tasks in D state at the same wait site
+ * in both dumps into a `stall` event: which tasks wait where is read
+ * from the dumps on the host, not here. The marker lines carry the
+ * counters and each device's requests in flight (/sys/block/DEV/inflight),
+ * so requests issued and never completed in the window show. The
+ * readings and the decision: agent/stallwatch.c.
  *
  * Why so careful about memory: in the swap-over-iSCSI deadlock the
  * sampler blocked in throttle_direct_reclaim while writing its tmpfs

@@ -54,7 +54,7 @@ static const char *const vm_keys[] = {
 struct stall_task {
 	int pid;
 	char who[48]; /* the work function of a kworker, else the comm */
-	char wait[FRAME_MAX]; /* chain[0], the site the title names */
+	/* frames past the scheduler's; chain[0] is the site titles name */
 	char chain[STALL_CHAIN][FRAME_MAX];
 	int nr_chain;
 };
@@ -274,8 +274,6 @@ void stall_dump_line(struct console_parser *p, const struct line *l)
 		struct stall_task *t = st->open;
 
 		snprintf(t->chain[t->nr_chain++], FRAME_MAX, "%s", fn);
-		if (t->nr_chain == 1)
-			snprintf(t->wait, sizeof(t->wait), "%s", fn);
 	}
 }
 
@@ -310,7 +308,7 @@ static size_t sites(const struct stall_state *st, const char **site)
 	size_t n = 0;
 
 	for (int i = 0; i < d->nr_task; i++) {
-		const char *w = d->task[i].wait;
+		const char *w = d->task[i].chain[0];
 		bool dup = false;
 
 		if (!w[0] || !find_task(&st->dump[0], &d->task[i]))
@@ -335,7 +333,7 @@ static json_object *sites_json(const struct stall_state *st, const char **site,
 			    *who = json_object_new_array();
 
 		for (int j = 0; j < d->nr_task; j++)
-			if (!strcmp(d->task[j].wait, site[i]) &&
+			if (!strcmp(d->task[j].chain[0], site[i]) &&
 			    find_task(&st->dump[0], &d->task[j])) {
 				char *c = dup_clean(d->task[j].who,
 						    strlen(d->task[j].who));
