@@ -167,20 +167,28 @@ START_TEST(test_watch_stuck_opens_nothing)
 	ck_assert_str_eq(k.buf, "tt");
 	ck_assert(tick_no_files(&w));
 	/*
-	 * After dump 2: still stuck for 2 s, opening nothing; then swap-out
-	 * moves (the earlier vmstat), and it says the stall ended after the
-	 * 3 + 2 + 2 s nothing moved, once.
+	 * After dump 2: still stuck for 2 s, opening nothing; swap-out moves
+	 * once (the earlier vmstat) and stands still again: not an end. Then
+	 * it moves 3 s in a row, and the stall ended after the 3 + 2 + 4 s
+	 * nothing moved before them, said once.
 	 */
+	ck_assert(!no_files(&w, watch_ended));
+	ck_assert(!no_files(&w, watch_ended));
+	put(dir, "/proc/vmstat", VMSTAT_BEFORE);
 	ck_assert(!no_files(&w, watch_ended));
 	ck_assert(!no_files(&w, watch_ended));
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_ptr_null(strstr(k.buf, "ended"));
+	put(dir, "/proc/vmstat", VMSTAT_AFTER);
+	ck_assert(!watch_ended(&w));
 	put(dir, "/proc/vmstat", VMSTAT_BEFORE);
+	ck_assert(!watch_ended(&w));
+	put(dir, "/proc/vmstat", VMSTAT_AFTER);
 	ck_assert(no_files(&w, watch_ended));
 	ck_assert(watch_ended(&w));
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_ptr_nonnull(
-		strstr(k.buf, "wblab: stall ended: progress after 7 s\n"));
+		strstr(k.buf, "wblab: stall ended: progress after 9 s\n"));
 	ck_assert_ptr_null(strstr(strstr(k.buf, "ended") + 1, "ended"));
 	strbuf_release(&k);
 	free(dir);

@@ -404,14 +404,23 @@ bool watch_tick(struct watch *w)
 	return false;
 }
 
+/*
+ * Ended is WATCH_ENDED_S seconds of progress in a row, not one: in a lab
+ * 6.12 cell stuck until iSCSI failed every request, one counter moved
+ * once right after dump 2 and nothing else for 80 s (run
+ * 20261206-085251-545a, cell 3).
+ */
 bool watch_ended(struct watch *w)
 {
 	if (!w->evidence)
 		return true;
 	if (still(w)) {
-		w->after++;
+		w->after += w->moving + 1;
+		w->moving = 0;
 		return false;
 	}
+	if (++w->moving < WATCH_ENDED_S)
+		return false;
 	kmsg(w, "wblab: stall ended: progress after %u s\n",
 	     w->since + w->gap + w->after);
 	w->evidence = false;

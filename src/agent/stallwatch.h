@@ -45,7 +45,11 @@ struct watch {
 	unsigned int since, gap_left, rounds;
 	bool evidence; /* dump 2 taken */
 	unsigned int after; /* seconds still since dump 2 */
+	unsigned int moving; /* seconds of progress in a row since then */
 };
+
+/* Seconds of progress in a row that end a stall after dump 2. */
+#define WATCH_ENDED_S 3
 
 /*
  * Open every file the watcher re-reads (under root: "" in the guest) and
@@ -60,8 +64,9 @@ int watch_open(struct watch *w, const char *root, unsigned int window,
 bool watch_tick(struct watch *w);
 /*
  * After dump 2, one second of watching whether it ends: true once
- * something moved again ("wblab: stall ended: progress after N s",
- * N the seconds nothing moved), or at once if there was no dump 2. A
+ * something moved in WATCH_ENDED_S seconds in a row ("wblab: stall
+ * ended: progress after N s", N the seconds nothing moved before them),
+ * or at once if there was no dump 2. A
  * standstill that ends was a stall, not a deadlock: the host's event
  * says which (collect/console-stall.c).
  */
