@@ -179,8 +179,7 @@ static bool stall_ended(struct console_parser *p, const char *r,
 	struct stall_state *st = p->stall;
 	unsigned long long n;
 
-	if (!st || !st->dump[1].seen || st->cur >= 0 || st->ended_s >= 0 ||
-	    !num(&r, end, &n))
+	if (!st || !awaiting_end(st) || !num(&r, end, &n))
 		return true;
 	st->ended_s = n > LLONG_MAX ? LLONG_MAX : (long long)n;
 	return true;

@@ -254,19 +254,22 @@ void mail_outcome_table(struct strbuf *out, const struct rpt_group *g)
 }
 
 /*
- * "y" for a stall the watcher saw end, "e" for one that ended on failed
- * requests (the block layer's I/O errors before it), "n" otherwise.
+ * 'y' for a stall the watcher saw end, 'e' for one that ended on failed
+ * requests (the block layer's I/O errors before it), 'n' otherwise.
  */
-static const char *ended_mark(const struct rpt_event *e)
+static char ended_mark(const struct rpt_event *e)
 {
 	if (e->ended_s < 0)
-		return "n";
-	return e->io_errors ? "e" : "y";
+		return 'n';
+	return e->io_errors ? 'e' : 'y';
 }
 
-/* "TITLE (k[, e ended][, f ended on I/O errors]), ...": each title once. */
+/*
+ * "TITLE (k[, e ended][, f ended on I/O errors]), ...": each title once;
+ * ended holds ended_mark() of each of seen.
+ */
 static void count_titles(struct strbuf *line, const struct strvec *seen,
-			 const struct strvec *ended)
+			 const char *ended)
 {
 	for (size_t i = 0; i < seen->nr; i++) {
 		size_t k = 0, dup = 0, e = 0, f = 0;
@@ -275,8 +278,8 @@ static void count_titles(struct strbuf *line, const struct strvec *seen,
 			bool same = !strcmp(seen->v[i], seen->v[j]);
 
 			k += same;
-			e += same && ended->v[j][0] == 'y';
-			f += same && ended->v[j][0] == 'e';
+			e += same && ended[j] == 'y';
+			f += same && ended[j] == 'e';
 			dup |= j < i && same;
 		}
 		if (dup)
@@ -301,8 +304,8 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 	bool any = false;
 
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		struct strvec seen = STRVEC_INIT, ended = STRVEC_INIT;
-		struct strbuf line = STRBUF_INIT;
+		struct strvec seen = STRVEC_INIT;
+		struct strbuf line = STRBUF_INIT, ended = STRBUF_INIT;
 
 		for (size_t i = 0; i < g->sides[s].n; i++) {
 			const struct rpt_cell *c = g->sides[s].cells[i];
@@ -314,10 +317,10 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 					continue;
 				strvec_push(&seen,
 					    victims ? ev->victim : ev->title);
-				strvec_push(&ended, ended_mark(ev));
+				strbuf_addch(&ended, ended_mark(ev));
 			}
 		}
-		count_titles(&line, &seen, &ended);
+		count_titles(&line, &seen, ended.buf);
 		if (line.len) {
 			char first[64], nb[40];
 
@@ -331,7 +334,7 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 		}
 		strbuf_release(&line);
 		strvec_clear(&seen);
-		strvec_clear(&ended);
+		strbuf_release(&ended);
 	}
 }
 
