@@ -69,6 +69,22 @@ static int stalls_in(const char *file)
 	return n;
 }
 
+/* The one stall event of the real console tests/data/stall/FILE. */
+static const struct console_event *the_stall(const char *file,
+					     struct console_report *r)
+{
+	struct strbuf c = STRBUF_INIT;
+	const struct console_event *e;
+	int n;
+
+	testdata_gunzip(&c, "stall/%s", file);
+	parse(&c, r);
+	strbuf_release(&c);
+	e = stall_of(r, &n);
+	ck_assert_int_eq(n, 1);
+	return e;
+}
+
 /*
  * Cells whose counters kept moving: slow (debian-6.12 swap-direct on
  * swap-raid1-iscsi at load 11-14, its hog step timed out while pswpout
@@ -255,16 +271,11 @@ END_TEST
 
 START_TEST(test_stall_fault_hang)
 {
-	struct strbuf c = STRBUF_INIT;
 	struct console_report r;
 	const struct console_event *e;
 	json_object *j;
-	int n;
 
-	testdata_gunzip(&c, "stall/%s", HANG);
-	parse(&c, &r);
-	e = stall_of(&r, &n);
-	ck_assert_int_eq(n, 1);
+	e = the_stall(HANG, &r);
 	ck_assert_str_eq(e->title, "stall in percpu_rwsem_wait");
 	ck_assert_int_eq(e->line, 854);
 	j = detail_json(e);
@@ -276,7 +287,6 @@ START_TEST(test_stall_fault_hang)
 			 2432);
 	json_object_put(j);
 	console_report_free(&r);
-	strbuf_release(&c);
 }
 END_TEST
 
@@ -292,16 +302,11 @@ END_TEST
 
 START_TEST(test_stall_swap_deadlock_live)
 {
-	struct strbuf c = STRBUF_INIT;
 	struct console_report r;
 	const struct console_event *e;
 	json_object *j, *md0;
-	int n;
 
-	testdata_gunzip(&c, "stall/%s", HUNG);
-	parse(&c, &r);
-	e = stall_of(&r, &n);
-	ck_assert_int_eq(n, 1);
+	e = the_stall(HUNG, &r);
 	ck_assert_str_eq(
 		e->title,
 		"stall in __wait_for_common, rq_qos_wait, throttle_direct_reclaim");
@@ -321,7 +326,6 @@ START_TEST(test_stall_swap_deadlock_live)
 			 208);
 	json_object_put(j);
 	console_report_free(&r);
-	strbuf_release(&c);
 }
 END_TEST
 
@@ -337,18 +341,14 @@ END_TEST
 
 START_TEST(test_stall_is_hang_evidence)
 {
-	struct strbuf c = STRBUF_INIT, why = STRBUF_INIT;
+	struct strbuf why = STRBUF_INIT;
 	struct console_report r;
 	struct cell_facts f = { .hello = true,
 				.run_timeout = true,
 				.timeout_phase = "collect" };
 	const struct console_event *e;
-	int n;
 
-	testdata_gunzip(&c, "stall/%s", STUCK);
-	parse(&c, &r);
-	e = stall_of(&r, &n);
-	ck_assert_int_eq(n, 1);
+	e = the_stall(STUCK, &r);
 	ck_assert_str_eq(e->title, "stall in mempool_alloc_noprof");
 	cell_facts_console(&f, &r);
 	ck_assert_int_eq(cell_outcome(&f, &why), OUTCOME_HUNG);
@@ -357,7 +357,6 @@ START_TEST(test_stall_is_hang_evidence)
 		"no exit from the agent before the collect timeout; console: stall in mempool_alloc_noprof");
 	console_report_free(&r);
 	strbuf_release(&why);
-	strbuf_release(&c);
 }
 END_TEST
 
@@ -463,17 +462,12 @@ END_TEST
 
 START_TEST(test_stall_ended_on_io_errors)
 {
-	struct strbuf c = STRBUF_INIT;
 	struct console_report r;
 	const struct console_event *e;
 	json_object *j, *tasks;
 	bool refill = false;
-	int n;
 
-	testdata_gunzip(&c, "stall/%s", B_ENDED);
-	parse(&c, &r);
-	e = stall_of(&r, &n);
-	ck_assert_int_eq(n, 1);
+	e = the_stall(B_ENDED, &r);
 	ck_assert_str_eq(
 		e->title,
 		"stall in __wait_for_common, mempool_alloc_noprof, throttle_direct_reclaim");
@@ -494,7 +488,6 @@ START_TEST(test_stall_ended_on_io_errors)
 		json_object_get_int(json_path(j, "alloc_failures_atomic")), 1);
 	json_object_put(j);
 	console_report_free(&r);
-	strbuf_release(&c);
 }
 END_TEST
 
