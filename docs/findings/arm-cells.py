@@ -21,8 +21,8 @@ GFP_ATOMIC allocation failures, iSCSI ping timeouts, pswpout at the
 end (vmstat.after) and its rise in the 20 s before it last rose
 (timeseries.tsv), and after the watcher's dump 2 its rise to the last
 sample ("+0 after dump 2": stuck to the end; more: the standstill
-ended, as shape A's did on the lab kernels); before those, what the cell's setup read back (md's
-write-intent bitmap from /proc/mdstat, or what the plan asked mdadm for
+ended, as shape A's did on the lab kernels); before those, what the
+cell's setup read back (md's write-intent bitmap from /proc/mdstat, or what the plan asked mdadm for
 when a stuck cell collected nothing; lru_gen's mask). Counting
 what is stuck stays a judgement the report states; this lists the
 evidence.
@@ -89,16 +89,26 @@ def console_facts(d):
     return ', '.join(x for x in f if x)
 
 
+def uptime_of(lines, what):
+    """The uptime of the first console line 'wblab-agent: WHAT' (a
+    regular expression), or None (stall-episodes.py reads it too)."""
+    for l in lines:
+        m = re.match(r'\[\s*([\d.]+)\] wblab-agent: ' + what, l)
+        if m:
+            return float(m.group(1))
+    return None
+
+
 def after_dump2(d, text):
     """pswpout's rise from the watcher's dump 2 to the last sample of
     timeseries.tsv, whose clock starts at the agent's "bg sampler"
     line."""
     m2 = re.search(r'\[\s*([\d.]+)\] wblab: stall dump 2:', text)
-    s0 = re.search(r'\[\s*([\d.]+)\] wblab-agent: bg sampler', text)
+    s0 = uptime_of(text.splitlines(), 'bg sampler')
     pts = pswpout_points(d)
-    if not m2 or not s0 or not pts:
+    if not m2 or s0 is None or not pts:
         return ''
-    t2 = float(m2.group(1)) - float(s0.group(1))
+    t2 = float(m2.group(1)) - s0
     at = [p for t, p in pts if t <= t2]
     if not at:
         return ''

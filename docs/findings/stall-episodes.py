@@ -9,9 +9,10 @@ Also the watcher's dumps that wblab's `stall` event does not count (a
 dump 1 with no dump 2).
 
 Then every standstill of pswpout of 15 s or more in the cell's
-timeseries.tsv, the last one too if it lasts to the last sample (the sampler's clock starts with it: the times are
-turned into uptime with its "bg sampler" line), and when wblab ended the
-hog's step (its "run hog" line + the workload's 150 s).
+timeseries.tsv, the last one too if it lasts to the last sample (the
+sampler's clock starts with it: the times are turned into uptime with
+its "bg sampler" line), and when wblab ended the hog's step (its "run
+hog" line + the workload's 150 s).
 
 Usage: /usr/bin/python3 docs/findings/stall-episodes.py CELL_DIR...
 """
@@ -24,13 +25,7 @@ _spec = importlib.util.spec_from_file_location(
 _arm = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(_arm)
 pswpout_points = _arm.pswpout_points
-
-def uptime_of(lines, what):
-    for l in lines:
-        m = re.match(r'\[\s*([\d.]+)\] wblab-agent: ' + what, l)
-        if m:
-            return float(m.group(1))
-    return None
+uptime_of = _arm.uptime_of
 
 
 def standstills(d, lines, min_s=15.0):

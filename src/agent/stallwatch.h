@@ -66,9 +66,8 @@ bool watch_tick(struct watch *w);
  * After dump 2, one second of watching whether it ends: true once
  * something moved in WATCH_ENDED_S seconds in a row ("wblab: stall
  * ended: progress after N s", N the seconds nothing moved before them),
- * or at once if there was no dump 2. A
- * standstill that ends was a stall, not a deadlock: the host's event
- * says which (collect/console-stall.c).
+ * or at once if there was no dump 2. A standstill that ends was a stall,
+ * not a deadlock: the host's event says which (collect/console-stall.c).
  */
 bool watch_ended(struct watch *w);
 

@@ -9,9 +9,9 @@
  * the workload phase may last its steps' timeouts plus WORKLOAD_GRACE,
  * the collect and teardown phases COLLECT_TIMEOUT each, the others
  * SETUP_TIMEOUT. The phases are counted from the agent's phase frames
- * on the channel, in plan order, so an agent of any age will do. A hung guest gets SysRq-w
- * and SysRq-l on QEMU's monitor before it is stopped, as wblab sends them
- * by libvirt (cell.c, dump_blocked_tasks()).
+ * on the channel, in plan order, so an agent of any age will do. A hung
+ * guest gets SysRq-w and SysRq-l on QEMU's monitor before it is stopped,
+ * as wblab sends them by libvirt (cell.c, dump_blocked_tasks()).
  */
 #include "cell/cell.h"
 #include "cell/repro-int.h"
