@@ -21,7 +21,10 @@ jcheck() {
 	if jq -e "$2" "$1" >/dev/null 2>&1; then
 		pass "$3"
 	else
-		fail "$3 ($1: $2 is $(jq -c "$2" "$1" 2>&1 | head -c 200))"
+		# A cell's outcome and reason say why, in CI's log too.
+		fail "$3 ($1: $2 is $(jq -c "$2" "$1" 2>&1 | head -c 200)$(jq -r \
+			'select(.outcome?) | "; outcome \(.outcome): \(.outcome_reason)"' \
+			"$1" 2>/dev/null | head -c 300))"
 	fi
 }
 
