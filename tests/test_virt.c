@@ -3,15 +3,21 @@
 #include <check.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "agent/proto.h"
+#include "util/fs.h"
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "virt/domxml.h"
+#include "virt/guest.h"
 #include "virt/owner.h"
+#include "virt/virt.h"
 
 static char *xpath_str(xmlDocPtr doc, const char *expr)
 {
@@ -302,6 +308,94 @@ START_TEST(proto_names)
 }
 END_TEST
 
+static char *test_domain_xml(const char *name)
+{
+	return xasprintf("<domain type='test'><name>%s</name>"
+			 "<memory>1024</memory><os><type>hvm</type></os>"
+			 "</domain>",
+			 name);
+}
+
+/* A listening unix socket at dir/chan, for guest_start's channel. */
+static int listen_at(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	ck_assert_int_ge(fd, 0);
+	ck_assert_int_eq(bind(fd, (struct sockaddr *)&sa, sizeof(sa)), 0);
+	ck_assert_int_eq(listen(fd, 4), 0);
+	return fd;
+}
+
+static bool is_stopped(void *arg)
+{
+	return ((struct guest *)arg)->stopped;
+}
+
+/*
+ * A retried cell reuses its domain's name, and libvirtd may deliver the
+ * previous attempt's stop event late (on_poweroff=destroy lags). That
+ * event is not the new domain's: before, lifecycle_cb matched by name
+ * and the new attempt was "destroyed from outside wblab" or "stopped
+ * before the agent reported in". libvirt's own test driver queues the
+ * events exactly so: the old domain's stop is still undelivered when the
+ * new one starts.
+ */
+START_TEST(stale_stop_event_of_same_name)
+{
+	char dir[] = "/tmp/wblab-tv.XXXXXX";
+	struct strbuf err = STRBUF_INIT;
+	struct guest g0, g;
+	virConnectPtr conn;
+	virDomainPtr old;
+	char *path, *xml0, *xml;
+	int lfd;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = xasprintf("%s/chan", dir);
+	lfd = listen_at(path);
+	conn = virt_connect("test:///default", &err);
+	ck_assert_msg(conn, "%s", err.buf);
+	xml0 = test_domain_xml("wblab-tv-0");
+	xml = test_domain_xml("wblab-tv");
+
+	/* The first guest_start on conn registers for lifecycle events. */
+	guest_init(&g0, "wblab-tv-0", path, dir);
+	ck_assert_msg(!guest_start(&g0, conn, xml0, &err), "%s", err.buf);
+	guest_release(&g0);
+
+	/* The previous attempt's domain, stopped; its event not delivered. */
+	old = virDomainCreateXML(conn, xml, 0);
+	ck_assert_ptr_nonnull(old);
+	ck_assert_int_eq(virDomainDestroy(old), 0);
+	virDomainFree(old);
+
+	guest_init(&g, "wblab-tv", path, dir);
+	ck_assert_msg(!guest_start(&g, conn, xml, &err), "%s", err.buf);
+	guest_loop(now_mono() + 0.5, is_stopped, &g);
+	ck_assert_msg(!g.stopped,
+		      "the old domain's stop was taken for this one's: %s",
+		      g.host_stop ? g.host_stop : "stopped");
+
+	/* Its own stop still counts: destroyed behind wblab's back. */
+	ck_assert_int_eq(virDomainDestroy(g.dom), 0);
+	ck_assert_int_eq(guest_loop(now_mono() + 5, is_stopped, &g), 0);
+	ck_assert(g.stopped_by_host);
+
+	guest_release(&g);
+	virConnectClose(conn);
+	close(lfd);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(xml0);
+	free(xml);
+	strbuf_release(&err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("virt");
@@ -317,6 +411,7 @@ int main(void)
 	tcase_add_test(tc, proto_escape_roundtrip);
 	tcase_add_test(tc, proto_split_every_field);
 	tcase_add_test(tc, proto_names);
+	tcase_add_test(tc, stale_stop_event_of_same_name);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
