@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The domain XML writer escapes everything; the agent protocol checks input. */
+/*
+ * The domain XML writer escapes everything; the agent protocol checks
+ * input; a guest takes only its own domain's lifecycle events.
+ */
 #include <check.h>
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
