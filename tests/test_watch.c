@@ -293,6 +293,40 @@ START_TEST(test_watch_reads_under_held_writes)
 }
 END_TEST
 
+/*
+ * Swap-out submitted, nothing completed: the lab's 6.12 on a lost network
+ * (run 20261206-103428-342a, cell 13) had md0's writes in flight grow from
+ * 36 to 588 and pswpout from 58 to 616 while no device completed any I/O
+ * for 120 s, and the watcher, counting pswpout as progress, found each of
+ * four standstills "recovered": no `stall`. pswpout and pgpgout move every
+ * second here (the cell's two readings) while the disk's completions stand
+ * and it holds md0's 3 writes: both dumps must come.
+ */
+START_TEST(test_watch_submissions_under_held_writes)
+{
+	struct strbuf k = STRBUF_INIT;
+	char *dir = tree("stall/watch/proc-stat.blocked");
+	struct watch w;
+
+	put(dir, "/sys/block/vda/inflight", "stall/watch/md0.inflight.stuck");
+	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
+	ck_assert(!ticks_toggling(&w, dir, "/proc/vmstat", VMSTAT_BEFORE,
+				  VMSTAT_AFTER, 4));
+	ck_assert(ticks_toggling(&w, dir, "/proc/vmstat", VMSTAT_AFTER,
+				 VMSTAT_BEFORE, 1));
+	/* Nor do submissions alone end it: only completions would. */
+	for (int i = 0; i < 2 * WATCH_ENDED_S; i++) {
+		put(dir, "/proc/vmstat", i % 2 ? VMSTAT_AFTER : VMSTAT_BEFORE);
+		ck_assert(!watch_ended(&w));
+	}
+	slurp(&k, dir, "/dev/kmsg");
+	ck_assert_ptr_nonnull(strstr(k.buf, "wblab: stall dump 2 end\n"));
+	ck_assert_ptr_null(strstr(k.buf, "stall ended"));
+	strbuf_release(&k);
+	free(dir);
+}
+END_TEST
+
 /* The same reads with no write in flight (a reader): progress, no dump. */
 START_TEST(test_watch_reads_alone_progress)
 {
@@ -394,6 +428,7 @@ static Suite *watch_suite(void)
 	tcase_add_test(t, test_watch_idle_no_dump);
 	tcase_add_test(t, test_watch_reads_under_held_writes);
 	tcase_add_test(t, test_watch_reads_alone_progress);
+	tcase_add_test(t, test_watch_submissions_under_held_writes);
 	tcase_add_test(t, test_watch_num_field);
 	suite_add_tcase(s, t);
 	return s;

@@ -39,12 +39,6 @@
  */
 #define WATCH_MAX_ROUNDS 5
 
-static void set(struct watch *w, long long *field, long long v)
-{
-	w->moved |= *field != v;
-	*field = v;
-}
-
 static int open_at(const struct watch *w, const char *path, int flags)
 {
 	char p[WATCH_ROOT_MAX + 256];
@@ -115,9 +109,10 @@ static void open_devs(struct watch *w)
  */
 static void read_devs(struct watch *w)
 {
-	bool reads = false, writes_held = false;
+	bool reads = false;
 	char buf[512];
 
+	w->writes_held = false;
 	for (int i = 0; i < w->nr_dev; i++) {
 		struct watch_dev *v = &w->dev[i];
 		unsigned long long f[8] = { 0 };
@@ -134,9 +129,9 @@ static void read_devs(struct watch *w)
 		if (sscanf(reread(v->inflight_fd, buf, sizeof(buf)),
 			   "%llu %llu", &v->in_r, &v->in_w) != 2)
 			v->in_r = v->in_w = 0;
-		writes_held |= v->in_w > 0;
+		w->writes_held |= v->in_w > 0;
 	}
-	w->moved |= reads && !writes_held;
+	w->moved |= reads && !w->writes_held;
 }
 
 /* "pid (comm) S ppid pgrp session tty tpgid flags minflt cminflt majflt" */
@@ -231,13 +226,26 @@ static void scan_tasks(struct watch *w, bool remember)
 		closedir(d);
 }
 
+/*
+ * Swap-out and page-out are counted when a write is submitted, not when
+ * it completes, so they are progress only while no device holds a write
+ * in flight (read_devs() reads first). In a lab 6.12 cell stuck on a lost
+ * network (run 20261206-103428-342a, cell 13) md0's writes in flight grew
+ * from 36 to 588 and pswpout from 58 to 616 while no device completed
+ * any I/O for 120 s: counted as progress, each of four first dumps
+ * "recovered" and the cell had no `stall`.
+ */
 static void read_vm(struct watch *w)
 {
 	static char vm[16384];
+	long long out, pg;
 
 	reread(w->vmstat_fd, vm, sizeof(vm));
-	set(w, &w->pswpout, num_field(vm, "pswpout"));
-	set(w, &w->pgpgout, num_field(vm, "pgpgout"));
+	out = num_field(vm, "pswpout");
+	pg = num_field(vm, "pgpgout");
+	w->moved |= (out != w->pswpout || pg != w->pgpgout) && !w->writes_held;
+	w->pswpout = out;
+	w->pgpgout = pg;
 	w->nr_free_pages = num_field(vm, "nr_free_pages");
 	w->nr_writeback = num_field(vm, "nr_writeback");
 }
@@ -324,8 +332,8 @@ static bool still(struct watch *w)
 	unsigned long long work = w->workload;
 
 	w->moved = false;
-	read_vm(w);
 	read_devs(w);
+	read_vm(w);
 	read_io_wait(w);
 	read_mem_wait(w);
 	if (w->moved)
@@ -360,8 +368,8 @@ int watch_open(struct watch *w, const char *root, unsigned int window,
 		return -1;
 	open_devs(w);
 	scan_tasks(w, true);
-	read_vm(w);
 	read_devs(w);
+	read_vm(w);
 	read_io_wait(w);
 	read_mem_wait(w);
 	return 0;

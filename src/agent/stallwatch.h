@@ -40,6 +40,7 @@ struct watch {
 	int blocked; /* tasks in D state, or waiting for I/O */
 	bool scanned; /* blocked came from a /proc scan */
 	bool moved; /* a global counter changed in the last reading */
+	bool writes_held; /* a device had a write in flight then */
 	/* the decision: seconds still, dumps that found progress again */
 	enum watch_phase phase;
 	unsigned int since, gap_left, rounds;

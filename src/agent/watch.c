@@ -3,7 +3,8 @@
  * wblab-agent watch WINDOW_S GAP_S: stall evidence, not a timer.
  *
  * Once a second the watcher reads progress counters: pswpout and pgpgout
- * (/proc/vmstat), every block device's completed reads and writes
+ * (/proc/vmstat; counted at submission, so only while no device holds a
+ * write in flight), every block device's completed reads and writes
  * (/sys/block/DEV/stat), and whether tasks wait: /proc/stat's
  * procs_blocked (tasks waiting for I/O) or, when none does, the tasks in
  * D state and the workload's own progress (page faults and bytes read
