@@ -35,8 +35,15 @@ count, inside the span every CPU's buffer covered (trace_stats.txt:
 a CPU that overran starts the span at its oldest event; one that dropped
 events ends it at its last).
 
-Usage: /usr/bin/python3 docs/findings/trace-standstills.py CELL_DIR...
-  or:  ... --list FILE (cell.json paths, one a line; swap-direct* and
+With --completions the replay is the watcher of 9f311e3 and later:
+swap-out and page-out are counted when a write is submitted, and since
+then they move the watcher only while no device holds a write in flight,
+so where a write is held (a submission's own) only block_rq_complete is
+progress.
+
+Usage: /usr/bin/python3 docs/findings/trace-standstills.py
+         [--completions] CELL_DIR...
+  or:  ... [--completions] --list FILE (cell.json paths, one a line; swap-direct* and
        dirty-flood* cells with a trace.gz, one per run/cell/attempt)
 Output: one line a cell: run, cell, attempt, workload, outcome, stall
 event (y/-), the watcher's dumps on the console, the longest standstill,
@@ -51,6 +58,7 @@ import subprocess
 import sys
 
 PROGRESS = ('block_rq_complete:', 'mm_vmscan_write_folio:')
+COMPLETIONS = '--completions' in sys.argv
 EV = re.compile(r'^\s*(.+?)-(\d+)\s+\[(\d+)\]\s+\S+\s+([\d.]+): (\S+) ?(.*)$')
 
 
@@ -98,7 +106,9 @@ def replay(d):
     for t, cpu, comm, ev, rest in events(d):
         last_cpu[cpu] = t
         first = t if first is None else first
-        if ev in PROGRESS or ev == 'block_bio_queue:':
+        if ev == 'block_rq_complete:' or (
+                not COMPLETIONS and
+                (ev in PROGRESS or ev == 'block_bio_queue:')):
             prog.append(t)
         elif ev == 'mm_vmscan_direct_reclaim_begin:':
             inside[comm] = t
@@ -166,7 +176,7 @@ def cells(argv):
 
 def main():
     by = collections.Counter()
-    for d in cells(sys.argv[1:]):
+    for d in cells([a for a in sys.argv[1:] if a != '--completions']):
         f = cell_facts(d)
         r = replay(d) if f else None
         if r is None:
