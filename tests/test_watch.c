@@ -132,6 +132,18 @@ static bool ticks_toggling(struct watch *w, const char *dir, const char *to,
 	return done;
 }
 
+/*
+ * DIR/TO toggling as above while the watcher (window 3 s, gap 2 s) must
+ * not count it as progress: dump 1 after 3 s, dump 2 after the gap, so
+ * done in the fifth second and not before.
+ */
+static void dumps_in_5_s(struct watch *w, const char *dir, const char *to,
+			 const char *a, const char *b)
+{
+	ck_assert(!ticks_toggling(w, dir, to, a, b, 4));
+	ck_assert(ticks_toggling(w, dir, to, b, a, 1));
+}
+
 START_TEST(test_watch_stuck_opens_nothing)
 {
 	struct strbuf k = STRBUF_INIT;
@@ -279,11 +291,7 @@ START_TEST(test_watch_reads_under_held_writes)
 	put(dir, "/sys/block/vda/stat", STAT_BASE);
 	put(dir, "/sys/block/vda/inflight", "stall/watch/md0.inflight.stuck");
 	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
-	/* dump 1 after 3 s, dump 2 after the 2 s gap: 5 seconds, not 4 */
-	ck_assert(!ticks_toggling(&w, dir, "/sys/block/vda/stat", STAT_READ,
-				  STAT_BASE, 4));
-	ck_assert(ticks_toggling(&w, dir, "/sys/block/vda/stat", STAT_BASE,
-				 STAT_READ, 1));
+	dumps_in_5_s(&w, dir, "/sys/block/vda/stat", STAT_READ, STAT_BASE);
 	slurp(&k, dir, "/dev/kmsg");
 	ck_assert_ptr_nonnull(strstr(
 		k.buf, "wblab: stall dump 1 dev vda done 250 inflight 0 3\n"));
@@ -310,10 +318,7 @@ START_TEST(test_watch_submissions_under_held_writes)
 
 	put(dir, "/sys/block/vda/inflight", "stall/watch/md0.inflight.stuck");
 	ck_assert_int_eq(watch_open(&w, dir, 3, 2, getsid(0)), 0);
-	ck_assert(!ticks_toggling(&w, dir, "/proc/vmstat", VMSTAT_BEFORE,
-				  VMSTAT_AFTER, 4));
-	ck_assert(ticks_toggling(&w, dir, "/proc/vmstat", VMSTAT_AFTER,
-				 VMSTAT_BEFORE, 1));
+	dumps_in_5_s(&w, dir, "/proc/vmstat", VMSTAT_BEFORE, VMSTAT_AFTER);
 	/* Nor do submissions alone end it: only completions would. */
 	for (int i = 0; i < 2 * WATCH_ENDED_S; i++) {
 		put(dir, "/proc/vmstat", i % 2 ? VMSTAT_AFTER : VMSTAT_BEFORE);
