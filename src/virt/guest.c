@@ -34,19 +34,6 @@ static void track(struct guest *g, bool on)
 	}
 }
 
-/*
- * The guest's own domain, by UUID: a retried cell reuses its name, and
- * libvirt may deliver the previous attempt's late stop event (on_poweroff
- * lags, our destroy) while the new domain of that name boots.
- */
-static bool same_domain(const struct guest *g, virDomainPtr dom)
-{
-	unsigned char a[VIR_UUID_BUFLEN], b[VIR_UUID_BUFLEN];
-
-	return g->dom && virDomainGetUUID(g->dom, a) == 0 &&
-	       virDomainGetUUID(dom, b) == 0 && !memcmp(a, b, sizeof(a));
-}
-
 static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 			int detail, void *opaque)
 {
@@ -62,8 +49,9 @@ static int lifecycle_cb(virConnectPtr conn, virDomainPtr dom, int event,
 	for (int i = 0; i < MAX_GUESTS; i++) {
 		struct guest *g = live[i];
 
+		/* By UUID too: a retried cell reuses the name (virt.h). */
 		if (!g || strcmp(g->name, name) || g->stopped ||
-		    !same_domain(g, dom))
+		    !virt_same_domain(g->dom, dom))
 			continue;
 		/* QEMU pauses a guest whose disk write failed (ENOSPC). */
 		if (event == VIR_DOMAIN_EVENT_SUSPENDED &&

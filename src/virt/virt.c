@@ -89,6 +89,14 @@ int virt_destroy_prefix(virConnectPtr conn, const char *prefix)
 	return killed;
 }
 
+bool virt_same_domain(virDomainPtr a, virDomainPtr b)
+{
+	unsigned char ua[VIR_UUID_BUFLEN], ub[VIR_UUID_BUFLEN];
+
+	return a && virDomainGetUUID(a, ua) == 0 &&
+	       virDomainGetUUID(b, ub) == 0 && !memcmp(ua, ub, sizeof(ua));
+}
+
 int virt_destroy_by_name(const char *uri, const char *name)
 {
 	virConnectPtr c = NULL;

@@ -27,6 +27,14 @@ int virt_destroy_prefix(virConnectPtr conn, const char *prefix);
 int virt_destroy_by_name(const char *uri, const char *name);
 
 /*
+ * Are a and b the same domain, by UUID? Not by name: a retried cell
+ * reuses its name, and libvirtd may deliver the previous attempt's late
+ * stop event (on_poweroff lags) while the new domain of that name boots.
+ * False if a is NULL.
+ */
+bool virt_same_domain(virDomainPtr a, virDomainPtr b);
+
+/*
  * What a host is, for each cell's record: a comparison across hosts is
  * not an A/B (docs/matrix.md). Asked over the connection, so a remote
  * host answers for itself.
