@@ -13,7 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -442,6 +445,125 @@ START_TEST(agent_caplines_as_grep)
 }
 END_TEST
 
+/* Made in dir by the test, never the host's /dev: the node type to test. */
+static char *node_in(const char *dir, const char *name, mode_t type, int maj,
+		     int min)
+{
+	char *p = xasprintf("%s/%s", dir, name);
+
+	ck_assert_msg(mknod(p, type | 0666, makedev(maj, min)) == 0,
+		      "mknod %s: %s (the test needs root, as CI runs it)", p,
+		      strerror(errno));
+	return p;
+}
+
+static mode_t type_of(const char *p)
+{
+	struct stat st;
+
+	ck_assert_int_eq(lstat(p, &st), 0);
+	return st.st_mode & S_IFMT;
+}
+
+/* Nothing named NAME.tmp.* is left in dir. */
+static void no_temp_left(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *de;
+
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		ck_assert_msg(!strstr(de->d_name, ".tmp."), "%s left in %s",
+			      de->d_name, dir);
+	closedir(d);
+}
+
+/*
+ * -o over a device node broke the host: `wblab export --kcidb RUN -o
+ * /dev/null` as root renamed a regular file over /dev/null. Every -o
+ * writer and every copy goes through write_file_atomic()/copy_file():
+ * they write into /dev/null-like nodes and FIFOs in place, never rename
+ * over anything but a regular file, and refuse other devices,
+ * directories and links to nothing.
+ */
+START_TEST(write_never_replaces_a_node)
+{
+	char tmpl[] = "/tmp/wblab-node-XXXXXX";
+	char *dir = mkdtemp(tmpl), *null, *mem, *blk, *fifo, *sub, *dang;
+	char *reg, *link, *src;
+	struct strbuf got = STRBUF_INIT;
+	int rfd;
+
+	ck_assert_ptr_nonnull(dir);
+	null = node_in(dir, "null", S_IFCHR, 1, 3);
+	ck_assert_int_eq(write_string_atomic(null, "report\n"), 0);
+	ck_assert_int_eq(type_of(null), S_IFCHR);
+	src = xasprintf("%s/src", dir);
+	ck_assert_int_eq(write_string_atomic(src, "kernel\n"), 0);
+	ck_assert_int_eq(copy_file(src, null, 0644), 0);
+	ck_assert_int_eq(type_of(null), S_IFCHR);
+
+	/* /dev/mem and a disk: written through, they would do harm; refused. */
+	mem = node_in(dir, "mem", S_IFCHR, 1, 1);
+	blk = node_in(dir, "loop", S_IFBLK, 7, 0);
+	ck_assert_int_eq(write_string_atomic(mem, "x"), -1);
+	ck_assert_int_eq(errno, EINVAL);
+	ck_assert_str_eq(open_regular_strerror(errno), "not a regular file");
+	ck_assert_int_eq(write_string_atomic(blk, "x"), -1);
+	ck_assert_int_eq(copy_file(src, blk, 0644), -1);
+	ck_assert_int_eq(type_of(mem), S_IFCHR);
+	ck_assert_int_eq(type_of(blk), S_IFBLK);
+
+	/* A FIFO: written in place when read, an error (not a hang) if not. */
+	fifo = xasprintf("%s/fifo", dir);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	ck_assert_int_eq(write_string_atomic(fifo, "x"), -1);
+	ck_assert_int_eq(errno, ENXIO);
+	rfd = open(fifo, O_RDONLY | O_NONBLOCK);
+	ck_assert_int_ge(rfd, 0);
+	ck_assert_int_eq(write_string_atomic(fifo, "via fifo\n"), 0);
+	ck_assert_int_eq(strbuf_read_fd(&got, rfd), 9);
+	ck_assert_str_eq(got.buf, "via fifo\n");
+	close(rfd);
+	ck_assert_int_eq(type_of(fifo), S_IFIFO);
+
+	/* A directory, and a link to nothing, are never replaced. */
+	sub = xasprintf("%s/sub", dir);
+	ck_assert_int_eq(mkdir(sub, 0755), 0);
+	ck_assert_int_eq(write_string_atomic(sub, "x"), -1);
+	ck_assert_int_eq(type_of(sub), S_IFDIR);
+	dang = xasprintf("%s/dangling", dir);
+	ck_assert_int_eq(symlink("nowhere", dang), 0);
+	ck_assert_int_eq(write_string_atomic(dang, "x"), -1);
+	ck_assert_int_eq(errno, ELOOP);
+	ck_assert_int_eq(type_of(dang), S_IFLNK);
+
+	/* A link to a regular file: the file is replaced, the link stays. */
+	reg = xasprintf("%s/reg", dir);
+	link = xasprintf("%s/link", dir);
+	ck_assert_int_eq(write_string_atomic(reg, "old\n"), 0);
+	ck_assert_int_eq(symlink("reg", link), 0);
+	ck_assert_int_eq(write_string_atomic(link, "new\n"), 0);
+	ck_assert_int_eq(type_of(link), S_IFLNK);
+	strbuf_reset(&got);
+	ck_assert_int_eq(strbuf_read_file(&got, reg), 0);
+	ck_assert_str_eq(got.buf, "new\n");
+
+	no_temp_left(dir);
+	ck_assert_int_eq(rm_rf(dir), 0);
+	free(null);
+	free(mem);
+	free(blk);
+	free(fifo);
+	free(sub);
+	free(dang);
+	free(reg);
+	free(link);
+	free(src);
+	strbuf_release(&got);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -461,6 +583,7 @@ int main(void)
 	tcase_add_test(tc, json_number_one_precision);
 	tcase_add_test(tc, kver_of_releases);
 	tcase_add_test(tc, agent_caplines_as_grep);
+	tcase_add_test(tc, write_never_replaces_a_node);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

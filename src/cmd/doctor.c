@@ -14,6 +14,7 @@
 #include "artifact/kbuild.h"
 #include "artifact/kernel.h"
 #include "cmd/cmds.h"
+#include "util/devnodes.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/parse-options.h"
@@ -165,6 +166,31 @@ out:
 	free(initrd);
 }
 
+/*
+ * The device nodes a domain start needs: a regular file at /dev/null
+ * (what renaming over it leaves) fails every domain start on the host
+ * with an error that does not name it. Looked at on every run, never
+ * cached.
+ */
+static void check_devnodes(void)
+{
+	struct strbuf why = STRBUF_INIT;
+
+	for (unsigned int i = 0; i < nr_host_devnodes; i++) {
+		const struct devnode *n = &host_devnodes[i];
+		struct check *c = add(n->path, n->required);
+
+		strbuf_reset(&why);
+		c->ok = devnode_ok("", n, &why);
+		snprintf(c->value, sizeof(c->value), "%s", why.buf);
+		if (c->ok && !n->required && strstr(why.buf, "absent"))
+			c->ok = false; /* a warning: some cells need it */
+		if (!c->ok)
+			snprintf(c->fix, sizeof(c->fix), "as root: %s", n->fix);
+	}
+	strbuf_release(&why);
+}
+
 static void check_agent(void)
 {
 	struct check *c = add("guest agent", true);
@@ -201,6 +227,7 @@ int cmd_doctor(int argc, char **argv)
 		return usage_error("wblab doctor", "unexpected argument '%s'",
 				   argv[0]);
 	log_quiet = json;
+	check_devnodes();
 	check_libvirt(&conn, uri);
 	for (size_t i = 0; i < ARRAY_SIZE(tools); i++)
 		tool_version(tools[i].name, tools[i].argv, tools[i].fatal,

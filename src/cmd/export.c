@@ -75,7 +75,7 @@ int cmd_export(int argc, char **argv)
 	if (!out) {
 		printf("%s\n", s);
 	} else if (write_file_atomic(out, s, strlen(s), 0644)) {
-		error("cannot write %s: %s", out, strerror(errno));
+		error("cannot write %s: %s", out, open_regular_strerror(errno));
 		ret = 3;
 	}
 out:

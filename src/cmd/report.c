@@ -115,7 +115,7 @@ static int render(const char *prefix, struct report_args *a, int nr_dirs,
 	if (a->output) {
 		if (write_string_atomic(a->output, out.buf)) {
 			error("%s: cannot write: %s", a->output,
-			      strerror(errno));
+			      open_regular_strerror(errno));
 			ret = 1;
 			goto out;
 		}

@@ -41,6 +41,7 @@
 #include "matrix/progress.h"
 #include "spec/hosts.h"
 #include "spec/specs.h"
+#include "util/devnodes.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -282,6 +283,23 @@ static void engine_free(struct engine *e)
 		close(e->lock_fd);
 }
 
+/*
+ * The host's own device nodes, before a run directory is made: with
+ * /dev/null a regular file every domain start fails, each retry too, so
+ * no cell could say anything about a kernel.
+ */
+static int preflight(void)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = devnodes_check("", &why);
+
+	if (ret)
+		error("this host cannot start a domain: %s; nothing started",
+		      why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
 /* The common part of run, resume and add-reps, once the plan is known. */
 static int engine_go(struct engine *e, size_t kept)
 {
@@ -358,6 +376,10 @@ int matrix_run(const struct matrix_spec *m, const struct matrix_opts *o,
 		engine_free(&e);
 		return 2;
 	}
+	if (preflight()) {
+		engine_free(&e);
+		return 1;
+	}
 	r->seed = o->has_seed ? o->seed : matrix_random_seed();
 	matrix_expand(&e.m, r->seed, 1, (int)e.m.reps, &e.plan);
 	engine_make_run_id(r->run_id, sizeof(r->run_id));
@@ -383,6 +405,8 @@ static int reopen(struct engine *e, const char *run_dir, int extra)
 		return 2;
 	if (load_specs(e) || load_hosts(e))
 		return 2;
+	if (preflight())
+		return 1;
 	if (extra > 0) {
 		struct matrix_plan more;
 		int from = (int)e->m.reps + 1;

@@ -17,7 +17,83 @@
 #include "util/io.h"
 #include "util/log.h"
 
-int write_file_atomic(const char *path, const void *data, size_t len, int mode)
+/*
+ * A character device a whole-file write may stream into: /dev/null and
+ * /dev/full (1:3, 1:7) and terminals. Anything else (/dev/mem, a disk's
+ * sg node) is refused: a path given to -o is a place for a report, and
+ * root writing into an arbitrary device can do what renaming over
+ * /dev/null did (every domain start on the host failed).
+ */
+static bool stream_chrdev(dev_t rdev)
+{
+	unsigned int maj = major(rdev), min = minor(rdev);
+
+	if (maj == 1)
+		return min == 3 || min == 7;
+	return maj == 4 || maj == 5 || (maj >= 136 && maj <= 143);
+}
+
+/*
+ * Where a whole-file write of path goes. Nothing there, or a regular file:
+ * a new file renamed into place (*where = path). A symbolic link to a
+ * regular file: the same at the link's target, so the link stays. A FIFO
+ * or a device stream_chrdev() allows: written in place (*stream). Anything
+ * else is never replaced: -1 with errno EINVAL (a device, directory or
+ * socket) or ELOOP (a link that leads nowhere), which
+ * open_regular_strerror() names.
+ */
+static int write_target(const char *path, char **where, bool *stream)
+{
+	struct stat st;
+
+	*where = NULL;
+	*stream = false;
+	if (lstat(path, &st) < 0) {
+		if (errno != ENOENT)
+			return -1;
+		*where = xstrdup(path);
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode) && stat(path, &st) < 0) {
+		errno = ELOOP;
+		return -1;
+	}
+	if (S_ISREG(st.st_mode)) {
+		*where = realpath(path, NULL);
+		return *where ? 0 : -1;
+	}
+	if (S_ISFIFO(st.st_mode) ||
+	    (S_ISCHR(st.st_mode) && stream_chrdev(st.st_rdev))) {
+		*stream = true;
+		return 0;
+	}
+	errno = EINVAL;
+	return -1;
+}
+
+/*
+ * Write into what write_target() allowed in place. O_NONBLOCK only for the
+ * open, so a FIFO nobody reads fails (ENXIO) instead of hanging; no
+ * O_CREAT and no O_TRUNC: the node is the target's, never made or cut.
+ */
+static int write_in_place(const char *path, const void *data, size_t len)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY | O_NONBLOCK | O_CLOEXEC);
+	int saved;
+
+	if (fd < 0)
+		return -1;
+	if (fcntl(fd, F_SETFL, 0) < 0 || write_in_full(fd, data, len) < 0) {
+		saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return close(fd);
+}
+
+static int write_replace(const char *path, const void *data, size_t len,
+			 int mode)
 {
 	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
 	int fd, saved;
@@ -54,6 +130,23 @@ fail:
 	free(tmp);
 	errno = saved;
 	return -1;
+}
+
+int write_file_atomic(const char *path, const void *data, size_t len, int mode)
+{
+	char *where;
+	bool stream;
+	int ret, saved;
+
+	if (write_target(path, &where, &stream) < 0)
+		return -1;
+	if (stream)
+		return write_in_place(path, data, len);
+	ret = write_replace(where, data, len, mode);
+	saved = errno;
+	free(where);
+	errno = saved;
+	return ret;
 }
 
 int write_string_atomic(const char *path, const char *s)
@@ -174,39 +267,24 @@ int path_exists(const char *path)
 	return access(path, F_OK) == 0;
 }
 
+/*
+ * Through write_file_atomic(), so a copy obeys the same rule for what it
+ * may replace. What wblab copies (a kernel, a config, a console log) fits
+ * in memory many times over.
+ */
 int copy_file(const char *src, const char *dst, int mode)
 {
-	char buf[1 << 16];
-	char *tmp = xasprintf("%s.tmp.%d", dst, (int)getpid());
-	int in, out, ret = -1;
-	ssize_t n;
+	struct strbuf sb = STRBUF_INIT;
+	int fd = open(src, O_RDONLY | O_CLOEXEC), ret = -1, saved;
 
-	in = open(src, O_RDONLY | O_CLOEXEC);
-	if (in < 0)
-		goto out_free;
-	out = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
-	if (out < 0)
-		goto out_in;
-	while ((n = read(in, buf, sizeof(buf))) > 0)
-		if (write_in_full(out, buf, n) < 0)
-			goto out_out;
-	if (n < 0)
-		goto out_out;
-	if (close(out) < 0) {
-		out = -1;
-		goto out_out;
-	}
-	out = -1;
-	ret = rename(tmp, dst);
-out_out:
-	if (out >= 0)
-		close(out);
-	if (ret)
-		unlink(tmp);
-out_in:
-	close(in);
-out_free:
-	free(tmp);
+	if (fd < 0)
+		return -1;
+	if (strbuf_read_fd(&sb, fd) >= 0)
+		ret = write_file_atomic(dst, sb.buf, sb.len, mode);
+	saved = errno;
+	close(fd);
+	strbuf_release(&sb);
+	errno = saved;
 	return ret;
 }
 

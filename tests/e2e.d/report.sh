@@ -38,3 +38,19 @@ jcheck "$R/report.json" '.groups[0].n["debian-6.1"] == 12 and (.groups[0].rows |
 	! awk 'length > 80 { bad = 1 } END { exit !bad }' "$R/report-ab.txt" &&
 	pass "report: the A/B known answer (direct reclaim writes, 0:5 against 5:5) is starred" ||
 	fail "report A/B: $(grep 'reclaim-wr-direct >' "$R/report-ab.txt")"
+
+# -o over a device node (docs/hardening.md): a /dev/null-like node made
+# here, never the host's, stays a character device and takes the output; a
+# node that could do harm (/dev/mem's numbers) is refused, exit 1.
+N="$R/nodes"
+mkdir -p "$N" && mknod "$N/null" c 1 3 && mknod "$N/mem" c 1 1
+./wblab export --kcidb tests/data/report/aa/20261203-141600-381e -o "$N/null" 2>"$R/node-null.err" &&
+	./wblab report tests/data/report/aa/20261203-141600-381e -o "$N/null" 2>>"$R/node-null.err" &&
+	[ -c "$N/null" ] && ! ls "$N" | grep -q tmp &&
+	pass "-o over a /dev/null-like node writes into it, the node stays a character device" ||
+	fail "-o over a null node: $(ls -l "$N"; head -c 300 "$R/node-null.err")"
+./wblab export --kcidb tests/data/report/aa/20261203-141600-381e -o "$N/mem" 2>"$R/node-mem.err"
+rc=$?
+[ $rc -ne 0 ] && [ -c "$N/mem" ] && grep -q 'not a regular file' "$R/node-mem.err" &&
+	pass "-o over another device node is refused (exit $rc), the node unchanged" ||
+	fail "-o over a mem node: exit $rc, $(ls -l "$N/mem"; head -c 300 "$R/node-mem.err")"
