@@ -10,9 +10,11 @@
 #include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cell/repro.h"
 #include "cell/reprosh.h"
+#include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
@@ -28,7 +30,7 @@ static void sh_words(const char *const *words, struct strbuf *out)
 	strbuf_addstr(&script, "printf '%s\\0'");
 	for (; *words; words++) {
 		strbuf_addch(&script, ' ');
-		repro_sh_quote(&script, *words);
+		sh_quote(&script, *words);
 	}
 	argv[2] = script.buf;
 	ck_assert_int_eq(run_capture(argv, out, &err), 0);
@@ -248,6 +250,167 @@ START_TEST(signature_of_a_stall)
 }
 END_TEST
 
+/* ---- the bundle's scripts run on a hostile cell.json (issue 47) ---- */
+
+/*
+ * A kernel command line that runs commands if any script pastes it
+ * unquoted: it starts with '-' (word() once wrote such words bare), holds
+ * a command substitution, backquotes, quotes, a backslash and a newline.
+ */
+static const char hostile_cmdline[] =
+	"-x $(touch M) `id>F` 'q' \"d\" \\ ;\ntouch N #";
+
+static void put_file(const char *path, const char *s, int mode)
+{
+	ck_assert_int_eq(write_file_atomic(path, s, strlen(s), mode), 0);
+}
+
+/*
+ * TMP/run: the captured deadlock run (tests/data/report/deadlock), its
+ * cell 3 with the hostile command line and the smoke cell's real plan as
+ * both guests' plans. Returns the bundle made of it, TMP/bundle.
+ */
+static char *hostile_bundle(const char *tmp)
+{
+	static const char cell[] = "debian-6.12_swap-raid1-iscsi_swap-direct_3";
+	char *dir = xasprintf("%s/run/cells/%s", tmp, cell);
+	char *run = xasprintf("%s/run/run.json", tmp);
+	char *out = xasprintf("%s/bundle", tmp);
+	char *path = xasprintf("%s/cell.json", dir);
+	json_object *o = deadlock_cell(3);
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	testdata_read(&sb, "report/deadlock/run.json");
+	put_file(run, sb.buf, 0644);
+	json_object_object_add(json_path(o, "kernel"), "cmdline",
+			       json_object_new_string(hostile_cmdline));
+	ck_assert_int_eq(json_write_atomic(path, o), 0);
+	testdata_read(&sb, "cell-smoke/plan.txt");
+	free(path);
+	path = xasprintf("%s/plan.txt", dir);
+	put_file(path, sb.buf, 0644);
+	free(path);
+	path = xasprintf("%s/plan-target.txt", dir);
+	put_file(path, sb.buf, 0644);
+	ck_assert_msg(repro_bundle(dir, out, &err) == 0, "%s", err.buf);
+	json_object_put(o);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	free(path);
+	free(run);
+	free(dir);
+	return out;
+}
+
+/*
+ * TMP/bin: qemu-system-x86_64 writes its argv, each word with a NUL after
+ * it, to TMP/bin/argv and exits; qemu-img does nothing. Earlier on PATH
+ * than any real QEMU, so no guest ever starts.
+ */
+static void stub_qemu(const char *tmp)
+{
+	char *bin = xasprintf("%s/bin", tmp);
+	char *qemu = xasprintf("%s/qemu-system-x86_64", bin);
+	char *img = xasprintf("%s/qemu-img", bin);
+
+	ck_assert_int_eq(mkdir_p(bin, 0755), 0);
+	put_file(
+		qemu,
+		"#!/bin/sh\nfor a do printf '%s\\0' \"$a\"; done >\"${0%/*}/argv\"\n",
+		0755);
+	put_file(img, "#!/bin/sh\nexit 0\n", 0755);
+	free(img);
+	free(qemu);
+	free(bin);
+}
+
+/* Run SCRIPT in the bundle with sh and the stubs; its exit status. */
+static int run_script(const char *tmp, const char *bundle, const char *script)
+{
+	char *path = xasprintf("PATH=%s/bin:/usr/bin:/bin", tmp);
+	const char *env[] = { path, "INITRD=initrd.img", "ROOT_IMAGE=root.img",
+			      NULL };
+	const char *argv[] = { "/bin/sh", script, NULL };
+	struct strbuf out = STRBUF_INIT;
+	struct run_opts o = { .dir = bundle,
+			      .env = env,
+			      .out = &out,
+			      .err = &out,
+			      .timeout = 30 };
+	int rc = run_argv(argv, &o);
+
+	ck_assert_msg(rc != 124, "%s timed out: %s", script, out.buf);
+	strbuf_release(&out);
+	free(path);
+	return rc;
+}
+
+/* The stub's argv: -append's value came through as one intact word. */
+static void assert_append_intact(const char *tmp, const char *script)
+{
+	char *path = xasprintf("%s/bin/argv", tmp);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p, *end;
+	bool seen = false;
+
+	ck_assert_msg(read_file_capped(&sb, path, 1 << 20) == 0,
+		      "%s: QEMU did not run", script);
+	end = sb.buf + sb.len;
+	for (p = sb.buf; p < end; p += strlen(p) + 1) {
+		if (strcmp(p, "-append"))
+			continue;
+		p += strlen(p) + 1;
+		ck_assert_msg(p < end, "%s: -append without a value", script);
+		ck_assert_str_eq(p, hostile_cmdline);
+		seen = true;
+	}
+	ck_assert_msg(seen, "%s: no -append", script);
+	ck_assert_int_eq(unlink(path), 0);
+	strbuf_release(&sb);
+	free(path);
+}
+
+/* Nothing the command line names was created, here or in the bundle. */
+static void assert_nothing_ran(const char *tmp, const char *bundle)
+{
+	static const char *const marks[] = { "M", "F", "N" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(marks); i++) {
+		char *a = xasprintf("%s/%s", bundle, marks[i]);
+		char *b = xasprintf("%s/%s", tmp, marks[i]);
+
+		ck_assert_msg(!path_exists(a) && !path_exists(b),
+			      "the cell's command line ran: %s exists",
+			      marks[i]);
+		free(a);
+		free(b);
+	}
+}
+
+START_TEST(bundle_scripts_quote_hostile_cell)
+{
+	char tmp[] = "/tmp/wblab-test-repro.XXXXXX";
+	char *bundle;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	bundle = hostile_bundle(tmp);
+	stub_qemu(tmp);
+	ck_assert_int_eq(run_script(tmp, bundle, "./qemu.sh"), 0);
+	assert_nothing_ran(tmp, bundle);
+	assert_append_intact(tmp, "qemu.sh");
+	ck_assert_int_eq(run_script(tmp, bundle, "./qemu-target.sh"), 0);
+	assert_nothing_ran(tmp, bundle);
+	assert_append_intact(tmp, "qemu-target.sh");
+	/* It boots the target first; the stub stops at once: exit 2. */
+	ck_assert_int_eq(run_script(tmp, bundle, "./run-by-hand.sh"), 2);
+	assert_nothing_ran(tmp, bundle);
+	assert_append_intact(tmp, "run-by-hand.sh");
+	rm_rf(tmp);
+	free(bundle);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("repro");
@@ -262,6 +425,7 @@ int main(void)
 	tcase_add_test(tc, signature_of_the_deadlock);
 	tcase_add_test(tc, signature_of_a_stall);
 	tcase_add_test(tc, signature_of_a_stall_rerun);
+	tcase_add_test(tc, bundle_scripts_quote_hostile_cell);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

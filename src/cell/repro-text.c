@@ -2,8 +2,8 @@
 /*
  * The bundle's own files (repro.h): the kernel's identity, the QEMU
  * command lines, the signature, bundle.json and the README. Everything
- * from cell.json or run.json is guest or foreign text: shell words are
- * single-quoted (reprosh.h), and nothing is run.
+ * from cell.json or run.json is guest or foreign text: every value in a
+ * script is single-quoted by sh_quote() (util/run.h), and nothing is run.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,6 +20,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/run.h"
 
 static bool hex_hash(const char *s)
 {
@@ -109,15 +110,23 @@ int repro_kernel(struct repro_ctx *x)
 	return ret;
 }
 
-/* A flag starts a line of the command; its value follows it, quoted. */
+/*
+ * An option of wblab's own (a literal here, never a value) starts a line
+ * of the command. What it is decides nothing about quoting: word() quotes
+ * every value, so a kernel command line of "-x $(touch M)" stays one word.
+ */
+static void opt(struct strbuf *sh, const char *flag)
+{
+	if (flag[0] != '-' || flag[strspn(flag, "-abcdefghijklmnopqrstuvwxyz")])
+		die("BUG: qemu.sh: '%s' is no option", flag);
+	strbuf_addf(sh, " \\\n\t%s", flag);
+}
+
+/* A value, from cell.json or made here: one single-quoted word. */
 static void word(struct strbuf *sh, const char *w)
 {
-	if (w[0] == '-') {
-		strbuf_addf(sh, " \\\n\t%s", w);
-		return;
-	}
 	strbuf_addch(sh, ' ');
-	repro_sh_quote(sh, w);
+	sh_quote(sh, w);
 }
 
 static void wordf(struct strbuf *sh, const char *fmt, ...)
@@ -185,53 +194,53 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 			"rm -f -- disk%s%lld.img; truncate -s %llu -- disk%s%lld.img\n",
 			sfx, i, size, sfx, i);
 	strbuf_addstr(&sh, "exec qemu-system-x86_64");
-	word(&sh, "-machine");
+	opt(&sh, "-machine");
 	wordf(&sh, "pc,accel=%s",
 	      accel && !strcmp(accel, "kvm") ? "kvm" : "tcg");
 	if (accel && !strcmp(accel, "kvm")) {
-		word(&sh, "-cpu");
+		opt(&sh, "-cpu");
 		word(&sh, "host");
 	}
-	word(&sh, "-m");
+	opt(&sh, "-m");
 	wordf(&sh, "%lld", mem);
-	word(&sh, "-smp");
+	opt(&sh, "-smp");
 	wordf(&sh, "%lld", cpus);
-	word(&sh, "-nodefaults");
-	word(&sh, "-display");
+	opt(&sh, "-nodefaults");
+	opt(&sh, "-display");
 	word(&sh, "none");
-	word(&sh, "-no-reboot");
+	opt(&sh, "-no-reboot");
 	strbuf_addstr(&sh, " \\\n\t-kernel \"$KERNEL\" -initrd \"$INITRD\"");
-	word(&sh, "-append");
+	opt(&sh, "-append");
 	word(&sh, cmdline ? cmdline : "");
-	word(&sh, "-serial");
+	opt(&sh, "-serial");
 	wordf(&sh, "file:console%s.log", sfx);
-	word(&sh, "-drive");
+	opt(&sh, "-drive");
 	wordf(&sh,
 	      "file=root%s.qcow2,format=qcow2,if=none,id=root,cache=none,aio=native",
 	      sfx);
-	word(&sh, "-device");
+	opt(&sh, "-device");
 	word(&sh, "virtio-blk-pci,drive=root,serial=wblab-root");
 	strbuf_addstr(
 		&sh,
 		" \\\n\t${MODULES:+-drive file=\"$MODULES\",format=raw,if=none,id=mods,readonly=on"
 		" -device virtio-blk-pci,drive=mods,serial=wblab-modules}");
 	for (long long i = 0; i < disks; i++) {
-		word(&sh, "-drive");
+		opt(&sh, "-drive");
 		wordf(&sh,
 		      "file=disk%s%lld.img,format=raw,if=none,id=d%lld,cache=none,aio=native",
 		      sfx, i, i);
-		word(&sh, "-device");
+		opt(&sh, "-device");
 		wordf(&sh, "virtio-blk-pci,drive=d%lld,serial=wblab-disk%lld",
 		      i, i);
 	}
-	word(&sh, "-chardev");
+	opt(&sh, "-chardev");
 	wordf(&sh, "socket,id=agent,path=agent%s.sock,server=on,wait=off", sfx);
-	word(&sh, "-device");
+	opt(&sh, "-device");
 	word(&sh, "virtio-serial-pci");
-	word(&sh, "-device");
+	opt(&sh, "-device");
 	word(&sh, "virtserialport,chardev=agent,name=org.wblab.agent");
 	/* Where run-by-hand.sh sends SysRq keys, as wblab does by libvirt. */
-	word(&sh, "-monitor");
+	opt(&sh, "-monitor");
 	wordf(&sh, "unix:monitor%s.sock,server=on,wait=off", sfx);
 	if (x->has_target) {
 		/*
@@ -249,7 +258,7 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 			" \\\n\t-netdev \"socket,id=net0,udp=127.0.0.1:%s,localaddr=127.0.0.1:%s\"",
 			tgt ? "$NET_PORT" : "$((NET_PORT + 1))",
 			tgt ? "$((NET_PORT + 1))" : "$NET_PORT");
-		word(&sh, "-device");
+		opt(&sh, "-device");
 		wordf(&sh, "virtio-net-pci,netdev=net0,mac=52:54:00:77:00:0%d",
 		      tgt ? 2 : 1);
 	}

@@ -15,6 +15,7 @@
 #include "agent/proto.h"
 #include "cell/reprosh.h"
 #include "util/log.h"
+#include "util/run.h"
 #include "util/strvec.h"
 
 static const char preamble[] =
@@ -98,18 +99,6 @@ static const char preamble[] =
 	"}\n"
 	"\n";
 
-void repro_sh_quote(struct strbuf *out, const char *s)
-{
-	strbuf_addch(out, '\'');
-	for (; *s; s++) {
-		if (*s == '\'')
-			strbuf_addstr(out, "'\\''");
-		else
-			strbuf_addch(out, *s);
-	}
-	strbuf_addch(out, '\'');
-}
-
 /*
  * One argument; in a program's argv its @disk:/@iscsi: device (which ends
  * the field) is resolved, as the agent does for what it executes.
@@ -122,17 +111,17 @@ static void add_arg(struct strbuf *out, const char *a, bool argv)
 		at = strstr(a, "@iscsi:");
 	strbuf_addch(out, ' ');
 	if (!at) {
-		repro_sh_quote(out, a);
+		sh_quote(out, a);
 		return;
 	}
 	if (at > a) {
 		char *pre = xstrndup(a, at - a);
 
-		repro_sh_quote(out, pre);
+		sh_quote(out, pre);
 		free(pre);
 	}
 	strbuf_addstr(out, "\"$(wb_dev ");
-	repro_sh_quote(out, at);
+	sh_quote(out, at);
 	strbuf_addstr(out, ")\"");
 }
 
@@ -214,7 +203,7 @@ static void render(struct strbuf *out, int verb, const char **f)
 	switch (verb) {
 	case VERB_ENV:
 		strbuf_addf(out, "export %s=", f[1]);
-		repro_sh_quote(out, f[2]);
+		sh_quote(out, f[2]);
 		strbuf_addch(out, '\n');
 		break;
 	case VERB_PHASE:

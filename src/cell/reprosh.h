@@ -11,11 +11,9 @@
  * human to run as root in a guest by hand: the same steps in the same
  * order. Only text is written here; nothing goes through a shell on the
  * host. Every field of the plan (guest-controlled when the plan comes
- * from a results directory someone handed over) is written single-quoted.
+ * from a results directory someone handed over) is written single-quoted
+ * by sh_quote() (util/run.h).
  */
-
-/* Append s as one single-quoted shell word ('it'\''s'). */
-void repro_sh_quote(struct strbuf *out, const char *s);
 
 /*
  * Render plan (len bytes, as read from name) into out. 0, or -1 with

@@ -12,6 +12,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/run.h"
 
 json_object *results_read_json(const char *path, struct strbuf *why)
 {
@@ -230,14 +231,8 @@ void results_repro_line(struct strbuf *out, const char *cell_dir, size_t width)
 
 	strbuf_addstr(out, head);
 	if (!n || cell_dir[n]) {
-		strbuf_addch(out, '\'');
-		for (const char *c = cell_dir; *c; c++) {
-			if (*c == '\'')
-				strbuf_addstr(out, "'\\''");
-			else
-				strbuf_addch(out, *c);
-		}
-		strbuf_addstr(out, "'\n");
+		sh_quote(out, cell_dir);
+		strbuf_addch(out, '\n');
 		return;
 	}
 	/* Backslash-newline inside an unquoted word: sh joins the lines. */

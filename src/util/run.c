@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <stdbool.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -172,24 +173,34 @@ int run_capture(const char *const *argv, struct strbuf *out, struct strbuf *err)
 	return run_argv(argv, &o);
 }
 
+/* Characters a word may hold and still be written bare: no shell syntax. */
+static bool sh_bare(const char *s)
+{
+	return *s && !s[strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "abcdefghijklmnopqrstuvwxyz"
+				  "0123456789_@%+=:,./-")];
+}
+
+void sh_quote(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '\'');
+	for (; *s; s++) {
+		if (*s == '\'')
+			strbuf_addstr(sb, "'\\''");
+		else
+			strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '\'');
+}
+
 void argv_to_strbuf(struct strbuf *sb, const char *const *argv)
 {
 	for (int i = 0; argv[i]; i++) {
-		const char *a = argv[i];
-
 		if (i)
 			strbuf_addch(sb, ' ');
-		if (*a && !strpbrk(a, " \t\n'\"\\$`*?[]{}()<>|&;!#~")) {
-			strbuf_addstr(sb, a);
-			continue;
-		}
-		strbuf_addch(sb, '\'');
-		for (; *a; a++) {
-			if (*a == '\'')
-				strbuf_addstr(sb, "'\\''");
-			else
-				strbuf_addch(sb, *a);
-		}
-		strbuf_addch(sb, '\'');
+		if (sh_bare(argv[i]))
+			strbuf_addstr(sb, argv[i]);
+		else
+			sh_quote(sb, argv[i]);
 	}
 }

@@ -34,7 +34,18 @@ int run_argv(const char *const *argv, const struct run_opts *opts);
 /* Run and capture stdout; stderr is captured into err if non-NULL. */
 int run_capture(const char *const *argv, struct strbuf *out,
 		struct strbuf *err);
-/* Render argv for messages, shell-quoted for reading only. */
+/*
+ * Append s as one single-quoted shell word ('it'\''s'): sh reads it back
+ * byte for byte, newlines and all, and expands nothing in it. The one
+ * quoting function of every script and pasteable command wblab writes
+ * (reproducer bundles, mails, messages): a value a results directory or a
+ * spec supplied never reaches a shell as syntax.
+ */
+void sh_quote(struct strbuf *sb, const char *s);
+/*
+ * Render argv for messages and pasteable commands: a word of letters,
+ * digits and _@%+=:,./- bare, any other through sh_quote().
+ */
 void argv_to_strbuf(struct strbuf *sb, const char *const *argv);
 
 #endif
