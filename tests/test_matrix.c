@@ -21,6 +21,7 @@
 #include "spec/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "virt/virt.h"
 
 #include "testdata.h"
 
@@ -397,6 +398,133 @@ START_TEST(hosts_file)
 END_TEST
 
 /*
+ * Host URIs (issue 47): the transports wblab supports, and no query
+ * parameter that makes libvirt run a program (ext's and ssh's command=
+ * ran X as root), from a hosts file (file:line), --uri or $WBLAB_URI (the
+ * name given), or anything else that reaches virt_connect().
+ */
+START_TEST(uri_runs_no_program)
+{
+	static const char *const good[] = {
+		"qemu:///system",
+		"qemu:///session",
+		"qemu+ssh://wblab@box2/system?keyfile=/home/wblab/.ssh/id_ed25519",
+		"qemu+tls://box3.lab.example/system",
+		"qemu+tcp://127.0.0.1:16599/session",
+		"qemu+libssh2://u@h/system?known_hosts=/root/kh&sshauth=privkey",
+		"qemu+unix:///system?socket=/nonexistent",
+		"test:///default",
+	};
+	static const char *const bad[][2] = {
+		{ "qemu+ext:///system?command=/tmp/x", "not a transport" },
+		{ "qemu+ssh://localhost/system?command=/tmp/x", "'command'" },
+		{ "qemu+ssh://h/system?keyfile=/k;command=/tmp/x",
+		  "'command'" },
+		{ "qemu+ssh://h/system?keyfile=/k&netcat=/tmp/x", "'netcat'" },
+		{ "qemu+ssh://h/system?socket=/x", "'socket'" },
+		{ "qemu+ssh://h/system?comm%61nd=/tmp/x", "'comm%61nd'" },
+		{ "qemu+tls://h/system?name=qemu+ext:///", "'name'" },
+		{ "qemu+ssh://h/system?keyfile=$(x)", "not a libvirt URI" },
+		{ "qemu:///system\n", "not a libvirt URI" },
+		{ "qemu:///system#x", "not a libvirt URI" },
+		{ "qemu+ssh://-oProxyCommand=x/system", "not a host name" },
+		{ "qemu+ssh://u@-ox/system", "not a host name" },
+		{ "qemu://h/system", "takes no host" },
+		{ "qemu+ssh:///system", "needs a host" },
+		{ "qemu:///other", "not /system or /session" },
+		{ "lxc:///system", "not a transport" },
+		{ "hail", "not a transport" },
+		{ "", "not a libvirt URI" },
+	};
+	struct strbuf why = STRBUF_INIT;
+
+	for (size_t i = 0; i < ARRAY_SIZE(good); i++)
+		ck_assert_msg(!hosts_uri_check(good[i], &why), "%s: %s",
+			      good[i], why.buf);
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		strbuf_reset(&why);
+		ck_assert_msg(hosts_uri_check(bad[i][0], &why) == -1,
+			      "%s accepted", bad[i][0]);
+		ck_assert_msg(strstr(why.buf, bad[i][1]), "%s: %s", bad[i][0],
+			      why.buf);
+	}
+	strbuf_release(&why);
+}
+END_TEST
+
+/* A hosts file's URI is refused at its line; so are --uri and $WBLAB_URI. */
+START_TEST(uri_refused_where_given)
+{
+	char *path = xasprintf("%s/h.yaml", tmpdir);
+	struct strbuf err = STRBUF_INIT;
+	struct matrix_run r = { .run_dir = NULL };
+	struct engine e = { .r = &r };
+	struct hosts_spec h;
+
+	write_string_atomic(path,
+			    "hosts:\n"
+			    "  - name: a\n"
+			    "    uri: qemu:///system\n"
+			    "  - name: b\n"
+			    "    uri: qemu+ssh://b/system?command=/tmp/x\n"
+			    "    pool: /p\n");
+	ck_assert_int_ne(hosts_spec_load(path, &h, &err), 0);
+	ck_assert_msg(strstr(err.buf, "h.yaml:5: hosts[1]: uri: parameter "
+				      "'command' is refused"),
+		      "%s", err.buf);
+	hosts_spec_free(&h);
+	e.o.uri = "qemu+ext:///system?command=/tmp/x";
+	stderr_begin();
+	ck_assert_int_eq(load_hosts(&e), -1);
+	stderr_end(&err);
+	ck_assert_msg(strstr(err.buf,
+			     "--uri qemu+ext:///system?command=/tmp/x:"),
+		      "%s", err.buf);
+	ck_assert_int_eq(setenv("WBLAB_URI", "qemu+ssh://h/system?netcat=x", 1),
+			 0);
+	e.o.uri = virt_default_uri();
+	stderr_begin();
+	ck_assert_int_eq(load_hosts(&e), -1);
+	stderr_end(&err);
+	unsetenv("WBLAB_URI");
+	ck_assert_msg(strstr(err.buf,
+			     "$WBLAB_URI qemu+ssh://h/system?netcat=x: "
+			     "parameter 'netcat' is refused"),
+		      "%s", err.buf);
+	hosts_spec_free(&e.hs);
+	strbuf_release(&err);
+	free(path);
+}
+END_TEST
+
+/*
+ * What libvirt would run: ext's command= is a script that makes a marker.
+ * virt_connect() refuses the URI before libvirt sees it.
+ */
+START_TEST(uri_command_never_runs)
+{
+	char *mark = xasprintf("%s/ran", tmpdir);
+	char *cmd = xasprintf("%s/cmd.sh", tmpdir);
+	char *script = xasprintf("#!/bin/sh\ntouch %s\n", mark);
+	char *uri = xasprintf("qemu+ext:///system?command=%s", cmd);
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_int_eq(write_file_atomic(cmd, script, strlen(script), 0755),
+			 0);
+	ck_assert_ptr_null(virt_connect(uri, &err));
+	ck_assert_msg(!path_exists(mark), "libvirt ran %s", cmd);
+	ck_assert_msg(strstr(err.buf, "refused"), "%s", err.buf);
+	ck_assert_int_eq(virt_destroy_by_name(uri, "wblab-none"), -1);
+	ck_assert_msg(!path_exists(mark), "libvirt ran %s", cmd);
+	strbuf_release(&err);
+	free(uri);
+	free(script);
+	free(cmd);
+	free(mark);
+}
+END_TEST
+
+/*
  * A run started on a full disk (a 1 MiB tmpfs) stops at once; it may
  * point to --resume only when its run.json was written (#20).
  */
@@ -450,6 +578,9 @@ int main(void)
 	tcase_add_test(tc, exclude_leaves_out_cells);
 	tcase_add_test(tc, long_cell_names_fit);
 	tcase_add_test(tc, hosts_file);
+	tcase_add_test(tc, uri_runs_no_program);
+	tcase_add_test(tc, uri_refused_where_given);
+	tcase_add_test(tc, uri_command_never_runs);
 	tcase_add_test(tc, full_disk_resume_hint);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

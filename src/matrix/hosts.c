@@ -257,12 +257,29 @@ void check_host(struct engine *e, struct engine_host *h)
 	strbuf_release(&err);
 }
 
+/*
+ * --uri's value, or $WBLAB_URI's (virt_default_uri() hands out getenv()'s
+ * own string): the name an error gives.
+ */
+static const char *uri_origin(const char *uri)
+{
+	return uri == getenv("WBLAB_URI") ? "$WBLAB_URI" : "--uri";
+}
+
 int load_hosts(struct engine *e)
 {
+	const char *uri = e->o.uri ? e->o.uri : virt_default_uri();
+	struct strbuf why = STRBUF_INIT;
+
 	if (!e->o.hosts) {
-		hosts_spec_single(&e->hs,
-				  e->o.uri ? e->o.uri : virt_default_uri());
-		return 0;
+		int bad = hosts_uri_check(uri, &why);
+
+		if (bad)
+			error("%s %s: %s", uri_origin(uri), uri, why.buf);
+		else
+			hosts_spec_single(&e->hs, uri);
+		strbuf_release(&why);
+		return bad;
 	}
 	return hosts_spec_load(e->o.hosts, &e->hs, NULL) ? -1 : 0;
 }

@@ -49,6 +49,15 @@ int hosts_spec_load(const char *path, struct hosts_spec *out,
 /* One host named "local" at uri (no hosts file). */
 void hosts_spec_single(struct hosts_spec *out, const char *uri);
 void hosts_spec_free(struct hosts_spec *h);
+/*
+ * Is uri one wblab may open? A transport of qemu:///system or /session,
+ * qemu+ssh, qemu+libssh, qemu+libssh2, qemu+tls, qemu+tcp (with a host),
+ * qemu+unix or test:/// (without), and only query parameters that start
+ * no program (not command=, netcat=, socket= but qemu+unix's, name=).
+ * libvirt runs ext's and ssh's command= as a program: a URI from a
+ * hosts file, --uri or $WBLAB_URI would run it as root. 0, or -1 with why.
+ */
+int hosts_uri_check(const char *uri, struct strbuf *why);
 /* Does the libvirt URI name a host (qemu+ssh://box/system)? */
 bool hosts_uri_remote(const char *uri);
 

@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include <libvirt/virterror.h>
 
+#include "spec/hosts.h"
 #include "util/log.h"
 #include "virt/virt.h"
 
@@ -44,6 +45,7 @@ static void wake_cb(int watch, int fd, int events, void *opaque)
 virConnectPtr virt_connect(const char *uri, struct strbuf *err)
 {
 	static bool loop_ready;
+	struct strbuf why = STRBUF_INIT;
 	virConnectPtr conn;
 
 	if (!loop_ready) {
@@ -60,6 +62,18 @@ virConnectPtr virt_connect(const char *uri, struct strbuf *err)
 					  NULL, NULL);
 		loop_ready = true;
 	}
+	/*
+	 * The last line against a URI that runs a program (ext's or ssh's
+	 * command=): whatever it came from (a job file, a caller that did
+	 * not check), libvirt never gets it.
+	 */
+	if (hosts_uri_check(uri, &why)) {
+		strbuf_addf(err, "libvirt URI %s refused: %s", uri ? uri : "",
+			    why.buf);
+		strbuf_release(&why);
+		return NULL;
+	}
+	strbuf_release(&why);
 	conn = virConnectOpen(uri);
 	if (!conn)
 		strbuf_addf(
@@ -99,12 +113,15 @@ bool virt_same_domain(virDomainPtr a, virDomainPtr b)
 
 int virt_destroy_by_name(const char *uri, const char *name)
 {
+	struct strbuf why = STRBUF_INIT;
+	int bad = !uri || hosts_uri_check(uri, &why);
 	virConnectPtr c = NULL;
 	double end = now_mono() + 60;
 	virDomainPtr d;
 	virNetworkPtr n;
 
-	while (uri && !(c = virConnectOpen(uri)) && now_mono() < end)
+	strbuf_release(&why);
+	while (!bad && !(c = virConnectOpen(uri)) && now_mono() < end)
 		sleep(1);
 	if (!c)
 		return -1;
