@@ -147,6 +147,12 @@ if wants destroy; then
 	a=$(ls -d "$d"/attempts/*/ 2>/dev/null | head -n 1)
 	jcheck "$a/cell.json" '.outcome == "infra-error" and (.outcome_reason | test("destroyed from outside"))' "virsh destroy: the attempt is infra-error (libvirt stop reason), not crashed"
 	jcheck "$c/cell.json" '.outcome == "ok" and .attempt == 2' "virsh destroy: retried once, the retry ok and counted"
+	# The retry backs off (2 s before the first): the attempt's end and the
+	# retry's start, whole seconds of ISO 8601, at least 2 s apart.
+	gap=$(jq -rn --slurpfile a "$a/cell.json" --slurpfile c "$c/cell.json" \
+		'($c[0].timings.started | fromdateiso8601) - ($a[0].timings.finished | fromdateiso8601)' 2>/dev/null)
+	[ -n "$gap" ] && [ "$gap" -ge 2 ] && pass "the retry waited its back-off ($gap s after the attempt)" ||
+		fail "retry back-off: ${gap:-no times} s between the attempt's end and the retry's start"
 	[ $rc -eq 0 ] && pass "a retried infra-error is not a failure of the run" || fail "exit $rc"
 	check "long cell id: the run ran it (hashed domain name)" sh -c "[ ${#dom} -gt 0 ] && [ ${#dom} -lt 80 ]"
 	check "destroy: nothing of the run left" gone "$(run_id "$R/ds")"

@@ -291,7 +291,7 @@ static void engine_free(struct engine *e)
 static int preflight(void)
 {
 	struct strbuf why = STRBUF_INIT;
-	int ret = devnodes_check("", &why);
+	int ret = devnodes_check(devnodes_root(), &why);
 
 	if (ret)
 		error("this host cannot start a domain: %s; nothing started",

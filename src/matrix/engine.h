@@ -63,6 +63,7 @@ struct engine_state {
 	int first_attempt; /* this invocation's first: retries count from it */
 	long long mib;
 	double t_start, t_term;
+	double not_before; /* a retry waits until then (now_mono()) */
 	bool term_sent, kill_sent;
 };
 

@@ -20,6 +20,7 @@
 #include "cell/job.h"
 #include "matrix/engine.h"
 #include "matrix/progress.h"
+#include "util/devnodes.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -221,7 +222,8 @@ static void schedule(struct engine *e)
 			return;
 		if (e->o.jobs && e->nr_running >= e->o.jobs)
 			return;
-		if (e->st[ci].state != CELL_PENDING)
+		if (e->st[ci].state != CELL_PENDING ||
+		    e->st[ci].not_before > now_mono())
 			continue;
 		if (!any_host_up(e)) {
 			no_host(e);
@@ -235,6 +237,51 @@ static void schedule(struct engine *e)
 		if (start_cell(e, ci, h))
 			e->r->stopped = true;
 	}
+}
+
+/*
+ * A retry waits 2, 6, 18 ... s (at most 60): a host that failed one
+ * domain start often fails the next at once (three retries of a cell used
+ * to run within 0.3 s), and a short pause lets a restarting libvirtd or a
+ * freed disk come back.
+ */
+static double retry_delay(int retries)
+{
+	double d = 2;
+
+	while (--retries > 0 && d < 60)
+		d *= 3;
+	return d < 60 ? d : 60;
+}
+
+/* A cell waits out its back-off: the loop must not end under it. */
+static bool any_backing_off(const struct engine *e)
+{
+	for (size_t ci = 0; ci < e->r->n; ci++)
+		if (e->st[ci].state == CELL_PENDING &&
+		    e->st[ci].not_before > now_mono())
+			return true;
+	return false;
+}
+
+/*
+ * An infra-error may be the whole host's: /dev/null replaced by a file
+ * fails every domain start, so no retry and no later cell can run. The
+ * run stops with that reason (resumable once fixed) instead of burning
+ * every cell's retries.
+ */
+static bool host_broken(struct engine *e)
+{
+	struct strbuf why = STRBUF_INIT;
+	bool broken = devnodes_check(devnodes_root(), &why) < 0;
+
+	if (broken) {
+		error("this host cannot start a domain: %s; the run stops. %s",
+		      why.buf, engine_resume_hint(e));
+		e->r->stopped = true;
+	}
+	strbuf_release(&why);
+	return broken;
 }
 
 static bool retryable(const struct engine *e, size_t ci, json_object *cj)
@@ -294,7 +341,8 @@ static void finish_cell(struct engine *e, size_t ci, int status)
 		      "no cell.json could be written";
 	if (cr->outcome == OUTCOME_INFRA_ERROR) {
 		check_host(e, h);
-		retry = cj && retryable(e, ci, cj) && !e->r->stopped;
+		retry = !host_broken(e) && cj && retryable(e, ci, cj) &&
+			!e->r->stopped;
 	}
 	progress_end(&e->prog, h->spec->name, st->slot, cr->cell.id,
 		     outcome_name(cr->outcome), reason ? reason : "", secs,
@@ -304,6 +352,8 @@ static void finish_cell(struct engine *e, size_t ci, int status)
 		st->attempt++;
 		st->last_host = h->index;
 		st->state = CELL_PENDING;
+		st->not_before = now_mono() +
+				 retry_delay(st->attempt - st->first_attempt);
 		json_object_put(cj);
 		return;
 	}
@@ -393,7 +443,8 @@ void engine_loop(struct engine *e)
 
 	for (;;) {
 		schedule(e);
-		if (!e->nr_running)
+		if (!e->nr_running && (e->r->stopped || virt_interrupted() ||
+				       !any_backing_off(e)))
 			break;
 		progress_tick(&e->prog);
 		if (watch >= 0 && timer >= 0) {

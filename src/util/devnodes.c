@@ -4,6 +4,7 @@
  * (docs/hardening.md: -o over /dev/null).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -92,4 +93,11 @@ int devnodes_check(const char *root, struct strbuf *why)
 	}
 	strbuf_release(&one);
 	return ret;
+}
+
+const char *devnodes_root(void)
+{
+	const char *r = getenv("WBLAB_DEV_ROOT");
+
+	return r ? r : "";
 }

@@ -34,5 +34,12 @@ bool devnode_ok(const char *root, const struct devnode *n, struct strbuf *why);
  * in why (the preflight of every run).
  */
 int devnodes_check(const char *root, struct strbuf *why);
+/*
+ * The root the run's preflight checks: "" (the host's /dev), or
+ * $WBLAB_DEV_ROOT, which the end-to-end tests point at a directory of
+ * their own to show a broken node stopping a run without breaking the
+ * host's.
+ */
+const char *devnodes_root(void);
 
 #endif

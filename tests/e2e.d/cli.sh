@@ -52,3 +52,16 @@ if tools/gen-man --wblab ./wblab -o "$R/wblab.1" 2>"$R/gen-man.err"; then
 else
 	fail "tools/gen-man: $(cat "$R/gen-man.err")"
 fi
+
+# A broken device node stops a run before it starts (docs/hardening.md):
+# a directory of the test's stands in for /dev, with null a regular file
+# (what a rename over /dev/null left on a host); the host's is not touched.
+D="$R/devroot"
+mkdir -p "$D/dev/net" && : >"$D/dev/null"
+WBLAB_DEV_ROOT=$D ./wblab run --kernel debian-6.1 --topology none --workload noop \
+	--results "$R/devnull-run" 2>"$R/devnull.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q '/dev/null is a regular file, not the character device 1:3' "$R/devnull.err" &&
+	[ -z "$(ls -A "$R/devnull-run" 2>/dev/null)" ] &&
+	pass "run with /dev/null a regular file: exit 1 naming it, no run directory" ||
+	fail "run with a broken /dev/null: exit $rc, $(head -c 300 "$R/devnull.err"; ls "$R/devnull-run" 2>&1)"
