@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmds.h"
 #include "jobs/kcidb.h"
 #include "jobs/pool.h"
 #include "testdata.h"
@@ -150,6 +151,57 @@ START_TEST(kcidb_default_baseline)
 }
 END_TEST
 
+/*
+ * One run given as R, R/ and a link to R (issue 47): wblab export counts
+ * its cells once (was 60 tests with duplicate ids and p 1.7e-07 from
+ * thrice the cells), warns about each repeat, and the schema holds.
+ */
+START_TEST(kcidb_same_run_once)
+{
+	char tmp[] = "/tmp/wblab-test-export.XXXXXX";
+	char *run = testdata_path("report/fsync/ab");
+	char *slash, *link, *out;
+	char *argv[] = {
+		"export", "--kcidb", run, NULL, NULL, "-o", NULL, NULL
+	};
+	struct strbuf err = STRBUF_INIT;
+	json_object *doc, *tests, *ids = json_object_new_object();
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	argv[3] = slash = xasprintf("%s/", run);
+	argv[4] = link = xasprintf("%s/run", tmp);
+	argv[6] = out = xasprintf("%s/kcidb.json", tmp);
+	ck_assert_int_eq(symlink(run, link), 0);
+	stderr_begin();
+	ck_assert_int_eq(cmd_export(7, argv), 0);
+	stderr_end(&err);
+	ck_assert_msg(strstr(err.buf, "/: the same run as ") &&
+			      strstr(err.buf, "/run: the same run as "),
+		      "%s", err.buf);
+	doc = json_object_from_file(out);
+	ck_assert_ptr_nonnull(doc);
+	tests = get(doc, "tests");
+	ck_assert_int_eq(json_object_array_length(tests), 21);
+	for (size_t i = 0; i < json_object_array_length(tests); i++) {
+		const char *id = json_object_get_string(
+			get(json_object_array_get_idx(tests, i), "id"));
+
+		ck_assert_msg(!json_object_object_get_ex(ids, id, NULL),
+			      "test id %s twice", id);
+		json_object_object_add(ids, id, NULL);
+	}
+	ck_assert_int_eq(validate(doc), 0);
+	json_object_put(ids);
+	json_object_put(doc);
+	rm_rf(tmp);
+	strbuf_release(&err);
+	free(out);
+	free(link);
+	free(slash);
+	free(run);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("export");
@@ -160,6 +212,7 @@ int main(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, kcidb_real_cells);
 	tcase_add_test(tc, kcidb_default_baseline);
+	tcase_add_test(tc, kcidb_same_run_once);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

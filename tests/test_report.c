@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cmd/cmds.h"
 #include "report/mail-int.h"
 #include "report/report.h"
 #include "util/fs.h"
@@ -894,6 +895,66 @@ START_TEST(test_run_capture_capped)
 }
 END_TEST
 
+/*
+ * --baseline naming no kernel of the runs (issue 47): the error, exit 2,
+ * and no crash freeing the groups build_group() stopped in (was SIGSEGV
+ * in free_group(), exit 139).
+ */
+START_TEST(test_baseline_typo)
+{
+	char *ab = testdata_path(AB), *a1 = testdata_path(AA1),
+	     *a2 = testdata_path(AA2);
+	char *report[] = { "report", ab, "--baseline", "TYPO", NULL };
+	char *compare[] = { "compare", a1, a2, "--baseline", "TYPO", NULL };
+	struct strbuf err = STRBUF_INIT;
+
+	stderr_begin();
+	ck_assert_int_eq(cmd_report(4, report), 2);
+	ck_assert_int_eq(cmd_compare(5, compare), 2);
+	stderr_end(&err);
+	ck_assert_msg(strstr(err.buf, "--baseline TYPO: no cells of it in"),
+		      "%s", err.buf);
+	strbuf_release(&err);
+	free(ab);
+	free(a1);
+	free(a2);
+}
+END_TEST
+
+/*
+ * One run given three times, as R, R/ and a link to R (issue 47): its
+ * cells count once, and each repeat is a warning naming the first.
+ */
+START_TEST(test_same_run_read_once)
+{
+	char *run = copy_run(AA1);
+	char *slash = xasprintf("%s/", run);
+	char *link = xasprintf("%s-link", run);
+	struct report r;
+	size_t once;
+
+	ck_assert_int_eq(symlink(run, link), 0);
+	report_init(&r, NULL);
+	load_abs(&r, run);
+	once = r.nr_cells;
+	ck_assert_uint_gt(once, 0);
+	load_abs(&r, slash);
+	load_abs(&r, link);
+	ck_assert_uint_eq(r.nr_cells, once);
+	ck_assert_uint_eq(r.nr_runs, 1);
+	ck_assert_uint_eq(r.warnings.nr, 2);
+	ck_assert_msg(strstr(r.warnings.v[1], "-link: the same run as ") &&
+			      strstr(r.warnings.v[1], "read once"),
+		      "%s", r.warnings.v[1]);
+	build(&r);
+	report_release(&r);
+	rm_tree(run);
+	free(link);
+	free(slash);
+	free(run);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -918,6 +979,8 @@ int main(void)
 	tcase_add_test(tc, test_claims_seeky);
 	tcase_add_test(tc, test_claims_oom_rates);
 	tcase_add_test(tc, test_two_builds_said);
+	tcase_add_test(tc, test_baseline_typo);
+	tcase_add_test(tc, test_same_run_read_once);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -89,20 +89,38 @@ static int load_cell(const struct results_run *run,
 	return 0;
 }
 
+/* The index of the run loaded from real path real, or -1. */
+static int run_index(const struct pool *p, const char *real)
+{
+	for (size_t i = 0; i < p->real.nr; i++)
+		if (!strcmp(p->real.v[i], real))
+			return (int)i;
+	return -1;
+}
+
 int pool_load_run(struct pool *p, const char *run_dir)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct load l = { p, run_dir };
 	struct results_run run;
+	int i;
 
 	if (results_open_run(run_dir, &run, &err)) {
 		error("%s", err.buf);
 		strbuf_release(&err);
 		return -1;
 	}
-	drop_run(p, run_dir);
-	if (!has(&p->runs, run_dir))
+	i = run_index(p, run.real);
+	if (i < 0) {
 		strvec_push(&p->runs, run_dir);
+		strvec_push(&p->real, run.real);
+	} else if (strcmp(p->runs.v[i], run_dir)) {
+		/* R R/ on a command line: the cells of R, once. */
+		warn("%s: the same run as %s (%s): read once", run_dir,
+		     p->runs.v[i], run.real);
+		l.run_dir = p->runs.v[i];
+	}
+	drop_run(p, l.run_dir);
 	results_for_each_cell(&run, load_cell, &l);
 	results_close_run(&run);
 	return 0;
@@ -118,6 +136,7 @@ void pool_free(struct pool *p)
 	}
 	free(p->v);
 	strvec_clear(&p->runs);
+	strvec_clear(&p->real);
 	strvec_clear(&p->groups);
 	memset(p, 0, sizeof(*p));
 }

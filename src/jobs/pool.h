@@ -28,15 +28,22 @@ struct pool {
 	size_t n, alloc;
 	int infra; /* infra-error cells seen (left out) */
 	struct strvec runs;
+	struct strvec real; /* runs[i]'s real path */
 	struct strvec groups; /* distinct, in first-seen order */
 };
 
-#define POOL_INIT                                          \
-	{                                                  \
-		.runs = STRVEC_INIT, .groups = STRVEC_INIT \
+#define POOL_INIT                                         \
+	{                                                 \
+		.runs = STRVEC_INIT, .real = STRVEC_INIT, \
+		.groups = STRVEC_INIT                     \
 	}
 
-/* (Re)load run_dir: its earlier cells are replaced. 0, or -1 with a message. */
+/*
+ * (Re)load run_dir: its earlier cells are replaced. A run is its real
+ * path: R/ or a link to R loaded after R replaces R's cells (they never
+ * count twice), keeps R's name and is warned about. 0, or -1 with a
+ * message.
+ */
 int pool_load_run(struct pool *p, const char *run_dir);
 void pool_free(struct pool *p);
 /* Name the cells of run_dir's kernel label (two nights of one commit). */

@@ -195,16 +195,37 @@ static int load_listed(const struct results_run *rr,
 	return 0;
 }
 
+/* An earlier run of the report at the same real path, or NULL. */
+static const struct rpt_run *loaded_run(const struct report *r,
+					const char *real)
+{
+	for (size_t i = 0; i < r->nr_runs; i++)
+		if (!strcmp(r->runs[i]->real, real))
+			return r->runs[i];
+	return NULL;
+}
+
 int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 {
+	const struct rpt_run *seen;
 	struct results_run rr;
 	struct rpt_run *run;
 	struct load l = { r, NULL };
 
 	if (results_open_run(dir, &rr, err))
 		return -1;
+	/* R R, R R/, a link to R: its cells would count twice. */
+	seen = loaded_run(r, rr.real);
+	if (seen) {
+		strvec_pushf(&r->warnings,
+			     "%s: the same run as %s (%s): read once", dir,
+			     seen->dir, rr.real);
+		results_close_run(&rr);
+		return 0;
+	}
 	run = xzalloc(sizeof(*run));
 	run->dir = xstrdup(dir);
+	run->real = xstrdup(rr.real);
 	run->id = str_at(rr.json, "run");
 	run->host = json_object_get(json_path(rr.json, "host"));
 	r->runs = xrealloc(r->runs, (r->nr_runs + 1) * sizeof(*r->runs));
@@ -250,6 +271,7 @@ void report_free_cells(struct report *r)
 		json_object_put(r->runs[i]->host);
 		free(r->runs[i]->id);
 		free(r->runs[i]->dir);
+		free(r->runs[i]->real);
 		free(r->runs[i]);
 	}
 	free(r->runs);

@@ -23,15 +23,20 @@ void report_init(struct report *r, const struct report_opts *o)
 	strvec_init(&r->mixed);
 }
 
+/*
+ * A group build_group() stopped in (--baseline naming a kernel it does
+ * not have) has sides without figures and no cmp: free what is there.
+ */
 static void free_group(struct rpt_group *g)
 {
 	for (size_t s = 0; s < g->nr_sides; s++) {
-		for (size_t m = 0; m < metric_nr_rows; m++)
+		for (size_t m = 0; g->sides[s].vals && m < metric_nr_rows; m++)
 			free(g->sides[s].vals[m]);
 		free(g->sides[s].vals);
 		free(g->sides[s].desc);
 		free(g->sides[s].cells);
-		free(g->cmp[s]);
+		if (g->cmp)
+			free(g->cmp[s]);
 	}
 	for (size_t i = 0; i < g->nr_outcomes; i++) {
 		free(g->outcomes[i].kind);

@@ -39,6 +39,7 @@ extern const char
 
 struct rpt_run {
 	char *id, *dir;
+	char *real; /* its real path: R, R/ and a link to R are one run */
 	json_object *host; /* run.json host, owned */
 };
 

@@ -58,6 +58,9 @@ int results_open_run(const char *dir, struct results_run *run,
 	while (len > 1 && dir[len - 1] == '/')
 		len--;
 	run->dir = xstrndup(dir, len);
+	run->real = realpath(run->dir, NULL);
+	if (!run->real)
+		run->real = xstrdup(run->dir);
 	path = xasprintf("%s/run.json", run->dir);
 	run->json = results_read_json(path, err);
 	if (run->json) {
@@ -80,6 +83,7 @@ void results_close_run(struct results_run *run)
 {
 	json_object_put(run->json);
 	free(run->dir);
+	free(run->real);
 	memset(run, 0, sizeof(*run));
 }
 

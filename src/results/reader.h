@@ -31,6 +31,11 @@
 
 struct results_run {
 	char *dir; /* as given, without trailing '/' */
+	/*
+	 * Its real path (realpath(3); dir if that fails): the run's
+	 * identity, one for R, R/ and a link to R.
+	 */
+	char *real;
 	json_object *json; /* run.json, owned */
 	json_object *cells; /* its "cells" array (in json) */
 };
