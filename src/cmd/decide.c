@@ -6,8 +6,10 @@
  *
  * What is decided: each --metric ROW[:PCT[:up|down|any]], else the
  * thresholds of --matrix, else the primary rows the cells' workloads name
- * (10%, either way); and every event kind a kernel showed that the
- * baseline never did. Exit 0 no regression, 1 a regression, 2 bad input.
+ * (10%, either way); and every event kind either side showed, tested
+ * for a rise against the baseline (one-sided Fisher). Exit 0 no regression (every row and event
+ * same, or different in the good direction), 1 a regression, 2 bad input,
+ * 4 unknown: a row or event neither (family_exit()).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -137,6 +139,7 @@ static int decide_kernels(const struct decide_args *a, const struct pool *p,
 	json_object *all = json_object_new_array();
 	struct strvec seen = STRVEC_INIT;
 	size_t regressions = 0;
+	int ret = FAMILY_EXIT_OK;
 
 	l.first = a->first;
 	l.step = a->step;
@@ -154,6 +157,8 @@ static int decide_kernels(const struct decide_args *a, const struct pool *p,
 		strvec_push(&seen, k);
 		family_decide(&f, p, a->baseline, k, th->t, th->n, &l);
 		regressions += family_regressions(&f);
+		if (family_exit(&f) == FAMILY_EXIT_UNKNOWN)
+			ret = FAMILY_EXIT_UNKNOWN;
 		if (a->json) {
 			for (size_t h = 0; h < f.n; h++) {
 				json_object *o = hyp_json(&f.h[h]);
@@ -180,10 +185,13 @@ static int decide_kernels(const struct decide_args *a, const struct pool *p,
 					    JSON_C_TO_STRING_NOSLASHESCAPE));
 	else
 		printf("Verdict: %s\n",
-		       regressions ? "REGRESSION" : "no regression");
+		       regressions ? "REGRESSION" :
+		       ret	   ? "UNKNOWN: no regression found, none "
+				     "ruled out (rows or events unknown)" :
+				     "no regression");
 	json_object_put(all);
 	strvec_clear(&seen);
-	return regressions ? 1 : 0;
+	return regressions ? FAMILY_EXIT_REGRESSION : ret;
 }
 
 static int load_pool(struct pool *p, int n, char **dirs, const char *baseline)

@@ -4,7 +4,7 @@
  *                [--matrix M] [--results DIR] [--max-reps N] [--boundary B]
  * Pre-merge validation of a patch or series (jobs/validate.c): exit 0 no
  * regression, 1 regression, 2 a patch does not apply or build (or bad
- * usage), 3 infrastructure failure.
+ * usage), 3 infrastructure failure, 4 unknown at --max-reps.
  */
 #include <stdio.h>
 #include <string.h>

@@ -82,13 +82,21 @@ void dhyp_event(struct dhyp *h, unsigned fail_a, unsigned runs_a,
 	struct vdecision *d = &h->d;
 	struct verdict_opts o = VERDICT_OPTS_INIT;
 
+	if (!(h->threshold > 0))
+		h->threshold = DHYP_EVENT_PP;
 	o.threshold = h->threshold;
+	/* The question is only whether b has it more often. */
+	o.greater = true;
 	verdict_rate(fail_a, runs_a, fail_b, runs_b, &o, d);
 	h->event = true;
 	h->bad = 1;
-	/* The question is only whether b has it more often. */
-	if (!isnan(d->p))
-		d->p = stats_fisher_greater(fail_a, runs_a, fail_b, runs_b);
+}
+
+const char *dhyp_event_key(const struct dhyp *h)
+{
+	const char *w = h->what;
+
+	return h->event && !strncmp(w, "new ", 4) ? w + 4 : w;
 }
 
 /*
@@ -107,13 +115,43 @@ bool dhyp_bad_change(const struct dhyp *h, double diff, double pct)
 	return fabs(pct) >= h->threshold;
 }
 
+/*
+ * An event Holm does not call different: `same` if the one-sided bound of
+ * its rise at the look's level is below the threshold, else unknown, with
+ * the bound said (a job goes on while an event is unknown).
+ */
+static void decide_event_not_different(struct dhyp *h, double p_adj,
+				       double level)
+{
+	struct vdecision *d = &h->d;
+
+	d->bound =
+		100 * stats_rate_rise_bound(d->fa, d->na, d->fb, d->nb, level);
+	d->verdict = d->bound < h->threshold ? VERDICT_SAME : VERDICT_UNKNOWN;
+	snprintf(d->why, sizeof(d->why),
+		 "fisher p=%.3g, Holm %.3g, not below %.3g; a rise of "
+		 "%.3gpp or more ruled out: %s %gpp",
+		 d->p, p_adj, level, d->bound,
+		 d->verdict == VERDICT_SAME ? "within" : "not within",
+		 h->threshold);
+}
+
 static void decide_one(struct dhyp *h, double p_adj, double level)
 {
 	struct vdecision *d = &h->d;
 
 	h->level = level;
+	if (d->constant) {
+		verdict_apply(d,
+			      level); /* a rate's bound at the look's level */
+		return;
+	}
 	if (d->na < 1 || d->nb < 1 || isnan(d->p))
 		return; /* verdict_metric() said why */
+	if (h->event && p_adj >= level) {
+		decide_event_not_different(h, p_adj, level);
+		return;
+	}
 	if (p_adj < level) {
 		d->verdict = VERDICT_DIFFERENT;
 		snprintf(d->why, sizeof(d->why), "%s p=%.3g, Holm %.3g < %.3g",
@@ -141,9 +179,13 @@ void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)
 	double *p = xmalloc((nh + 1) * sizeof(*p));
 	double *adj = xmalloc((nh + 1) * sizeof(*adj));
 
-	/* A row without a test takes no share of the level. */
+	/*
+	 * A row without a test takes no share of the level, nor does a row
+	 * whose cells are all one value on both sides: it can never be
+	 * called different.
+	 */
 	for (size_t i = 0; i < nh; i++)
-		p[i] = h[i].d.p;
+		p[i] = h[i].d.constant ? NAN : h[i].d.p;
 	stats_holm(p, nh, adj);
 	for (size_t i = 0; i < nh; i++)
 		decide_one(&h[i], adj[i], level);

@@ -65,9 +65,26 @@ struct dhyp {
 	bool regression; /* different, in the bad direction, beyond threshold */
 };
 
-/* An event b showed: p is Fisher's one-sided p that b has it more often. */
+/*
+ * An event's threshold (percentage points of cells) when h has none: an
+ * event kind is `same` when the one-sided bound of its rise is below it.
+ * At 9 cells a side nothing tighter can be reached: a kind neither side
+ * showed in 9 cells is still allowed 36pp at validate's last level.
+ */
+#define DHYP_EVENT_PP 50
+
+/*
+ * An event either side showed: p is Fisher's one-sided p that b has it
+ * more often; `same` needs its rise bounded below h->threshold (or
+ * DHYP_EVENT_PP when h has none).
+ */
 void dhyp_event(struct dhyp *h, unsigned fail_a, unsigned runs_a,
 		unsigned fail_b, unsigned runs_b);
+/*
+ * An event's "KIND[: title]" whatever its what says ("new KIND" when the
+ * reference never showed it): how a detection finds its re-run's row.
+ */
+const char *dhyp_event_key(const struct dhyp *h);
 
 /*
  * Decide every hypothesis at the look with n per side: Holm at the

@@ -93,10 +93,9 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 	double *la, *lb;
 
 	d->p_same = NAN;
-	if (constant_equal(a, na, b, nb)) {
-		d->p_same = 0;
+	/* No spread to test with: verdict_apply() decides it as a rate. */
+	if (d->constant)
 		return;
-	}
 	if (test != MTEST_LOG1P_WELCH) {
 		stats_tost_rel(a, na, b, nb, o->threshold, &t);
 		if (t.valid)
@@ -138,12 +137,37 @@ double verdict_sdc(enum metric_test test, const double *a, size_t na,
 	return abs;
 }
 
+/*
+ * Both sides one value v in every cell: 0 of na against 0 of nb cells
+ * away from v. Nothing says the two kernels differ; how much of a change
+ * these cells rule out is a rate's bound: with none of nb cells away from
+ * v, a kernel that moves the row in a share r of its cells shows none of
+ * them with probability (1 - r)^nb. `same` only when the bound at the
+ * level is below the threshold (read in points of cells); else unknown,
+ * with the bound said.
+ */
+static void apply_constant(struct vdecision *d, double alpha)
+{
+	d->bound = 100 * stats_rate_rise_bound(0, d->na, 0, d->nb, alpha);
+	d->verdict = d->bound < d->threshold ? VERDICT_SAME : VERDICT_UNKNOWN;
+	snprintf(d->why, sizeof(d->why),
+		 "every cell %.6g: a change in %.3g%% of cells or more "
+		 "ruled out at %.3g, %s %.3g",
+		 d->a, d->bound, alpha,
+		 d->verdict == VERDICT_SAME ? "within" : "not within",
+		 d->threshold);
+}
+
 void verdict_apply(struct vdecision *d, double alpha)
 {
-	if (d->na < 1 || d->nb < 1 || isnan(d->p)) {
+	if (d->na < 1 || d->nb < 1 || (isnan(d->p) && !d->constant)) {
 		if (!*d->why)
 			snprintf(d->why, sizeof(d->why), "no test");
 		d->verdict = VERDICT_UNKNOWN;
+		return;
+	}
+	if (d->constant) {
+		apply_constant(d, alpha);
 		return;
 	}
 	if (d->p < alpha) {
@@ -184,7 +208,7 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 	d->sb = db.stddev;
 	d->diff = d->b - d->a;
 	d->pct = d->a != 0 ? 100 * d->diff / fabs(d->a) : NAN;
-	d->p = d->p_same = d->sdc_abs = d->sdc_pct = NAN;
+	d->p = d->p_same = d->sdc_abs = d->sdc_pct = d->bound = NAN;
 	if (d->na < o->min_n || d->nb < o->min_n) {
 		d->verdict = VERDICT_UNKNOWN;
 		snprintf(d->why, sizeof(d->why),
@@ -192,6 +216,8 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 			 o->min_n);
 		goto out;
 	}
+	d->threshold = o->threshold;
+	d->constant = constant_equal(xa, d->na, xb, d->nb);
 	verdict_test(test, xa, d->na, xb, d->nb, &t, &d->test);
 	d->p = t.valid ? t.p : NAN;
 	equivalence(test, xa, d->na, xb, d->nb, o, d);
@@ -221,7 +247,7 @@ void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
 	d->b = runs_b ? (double)fail_b / runs_b : 0;
 	d->diff = d->b - d->a;
 	d->pct = 100 * d->diff;
-	d->p = d->p_same = d->sdc_abs = d->sdc_pct = NAN;
+	d->p = d->p_same = d->sdc_abs = d->sdc_pct = d->bound = NAN;
 	if ((int)runs_a < o->min_n || (int)runs_b < o->min_n) {
 		d->verdict = VERDICT_UNKNOWN;
 		snprintf(d->why, sizeof(d->why),
@@ -242,12 +268,33 @@ void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
 		d->sdc_abs = pb - d->a;
 		d->sdc_pct = 100 * d->sdc_abs;
 	}
-	verdict_apply(d, o->alpha);
-	if (d->verdict == VERDICT_UNKNOWN && d->sdc_pct <= o->threshold) {
+	d->threshold = o->threshold;
+	verdict_apply_rate(d, o->alpha);
+}
+
+/*
+ * A rate: different by Fisher's p; `same` when the one-sided upper bound
+ * of b's rise over a at alpha is below the threshold (points): a bound,
+ * not the power the runs had (which says nothing about these runs).
+ */
+void verdict_apply_rate(struct vdecision *d, double alpha)
+{
+	d->bound =
+		100 * stats_rate_rise_bound(d->fa, d->na, d->fb, d->nb, alpha);
+	verdict_apply(d, alpha);
+	if (d->verdict != VERDICT_UNKNOWN || isnan(d->bound))
+		return;
+	if (d->bound < d->threshold) {
 		d->verdict = VERDICT_SAME;
 		snprintf(d->why, sizeof(d->why),
-			 "fisher p=%.3g; a rise of %.3gpp would have been seen",
-			 d->p, d->sdc_pct);
+			 "fisher p=%.3g; a rise of %.3gpp or more ruled out "
+			 "at %.3g, within %.3gpp",
+			 d->p, d->bound, alpha, d->threshold);
+	} else {
+		snprintf(d->why, sizeof(d->why),
+			 "fisher p=%.3g, not below %.3g; a rise up to %.3gpp "
+			 "not ruled out (threshold %.3gpp)",
+			 d->p, alpha, d->bound, d->threshold);
 	}
 }
 

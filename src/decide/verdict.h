@@ -66,7 +66,7 @@ struct vdecision {
 	 * never "-inf%"), for a rate in percentage points.
 	 */
 	double pct;
-	double p; /* the difference test's two-sided p */
+	double p; /* the difference test's p (two-sided; Fisher: see greater) */
 	double p_same; /* TOST's p against the threshold; NAN if none */
 	/*
 	 * The smallest change these values could show with the given power
@@ -74,7 +74,21 @@ struct vdecision {
 	 * NAN when a is 0).
 	 */
 	double sdc_abs, sdc_pct;
-	char why[160];
+	/*
+	 * Every value on both sides is one and the same (a counter 0 in
+	 * every cell): no test of a difference or of equivalence has
+	 * anything to work with, so the row is decided as a rate, the share
+	 * of cells away from that value, 0 of na against 0 of nb.
+	 */
+	bool constant;
+	double threshold; /* the options' (pp for a rate or a constant row) */
+	/*
+	 * Rates and constant rows: the one-sided upper bound, in pp, of the
+	 * rise of b's rate at the level of the last verdict_apply();
+	 * `same` when it is below the threshold (stats_rate_rise_bound()).
+	 */
+	double bound;
+	char why[200];
 };
 
 /*
@@ -105,6 +119,8 @@ void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
  * with the level their look and family leave to a row).
  */
 void verdict_apply(struct vdecision *d, double alpha);
+/* verdict_apply() for a rate (verdict_rate()'s d): `same` by its bound. */
+void verdict_apply_rate(struct vdecision *d, double alpha);
 
 /* "0 -> 241 pages", "1520 -> 1390 MiB/s (-8.6%)", "0% -> 40% (+40pp)". */
 void vdecision_effect(const struct vdecision *d, const char *unit, double scale,

@@ -24,7 +24,10 @@ const char *confirm_outcome_name(enum confirm_outcome c)
 
 bool confirm_is_candidate(const struct dhyp *h)
 {
-	return h->regression || (h->event && h->d.nb > 0 && h->d.fb > 0);
+	/* An event undecided whose rate is up tonight: worth a re-run. */
+	return h->regression ||
+	       (h->event && h->d.nb > 0 && h->d.fb > 0 &&
+		h->d.verdict != VERDICT_SAME && h->d.b > h->d.a);
 }
 
 size_t confirm_candidates(const struct family *det)
@@ -42,8 +45,9 @@ const struct dhyp *confirm_find(const struct family *conf,
 	for (size_t i = 0; i < conf->n; i++) {
 		const struct dhyp *h = &conf->h[i];
 
+		/* An event by its kind: "new" only says the reference had none. */
 		if (h->event == cand->event && !strcmp(h->group, cand->group) &&
-		    !strcmp(h->what, cand->what))
+		    !strcmp(dhyp_event_key(h), dhyp_event_key(cand)))
 			return h;
 	}
 	return NULL;

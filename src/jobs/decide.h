@@ -34,7 +34,7 @@ struct decision {
 	double p;
 	enum metric_test test; /* the test that gave p */
 	double sde;
-	char why[160];
+	char why[200];
 };
 
 /* Values that are NaN are left out (a cell where the metric is absent). */

@@ -154,8 +154,8 @@ static void bisect_target(struct night *n, char **event)
 			n->b.metric = metric_by_name(h->what);
 			return;
 		}
-		/* "new KIND: title" -> "KIND:title" for bisect --event */
-		w = h->what + strlen("new ");
+		/* "[new ]KIND: title" -> "KIND:title" for bisect --event */
+		w = dhyp_event_key(h);
 		c = strstr(w, ": ");
 		*event = c ? xasprintf("%.*s:%s", (int)(c - w), w, c + 2) :
 			     xstrdup(w);

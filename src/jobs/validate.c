@@ -2,12 +2,15 @@
 /*
  * wblab validate (jobs/validate.h).
  *
- * Exit codes: 0 no regression, 1 regression (a thresholded metric
- * `different` beyond its threshold in the bad direction, or a crash, OOM,
- * overflow or other event kind the base never showed that the patched
- * kernel shows in two cells or more), 2 a patch does not apply or the
- * patched kernel does not build, 3 the lab failed (base does not build,
- * too few cells with a kernel result, git, disk).
+ * Exit codes: 0 no regression (every row and event `same`, or different
+ * in its good direction), 1 regression (a thresholded metric `different`
+ * beyond its threshold in the bad direction, or a crash, OOM, overflow or
+ * other event kind the patched kernel shows more often than the base by
+ * one-sided Fisher), 2 a patch does not apply or the patched kernel does
+ * not build, 3 the lab failed (base does not build, too few cells with a
+ * kernel result, git, disk), 4 unknown: some row or event neither
+ * different nor `same` at --max-reps (no regression found, none ruled
+ * out). docs/jobs.md says what each verdict guarantees.
  */
 #include <errno.h>
 #include <math.h>
@@ -194,9 +197,15 @@ static int verdict(struct vstate *s)
 			STATS_MIN_N, s->jr.pool.infra, s->run_dir);
 		return VALIDATE_INFRA;
 	}
-	fprintf(f, "Verdict: no regression%s in %s\n",
-		unknown ? " found (some rows stay unknown at --max-reps)" : "",
-		s->run_dir);
+	if (unknown) {
+		fprintf(f,
+			"Verdict: UNKNOWN: %zu row%s or event%s neither different nor same at n=%d (--max-reps %d): no regression found, none ruled out, in %s\n",
+			unknown, unknown == 1 ? "" : "s",
+			unknown == 1 ? "" : "s", s->fam.look, s->o->max_reps,
+			s->run_dir);
+		return VALIDATE_UNKNOWN;
+	}
+	fprintf(f, "Verdict: no regression in %s\n", s->run_dir);
 	return VALIDATE_OK;
 }
 

@@ -20,6 +20,11 @@ enum validate_exit {
 	VALIDATE_REGRESSION = 1,
 	VALIDATE_NO_APPLY = 2, /* a patch does not apply or build */
 	VALIDATE_INFRA = 3,
+	/*
+	 * Rows or events still unknown at --max-reps: no regression found,
+	 * none ruled out (FAMILY_EXIT_UNKNOWN).
+	 */
+	VALIDATE_UNKNOWN = 4,
 };
 
 /*

@@ -311,6 +311,40 @@ double stats_fisher_greater(unsigned a_fail, unsigned a_runs, unsigned b_fail,
 	return p > 1 ? 1 : p;
 }
 
+double stats_binom_upper(unsigned fail, unsigned runs, double alpha)
+{
+	if (!runs || fail > runs)
+		return NAN;
+	if (fail == runs)
+		return 1;
+	/* P(X <= fail | p) = I_{1-p}(runs - fail, fail + 1) = alpha. */
+	return gsl_cdf_beta_Qinv(alpha, fail + 1, runs - fail);
+}
+
+double stats_binom_lower(unsigned fail, unsigned runs, double alpha)
+{
+	if (!runs || fail > runs)
+		return NAN;
+	if (!fail)
+		return 0;
+	/* P(X >= fail | p) = I_p(fail, runs - fail + 1) = alpha. */
+	return gsl_cdf_beta_Pinv(alpha, fail, runs - fail + 1);
+}
+
+double stats_rate_rise_bound(unsigned a_fail, unsigned a_runs, unsigned b_fail,
+			     unsigned b_runs, double alpha)
+{
+	double r;
+
+	if (!a_fail)
+		r = stats_binom_upper(b_fail, b_runs, alpha) -
+		    (a_runs && !(a_fail > a_runs) ? 0 : NAN);
+	else
+		r = stats_binom_upper(b_fail, b_runs, alpha / 2) -
+		    stats_binom_lower(a_fail, a_runs, alpha / 2);
+	return r < 0 ? 0 : r;
+}
+
 /*
  * Noncentral t: P(T > t) with df and noncentrality ncp, as the integral
  * over V ~ chi2(df) of P(Z > t * sqrt(V / df) - ncp). upper = false gives

@@ -178,6 +178,28 @@ double stats_fisher_greater(unsigned a_fail, unsigned a_runs, unsigned b_fail,
 			    unsigned b_runs);
 
 /*
+ * Clopper-Pearson one-sided bounds of a binomial rate from fail of runs:
+ * the rate p with P(X <= fail | p) = alpha (upper; 1 when fail = runs)
+ * and with P(X >= fail | p) = alpha (lower; 0 when fail = 0). R's
+ * binom.test(fail, runs, alternative = "less" | "greater",
+ * conf.level = 1 - alpha)$conf.int. NAN if fail > runs or runs is 0.
+ */
+double stats_binom_upper(unsigned fail, unsigned runs, double alpha);
+double stats_binom_lower(unsigned fail, unsigned runs, double alpha);
+
+/*
+ * A one-sided upper bound at level alpha of the rise of b's rate over
+ * a's, rate_b - rate_a, in [0, 1]: b's upper bound less a's lower bound,
+ * each at alpha / 2 (Bonferroni: conservative), or b's upper bound at
+ * alpha when a never failed (a's rate is >= 0 whatever the data). What
+ * lets a rate, or a row whose cells are all one value, be called `same`
+ * within a threshold of percentage points, or say how large a rise the
+ * cells still allow. NAN as the bounds.
+ */
+double stats_rate_rise_bound(unsigned a_fail, unsigned a_runs, unsigned b_fail,
+			     unsigned b_runs, double alpha);
+
+/*
  * Power of the two-sided Welch test at level alpha to see a true
  * difference delta between means, with these standard deviations and
  * sizes (noncentral t; equal to R's power.t.test for equal sd and n).
