@@ -19,6 +19,7 @@
 #include "util/log.h"
 #include "util/parse-options.h"
 #include "util/run.h"
+#include "spec/hosts.h"
 #include "virt/probe.h"
 #include "virt/virt.h"
 
@@ -127,6 +128,32 @@ static void check_libvirt(virConnectPtr *conn, const char *uri)
 	strbuf_release(&err);
 }
 
+/*
+ * A domain started now, under the accelerator cells will use: the KVM
+ * verdict is cached, and said "a cell can run" while every domain start
+ * on the host failed. A remote host's paths are not ours: not booted.
+ */
+static void check_domain_start(virConnectPtr conn, const char *uri,
+			       const char *accel,
+			       const struct kernel_artifact *ka,
+			       const char *initrd)
+{
+	struct check *c = add("domain start", true);
+	struct strbuf why = STRBUF_INIT;
+
+	if (hosts_uri_remote(uri)) {
+		snprintf(c->value, sizeof(c->value),
+			 "not tried on a remote host");
+		return;
+	}
+	c->ok = domain_boots_now(conn, accel, ka, initrd, &why);
+	snprintf(c->value, sizeof(c->value), "%s: %s", accel, why.buf);
+	if (!c->ok)
+		snprintf(c->fix, sizeof(c->fix),
+			 "see the device-node lines above and libvirtd's log");
+	strbuf_release(&why);
+}
+
 static void check_accel(virConnectPtr conn, const char *uri, bool reprobe)
 {
 	struct check *c = add("acceleration", false);
@@ -159,6 +186,7 @@ static void check_accel(virConnectPtr conn, const char *uri, bool reprobe)
 		snprintf(
 			c->fix, sizeof(c->fix),
 			"cells run under TCG (slower, still real); KVM needs a host where guests boot under it");
+	check_domain_start(conn, uri, v.accel, &ka, initrd);
 	kernel_artifact_free(&ka);
 	kernel_spec_free(&ks);
 out:

@@ -55,9 +55,18 @@ static bool hello_or_stop(void *arg)
 	return g->hello || g->stopped;
 }
 
-/* Boot the probe guest under KVM; true if the agent reported in. */
-static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
-		      const char *initrd, struct accel_verdict *v)
+enum probe_end { PROBE_HELLO, PROBE_NO_START, PROBE_TIMEOUT_END };
+
+/*
+ * Boot the probe guest under type ("kvm" or "qemu", libvirt's name for
+ * TCG) and say how it ended: the agent reported in, the domain would not
+ * start (QEMU's complaint in why, on one line) or the time ran out. *secs
+ * is how long it took.
+ */
+static enum probe_end probe_boots(virConnectPtr conn, const char *type,
+				  const struct kernel_artifact *k,
+				  const char *initrd, struct strbuf *why,
+				  double *secs)
 {
 	char *name = xasprintf("wblab-probe-%d", (int)getpid());
 	char *stage = xasprintf("%s/%s", run_root(), name);
@@ -65,7 +74,7 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 	char *console = xasprintf("%s/console.log", stage);
 	struct domain_config dc = {
 		.name = name,
-		.type = "kvm",
+		.type = type,
 		.memory_mib = 256,
 		.vcpus = 1,
 		.kernel = k->bzimage,
@@ -76,8 +85,9 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 	};
 	struct strbuf xml = STRBUF_INIT, err = STRBUF_INIT;
 	struct guest g;
-	bool ok = false;
+	enum probe_end end = PROBE_NO_START;
 
+	*secs = 0;
 	rm_rf(stage);
 	cache_make_dir(stage);
 	chown_to_qemu(stage);
@@ -90,26 +100,13 @@ static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
 		for (char *c = p; *c; c++)
 			if (*c == '\n' || *c == '\r')
 				*c = ' ';
-		snprintf(
-			v->reason, sizeof(v->reason),
-			"/dev/kvm exists but a KVM guest would not start: %.180s",
-			p);
+		strbuf_addf(why, "%.180s", p);
 		free(p);
 		goto out;
 	}
 	guest_loop(g.t_create + PROBE_TIMEOUT, hello_or_stop, &g);
-	v->probe_s = now_mono() - g.t_create;
-	ok = g.hello;
-	if (ok)
-		snprintf(
-			v->reason, sizeof(v->reason),
-			"a probe guest booted to userspace under KVM in %.1f s",
-			v->probe_s);
-	else
-		snprintf(
-			v->reason, sizeof(v->reason),
-			"/dev/kvm exists but a probe guest did not reach userspace under KVM within %d s",
-			PROBE_TIMEOUT);
+	*secs = now_mono() - g.t_create;
+	end = g.hello ? PROBE_HELLO : PROBE_TIMEOUT_END;
 out:
 	guest_release(&g);
 	rm_rf(stage);
@@ -119,7 +116,55 @@ out:
 	free(stage);
 	free(sock);
 	free(console);
-	return ok;
+	return end;
+}
+
+static bool kvm_boots(virConnectPtr conn, const struct kernel_artifact *k,
+		      const char *initrd, struct accel_verdict *v)
+{
+	struct strbuf q = STRBUF_INIT;
+	enum probe_end end =
+		probe_boots(conn, "kvm", k, initrd, &q, &v->probe_s);
+
+	if (end == PROBE_NO_START)
+		snprintf(v->reason, sizeof(v->reason),
+			 "/dev/kvm exists but a KVM guest would not start: %s",
+			 q.buf);
+	else if (end == PROBE_HELLO)
+		snprintf(
+			v->reason, sizeof(v->reason),
+			"a probe guest booted to userspace under KVM in %.1f s",
+			v->probe_s);
+	else
+		snprintf(
+			v->reason, sizeof(v->reason),
+			"/dev/kvm exists but a probe guest did not reach userspace under KVM within %d s",
+			PROBE_TIMEOUT);
+	strbuf_release(&q);
+	return end == PROBE_HELLO;
+}
+
+bool domain_boots_now(virConnectPtr conn, const char *accel,
+		      const struct kernel_artifact *k, const char *initrd,
+		      struct strbuf *why)
+{
+	struct strbuf q = STRBUF_INIT;
+	double secs;
+	enum probe_end end = probe_boots(conn,
+					 strcmp(accel, "kvm") ? "qemu" : "kvm",
+					 k, initrd, &q, &secs);
+
+	if (end == PROBE_NO_START)
+		strbuf_addf(why, "a domain would not start: %s", q.buf);
+	else if (end == PROBE_HELLO)
+		strbuf_addf(why, "a probe guest booted to userspace in %.1f s",
+			    secs);
+	else
+		strbuf_addf(why,
+			    "a probe guest did not reach userspace within %d s",
+			    PROBE_TIMEOUT);
+	strbuf_release(&q);
+	return end == PROBE_HELLO;
 }
 
 /*

@@ -24,6 +24,15 @@ struct accel_verdict {
 int accel_decide(virConnectPtr conn, const char *uri, const char *want,
 		 const struct kernel_artifact *k, const char *initrd,
 		 struct accel_verdict *v);
+/*
+ * Boot a probe guest under accel ("kvm" or "tcg") now, never from a cache:
+ * can a domain start on this host at all? A cached KVM verdict says
+ * nothing about a host whose domain starts all fail (a broken /dev/null
+ * did that). true, or false; why says what happened either way.
+ */
+bool domain_boots_now(virConnectPtr conn, const char *accel,
+		      const struct kernel_artifact *k, const char *initrd,
+		      struct strbuf *why);
 /* The cache key inputs as one line (for doctor). */
 void accel_host_identity(virConnectPtr conn, const char *uri,
 			 struct strbuf *out);
