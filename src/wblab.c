@@ -3,6 +3,7 @@
  * wblab: an automated regression lab for Linux writeback and memory reclaim.
  * Subcommands are dispatched from a table, like git.c and perf.c.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -65,6 +66,56 @@ static void usage(FILE *f)
 		"\n'wblab help <command>' or 'wblab <command> --help' describes a command.\n");
 }
 
+/* Edits (insert, delete, substitute, swap two neighbours) from a to b. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d[32][32];
+
+	if (la >= 32 || lb >= 32)
+		return 32;
+	for (size_t i = 0; i <= la; i++)
+		for (size_t j = 0; j <= lb; j++) {
+			size_t best;
+
+			if (!i || !j) {
+				d[i][j] = i + j;
+				continue;
+			}
+			best = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+			if (d[i - 1][j] + 1 < best)
+				best = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < best)
+				best = d[i][j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+				best = d[i - 2][j - 2] + 1;
+			d[i][j] = best;
+		}
+	return d[la][lb];
+}
+
+/*
+ * git's "The most similar command is": the commands within two edits of
+ * what was typed, or that it is a prefix of, so a typo costs one look
+ * instead of reading the whole table.
+ */
+static void did_you_mean(const char *typed)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		const char *name = commands[i].name;
+
+		if (edit_distance(typed, name) > (strlen(typed) > 3 ? 2 : 1) &&
+		    strncmp(typed, name, strlen(typed)))
+			continue;
+		fprintf(stderr, "%s '%s'", any ? "," : "\ndid you mean", name);
+		any = true;
+	}
+	if (any)
+		fputs("?\n", stderr);
+}
+
 int main(int argc, char **argv)
 {
 	static char help_opt[] = "--help";
@@ -91,7 +142,9 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	fprintf(stderr, "wblab: '%s' is not a wblab command\n", argv[1]);
+	fprintf(stderr, "wblab: '%s' is not a wblab command", argv[1]);
+	did_you_mean(argv[1]);
+	fputc('\n', stderr);
 	usage(stderr);
 	return 2;
 }

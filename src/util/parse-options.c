@@ -419,7 +419,9 @@ static void print_detail(FILE *f, const struct option *o)
 		for (const char *const *ch = o->choices; *ch; ch++)
 			fprintf(m, "%s%s", ch == o->choices ? "" : "|", *ch);
 	}
-	if (o->type == OPTION_STRLIST)
+	/* Said once: some help texts say it in their own words. */
+	if (o->type == OPTION_STRLIST &&
+	    !(o->help && strstr(o->help, "repeatable")))
 		fputs(", repeatable", m);
 	if (o->value)
 		print_default(m, o);

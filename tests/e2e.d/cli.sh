@@ -65,3 +65,11 @@ rc=$?
 	[ -z "$(ls -A "$R/devnull-run" 2>/dev/null)" ] &&
 	pass "run with /dev/null a regular file: exit 1 naming it, no run directory" ||
 	fail "run with a broken /dev/null: exit $rc, $(head -c 300 "$R/devnull.err"; ls "$R/devnull-run" 2>&1)"
+
+# A typo gets the nearest commands, exit 2 (as git's "did you mean").
+./wblab reprot 2>"$R/typo.err"
+[ $? -eq 2 ] && grep -q "did you mean 'report', 'repro'?" "$R/typo.err" &&
+	pass "a mistyped command: exit 2 with did you mean" || fail "typo: $(head -c 300 "$R/typo.err")"
+# Help says "repeatable" once per option.
+! ./wblab help report | grep -q 'repeatable.*repeatable' &&
+	pass "help: repeatable said once" || fail "help: $(./wblab help report | grep repeatable)"
