@@ -16,6 +16,7 @@
 #include "cell/cell.h"
 #include "matrix/engine.h"
 #include "matrix/matrix.h"
+#include "matrix/progress.h"
 #include "spec/hosts.h"
 #include "results/metric.h"
 #include "spec/matrix.h"
@@ -561,6 +562,29 @@ START_TEST(full_disk_resume_hint)
 }
 END_TEST
 
+/*
+ * The counts every progress line and the summary print: an infra-error is
+ * the host's and counted apart; "not ok" is kernel outcomes only (it used
+ * to count infra-errors too), and a retry counts nothing yet.
+ */
+START_TEST(progress_counts_infra_apart)
+{
+	struct progress p;
+
+	progress_init(&p, MATRIX_PROGRESS_QUIET, 4, 0);
+	progress_end(&p, "local", 0, "c1", "infra-error", "host", 1, true);
+	progress_end(&p, "local", 0, "c1", "ok", "", 1, false);
+	progress_end(&p, "local", 0, "c2", "infra-error", "host", 1, false);
+	progress_end(&p, "local", 0, "c3", "hung", "stall", 1, false);
+	progress_end(&p, "local", 0, "c4", "ok", "", 1, false);
+	ck_assert_uint_eq(p.done, 4);
+	ck_assert_uint_eq(p.infra, 1);
+	ck_assert_uint_eq(p.results, 3);
+	ck_assert_uint_eq(p.failed, 1);
+	progress_free(&p);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("matrix");
@@ -571,6 +595,7 @@ int main(void)
 	if (!mkdtemp(tmpdir))
 		return 1;
 	tcase_add_test(tc, shipped_seed_matrix);
+	tcase_add_test(tc, progress_counts_infra_apart);
 	tcase_add_test(tc, shipped_smoke_matrix);
 	tcase_add_test(tc, order_interleaves_and_reproduces);
 	tcase_add_test(tc, sizes_and_added_reps);

@@ -149,11 +149,13 @@ void progress_end(struct progress *p, const char *host, int slot,
 		s->cell[0] = '\0';
 	if (!retry) {
 		p->done++;
+		/*
+		 * "not ok" counts kernel outcomes only: an infra-error is
+		 * the host's, counted apart, never a kernel's failure.
+		 */
 		if (!strcmp(outcome, "infra-error"))
 			p->infra++;
-		else
-			p->results++;
-		if (strcmp(outcome, "ok"))
+		else if (p->results++, strcmp(outcome, "ok"))
 			p->failed++;
 		p->cell_s_sum += seconds;
 		p->cell_s_n++;
