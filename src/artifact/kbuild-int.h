@@ -29,6 +29,10 @@
 /* What a spec builds, with its bases' parts folded in. */
 struct kb_plan {
 	char *source_package;
+	/* The root spec's suite: and version: (NULL: the host's package). */
+	char *source_suite;
+	char *source_version;
+	char *source_spec; /* the spec file naming them, for messages */
 	char *source_git;
 	char *source_ref;
 	char *config_base;

@@ -530,7 +530,13 @@ static int build_locked(struct kmv *m, const char *hash, const char *dir,
 	if (kernel_cache_key(m->base, bhash) ||
 	    kernel_fetch_prebuilt(m->base, bhash, &m->ba) || collect_files(m))
 		goto out;
-	m->pristine = kbuild_package_source(m->base->source_package, &m->ident);
+	if (m->base->suite)
+		m->pristine = kbuild_suite_source(
+			m->base->path, m->base->source_package, m->base->suite,
+			m->base->version, &m->ident);
+	else
+		m->pristine = kbuild_package_source(m->base->source_package,
+						    &m->ident);
 	if (!m->pristine || find_headers(m) || prepare_tree(m))
 		goto out;
 	for (size_t i = 0; i < m->dirs.nr; i++)

@@ -42,6 +42,9 @@
 static void plan_free(struct kb_plan *p)
 {
 	free(p->source_package);
+	free(p->source_suite);
+	free(p->source_version);
+	free(p->source_spec);
 	free(p->source_git);
 	free(p->source_ref);
 	free(p->config_base);
@@ -82,6 +85,9 @@ static int plan_resolve(const struct kernel_spec *s, struct kb_plan *p,
 		}
 	} else {
 		p->source_package = dup_or_null(s->source_package);
+		p->source_suite = dup_or_null(s->suite);
+		p->source_version = dup_or_null(s->version);
+		p->source_spec = dup_or_null(s->path);
 		p->source_git = dup_or_null(s->source_git);
 		p->source_ref = dup_or_null(s->source_ref);
 		p->config_base =
@@ -138,7 +144,11 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 	}
 	if (plan_resolve(s, &k.plan, 0))
 		goto out;
-	if (k.plan.source_package)
+	if (k.plan.source_package && k.plan.source_suite)
+		k.pristine = kbuild_suite_source(
+			k.plan.source_spec, k.plan.source_package,
+			k.plan.source_suite, k.plan.source_version, &k.ident);
+	else if (k.plan.source_package)
 		k.pristine =
 			kbuild_package_source(k.plan.source_package, &k.ident);
 	else if (k.plan.source_git && !kb_git_resolve(&k))

@@ -80,6 +80,14 @@ char *kbuild_lab_file(const char *sub, const char *name);
  * If ident is non-NULL it receives "package version".
  */
 char *kbuild_package_source(const char *package, char **ident);
+/*
+ * The same for a source package pinned in another suite (the spec's
+ * suite: and version:): fetched through the private apt (debfetch.h),
+ * its tarball unpacked from the .deb. ident gets the .deb's SHA-256 too.
+ * spec names the spec file in messages.
+ */
+char *kbuild_suite_source(const char *spec, const char *package,
+			  const char *suite, const char *version, char **ident);
 
 /*
  * The files a patch (text, read from name) changes, from its "+++ b/PATH"

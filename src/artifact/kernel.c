@@ -47,7 +47,12 @@ static int hash_source(struct hasher *h, const struct kernel_spec *s)
 	struct strbuf out = STRBUF_INIT;
 	int ret = 0;
 
-	if (s->source_package) {
+	if (s->source_package && s->suite) {
+		/* Pinned: the key needs neither the network nor the host. */
+		hasher_add_str(h, "source-package", s->source_package);
+		hasher_add_str(h, "source-suite", s->suite);
+		hasher_add_str(h, "source-version", s->version);
+	} else if (s->source_package) {
 		const char *argv[] = { "dpkg-query",	  "-W",
 				       "-f=${Version}",	  "--",
 				       s->source_package, NULL };
@@ -85,6 +90,11 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 	hasher_add_str(h, "wblab-kernel", "1");
 	if (s->package) {
 		hasher_add_str(h, "package", s->package);
+		/* Absent for the host's packages: their keys stay as they were. */
+		if (s->suite) {
+			hasher_add_str(h, "suite", s->suite);
+			hasher_add_str(h, "version", s->version);
+		}
 		hasher_finish(h, hex);
 		return 0;
 	}
@@ -233,6 +243,9 @@ void kernel_artifact_free(struct kernel_artifact *a)
 	free(a->source);
 	free(a->patches);
 	free(a->origin);
+	for (int i = 0; i < a->nr_debs; i++)
+		deb_file_free(&a->debs[i]);
+	free(a->debs);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -291,6 +304,33 @@ static int make_modules_img(const char *tmpdir)
 	return ret ? -1 : 0;
 }
 
+/* [{package, version, suite, file, sha256, size}] of a suite kernel's .debs. */
+static json_object *kernel_debs_json(const struct kernel_artifact *a)
+{
+	json_object *arr = json_object_new_array();
+
+	for (int i = 0; i < a->nr_debs; i++) {
+		const struct deb_file *d = &a->debs[i];
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "package",
+				       json_object_new_string(d->package));
+		json_object_object_add(o, "version",
+				       json_object_new_string(d->version));
+		json_object_object_add(o, "suite",
+				       json_object_new_string(d->suite));
+		json_object_object_add(
+			o, "file",
+			json_object_new_string(strrchr(d->path, '/') + 1));
+		json_object_object_add(o, "sha256",
+				       json_object_new_string(d->sha256));
+		json_object_object_add(o, "size",
+				       json_object_new_int64(d->size));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
 static int write_kernel_json(const char *tmpdir,
 			     const struct kernel_artifact *a)
 {
@@ -316,6 +356,8 @@ static int write_kernel_json(const char *tmpdir,
 	if (a->thread_size)
 		json_object_object_add(o, "thread_size",
 				       json_object_new_int64(a->thread_size));
+	if (a->nr_debs)
+		json_object_object_add(o, "debs", kernel_debs_json(a));
 	json_object_object_add(o, "bzimage", json_object_new_string("bzImage"));
 	json_object_object_add(o, "config", json_object_new_string("config"));
 	json_object_object_add(o, "modules",
@@ -339,9 +381,17 @@ void kernel_keep_system_map(struct kernel_artifact *a, const char *path,
 		     a->name, path);
 		goto out;
 	}
-	if (!(a->thread_size = ksyms_thread_size(map.buf, map.len)))
-		warn("kernel %s: %s has no bounds of init_task's stack THREAD_SIZE apart (__start_init_task or __start_init_stack): THREAD_SIZE not recorded",
+	/*
+	 * Debian 14's linux-base ships a one-line stub ("The real System.map
+	 * is in the ...-dbg package"): kept, it would hide every symbol from
+	 * the stack probes, so a map without the bounds is not kept and the
+	 * cell reads the guest's /proc/kallsyms instead.
+	 */
+	if (!(a->thread_size = ksyms_thread_size(map.buf, map.len))) {
+		warn("kernel %s: %s has no bounds of init_task's stack THREAD_SIZE apart (__start_init_task or __start_init_stack): THREAD_SIZE not recorded, and cells read the guest's /proc/kallsyms instead",
 		     a->name, path);
+		goto out;
+	}
 	/* Without the copy a cell reads the guest's /proc/kallsyms instead. */
 	if (write_file_atomic(dst, map.buf, map.len, 0644))
 		warn("kernel %s: cannot keep System.map in %s: %s", a->name,
@@ -367,8 +417,11 @@ int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
 		      err.buf);
 		goto out;
 	}
-	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a) ||
-	    cache_seal(tmpdir, kernel_files))
+	if (make_modules_img(tmpdir) || write_kernel_json(tmpdir, a))
+		goto out;
+	if (a->nr_debs ? cache_seal_with(tmpdir, kernel_files, "debs",
+					 kernel_debs_json(a)) :
+			 cache_seal(tmpdir, kernel_files))
 		goto out;
 	if (cache_install(tmpdir, a->dir))
 		goto out;
@@ -376,178 +429,5 @@ int kernel_commit(const char *tmpdir, struct kernel_artifact *a)
 out:
 	strbuf_release(&err);
 	free(moddir);
-	return ret;
-}
-
-/* Find the single name in dir starting with prefix. */
-static char *find_prefixed(const char *dir, const char *prefix)
-{
-	DIR *d = opendir(dir);
-	struct dirent *de;
-	char *found = NULL;
-
-	if (!d)
-		return NULL;
-	while ((de = readdir(d)))
-		if (de->d_name[0] != '.' && !found &&
-		    !strncmp(de->d_name, prefix, strlen(prefix)))
-			found = xstrdup(de->d_name);
-	closedir(d);
-	return found;
-}
-
-static int fetch_prebuilt(const struct kernel_spec *s, const char *hash,
-			  struct kernel_artifact *a)
-{
-	char *dl = cache_path("downloads", "");
-	char *tmpdir = NULL, *root = NULL, *deb = NULL, *ver = NULL;
-	char *pfx = xasprintf("%s_", s->package);
-	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
-	int ret = -1;
-
-	memset(a, 0, sizeof(*a));
-	if (cache_make_dir(dl) || cache_check_space(dl, 1LL << 30))
-		goto out;
-	deb = find_prefixed(dl, pfx);
-	if (!deb) {
-		const char *argv[] = { "apt-get", "download", "--", s->package,
-				       NULL };
-		struct run_opts o = { .dir = dl, .out = &err, .err = &err };
-
-		info("kernel %s: downloading %s", s->name, s->package);
-		if (run_argv(argv, &o)) {
-			error("%s: apt-get download %s failed: %s", s->path,
-			      s->package, err.buf);
-			goto out;
-		}
-		deb = find_prefixed(dl, pfx);
-		if (!deb) {
-			error("apt-get download %s left no .deb in %s",
-			      s->package, dl);
-			goto out;
-		}
-	}
-	a->name = xstrdup(s->name);
-	snprintf(a->hash, sizeof(a->hash), "%s", hash);
-	a->dir = kernel_cache_dir(s, hash);
-	tmpdir = xasprintf("%s.tmp.%d", a->dir, (int)getpid());
-	root = xasprintf("%s/pkg", tmpdir);
-	rm_rf(tmpdir);
-	if (cache_make_dir(root))
-		goto out;
-	{
-		char *debpath = xasprintf("%s/%s", dl, deb);
-		const char *x[] = { "dpkg-deb", "-x", debpath, root, NULL };
-		const char *f[] = { "dpkg-deb", "-f", debpath, "Version",
-				    NULL };
-
-		strbuf_reset(&err);
-		if (run_capture(x, NULL, &err) || run_capture(f, &out, NULL)) {
-			error("dpkg-deb -x %s failed: %s", debpath, err.buf);
-			free(debpath);
-			goto out;
-		}
-		free(debpath);
-	}
-	strbuf_trim_trailing(&out);
-	a->source = xasprintf("%s %s", s->package, out.buf);
-	a->patches = xstrdup("");
-	a->origin = xstrdup("prebuilt");
-	{
-		char *mods = xasprintf("%s/lib/modules", root);
-		char *boot = xasprintf("%s/boot", root);
-		char *vmlinuz = find_prefixed(boot, "vmlinuz-");
-		char *config = find_prefixed(boot, "config-");
-
-		ver = find_prefixed(mods, "");
-		if (!vmlinuz || !config || !ver) {
-			error("%s: package %s has no boot/vmlinuz-*, config-* or lib/modules/*",
-			      s->path, s->package);
-		} else {
-			char *src_k = xasprintf("%s/%s", boot, vmlinuz);
-			char *src_c = xasprintf("%s/%s", boot, config);
-			char *dst_k = xasprintf("%s/bzImage", tmpdir);
-			char *dst_c = xasprintf("%s/config", tmpdir);
-			char *moddst = xasprintf("%s/modules/lib", tmpdir);
-			char *libsrc = xasprintf("%s/lib", root);
-
-			a->version = xstrdup(ver);
-			if (rename(src_k, dst_k) || rename(src_c, dst_c) ||
-			    mkdir_p(moddst, 0755) || rmdir(moddst) ||
-			    rename(libsrc, moddst))
-				error("cannot stage kernel files in %s: %s",
-				      tmpdir, strerror(errno));
-			else
-				ret = 0;
-			free(src_k);
-			free(src_c);
-			free(dst_k);
-			free(dst_c);
-			free(moddst);
-			free(libsrc);
-		}
-		free(mods);
-		free(boot);
-		free(vmlinuz);
-		free(config);
-	}
-	if (ret)
-		goto out;
-	{
-		char *map =
-			xasprintf("%s/boot/System.map-%s", root, a->version);
-
-		kernel_keep_system_map(a, map, tmpdir);
-		free(map);
-	}
-	rm_rf(root);
-	ret = kernel_commit(tmpdir, a);
-	if (!ret) {
-		struct kernel_artifact loaded;
-
-		ret = kernel_artifact_load(a->dir, &loaded);
-		kernel_artifact_free(a);
-		*a = loaded;
-	}
-out:
-	if (ret && tmpdir)
-		rm_rf(tmpdir);
-	if (ret)
-		kernel_artifact_free(a);
-	strbuf_release(&err);
-	strbuf_release(&out);
-	free(dl);
-	free(pfx);
-	free(deb);
-	free(ver);
-	free(tmpdir);
-	free(root);
-	return ret;
-}
-
-/*
- * Under the entry's lock (DIR.lock), as source builds are: two processes
- * meeting a cold or corrupt entry fetch it once, and the second finds
- * what the first made when it gets the lock.
- */
-int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
-			  struct kernel_artifact *a)
-{
-	char *dir = kernel_cache_dir(s, hash), *up = cache_path("kernels", "");
-	char *lockp = cache_lock_path(dir);
-	int lock = -1, ret = -1;
-
-	memset(a, 0, sizeof(*a));
-	if (cache_make_dir(up))
-		goto out;
-	lock = cache_lock(lockp, dir);
-	if (lock < 0)
-		goto out;
-	ret = kernel_artifact_load(dir, a) ? fetch_prebuilt(s, hash, a) : 0;
-	cache_unlock(lock);
-out:
-	free(lockp);
-	free(up);
-	free(dir);
 	return ret;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "artifact/debfetch.h"
 #include "spec/specs.h"
 #include "util/hash.h"
 
@@ -35,6 +36,13 @@ struct kernel_artifact {
 	 * /proc/kallsyms in the guest.
 	 */
 	char *system_map;
+	/*
+	 * The .debs a kernel of a pinned suite (spec suite:) came from, each
+	 * with its SHA-256: written to kernel.json and seal.json when the
+	 * entry is made (not read back: a->source names them too).
+	 */
+	struct deb_file *debs;
+	int nr_debs;
 };
 
 /* Compute the cache key of a spec (reads patches and config fragments). */

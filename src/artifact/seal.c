@@ -35,6 +35,12 @@ static int write_json(const char *dir, const char *name, json_object *o)
 
 int cache_seal(const char *dir, const char *const *files)
 {
+	return cache_seal_with(dir, files, NULL, NULL);
+}
+
+int cache_seal_with(const char *dir, const char *const *files, const char *key,
+		    json_object *extra)
+{
 	json_object *seal = json_object_new_object();
 	json_object *sealed = json_object_new_object();
 	json_object *ver = json_object_new_object();
@@ -45,6 +51,8 @@ int cache_seal(const char *dir, const char *const *files)
 	json_object_object_add(seal, "digest",
 			       json_object_new_string("sha256"));
 	json_object_object_add(seal, "files", sealed);
+	if (key && extra)
+		json_object_object_add(seal, key, extra);
 	for (size_t i = 0; files[i]; i++) {
 		char *p = xasprintf("%s/%s", dir, files[i]);
 		char hex[HASH_HEX_LEN + 1];

@@ -19,6 +19,14 @@
  */
 int cache_seal(const char *dir, const char *const *files);
 /*
+ * The same with one more member, key: extra (taken), for what the entry
+ * was made from rather than holds: a suite kernel's .debs and their
+ * SHA-256 ("debs"). cache_verify() checks the files only.
+ */
+struct json_object;
+int cache_seal_with(const char *dir, const char *const *files, const char *key,
+		    struct json_object *extra);
+/*
  * "size:inode:mtime:ctime" of a file: what verified.json keeps, and what
  * artifact/toolver.c keys its cached answers on. Free the result.
  */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "artifact/cache.h"
+#include "artifact/debfetch.h"
 #include "artifact/kbuild.h"
 #include "artifact/kernel.h"
 #include "cmd/cmds.h"
@@ -14,9 +15,9 @@
 #include "util/parse-options.h"
 
 static const char *const kernel_usage[] = {
-	"wblab kernel list [--json]",
+	"wblab kernel list [--json] [--available]",
 	"wblab kernel show [--json] NAME",
-	"wblab kernel build [--json] NAME",
+	"wblab kernel build [--json] NAME...",
 	NULL,
 };
 
@@ -98,17 +99,94 @@ static json_object *kernel_row_json(const char *name, const char *kind,
 	return o;
 }
 
+/* One spec's pinned package and what its suite carries now. */
+static int available_row(const struct kernel_spec *s, struct strvec *seen,
+			 json_object *arr)
+{
+	const char *pkg = s->package ? s->package : s->source_package;
+	const struct debfetch_source src = { .spec = s->path,
+					     .suite = s->suite };
+	struct strvec vers = STRVEC_INIT;
+	struct strbuf has = STRBUF_INIT;
+	/* Each suite's lists are refreshed once per listing. */
+	bool refresh = !strvec_has(seen, s->suite);
+	int ret = debfetch_versions(&src, pkg, refresh, &vers);
+
+	if (refresh)
+		strvec_push(seen, s->suite);
+	for (size_t i = 0; i < vers.nr; i++)
+		strbuf_addf(&has, "%s%s", i ? " " : "", vers.v[i]);
+	if (arr) {
+		json_object *o = json_object_new_object();
+		json_object *a = json_object_new_array();
+
+		for (size_t i = 0; i < vers.nr; i++)
+			json_object_array_add(
+				a, json_object_new_string(vers.v[i]));
+		json_object_object_add(o, "name", jstr(s->name));
+		json_object_object_add(o, "suite", jstr(s->suite));
+		json_object_object_add(o, "package", jstr(pkg));
+		json_object_object_add(o, "pinned", jstr(s->version));
+		json_object_object_add(
+			o, "pinned_available",
+			json_object_new_boolean(strvec_has(&vers, s->version)));
+		json_object_object_add(o, "available", a);
+		json_object_array_add(arr, o);
+	} else {
+		printf("%-24s %-12s %-32s %-18s %s%s\n", s->name, s->suite, pkg,
+		       s->version, ret ? "(error)" : vers.nr ? has.buf : "-",
+		       !ret && !strvec_has(&vers, s->version) ?
+			       "  (pinned version gone)" :
+			       "");
+	}
+	strbuf_release(&has);
+	strvec_clear(&vers);
+	return ret;
+}
+
+/*
+ * The specs pinned to a suite (suite: and version:): the version each
+ * pins and the versions the suite carries now, so a spec whose version
+ * sid has dropped can be pinned again.
+ */
+static int list_available(const struct spec_strlist *names, bool json)
+{
+	struct strvec seen = STRVEC_INIT;
+	json_object *arr = json ? json_object_new_array() : NULL;
+	int ret = 0;
+
+	if (!json)
+		printf("%-24s %-12s %-32s %-18s %s\n", "NAME", "SUITE",
+		       "PACKAGE", "PINNED", "AVAILABLE");
+	for (size_t i = 0; i < names->n; i++) {
+		struct kernel_spec s;
+
+		if (!kernel_spec_find(names->v[i], &s) && s.suite &&
+		    available_row(&s, &seen, arr))
+			ret = 1;
+		kernel_spec_free(&s);
+	}
+	if (json)
+		print_json(arr);
+	strvec_clear(&seen);
+	return ret;
+}
+
 static int sub_list(int argc, char **argv)
 {
-	static const char *const usage[] = { "wblab kernel list [--json]",
-					     NULL };
+	static const char *const usage[] = {
+		"wblab kernel list [--json] [--available]", NULL
+	};
 	struct spec_strlist names = { 0 };
 	json_object *arr = NULL;
-	bool json = false;
+	bool json = false, available = false;
 	struct option opts[] = {
 		OPT_GROUP(
 			"List lab/kernels specs: kind, cached or not, cache key, version."),
 		OPT_BOOL(0, "json", &json, "print the list as JSON"),
+		OPT_BOOL(
+			0, "available", &available,
+			"for specs pinned to a suite (suite:, version:), the versions the suite carries now"),
 		OPT_END(),
 	};
 
@@ -116,6 +194,12 @@ static int sub_list(int argc, char **argv)
 		return usage_error("wblab kernel list",
 				   "unexpected argument '%s'", argv[0]);
 	spec_list_names("lab/kernels", &names);
+	if (available) {
+		int ret = list_available(&names, json);
+
+		spec_strlist_free(&names);
+		return ret;
+	}
 	if (json)
 		arr = json_object_new_array();
 	else
@@ -346,14 +430,19 @@ static int kernel_cmd_build(const char *name, bool json)
 	if (!ret)
 		kernel_artifact_free(&a);
 	kernel_spec_free(&s);
+	/* A pinned version its suite has dropped: the spec needs a new pin. */
+	if (ret && debfetch_gone())
+		return DEBFETCH_EXIT_GONE;
 	return ret ? 1 : 0;
 }
 
 static int sub_build(int argc, char **argv)
 {
-	static const char *const usage[] = { "wblab kernel build [--json] NAME",
-					     NULL };
+	static const char *const usage[] = {
+		"wblab kernel build [--json] NAME...", NULL
+	};
 	bool json = false;
+	int n, worst = 0;
 	struct option opts[] = {
 		OPT_GROUP(
 			"Fetch (prebuilt) or build (source) a kernel into the cache.\n"
@@ -362,10 +451,17 @@ static int sub_build(int argc, char **argv)
 		OPT_END(),
 	};
 
-	if (parse_options(argc, argv, "wblab kernel build", opts, usage, 0) !=
-	    1)
-		return usage_error("wblab kernel build", "one NAME is needed");
-	return kernel_cmd_build(argv[0], json);
+	n = parse_options(argc, argv, "wblab kernel build", opts, usage, 0);
+	if (n < 1)
+		return usage_error("wblab kernel build", "a NAME is needed");
+	/* One after the other, each tried; the exit status is the highest. */
+	for (int i = 0; i < n; i++) {
+		int ret = kernel_cmd_build(argv[i], json);
+
+		if (ret > worst)
+			worst = ret;
+	}
+	return worst;
 }
 
 int cmd_kernel(int argc, char **argv)

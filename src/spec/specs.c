@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Loaders for the image, kernel and workload specs. */
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -80,6 +81,14 @@ static const struct spec_field kernel_fields[] = {
 	{ .name = "package",
 	  .type = SPEC_STR,
 	  .offset = F(struct kernel_spec, package),
+	  .value = SPEC_V_WORD },
+	{ .name = "suite",
+	  .type = SPEC_STR,
+	  .offset = F(struct kernel_spec, suite),
+	  .value = SPEC_V_NAME },
+	{ .name = "version",
+	  .type = SPEC_STR,
+	  .offset = F(struct kernel_spec, version),
 	  .value = SPEC_V_WORD },
 	SPEC_SUBMAP("source", false, kernel_source_fields),
 	SPEC_SUBMAP("config", false, kernel_config_fields),
@@ -254,6 +263,34 @@ static void check_module_variant(struct spec_file *sf,
 	depth--;
 }
 
+/*
+ * suite: and version: go together, pin what package: or source: package:
+ * names, and a variant takes them from its base. A version is Debian's:
+ * it starts with a digit and has no '=' (apt-get's PKG=VERSION).
+ */
+static void check_suite(struct spec_file *sf, const struct kernel_spec *s)
+{
+	yaml_node_t *root = spec_root(sf);
+	const char *field = s->suite ? "suite" : "version";
+
+	if (!s->suite && !s->version)
+		return;
+	if (!s->suite || !s->version)
+		spec_error(sf, spec_map_get(sf, root, field), field,
+			   "suite: and version: go together (the exact version the suite carries)");
+	else if (s->base)
+		spec_error(sf, spec_map_get(sf, root, "suite"), "suite",
+			   "a variant takes its packages from its base; drop suite: and version:");
+	else if (!s->package && !s->source_package)
+		spec_error(sf, spec_map_get(sf, root, "suite"), "suite",
+			   "suite: pins package: or source: package:, and there is neither");
+	if (s->version && (!isdigit((unsigned char)s->version[0]) ||
+			   strchr(s->version, '=')))
+		spec_error(sf, spec_map_get(sf, root, "version"), "version",
+			   "'%s' is not a Debian version (a digit first, no '=')",
+			   s->version);
+}
+
 static int kernel_check(struct spec_file *sf, void *obj)
 {
 	struct kernel_spec *s = obj;
@@ -283,6 +320,7 @@ static int kernel_check(struct spec_file *sf, void *obj)
 			   "a prebuilt kernel takes no patches or config");
 	if (s->base && kinds == 1)
 		check_module_variant(sf, s);
+	check_suite(sf, s);
 	if (s->localversion &&
 	    !spec_valid_name(s->localversion + (s->localversion[0] == '-')))
 		spec_error(sf, spec_map_get(sf, root, "localversion"),
@@ -401,6 +439,8 @@ void kernel_spec_free(struct kernel_spec *s)
 	free(s->path);
 	free(s->description);
 	free(s->package);
+	free(s->suite);
+	free(s->version);
 	free(s->source_package);
 	free(s->source_git);
 	free(s->source_ref);
@@ -462,6 +502,8 @@ void kernel_spec_copy(struct kernel_spec *d, const struct kernel_spec *s)
 	d->path = dup_or_null(s->path);
 	d->description = dup_or_null(s->description);
 	d->package = dup_or_null(s->package);
+	d->suite = dup_or_null(s->suite);
+	d->version = dup_or_null(s->version);
 	d->source_package = dup_or_null(s->source_package);
 	d->source_git = dup_or_null(s->source_git);
 	d->source_ref = dup_or_null(s->source_ref);

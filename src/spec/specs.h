@@ -29,6 +29,15 @@ struct kernel_spec {
 	char *path;
 	char *description;
 	char *package; /* prebuilt: linux-image-...-unsigned */
+	/*
+	 * A Debian suite other than the host's (sid, experimental) and the
+	 * exact version of package: and source: package: there: fetched
+	 * through wblab's own apt configuration (artifact/debfetch.h), never
+	 * installed on the host. NULL: the host's installed or apt-get
+	 * download'ed package, as before.
+	 */
+	char *suite;
+	char *version;
 	char *source_package; /* source: linux-source-6.1 */
 	char *source_git; /* source: a git tree by path */
 	char *source_ref;
