@@ -35,11 +35,21 @@ struct kernel_acc {
 	size_t *n;
 };
 
+/* One cell's line, kept until all are read: run.json's order is shuffled. */
+struct show_row {
+	size_t kernel; /* index in show.k: the run's declared order */
+	int rep;
+	char *text;
+	json_object *json; /* --json */
+};
+
 struct show {
 	const struct metric **fig;
 	size_t nr_fig;
-	struct kernel_acc *k; /* first-seen order, as many as the run has */
+	struct kernel_acc *k; /* declared order, then first-seen */
 	size_t nr_k;
+	struct show_row *rows;
+	size_t nr_rows;
 	json_object *cells_out; /* --json */
 };
 
@@ -57,6 +67,21 @@ static int width(const struct metric *m)
 	int w = (int)strlen(m->name);
 
 	return w > 9 ? w : 9;
+}
+
+/*
+ * A count (or a rate's per-cell count) is a whole number of events or
+ * pages: no ".0" after it.
+ */
+static void print_figure(struct strbuf *sb, const struct metric *m, double v)
+{
+	if (isnan(v))
+		strbuf_addf(sb, " %*s", width(m), "-");
+	else if ((m->kind == MK_COUNT || m->kind == MK_RATE) && v == floor(v) &&
+		 fabs(v) < 1e15)
+		strbuf_addf(sb, " %*.0f", width(m), v);
+	else
+		strbuf_addf(sb, " %*.1f", width(m), v);
 }
 
 static struct kernel_acc *kernel_for(struct show *s, const char *name)
@@ -81,8 +106,7 @@ static void keep(struct kernel_acc *k, size_t f, double v)
 	k->vals[f][k->n[f]++] = v;
 }
 
-/* One cell: its row (text, or an element of cells_out) and its kernel's
- * values. */
+/* One cell: its row (text, or a JSON object) and its kernel's values. */
 static int show_cell(const struct results_run *run,
 		     const struct results_cell *c, void *data)
 {
@@ -91,7 +115,9 @@ static int show_cell(const struct results_run *run,
 	const char *outcome = c->json ? str_at(c->json, "outcome") : "missing";
 	struct kernel_acc *k = kernel_for(s, kernel);
 	int rep = json_object_get_int(json_path(c->entry, "rep"));
+	struct strbuf text = STRBUF_INIT;
 	json_object *row = NULL, *figs = NULL;
+	struct show_row *r;
 
 	if (c->why && !c->absent)
 		warn("%s", c->why);
@@ -103,7 +129,7 @@ static int show_cell(const struct results_run *run,
 		json_put_str(row, "outcome", outcome);
 		json_put_str(row, "dir", c->rel);
 	} else {
-		printf("%-20.20s %-3d %-12s", kernel, rep, outcome);
+		strbuf_addf(&text, "%-20.20s %-3d %-12s", kernel, rep, outcome);
 	}
 	k->cells++;
 	k->ok += !strcmp(outcome, "ok");
@@ -112,20 +138,59 @@ static int show_cell(const struct results_run *run,
 
 		if (figs)
 			json_put_num(figs, s->fig[f]->name, v);
-		else if (!isnan(v))
-			printf(" %*.1f", width(s->fig[f]), v);
 		else
-			printf(" %*s", width(s->fig[f]), "-");
+			print_figure(&text, s->fig[f], v);
 		if (!isnan(v) && c->counts)
 			keep(k, f, v);
 	}
-	if (row) {
+	if (row)
 		json_object_object_add(row, "figures", figs);
-		json_object_array_add(s->cells_out, row);
-	} else {
-		printf("\n");
-	}
+	s->rows = xrealloc(s->rows, (s->nr_rows + 1) * sizeof(*s->rows));
+	r = &s->rows[s->nr_rows++];
+	r->kernel = (size_t)(k - s->k);
+	r->rep = rep;
+	r->text = strbuf_detach(&text, NULL);
+	r->json = row;
 	return 0;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct show_row *x = a, *y = b;
+
+	if (x->kernel != y->kernel)
+		return x->kernel < y->kernel ? -1 : 1;
+	return (x->rep > y->rep) - (x->rep < y->rep);
+}
+
+/* The cells by kernel (as the run declared them), then repetition. */
+static void print_rows(struct show *s)
+{
+	qsort(s->rows, s->nr_rows, sizeof(*s->rows), row_cmp);
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		if (s->cells_out) {
+			json_object_array_add(s->cells_out, s->rows[i].json);
+			s->rows[i].json = NULL;
+		} else {
+			printf("%s\n", s->rows[i].text);
+		}
+	}
+}
+
+/* The run's kernels in its declared order come first (spec.kernels). */
+static void declare_kernels(struct show *s, const struct results_run *run)
+{
+	json_object *ks = json_path(run->json, "spec.kernels");
+	size_t n = ks && json_object_is_type(ks, json_type_array) ?
+			   json_object_array_length(ks) :
+			   0;
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *k = json_object_array_get_idx(ks, i);
+
+		if (json_object_is_type(k, json_type_string))
+			kernel_for(s, json_object_get_string(k));
+	}
 }
 
 static json_object *kernels_json(const struct show *s)
@@ -237,6 +302,11 @@ static void show_free(struct show *s)
 		free(s->k[i].n);
 		free(s->k[i].name);
 	}
+	for (size_t i = 0; i < s->nr_rows; i++) {
+		free(s->rows[i].text);
+		json_object_put(s->rows[i].json);
+	}
+	free(s->rows);
 	free(s->k);
 	free(s->fig);
 	json_object_put(s->cells_out);
@@ -275,7 +345,9 @@ int cmd_show(int argc, char **argv)
 		s.cells_out = json_object_new_array();
 	else
 		print_header(&run, &s);
+	declare_kernels(&s, &run);
 	results_for_each_cell(&run, show_cell, &s);
+	print_rows(&s);
 	if (json)
 		print_json(&run, &s);
 	else

@@ -54,3 +54,12 @@ rc=$?
 [ $rc -ne 0 ] && [ -c "$N/mem" ] && grep -q 'not a regular file' "$R/node-mem.err" &&
 	pass "-o over another device node is refused (exit $rc), the node unchanged" ||
 	fail "-o over a mem node: exit $rc, $(ls -l "$N/mem"; head -c 300 "$R/node-mem.err")"
+
+# show: cells by kernel as the run declared them, then rep (run.json's
+# order is shuffled); counters as whole numbers.
+./wblab show --json tests/data/report/ab >"$R/show.json" 2>"$R/show.err"
+jcheck "$R/show.json" '[.cells[] | [.kernel, .rep]] == ([.cells[] | [.kernel, .rep]] | sort_by(.[0] != "6.1", .[1]))' \
+	"show: cells sorted by declared kernel, then rep"
+./wblab show tests/data/report/ab | awk '$1 == "6.1-direct-writeback" && $2 == 1 { print $6 }' | grep -qx 967 &&
+	pass "show: a counter prints as an integer (967 pages, not 967.0)" ||
+	fail "show: $(./wblab show tests/data/report/ab | sed -n 9p)"
