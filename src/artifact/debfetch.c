@@ -652,6 +652,20 @@ out:
 	return ret;
 }
 
+int debfetch_check(const struct debfetch_source *src, const char *version,
+		   const char *const *pkgs, int n)
+{
+	char *dir = NULL;
+	bool updated;
+	int ret = -1;
+
+	last_gone = false;
+	if (!apt_setup(src, &dir))
+		ret = resolve(src, dir, version, pkgs, n, &updated);
+	free(dir);
+	return ret;
+}
+
 int debfetch_get(const struct debfetch_source *src, const char *version,
 		 const char *const *pkgs, int n, struct deb_file *out)
 {

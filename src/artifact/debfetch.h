@@ -61,6 +61,15 @@ int debfetch_get(const struct debfetch_source *src, const char *version,
 		 const char *const *pkgs, int n, struct deb_file *out);
 
 /*
+ * Only the check of debfetch_get(): does the suite carry every package at
+ * version (the lists refreshed once if not)? 0, or -1 with the same
+ * error, debfetch_gone() then set. Writes nothing but the suite's lists,
+ * so a caller can ask before it makes anything in the cache.
+ */
+int debfetch_check(const struct debfetch_source *src, const char *version,
+		   const char *const *pkgs, int n);
+
+/*
  * The versions the suite carries of package (refreshing the lists first
  * when refresh is set, or when there are none), newest first, into vers.
  */

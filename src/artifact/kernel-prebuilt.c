@@ -304,6 +304,18 @@ int kernel_fetch_prebuilt(const struct kernel_spec *s, const char *hash,
 	memset(a, 0, sizeof(*a));
 	if (cache_make_dir(up))
 		goto out;
+	/* A pinned version the suite dropped must not leave even a lock file. */
+	if (s->suite && kernel_artifact_load(dir, a)) {
+		const struct debfetch_source src = { .spec = s->path,
+						     .suite = s->suite };
+		const char *pkgs[] = { s->package };
+
+		if (debfetch_check(&src, s->version, pkgs, 1))
+			goto out;
+	} else if (s->suite) {
+		ret = 0;
+		goto out;
+	}
 	lock = cache_lock(lockp, dir);
 	if (lock < 0)
 		goto out;
