@@ -19,6 +19,7 @@
 #include "util/json.h"
 #include "util/kallsyms.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/strbuf.h"
 
 #include "testdata.h"
@@ -528,6 +529,43 @@ START_TEST(test_reclaim_write_leaf)
 }
 END_TEST
 
+static const struct stack_site *site_named(const char *name)
+{
+	for (size_t i = 0; i < nr_stack_sites; i++)
+		if (!strcmp(stack_sites[i].name, name))
+			return &stack_sites[i];
+	ck_abort_msg("no stack site %s", name);
+	return NULL;
+}
+
+/*
+ * 7.x's reclaim writes go through swap_writeout() and shmem_writeout()
+ * (mm/vmscan.c pageout() of 7.2.13), and f2fs has no ->writepage: the
+ * sites armed for a 7.2 release string, against 6.12's.
+ */
+START_TEST(test_sites_by_version)
+{
+	const unsigned int all = ~0u;
+	int v72 = kver_parse("7.2.13+deb14-amd64");
+	int v73 = kver_parse("7.3.0-rc7-wblab");
+	int v612 = kver_parse("6.12.118-wblab");
+
+	ck_assert_int_eq(v72, KVER(7, 2));
+	ck_assert_int_eq(v73, KVER(7, 3));
+	ck_assert(stack_site_on(site_named("swap_writeout"), v72, all));
+	ck_assert(stack_site_on(site_named("shmem_writeout"), v73, all));
+	ck_assert(!stack_site_on(site_named("swap_writepage"), v72, all));
+	ck_assert(!stack_site_on(site_named("f2fs_write_data_page"), v72, all));
+	ck_assert(stack_site_on(site_named("swap_writepage"), v612, all));
+	ck_assert(!stack_site_on(site_named("swap_writeout"), v612, all));
+	ck_assert(stack_site_on(site_named("f2fs_write_data_page"), v612, all));
+	/* Unchanged on 7.2: the reclaim entries and the allocators' names. */
+	ck_assert(stack_site_on(site_named("try_to_free_pages"), v72, all));
+	ck_assert(stack_site_on(site_named("__alloc_pages_noprof"), v72, all));
+	ck_assert(!stack_site_on(site_named("ext4_writepage"), v72, all));
+}
+END_TEST
+
 static Suite *suite(void)
 {
 	Suite *s = suite_create("stack");
@@ -546,6 +584,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_reclaim_write_dw);
 	tcase_add_test(tc, test_reclaim_write_lossy);
 	tcase_add_test(tc, test_reclaim_write_leaf);
+	tcase_add_test(tc, test_sites_by_version);
 	suite_add_tcase(s, tc);
 	return s;
 }

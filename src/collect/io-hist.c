@@ -27,6 +27,9 @@ static const struct {
 	{ "pageout", ST_RECLAIM | ST_WRITEPAGE },
 	{ "swap_writepage", ST_WRITEPAGE },
 	{ "shmem_writepage", ST_WRITEPAGE },
+	/* 7.x's names of the two (collect/stackprobe.c) */
+	{ "swap_writeout", ST_WRITEPAGE },
+	{ "shmem_writeout", ST_WRITEPAGE },
 	{ "shrink_folio_list", ST_RECLAIM },
 	{ "shrink_inactive_list", ST_RECLAIM },
 	{ "shrink_lruvec", ST_RECLAIM },
