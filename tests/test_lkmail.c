@@ -16,6 +16,7 @@
 #include "jobs/family.h"
 #include "jobs/lkmail.h"
 #include "jobs/pool.h"
+#include "jobs/validate.h"
 #include "spec/matrix.h"
 #include "testdata.h"
 #include "util/fs.h"
@@ -26,13 +27,21 @@
 static const char msgid[] =
 	"<0889a155db936986c5d5347cbdfdf086e71ea655.1796421302.git.wblab@localhost>";
 
+/*
+ * Every line within 80 columns, but a header's single word: a Message-Id
+ * is never folded inside its <...> (In-Reply-To would no longer match).
+ */
 static void check_width(const char *text)
 {
 	for (const char *p = text; *p;) {
 		const char *e = strchrnul(p, '\n');
+		const char *w = p + strcspn(p, " \n");
 
-		ck_assert_msg(e - p <= 80, "%d columns: %.*s", (int)(e - p),
-			      (int)(e - p), p);
+		w += strspn(w, " ");
+		ck_assert_msg(
+			e - p <= 80 || (*p != ' ' && w[-1] == ' ' &&
+					strcspn(w, " \n") == (size_t)(e - w)),
+			"%d columns: %.*s", (int)(e - p), (int)(e - p), p);
 		p = *e ? e + 1 : e;
 	}
 }
@@ -77,9 +86,13 @@ START_TEST(reply_threads)
 	ck_assert_str_eq(r.to, "wblab <wblab@localhost>");
 	ck_assert_ptr_nonnull(
 		strstr(r.cc, "linux-mm@kvack.org, Andrew Morton"));
-	lkmail_render(&r, "Hi wblab,\n\nVerdict: REGRESSION\n", 1796421302,
-		      &msg);
+	ck_assert_int_eq(lkmail_render(&r, "Hi wblab,\n\nVerdict: REGRESSION\n",
+				       1796421302, &msg),
+			 0);
 	check_width(msg.buf);
+	/* one line, as the patch's Message-Id: the reply threads */
+	ck_assert_ptr_nonnull(
+		strstr(msg.buf, xasprintf("\nIn-Reply-To: %s\n", msgid)));
 	ck_assert_ptr_nonnull(strstr(
 		msg.buf,
 		"References: <20260101001100.1234-1-wblab@localhost>\n <0889a155db936986c5d5347cbdfdf086e71ea655.1796421302.git.wblab@localhost>\n"));
@@ -265,6 +278,183 @@ START_TEST(command_pastes)
 }
 END_TEST
 
+/* What git mailinfo makes of message msg: its Author/Email/Subject. */
+static void mailinfo(const struct strbuf *msg, struct strbuf *out)
+{
+	char dir[] = "/tmp/wblab-test-lkmail.XXXXXX";
+	char *file, *mpath, *ppath;
+	struct strbuf err = STRBUF_INIT;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	file = xasprintf("%s/m.mail", dir);
+	mpath = xasprintf("%s/msg", dir);
+	ppath = xasprintf("%s/patch", dir);
+	ck_assert_int_eq(lkmail_deliver(file, msg, NULL), 0);
+	{
+		const char *argv[] = { "git", "mailinfo", "-k",
+				       mpath, ppath,	  NULL };
+		struct run_opts ro = { .in_path = file,
+				       .out = out,
+				       .err = &err };
+
+		ck_assert_int_eq(run_argv(argv, &ro), 0);
+	}
+	rm_rf(dir);
+	free(file);
+	free(mpath);
+	free(ppath);
+	strbuf_release(&err);
+}
+
+/*
+ * Header values from command lines (issue 47): bisect's tree directory
+ * named "linux\nBcc: ..." made "Subject: [linux" and a Bcc: header. The
+ * writer refuses a CR or LF, writes nothing, and so does the render.
+ */
+START_TEST(header_refuses_line_breaks)
+{
+	static const char *const bad[] = { "[linux\nBcc: x@evil.example] a",
+					   "a\rBcc: x@evil.example", "a\x01" };
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	struct lkmail m = { 0 };
+
+	stderr_begin();
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++)
+		ck_assert_int_eq(lkmail_header(&out, "Subject", bad[i]), -1);
+	ck_assert_uint_eq(out.len, 0);
+	m.from = xstrdup("wblab <wblab@lab.example>");
+	m.subject = lkmail_subject("linux\nBcc: x@evil.example", "0889a155db93",
+				   "crashed", "");
+	ck_assert_int_eq(lkmail_render(&m, "body\n", 1796421302, &out), -1);
+	stderr_end(&err);
+	ck_assert_ptr_null(strstr(out.buf, "Bcc"));
+	ck_assert_msg(strstr(err.buf, "mail header Subject: '[linux") &&
+			      strstr(err.buf, "holds a line break: refused"),
+		      "%s", err.buf);
+	lkmail_release(&m);
+	strbuf_release(&out);
+	strbuf_release(&err);
+}
+END_TEST
+
+/*
+ * 8-bit text is RFC 2047 encoded-words (each within 75 columns, the
+ * header pure ASCII), an address is left alone, invalid UTF-8 becomes
+ * U+FFFD, and git mailinfo decodes every header back to the UTF-8 given.
+ */
+START_TEST(header_encodes_8bit)
+{
+	static const char subject[] =
+		"[mm] 0889a155db: Größe der Schreibvorgänge während der "
+		"Rückgewinnung — reclaim-wr-direct 0 → 294.9 Seiten regression";
+	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT;
+	struct lkmail m = { 0 };
+	const char *body;
+
+	m.from = xstrdup("Jörg Müller <jm@lab.example>");
+	m.subject = xstrdup(subject);
+	ck_assert_int_eq(lkmail_render(&m, "body\n", 1796421302, &msg), 0);
+	body = strstr(msg.buf, "\n\n");
+	ck_assert_ptr_nonnull(body);
+	for (const char *p = msg.buf; p < body; p++)
+		ck_assert_msg((unsigned char)*p < 0x80, "8-bit header: %s",
+			      msg.buf);
+	ck_assert_ptr_nonnull(strstr(
+		msg.buf,
+		"From: =?UTF-8?Q?J=C3=B6rg_M=C3=BCller?= <jm@lab.example>\n"));
+	for (const char *p = msg.buf; (p = strstr(p, "=?UTF-8?Q?")); p++)
+		ck_assert_uint_le(strstr(p, "?=") + 2 - p, 75);
+	check_width(msg.buf);
+	mailinfo(&msg, &out);
+	ck_assert_msg(strstr(out.buf, "Author: Jörg Müller\n"), "%s", out.buf);
+	ck_assert_msg(strstr(out.buf, "Email: jm@lab.example\n"), "%s",
+		      out.buf);
+	ck_assert_msg(strstr(out.buf, xasprintf("Subject: %s\n", subject)),
+		      "%s", out.buf);
+	/* a cut mid-character (bisect cuts its label at 40 bytes) */
+	strbuf_reset(&msg);
+	ck_assert_int_eq(lkmail_header(&msg, "Subject", "[li\xc3] x"), 0);
+	ck_assert_str_eq(msg.buf, "Subject: =?UTF-8?Q?=5Bli=EF=BF=BD=5D?= x\n");
+	lkmail_release(&m);
+	strbuf_release(&msg);
+	strbuf_release(&out);
+}
+END_TEST
+
+/*
+ * A series bigger than 256 KiB (the lab's was 389 KB): its first
+ * message's headers are read from its start, so it gets its reply.
+ */
+START_TEST(big_series_threads)
+{
+	char *path = testdata_path("mail/revert-v2.mbox");
+	char dir[] = "/tmp/wblab-test-lkmail.XXXXXX";
+	struct strbuf mbox = STRBUF_INIT, one = STRBUF_INIT;
+	struct lkmail h;
+	char *big;
+
+	testdata_read(&one, "mail/revert-v2.mbox");
+	while (mbox.len < 400 * 1024)
+		strbuf_add(&mbox, one.buf, one.len);
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	big = xasprintf("%s/series.mbox", dir);
+	ck_assert_int_eq(write_file_atomic(big, mbox.buf, mbox.len, 0644), 0);
+	ck_assert_int_eq(lkmail_read_headers(big, &h), 0);
+	ck_assert_str_eq(h.message_id, msgid);
+	lkmail_release(&h);
+	rm_rf(dir);
+	free(big);
+	free(path);
+	strbuf_release(&mbox);
+	strbuf_release(&one);
+}
+END_TEST
+
+/*
+ * An mbox whose first message has no Message-Id cannot be replied to:
+ * validate says so before it starts (exit 2, no work directory), not
+ * after the whole job with exit 0. The tree does not exist: nothing
+ * could be built either way.
+ */
+START_TEST(validate_checks_mbox_first)
+{
+	char dir[] = "/tmp/wblab-test-lkmail.XXXXXX";
+	struct validate_opts o = { .tree = "/nonexistent/linux",
+				   .base = "v6.1",
+				   .patches = STRVEC_INIT,
+				   .matrix = "validate",
+				   .max_reps = 3,
+				   .mo = MATRIX_OPTS_INIT,
+				   .out = stdout };
+	struct strbuf err = STRBUF_INIT, one = STRBUF_INIT;
+	char *mbox, *results;
+	const char *noid;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	mbox = xasprintf("%s/no-id.mbox", dir);
+	results = xasprintf("%s/results", dir);
+	testdata_read(&one, "mail/revert-v2.mbox");
+	noid = strstr(one.buf, "Message-Id:");
+	ck_assert_ptr_nonnull(noid);
+	memcpy((char *)noid, "X-Nothing:", 10);
+	ck_assert_int_eq(write_file_atomic(mbox, one.buf, one.len, 0644), 0);
+	ck_assert_int_eq(mkdir_p(results, 0755), 0);
+	o.mbox = mbox;
+	o.results = results;
+	stderr_begin();
+	ck_assert_int_eq(validate_run(&o), 2);
+	stderr_end(&err);
+	ck_assert_msg(strstr(err.buf, "no Message-Id: header"), "%s", err.buf);
+	ck_assert_msg(rmdir(results) == 0, "validate started: %s", err.buf);
+	rm_rf(dir);
+	strvec_clear(&o.patches);
+	free(mbox);
+	free(results);
+	strbuf_release(&err);
+	strbuf_release(&one);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lkmail");
@@ -278,6 +468,10 @@ int main(void)
 	tcase_add_test(tc, fits_real_decisions);
 	tcase_add_test(tc, subject);
 	tcase_add_test(tc, command_pastes);
+	tcase_add_test(tc, header_refuses_line_breaks);
+	tcase_add_test(tc, header_encodes_8bit);
+	tcase_add_test(tc, big_series_threads);
+	tcase_add_test(tc, validate_checks_mbox_first);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -202,10 +202,10 @@ void bisect_mail(struct bctx *b, long first, struct strbuf *out)
 	m.from = o->mail_from ? xstrdup(o->mail_from) :
 				xasprintf("wblab <wblab@%s>", host);
 	m.to = o->mail_to ? xstrdup(o->mail_to) : NULL;
-	lkmail_render(&m, text.buf, time(NULL), &msg);
 	free(o->mail_path);
 	o->mail_path = xasprintf("%s/first-bad.mail", b->dir);
-	if (!lkmail_deliver(o->mail_path, &msg, NULL))
+	if (!lkmail_render(&m, text.buf, time(NULL), &msg) &&
+	    !lkmail_deliver(o->mail_path, &msg, NULL))
 		strbuf_addf(out, "mail: %s (git send-email %s)\n", o->mail_path,
 			    o->mail_path);
 	snprintf(o->first_bad, sizeof(o->first_bad), "%s", fb->commit);

@@ -2,7 +2,9 @@
 /*
  * The jobs' mails as the kernel's robots write them (jobs/lkmail.h).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -13,10 +15,17 @@
 #include "util/log.h"
 #include "util/run.h"
 #include "util/str.h"
+#include "util/strvec.h"
 #include "util/text.h"
+#include "util/utf8.h"
 
 #define LKMAIL_WIDTH 80
-/* A patch's headers are at its start; a series' first message is small. */
+/* RFC 5322 2.1.1: a header line SHOULD be within 78 columns. */
+#define LKMAIL_HEADER_WIDTH 78
+/*
+ * A patch's headers are at its start: of a series (an mbox of any size)
+ * the first message's are read from its first 256 KiB.
+ */
 #define HEADER_MAX (256 * 1024)
 
 void lkmail_release(struct lkmail *m)
@@ -101,14 +110,34 @@ static void parse_block(struct lkmail *h, const char *text)
 	}
 }
 
+/*
+ * The first HEADER_MAX bytes of path (a regular file, open_regular()):
+ * the first message's headers are there however long the series is.
+ */
+static int read_head(struct strbuf *sb, const char *path)
+{
+	int fd = open_regular(path, 0);
+	ssize_t n = 0;
+
+	if (fd < 0)
+		return -1;
+	strbuf_grow(sb, HEADER_MAX);
+	while (sb->len < HEADER_MAX &&
+	       (n = read(fd, sb->buf + sb->len, HEADER_MAX - sb->len)) > 0)
+		sb->len += n;
+	sb->buf[sb->len] = '\0';
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
 int lkmail_read_headers(const char *path, struct lkmail *h)
 {
 	struct strbuf text = STRBUF_INIT;
 	int ret = 0;
 
 	memset(h, 0, sizeof(*h));
-	if (read_file_capped(&text, path, HEADER_MAX) < 0) {
-		ret = error("%s: %s", path, strerror(errno));
+	if (read_head(&text, path) < 0) {
+		ret = error("%s: %s", path, open_regular_strerror(errno));
 		goto out;
 	}
 	parse_block(h, text.buf);
@@ -173,17 +202,173 @@ void lkmail_fit(struct strbuf *out, const char *body)
 	}
 }
 
-static void header(struct strbuf *out, const char *name, const char *v)
+/*
+ * RFC 2047's Q encoding of one encoded-word's bytes: only what a phrase of
+ * an address header may hold stays literal (5(3)), a space is '_'.
+ */
+static void q_encode(struct strbuf *out, const char *s, size_t len)
 {
-	if (!v || !*v)
-		return;
-	/* long address lists and references are folded at their spaces */
-	text_wrap(out, name, 1, LKMAIL_WIDTH, v);
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = s[i];
+
+		if (c == ' ')
+			strbuf_addch(out, '_');
+		else if (isalnum(c) || strchr("!*+-/", c))
+			strbuf_addch(out, c);
+		else
+			strbuf_addf(out, "=%02X", c);
+	}
 }
 
-void lkmail_render(struct lkmail *m, const char *body, time_t when,
-		   struct strbuf *out)
+/* The bytes Q encoding makes of s's first character (len bytes). */
+static size_t q_len(const char *s, size_t len)
 {
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += s[i] == ' ' || isalnum((unsigned char)s[i]) ||
+				     strchr("!*+-/", s[i]) ?
+			     1 :
+			     3;
+	return n;
+}
+
+/*
+ * A run of words with 8-bit text as encoded-words of at most 75 columns,
+ * each cut between characters; the spaces between them are folding
+ * whitespace a reader drops, the run's own spaces are inside them.
+ */
+static void encode_run(struct strvec *tok, const char *s, size_t len)
+{
+	struct strbuf w = STRBUF_INIT;
+
+	while (len) {
+		size_t n = 0, cols = 0;
+
+		while (n < len) {
+			size_t c = utf8_char_len(s + n, len - n);
+
+			c = c ? c : 1;
+			if (cols + q_len(s + n, c) > 75 - 12)
+				break;
+			cols += q_len(s + n, c);
+			n += c;
+		}
+		strbuf_reset(&w);
+		strbuf_addstr(&w, "=?UTF-8?Q?");
+		q_encode(&w, s, n);
+		strbuf_addstr(&w, "?=");
+		strvec_push(tok, w.buf);
+		s += n;
+		len -= n;
+	}
+	strbuf_release(&w);
+}
+
+/* Needs the word [s, s + len) encoding: 8-bit, and no address in it. */
+static bool eight_bit_word(const char *s, size_t len)
+{
+	bool high = false;
+
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '@' || s[i] == '<' || s[i] == '>')
+			return false;
+		high |= (unsigned char)s[i] >= 0x80;
+	}
+	return high;
+}
+
+/* The word of v at p: its length, and whether it needs encoding. */
+static size_t next_word(const char *p, bool *eight_bit)
+{
+	size_t len = strcspn(p, " ");
+
+	*eight_bit = eight_bit_word(p, len);
+	return len;
+}
+
+/* v's words, runs of 8-bit words encoded: the tokens a header folds at. */
+static void header_tokens(const char *v, struct strvec *tok)
+{
+	const char *p = v + strspn(v, " ");
+
+	while (*p) {
+		bool high, more;
+		const char *end = p + next_word(p, &high), *q;
+
+		if (!high) {
+			char *w = xstrndup(p, end - p);
+
+			strvec_push(tok, w);
+			free(w);
+			p = end + strspn(end, " ");
+			continue;
+		}
+		/* the run's spaces go inside it: the next 8-bit words too */
+		for (q = end + strspn(end, " "); *q;
+		     q = end + strspn(end, " ")) {
+			size_t len = next_word(q, &more);
+
+			if (!more)
+				break;
+			end = q + len;
+		}
+		encode_run(tok, p, end - p);
+		p = end + strspn(end, " ");
+	}
+}
+
+int lkmail_header(struct strbuf *out, const char *name, const char *v)
+{
+	struct strbuf utf8 = STRBUF_INIT;
+	struct strvec tok = STRVEC_INIT;
+	size_t col;
+
+	if (!v || !*v)
+		return 0;
+	for (const char *c = v; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f)
+			return error(
+				"mail header %s: '%.40s' holds a %s: refused",
+				name, v,
+				*c == '\r' || *c == '\n' ? "line break" :
+							   "control character");
+	strbuf_add_utf8(&utf8, v, strlen(v));
+	header_tokens(utf8.buf, &tok);
+	strbuf_addf(out, "%s:", name);
+	col = strlen(name) + 1;
+	/* folded only between words: a Message-Id is never cut */
+	for (size_t i = 0; i < tok.nr; i++) {
+		size_t w = strlen(tok.v[i]);
+
+		if (i && col + 1 + w > LKMAIL_HEADER_WIDTH) {
+			strbuf_addstr(out, "\n");
+			col = 0;
+		}
+		strbuf_addf(out, " %s", tok.v[i]);
+		col += 1 + w;
+	}
+	strbuf_addch(out, '\n');
+	strvec_clear(&tok);
+	strbuf_release(&utf8);
+	return 0;
+}
+
+int lkmail_render(struct lkmail *m, const char *body, time_t when,
+		  struct strbuf *out)
+{
+	const struct {
+		const char *name, *value;
+	} hdr[] = {
+		{ "From", m->from },
+		{ "To", m->to },
+		{ "Cc", m->cc },
+		{ "Subject", m->subject },
+		{ "Date", NULL },
+		{ "Message-Id", NULL },
+		{ "In-Reply-To", m->in_reply_to },
+		{ "References", m->references },
+	};
 	char date[64], host[128] = "localhost";
 	static unsigned seq;
 
@@ -197,18 +382,19 @@ void lkmail_render(struct lkmail *m, const char *body, time_t when,
 		m->message_id = xasprintf("<%s.%d.%u-wblab@%s>", ts,
 					  (int)getpid(), ++seq, host);
 	}
-	header(out, "From: ", m->from);
-	header(out, "To: ", m->to);
-	header(out, "Cc: ", m->cc);
-	header(out, "Subject: ", m->subject);
-	header(out, "Date: ", date);
-	header(out, "Message-Id: ", m->message_id);
-	header(out, "In-Reply-To: ", m->in_reply_to);
-	header(out, "References: ", m->references);
+	for (size_t i = 0; i < ARRAY_SIZE(hdr); i++) {
+		const char *v = i == 4 ? date :
+				i == 5 ? m->message_id :
+					 hdr[i].value;
+
+		if (lkmail_header(out, hdr[i].name, v))
+			return -1;
+	}
 	strbuf_addstr(out, "MIME-Version: 1.0\n"
 			   "Content-Type: text/plain; charset=utf-8\n"
 			   "Content-Transfer-Encoding: 8bit\n\n");
 	lkmail_fit(out, body);
+	return 0;
 }
 
 int lkmail_deliver(const char *path, const struct strbuf *msg,

@@ -46,12 +46,25 @@ void lkmail_reply(struct lkmail *r, const struct lkmail *orig,
 void lkmail_fit(struct strbuf *out, const char *body);
 
 /*
+ * The one header writer of wblab's mails: "NAME: VALUE" and a newline.
+ * Header values come from command lines, specs and other people's mails
+ * (a bisected tree's directory name, an event's title, an mbox's
+ * subject): a CR, LF or other control character is refused (-1 with an
+ * error naming the header), never written, so no value adds a header.
+ * Runs of words with 8-bit text become RFC 2047 encoded-words (UTF-8, Q,
+ * invalid sequences as U+FFFD); words holding an address stay as they
+ * are. Folded within 78 columns, only between words: a Message-Id is
+ * never cut. An empty or NULL value writes nothing. 0 or -1.
+ */
+int lkmail_header(struct strbuf *out, const char *name, const char *value);
+
+/*
  * The whole message: headers (Date from when, a Message-Id made here if m
  * has none, MIME headers for UTF-8 plain text), a blank line, the fitted
- * body.
+ * body. 0, or -1 with an error when a header is refused (lkmail_header()).
  */
-void lkmail_render(struct lkmail *m, const char *body, time_t when,
-		   struct strbuf *out);
+int lkmail_render(struct lkmail *m, const char *body, time_t when,
+		  struct strbuf *out);
 
 /*
  * Write msg to path (atomically), then pipe it to sendmail[0..] if given

@@ -252,12 +252,12 @@ static int send(struct night *n)
 	pool_repro_line(&n->jc.pool, n->k.name, &body);
 	m.from = xstrdup(s->mail_from);
 	m.to = xstrdup(s->mail_to);
-	lkmail_render(&m, body.buf, now, &msg);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
 	path = xasprintf("%s/nightly-%s-%s.mail", s->results, ts, n->t->name);
 	for (size_t i = 0; i < s->sendmail.n; i++)
 		argv[i] = s->sendmail.v[i];
-	ret = lkmail_deliver(path, &msg, argv);
+	ret = lkmail_render(&m, body.buf, now, &msg) ?:
+		      lkmail_deliver(path, &msg, argv);
 	if (!ret)
 		strbuf_addf(&n->report, "mail: %s (git send-email %s)\n%s\n",
 			    path, path, msg.buf);

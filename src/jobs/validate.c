@@ -343,14 +343,15 @@ static void command(const struct vstate *s, struct strbuf *out)
  * The result as a reply to the mbox's first message (the cover letter or
  * the patch), threaded by its Message-Id, written to WORK/reply.mail.
  */
-static void reply(struct vstate *s, const char *report)
+static int reply(struct vstate *s, const char *report)
 {
 	struct lkmail orig, r;
 	struct strbuf body = STRBUF_INIT, msg = STRBUF_INIT;
 	char host[128] = "localhost", *name, *from, *path;
+	int ret = -1;
 
 	if (lkmail_read_headers(s->o->mbox, &orig))
-		return;
+		return -1;
 	gethostname(host, sizeof(host) - 1);
 	from = s->o->mail_from ? xstrdup(s->o->mail_from) :
 				 xasprintf("wblab <wblab@%s>", host);
@@ -363,12 +364,14 @@ static void reply(struct vstate *s, const char *report)
 	strbuf_addstr(&body, report);
 	strbuf_addstr(&body, "\nTo reproduce:\n\n");
 	command(s, &body);
-	lkmail_render(&r, body.buf, time(NULL), &msg);
 	path = xasprintf("%s/reply.mail", s->work);
-	if (!lkmail_deliver(path, &msg, NULL))
+	if (!lkmail_render(&r, body.buf, time(NULL), &msg) &&
+	    !lkmail_deliver(path, &msg, NULL)) {
 		fprintf(s->o->out,
 			"reply: %s (git send-email %s, or sendmail -t -i < %s)\n",
 			path, path, path);
+		ret = 0;
+	}
 	free(path);
 	free(name);
 	free(from);
@@ -376,6 +379,20 @@ static void reply(struct vstate *s, const char *report)
 	lkmail_release(&r);
 	strbuf_release(&body);
 	strbuf_release(&msg);
+	return ret;
+}
+
+/* --mbox: its first message can be replied to, known before any build. */
+static int mbox_threads(const struct validate_opts *o)
+{
+	struct lkmail h;
+
+	if (!o->mbox || o->build_only)
+		return 0;
+	if (lkmail_read_headers(o->mbox, &h))
+		return -1;
+	lkmail_release(&h);
+	return 0;
 }
 
 int validate_run(struct validate_opts *o)
@@ -391,7 +408,7 @@ int validate_run(struct validate_opts *o)
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
 	s.work = xasprintf("%s/validate-%s-%04x", o->results, ts,
 			   (unsigned int)getpid() & 0xffff);
-	if (matrix_spec_find(o->matrix, &s.m)) {
+	if (matrix_spec_find(o->matrix, &s.m) || mbox_threads(o)) {
 		ret = 2;
 		goto out;
 	}
@@ -432,7 +449,9 @@ out:
 		fclose(o->out);
 		o->out = s.real_out;
 		fputs(s.text ? s.text : "", o->out);
-		reply(&s, s.text ? s.text : "");
+		/* a verdict without its reply is no finished job */
+		if (reply(&s, s.text ? s.text : "") && ret == VALIDATE_OK)
+			ret = VALIDATE_INFRA;
 	}
 	free(s.text);
 	free_state(&s);
