@@ -205,6 +205,26 @@ static const struct rpt_run *loaded_run(const struct report *r,
 	return NULL;
 }
 
+/*
+ * run.json's spec.kernels, in order: the baseline is the first kernel a
+ * run declares (`wblab run -k A -k B`: A), not the first cell read (cells
+ * run in a shuffled order).
+ */
+static void declare_kernels(struct report *r, json_object *run)
+{
+	json_object *ks = json_path(run, "spec.kernels");
+
+	for (size_t i = 0; ks && json_object_is_type(ks, json_type_array) &&
+			   i < json_object_array_length(ks);
+	     i++) {
+		const char *k = json_object_get_string(
+			json_object_array_get_idx(ks, i));
+
+		if (k && !strvec_has(&r->declared, k))
+			strvec_push(&r->declared, k);
+	}
+}
+
 int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 {
 	const struct rpt_run *seen;
@@ -231,6 +251,7 @@ int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 	r->runs = xrealloc(r->runs, (r->nr_runs + 1) * sizeof(*r->runs));
 	r->runs[r->nr_runs++] = run;
 	l.run = run;
+	declare_kernels(r, rr.json);
 	results_for_each_cell(&rr, load_listed, &l);
 	results_close_run(&rr);
 	return 0;

@@ -207,6 +207,42 @@ static void verdict_line(struct strbuf *out, const struct rpt_group *g,
 }
 
 /*
+ * Where `wblab decide` (the jobs' procedure) says otherwise on these
+ * cells, one line says what and why: a fixed-n test at alpha against a
+ * sequential one whose level is spent over looks and shared by Holm.
+ */
+static void job_line(struct strbuf *out, const struct report *r,
+		     const struct rpt_group *g, size_t s)
+{
+	struct strbuf rows = STRBUF_INIT, line = STRBUF_INIT;
+	const struct rpt_verdict *v = NULL;
+	size_t k = 0;
+
+	for (size_t i = 0; i < g->nr_verdicts; i++) {
+		if (g->verdicts[i].side != s)
+			continue;
+		k++;
+		if (g->verdicts[i].job == g->verdicts[i].d.verdict)
+			continue;
+		v = &g->verdicts[i];
+		strbuf_addf(&rows, "%s%s %s", rows.len ? ", " : "",
+			    metric_rows[v->metric].name, verdict_name(v->job));
+	}
+	if (v) {
+		strbuf_addf(&line,
+			    "wblab decide on these cells: %s: its look at "
+			    "n=%d is held to %.3g (alpha %.2f spent over "
+			    "looks 3..9, Holm over %zu row%s); this Verdict "
+			    "tests each row once at %.2f.",
+			    rows.buf, v->job_n, v->job_level, r->o.alpha, k,
+			    k == 1 ? "" : "s", r->o.alpha);
+		mail_wrap(out, "    ", 4, line.buf);
+	}
+	strbuf_release(&rows);
+	strbuf_release(&line);
+}
+
+/*
  * The question the workload asks, answered first: per kernel against the
  * baseline, each primary row same, different or unknown.
  */
@@ -238,6 +274,7 @@ static void verdict_section(struct strbuf *out, const struct report *r,
 		for (size_t i = 0; i < g->nr_verdicts; i++)
 			if (g->verdicts[i].side == s)
 				verdict_line(out, g, &g->verdicts[i]);
+		job_line(out, r, g, s);
 	}
 	strbuf_addch(out, '\n');
 }

@@ -21,6 +21,7 @@ void report_init(struct report *r, const struct report_opts *o)
 	r->o = o ? *o : def;
 	strvec_init(&r->warnings);
 	strvec_init(&r->mixed);
+	strvec_init(&r->declared);
 }
 
 /*
@@ -74,6 +75,7 @@ void report_release(struct report *r)
 	report_free_cells(r);
 	strvec_clear(&r->warnings);
 	strvec_clear(&r->mixed);
+	strvec_clear(&r->declared);
 }
 
 const char *const rpt_test_names[] = { "fit", "welch", "welch-bh", "bands",
@@ -477,7 +479,8 @@ static void build_outcomes(struct rpt_group *g)
 static int build_group(struct report *r, struct rpt_group *g,
 		       struct strbuf *err)
 {
-	if (baseline_first(g, r->o.baseline)) {
+	if (baseline_first(g, r->o.baseline ? r->o.baseline :
+					      rpt_default_baseline(r, g))) {
 		strbuf_addf(err,
 			    "--baseline %s: no cells of it in %s/%s/%d MiB",
 			    r->o.baseline, g->topology, g->workload,

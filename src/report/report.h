@@ -120,6 +120,16 @@ struct rpt_outcome_row {
 struct rpt_verdict {
 	size_t side, metric;
 	struct vdecision d;
+	/*
+	 * What `wblab decide` says of the same row on the same cells: the
+	 * jobs' procedure (decide/procedure.h, its default looks, O'Brien-
+	 * Fleming spending, Holm over the side's primary rows) at look
+	 * job_n, level job_level. The Verdict above tests each row once at
+	 * alpha; the two can differ, and the mail says why in one line.
+	 */
+	enum verdict job;
+	double job_level;
+	int job_n;
 };
 
 struct rpt_group {
@@ -161,7 +171,11 @@ struct rpt_claim {
 };
 
 struct report_opts {
-	const char *baseline; /* side name, or NULL: the first seen */
+	/*
+	 * side name, or NULL: the first kernel the runs declare (run.json's
+	 * spec.kernels, the command line's order), else the first seen
+	 */
+	const char *baseline;
 	enum rpt_test test;
 	double alpha, power;
 	double threshold; /* the Verdict's `same`: within this % */
@@ -181,6 +195,8 @@ struct report {
 	struct rpt_group *groups;
 	size_t nr_groups;
 	struct strvec warnings; /* cells that could not be read, ... */
+	/* The runs' kernels in the order they declare them (load.c). */
+	struct strvec declared;
 	/* Sides that pool cells of two builds of one kernel name (model.c). */
 	struct strvec mixed;
 	struct rpt_claim *claims; /* claims.c: the seed's, where asked */
@@ -243,6 +259,13 @@ bool rpt_row_constant(const struct rpt_group *g, size_t m);
 const struct rpt_cell *rpt_side_cell(const struct report *r, const char *side);
 /* Every side name of every group, first-seen order. */
 void rpt_side_names(const struct report *r, struct strvec *names);
+/*
+ * The side g compares against when no --baseline names one: the first
+ * of its sides that the runs declare (r->declared), NULL when none is
+ * (sides named by hand: the first seen, then).
+ */
+const char *rpt_default_baseline(const struct report *r,
+				 const struct rpt_group *g);
 /* Facts of a side that the header compares: names, a cell's value, and
  * whether the sides' values differ (only those are shown). */
 extern const char *const rpt_fact_names[];

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "decide/procedure.h"
 #include "report/report.h"
 #include "util/log.h"
 
@@ -81,14 +82,64 @@ static size_t count_unfinished(const struct rpt_group *g)
 	return n;
 }
 
+/*
+ * The jobs' verdicts of side s's primary rows (struct rpt_verdict.job):
+ * decide_family() on the same decisions, at the look the fewer cells of
+ * a side are at, with `wblab decide`'s default looks (3, 5, ... 9).
+ */
+static void add_job_verdicts(const struct report *r, struct rpt_group *g,
+			     size_t s)
+{
+	struct dlooks l = DLOOKS_INIT;
+	struct dhyp *h = xzalloc((g->nr_verdicts + 1) * sizeof(*h));
+	size_t nh = 0;
+	int n = -1;
+
+	for (size_t i = 0; i < g->nr_verdicts; i++) {
+		const struct vdecision *d = &g->verdicts[i].d;
+
+		if (g->verdicts[i].side != s)
+			continue;
+		h[nh].d = *d;
+		h[nh].threshold = r->o.threshold;
+		nh++;
+		if (n < 0 || d->na < n)
+			n = d->na;
+		if (d->nb < n)
+			n = d->nb;
+	}
+	decide_family(h, nh, &l, n < 0 ? 0 : n);
+	for (size_t i = 0, k = 0; i < g->nr_verdicts; i++) {
+		if (g->verdicts[i].side != s)
+			continue;
+		g->verdicts[i].job = h[k].d.verdict;
+		g->verdicts[i].job_level = h[k].level;
+		g->verdicts[i].job_n = n;
+		k++;
+	}
+	free(h);
+}
+
 /* After summarise_side(): the verdicts of every primary row. */
 void rpt_build_verdicts(const struct report *r, struct rpt_group *g)
 {
-	for (size_t s = 1; s < g->nr_sides; s++)
+	for (size_t s = 1; s < g->nr_sides; s++) {
 		for (size_t m = 0; m < metric_nr_rows; m++)
 			if (g->primary[m])
 				add_verdict(r, g, s, m);
+		add_job_verdicts(r, g, s);
+	}
 	g->unfinished = count_unfinished(g);
+}
+
+const char *rpt_default_baseline(const struct report *r,
+				 const struct rpt_group *g)
+{
+	for (size_t k = 0; k < r->declared.nr; k++)
+		for (size_t i = 0; i < g->nr_sides; i++)
+			if (!strcmp(g->sides[i].name, r->declared.v[k]))
+				return g->sides[i].name;
+	return NULL;
 }
 
 bool rpt_cell_unfinished(const struct rpt_cell *c)
