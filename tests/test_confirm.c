@@ -529,6 +529,23 @@ START_TEST(rejected_change_point)
 	     " (SELECT commit_id FROM nights WHERE id = 3) WHERE night = 6");
 	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
 
+	/*
+	 * Left unknown by that re-run (night 6 against night 5's commit):
+	 * night 8 would re-run the same change on the same history and say
+	 * unknown again, so not raised (before: raised every night, each
+	 * night then unconfirmed; issue 41 item 4). 2 nights since: < 3.
+	 */
+	exec(db,
+	     "UPDATE candidates SET outcome = 'unknown', verdict = 'unknown',"
+	     " ref_commit = (SELECT commit_id FROM nights WHERE id = 5)"
+	     " WHERE night = 6; UPDATE nights SET verdict = 'unconfirmed'"
+	     " WHERE id = 6");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 0);
+	ck_assert_ptr_null(ref);
+	exec(db, "UPDATE candidates SET outcome = 'rejected', verdict = 'same'"
+		 " WHERE night = 6; UPDATE nights SET verdict = 'good'"
+		 " WHERE id = 6");
+
 	/* rejected on night 5, before the right side began: raised */
 	exec(db,
 	     "UPDATE candidates SET night = 5, ref_commit ="

@@ -209,15 +209,24 @@ static const char known_sql[] =
 /*
  * Confirmed since night ?4 (the first after a change point), or rejected
  * since then by a re-run whose reference was ?5 (the commit before the
- * change).
+ * change), or left unknown by such a re-run fewer than
+ * CHANGE_UNKNOWN_NIGHTS nights ago: another re-run of the same change
+ * on the same history could only say unknown again (issue 41 item 4);
+ * once that many nights more are in (a new segment's worth, E-divisive's
+ * minimum), the history says more and the change is raised again.
  */
+#define CHANGE_UNKNOWN_NIGHTS "3"
 static const char since_sql[] =
 	"SELECT c.night FROM candidates c JOIN nights n ON c.night = n.id"
 	" JOIN nights t ON t.id = ?1 WHERE n.tree = t.tree"
 	" AND n.host IS t.host AND n.accel IS t.accel AND n.id < t.id"
 	" AND c.grp = ?2 AND c.what = ?3 AND n.id >= ?4"
 	" AND (c.outcome = 'confirmed' OR (c.outcome = 'rejected'"
-	" AND c.ref_commit = ?5)) ORDER BY c.night LIMIT 1";
+	" AND c.ref_commit = ?5) OR (c.outcome = 'unknown'"
+	" AND c.ref_commit = ?5 AND (SELECT COUNT(*) FROM nights x"
+	" WHERE x.tree = t.tree AND x.host IS t.host AND x.accel IS t.accel"
+	" AND x.id > n.id AND x.id <= t.id) < " CHANGE_UNKNOWN_NIGHTS "))"
+	" ORDER BY c.night LIMIT 1";
 
 /*
  * The first column of sql's first row (?1 night, ?2 grp, ?3 what, ?4

@@ -83,9 +83,11 @@ int confirm_carry(sqlite3 *db, long long night, struct family *det,
  * The first night after `since` (inclusive) and before night, of night's
  * tree, host and accelerator, whose candidate grp/what was confirmed, or
  * rejected by a re-run whose reference was ref (the commit of the
- * change's last night before it): a change point since which the row was
- * confirmed (bisected, mailed), or re-run across the same change and
- * found the same, is no candidate again (history_change_candidates()).
+ * change's last night before it), or left unknown by such a re-run
+ * fewer than 3 nights before night: a change point since which the row
+ * was confirmed (bisected, mailed), or re-run across the same change and
+ * found the same or not settled, is no candidate again (until 3 nights
+ * more, for an unknown one) (history_change_candidates()).
  * 0 none, -1 error.
  */
 long long confirm_since(sqlite3 *db, long long night, const char *grp,
