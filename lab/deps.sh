@@ -1,11 +1,19 @@
 #!/bin/sh
 # Install everything wblab's build, tests and lab need on Debian 12.
+#
+# It leaves the host's kernel alone: no linux-image or linux-headers
+# package (linux-headers-6.12.118+deb12-amd64 depends on its image, which
+# changed /vmlinuz and the initramfs); module variants fetch the headers
+# they need into wblab's cache (src/artifact/kbuild-headers.c). apt keeps
+# the host's modified config files (no --force-confnew), and sid or
+# experimental are never added to the host's sources (src/artifact/
+# debfetch.c has its own apt configuration).
 set -e
 PKGS="build-essential pkg-config libvirt-dev libxml2-dev libyaml-dev libjson-c-dev
 libsqlite3-dev libssl-dev zlib1g-dev check libsubunit-dev libvirt-daemon-system
 qemu-system-x86 qemu-utils debootstrap e2fsprogs kmod cpio xz-utils zstd fio
 gnuplot-nox sqlite3 linux-source-6.1 linux-source-6.12
-linux-headers-6.1.0-57-amd64 linux-headers-6.12.118+deb12-amd64 bc bison flex libelf-dev dwarves ccache
+bc bison flex libelf-dev dwarves ccache
 rsync clang-format jq libvirt-clients python3 python3-jsonschema libgsl-dev libxml2-utils
 tini socat"
 missing=""
@@ -18,4 +26,5 @@ done
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q
 # shellcheck disable=SC2086
-apt-get install -y -q -o Dpkg::Options::=--force-confnew $missing
+apt-get install -y -q -o Dpkg::Options::=--force-confdef \
+	-o Dpkg::Options::=--force-confold $missing

@@ -79,6 +79,13 @@ char *kb_fmt_secs(double secs);
 int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 		  const char *log);
 
+/*
+ * kbuild-headers.c: /usr/src/linux-headers-<release> at Debian version
+ * ver, the host's when installed at ver, else unpacked under the cache
+ * (never installed). To free; NULL with the error printed.
+ */
+char *kb_debian_headers(const char *release, const char *ver);
+
 /* kbuild-patch.c */
 void kb_patch_argv(struct strvec *argv, const char *srcdir, const char *patch,
 		   bool dry);

@@ -10,7 +10,7 @@
  * The patched files' directories are copied (hard links) from the source
  * the base's package was built from (its spec's source: package), patched,
  * and built out of tree against the package's headers
- * (/usr/src/linux-headers-<release>, which make deps installs), with a
+ * (linux-headers-<release>, kbuild-headers.c: never installed), with a
  * Kbuild that keeps the directory's own rules but builds only the modules
  * the package ships from that directory. Each module one of whose objects
  * read a patched file (kbuild's .cmd dependency lists) replaces the
@@ -143,30 +143,23 @@ static int collect_files(struct kmv *m)
 }
 
 /*
- * The headers must be those of the base's release and the source the
- * same Debian version, or the modules would not match the kernel.
+ * The headers must be those of the base's release at the source's Debian
+ * version, or the modules would not match the kernel: the host's when
+ * installed at that version, else fetched into the cache.
  */
 static int find_headers(struct kmv *m)
 {
-	char *pkg = xasprintf("linux-headers-%s", m->ba.version);
-	const char *argv[] = { "dpkg-query", "-W", "-f=${Version}",
-			       "--",	     pkg,  NULL };
 	const char *src_ver = strchr(m->ident, ' ');
-	struct strbuf ver = STRBUF_INIT;
-	int ret = 0;
 
-	m->headers = xasprintf("/usr/src/%s", pkg);
-	if (tool_output(argv, &ver) || !ver.len || !path_exists(m->headers))
-		ret = error(
-			"%s: %s is not installed (make deps installs it): the modules of %s are built against it",
-			m->s->path, pkg, m->base->name);
-	else if (!src_ver || strcmp(src_ver + 1, ver.buf))
-		ret = error(
-			"%s: %s is %s but the source is %s: the modules would not be %s's",
-			m->s->path, pkg, ver.buf, m->ident, m->base->name);
-	free(pkg);
-	strbuf_release(&ver);
-	return ret;
+	if (!src_ver)
+		return error("%s: no Debian version for %s", m->s->path,
+			     m->ident);
+	m->headers = kb_debian_headers(m->ba.version, src_ver + 1);
+	if (!m->headers)
+		return error(
+			"%s: no linux-headers-%s at %s: the modules of %s are built against it",
+			m->s->path, m->ba.version, src_ver + 1, m->base->name);
+	return 0;
 }
 
 /* build/<name>/mods/DIR: hard links of the pristine DIR, then patched. */
@@ -531,9 +524,10 @@ static int build_locked(struct kmv *m, const char *hash, const char *dir,
 	    kernel_fetch_prebuilt(m->base, bhash, &m->ba) || collect_files(m))
 		goto out;
 	if (m->base->suite)
-		m->pristine = kbuild_suite_source(
-			m->base->path, m->base->source_package, m->base->suite,
-			m->base->version, &m->ident);
+		m->pristine = kbuild_suite_source(m->base->path,
+						  m->base->source_package,
+						  m->base->suite,
+						  m->base->version, &m->ident);
 	else
 		m->pristine = kbuild_package_source(m->base->source_package,
 						    &m->ident);
