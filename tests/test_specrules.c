@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "spec/matrix.h"
@@ -192,6 +193,14 @@ static const struct {
 	{ WORKLOAD,
 	  "description: x\ntimeout: 10\ntimeout: 20\npre: [\"true\"]\n",
 	  ":3: timeout: duplicate key (first at line 2)" },
+	/* Decimal only (#47): strtoll's base 0 read 0100 as 64. */
+	{ TOPOLOGY,
+	  "description: x\ndisks: {count: 010, size: 1G}\nlayers:\n  - {name: d, type: disk, index: 0}\n",
+	  ":2: disks.count: '010' is not a decimal integer" },
+	{ WORKLOAD, "description: x\ntimeout: 0x10\npre: [\"true\"]\n",
+	  ":2: timeout: '0x10' is not a decimal integer" },
+	{ WORKLOAD, "description: x\ntimeout: \" 12\"\npre: [\"true\"]\n",
+	  ":2: timeout: ' 12' is not a decimal integer" },
 };
 
 START_TEST(hostile_values_rejected)
@@ -233,6 +242,42 @@ START_TEST(value_rules)
 }
 END_TEST
 
+/*
+ * A spec nested 200,000 deep (400 KB; libyaml took 75 s over it) is
+ * refused at level 65 at once, and a FIFO given as a spec (--matrix)
+ * fails at once instead of hanging (#47).
+ */
+START_TEST(deep_and_fifo_refused)
+{
+	enum { DEEP = 200000 };
+	char *text = xmalloc(2 * DEEP + 32), *path, *fifo;
+	struct strbuf err = STRBUF_INIT;
+	double t0 = now_mono();
+
+	strcpy(text, "description: ");
+	memset(text + 13, '[', DEEP);
+	memset(text + 13 + DEEP, ']', DEEP);
+	strcpy(text + 13 + 2 * DEEP, "\n");
+	path = write_tmp(text);
+	ck_assert_int_eq(load(WORKLOAD, path, &err), -1);
+	ck_assert_msg(strstr(err.buf, ":1: yaml: nested deeper than 64"), "%s",
+		      err.buf);
+	ck_assert_msg(now_mono() - t0 < 2, "took %.1f s", now_mono() - t0);
+	unlink(path);
+	fifo = xasprintf("%s.fifo", path);
+	ck_assert_int_eq(mkfifo(fifo, 0600), 0);
+	strbuf_reset(&err);
+	ck_assert_int_eq(load(MATRIX, fifo, &err), -1);
+	ck_assert_msg(strstr(err.buf, ".fifo: cannot open: not a regular file"),
+		      "%s", err.buf);
+	unlink(fifo);
+	free(fifo);
+	free(path);
+	free(text);
+	strbuf_release(&err);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("specrules");
@@ -243,6 +288,7 @@ int main(void)
 	tcase_add_test(tc, shipped_specs_load);
 	tcase_add_test(tc, hostile_values_rejected);
 	tcase_add_test(tc, value_rules);
+	tcase_add_test(tc, deep_and_fifo_refused);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

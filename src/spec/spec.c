@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,66 +11,8 @@
 #include "spec/spec.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/num.h"
 #include "util/str.h"
-
-static int spec_load(struct spec_file *sf, yaml_parser_t *parser)
-{
-	if (!yaml_parser_load(parser, &sf->doc)) {
-		strbuf_addf(&sf->errors, "%s:%zu: yaml: %s%s%s\n", sf->path,
-			    parser->problem_mark.line + 1,
-			    parser->problem ? parser->problem : "syntax error",
-			    parser->context ? " " : "",
-			    parser->context ? parser->context : "");
-		sf->nr_errors++;
-		yaml_parser_delete(parser);
-		return -1;
-	}
-	sf->loaded = true;
-	yaml_parser_delete(parser);
-	if (!yaml_document_get_root_node(&sf->doc)) {
-		strbuf_addf(&sf->errors, "%s:1: yaml: empty document\n",
-			    sf->path);
-		sf->nr_errors++;
-		return -1;
-	}
-	return 0;
-}
-
-int spec_open(struct spec_file *sf, const char *path)
-{
-	yaml_parser_t parser;
-	FILE *f;
-	int ret;
-
-	memset(sf, 0, sizeof(*sf));
-	strbuf_init(&sf->errors, 0);
-	sf->path = xstrdup(path);
-	f = fopen(path, "rb");
-	if (!f) {
-		strbuf_addf(&sf->errors, "%s: cannot open: %s\n", path,
-			    strerror(errno));
-		sf->nr_errors++;
-		return -1;
-	}
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_file(&parser, f);
-	ret = spec_load(sf, &parser);
-	fclose(f);
-	return ret;
-}
-
-int spec_open_string(struct spec_file *sf, const char *name, const char *text)
-{
-	yaml_parser_t parser;
-
-	memset(sf, 0, sizeof(*sf));
-	strbuf_init(&sf->errors, 0);
-	sf->path = xstrdup(name);
-	yaml_parser_initialize(&parser);
-	yaml_parser_set_input_string(&parser, (const unsigned char *)text,
-				     strlen(text));
-	return spec_load(sf, &parser);
-}
 
 void spec_close(struct spec_file *sf)
 {
@@ -338,7 +281,7 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 			const struct spec_field *f, void *slot,
 			const char *fname)
 {
-	const char *s = spec_scalar(v);
+	const char *s = spec_scalar(v), *d, *e;
 	char *end;
 	long long n;
 
@@ -383,10 +326,12 @@ static int apply_scalar(struct spec_file *sf, yaml_node_t *v,
 			spec_error(sf, v, fname, "internal: no maximum");
 			return -1;
 		}
-		errno = 0;
-		n = strtoll(s, &end, 0);
-		if (errno || end == s || *end) {
-			spec_error(sf, v, fname, "'%s' is not an integer", s);
+		/* Decimal only: strtoll's base 0 read 0100 as 64, 0x40 as hex. */
+		d = s + (*s == '-');
+		if (num_ll(NULL, s, 10, LLONG_MIN, LLONG_MAX, &n, &e) || *e ||
+		    !isdigit((unsigned char)*d) || (d[0] == '0' && d[1])) {
+			spec_error(sf, v, fname,
+				   "'%s' is not a decimal integer", s);
 			return -1;
 		}
 		if (n < f->min || n > f->max) {

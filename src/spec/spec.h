@@ -95,7 +95,16 @@ struct spec_field {
 	{ .name = (n), .type = SPEC_MAP, .required = (req), .sub = (tbl), .offset = (off) }
 /* clang-format on */
 
-/* Parse path; YAML syntax errors are recorded and return -1. */
+/*
+ * Parse path (spec-load.c); YAML syntax errors are recorded and return
+ * -1. A spec is read only from a regular file of at most SPEC_FILE_MAX
+ * bytes (a FIFO given as --matrix hung the run), and nested at most
+ * SPEC_MAX_DEPTH deep: libyaml takes quadratic time over deep nesting
+ * (200,000 levels in 400 KB took 75 s), so the depth is counted on its
+ * event stream first, which stops at the first level too deep.
+ */
+#define SPEC_FILE_MAX (4u << 20)
+#define SPEC_MAX_DEPTH 64
 int spec_open(struct spec_file *sf, const char *path);
 int spec_open_string(struct spec_file *sf, const char *name, const char *text);
 void spec_close(struct spec_file *sf);
