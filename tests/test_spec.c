@@ -240,7 +240,17 @@ START_TEST(layer_errors)
 		LAYERS("  - {name: d, type: disk, index: 0, guest: target}\n"),
 		"layers[0].guest: layer in guest target but the topology has no target");
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n"),
-		   "layers: no fs, overlay or swap layer in the main guest");
+		   "layers: no fs, overlay, swap or top md layer in the main guest");
+	/* An md array no layer is on is a top: fio names /dev/md0. */
+	{
+		char *e = topo_errors(LAYERS(
+			"  - {name: d, type: disk, index: 0}\n"
+			"  - {name: e, type: disk, index: 1}\n"
+			"  - {name: r, type: md, level: 1, bitmap: none, on: [d, e]}\n"));
+
+		ck_assert_msg(!*e, "md on top refused: %s", e);
+		free(e);
+	}
 	ASSERT_ERR(LAYERS("  - {name: d, type: disk}\n"),
 		   "layers[0].index: required field is missing");
 	strbuf_release(&s);

@@ -29,6 +29,18 @@ static json_object *strlist_json(const struct spec_strlist *l)
 	return a;
 }
 
+/* A workload's failslab: the cache and every knob the plan set (plan.c). */
+static json_object *failslab_json(const char *cache)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "cache", JS(cache));
+	for (const struct failslab_knob *k = failslab_knobs; k->name; k++)
+		json_object_object_add(o, k->name, JS(k->value));
+	json_object_object_add(o, "probability", JS(FAILSLAB_PROBABILITY));
+	return o;
+}
+
 json_object *results_metrics(const char *dir)
 {
 	json_object *m = json_object_new_object();
@@ -300,6 +312,9 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 	json_object_object_add(o, "workload", JS(c->wl->name));
 	json_object_object_add(o, "workload_primary",
 			       strlist_json(&c->wl->primary));
+	if (c->wl->failslab)
+		json_object_object_add(o, "failslab",
+				       failslab_json(c->wl->failslab));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "accel", JS(c->accel));
 	json_object_object_add(o, "memory_mib",

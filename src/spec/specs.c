@@ -162,6 +162,10 @@ static const struct spec_field workload_fields[] = {
 	  .type = SPEC_ENUM,
 	  .offset = F(struct workload_spec, lru_gen),
 	  .choices = (const char *const[]){ "on", "off", NULL } },
+	{ .name = "failslab",
+	  .type = SPEC_STR,
+	  .offset = F(struct workload_spec, failslab),
+	  .value = SPEC_V_NAME },
 	{ .name = "trace_page_cache",
 	  .type = SPEC_BOOL,
 	  .offset = F(struct workload_spec, trace_page_cache) },
@@ -461,6 +465,7 @@ void workload_spec_free(struct workload_spec *s)
 	free(s->fio);
 	free(s->memcg_max);
 	free(s->lru_gen);
+	free(s->failslab);
 	spec_strlist_free(&s->pre);
 	spec_strlist_free(&s->primary);
 	memset(s, 0, sizeof(*s));

@@ -158,6 +158,11 @@ struct workload_spec {
 	long long hog_churn_ms; /* ... every so many milliseconds */
 	char *memcg_max; /* run the workload in a memcg with this memory.max */
 	char *lru_gen; /* "on"/"off": MGLRU set in setup; NULL: kernel default */
+	/*
+	 * A slab cache (bio-192) whose every allocation fails from just
+	 * before the workload until just after it (cell/plan.c); NULL: none.
+	 */
+	char *failslab;
 	/* Trace every page-cache insertion (collect/seek.c's offset join). */
 	bool trace_page_cache;
 	struct spec_strlist

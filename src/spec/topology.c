@@ -431,6 +431,29 @@ static bool has_swap(const struct topology_spec *t)
 	return false;
 }
 
+/*
+ * An md array of the main guest that no layer is on: a stack for
+ * workloads that write the array itself (fio's filename=/dev/md0,
+ * workloads/md-failslab), as a swap-only stack is for anonymous ones.
+ */
+static bool has_md_on_top(const struct topology_spec *t)
+{
+	for (size_t i = 0; i < t->nr_layers; i++) {
+		const struct topo_layer *l = &t->layers[i];
+		bool under = false;
+
+		if (l->type != LAYER_MD || strcmp(l->guest, "main"))
+			continue;
+		for (size_t j = 0; j < t->nr_layers && !under; j++)
+			for (size_t k = 0; k < t->layers[j].on.n; k++)
+				if (!strcmp(t->layers[j].on.v[k], l->name))
+					under = true;
+		if (!under)
+			return true;
+	}
+	return false;
+}
+
 /* Depth-first search for cycles through on: (colour: 0 new, 1 open, 2 done). */
 static bool has_cycle(const struct topology_spec *t, size_t i, int *colour)
 {
@@ -538,11 +561,15 @@ static int topology_check(struct spec_file *sf, void *obj)
 				"mount",
 				"'%s' is not an fs or overlay layer of the main guest",
 				t->mount);
-	} else if (t->nr_layers && !topology_mount_layer(t) && !has_swap(t)) {
-		/* A swap-only stack is for anonymous workloads: no mount. */
+	} else if (t->nr_layers && !topology_mount_layer(t) && !has_swap(t) &&
+		   !has_md_on_top(t)) {
+		/*
+		 * A swap-only stack is for anonymous workloads, an md array on
+		 * top for workloads that name it: no mount.
+		 */
 		spec_error(
 			sf, spec_root(sf), "layers",
-			"no fs, overlay or swap layer in the main guest to run workloads on");
+			"no fs, overlay, swap or top md layer in the main guest to run workloads on");
 	}
 	return 0;
 }
