@@ -16,8 +16,10 @@
 #include "cmd/cmds.h"
 #include "jobs/kcidb.h"
 #include "jobs/pool.h"
+#include "report/report.h"
 #include "testdata.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
 
@@ -202,6 +204,96 @@ START_TEST(kcidb_same_run_once)
 }
 END_TEST
 
+/* tests/data/PATH copied to TMP/run: a run the test may spoil. */
+static char *copy_run(const char *tmp, const char *rel)
+{
+	char *src = testdata_path("%s", rel), *dst = xasprintf("%s/run", tmp);
+	const char *argv[] = { "cp", "-r", src, dst, NULL };
+
+	ck_assert_int_eq(run_argv(argv, &(struct run_opts){ .quiet = 1 }), 0);
+	free(src);
+	return dst;
+}
+
+/* Python's json reads path (strict UTF-8): 0. */
+static int python_reads(const char *path)
+{
+	const char *argv[] = { "/usr/bin/python3", "-c",
+			       "import json, sys; json.load(open(sys.argv[1], "
+			       "encoding='utf-8', errors='strict'))",
+			       path, NULL };
+
+	return run_argv(argv, &(struct run_opts){ .quiet = 1 });
+}
+
+/*
+ * A cell.json from elsewhere (issue 47): a reason of 20,000 bytes ending
+ * in bytes that are not UTF-8, an empty topology name, a kernel source
+ * that is not UTF-8. The export passes the v5.3 schema (log_excerpt
+ * within 16384 characters, no empty path component, UTF-8 only), and
+ * report --format json is JSON Python reads.
+ */
+START_TEST(kcidb_hostile_strings)
+{
+	char tmp[] = "/tmp/wblab-test-export.XXXXXX";
+	char *run, *cell, *rj;
+	struct strbuf reason = STRBUF_INIT, err = STRBUF_INIT;
+	struct pool p = POOL_INIT;
+	struct report r;
+	json_object *c, *doc, *t = NULL;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	run = copy_run(tmp, "report/fsync/ab");
+	cell = xasprintf("%s/cells/6.1_ext4-disk_dirty-flood_1/cell.json", run);
+	c = json_object_from_file(cell);
+	ck_assert_ptr_nonnull(c);
+	for (int i = 0; i < 20000; i++)
+		strbuf_addch(&reason, 'x');
+	strbuf_addstr(&reason, "\xff\xfe");
+	json_object_object_add(c, "outcome_reason",
+			       json_object_new_string(reason.buf));
+	json_object_object_add(json_path(c, "topology"), "name",
+			       json_object_new_string(""));
+	json_object_object_add(json_path(c, "kernel"), "source",
+			       json_object_new_string("linux \xc3("));
+	ck_assert_int_eq(json_object_to_file(cell, c), 0);
+	ck_assert_int_eq(pool_load_run(&p, run), 0);
+	doc = kcidb_export(&p, "wblab", "6.1");
+	ck_assert_ptr_nonnull(doc);
+	for (size_t i = 0; i < json_object_array_length(get(doc, "tests"));
+	     i++) {
+		t = json_object_array_get_idx(get(doc, "tests"), i);
+		if (strlen(json_object_get_string(get(t, "log_excerpt"))) >
+		    1000)
+			break;
+	}
+	ck_assert_int_eq(json_object_get_string_len(get(t, "log_excerpt")),
+			 16384);
+	ck_assert_ptr_nonnull(
+		strstr(json_object_get_string(get(t, "path")), "wblab._."));
+	ck_assert_int_eq(validate(doc), 0);
+	/* the same cells in report --format json */
+	report_init(&r, NULL);
+	ck_assert_int_eq(report_load_run(&r, run, &err), 0);
+	ck_assert_int_eq(report_build(&r, &err), 0);
+	json_object_put(c);
+	c = report_json(&r);
+	rj = xasprintf("%s/report.json", tmp);
+	ck_assert_int_eq(json_object_to_file(rj, c), 0);
+	ck_assert_int_eq(python_reads(rj), 0);
+	report_release(&r);
+	json_object_put(c);
+	json_object_put(doc);
+	pool_free(&p);
+	rm_rf(tmp);
+	strbuf_release(&reason);
+	strbuf_release(&err);
+	free(rj);
+	free(cell);
+	free(run);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("export");
@@ -213,6 +305,7 @@ int main(void)
 	tcase_add_test(tc, kcidb_real_cells);
 	tcase_add_test(tc, kcidb_default_baseline);
 	tcase_add_test(tc, kcidb_same_run_once);
+	tcase_add_test(tc, kcidb_hostile_strings);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

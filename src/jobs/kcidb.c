@@ -3,6 +3,7 @@
  * Runs as KCIDB I/O v5.3 (jobs/kcidb.h): checkouts and builds per kernel,
  * a test per cell and per decision.
  */
+#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,10 @@
 #include "util/log.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
+#include "util/utf8.h"
+
+/* KCIDB v5.3: a log_excerpt's maxLength. */
+#define KCIDB_EXCERPT_MAX 16384
 
 static const char *str_of(json_object *o, const char *key, const char *def)
 {
@@ -27,19 +32,45 @@ static const char *str_of(json_object *o, const char *key, const char *def)
 	return json_object_get_string(v);
 }
 
-/* A path component: KCIDB allows [a-zA-Z0-9_-]; the rest becomes '_'. */
+/*
+ * Path components: KCIDB allows [a-zA-Z0-9_-]+ between dots; '/' in s
+ * starts a new component, any other byte becomes '_', and an empty
+ * component (a cell.json without a topology name) is "_".
+ */
 static void path_add(struct strbuf *sb, const char *s)
 {
-	if (sb->len)
-		strbuf_addch(sb, '.');
-	for (; *s; s++)
-		strbuf_addch(sb, (*s >= 'a' && *s <= 'z') ||
-						 (*s >= 'A' && *s <= 'Z') ||
-						 (*s >= '0' && *s <= '9') ||
-						 *s == '_' || *s == '-' ?
-					 *s :
-				 *s == '/' ? '.' :
-					     '_');
+	do {
+		size_t n = strcspn(s, "/");
+
+		if (sb->len)
+			strbuf_addch(sb, '.');
+		if (!n)
+			strbuf_addch(sb, '_');
+		for (size_t i = 0; i < n; i++)
+			strbuf_addch(sb, isalnum((unsigned char)s[i]) ||
+							 s[i] == '_' ||
+							 s[i] == '-' ?
+						 s[i] :
+						 '_');
+		s += n;
+	} while (*s++);
+}
+
+/*
+ * log_excerpt: KCIDB v5.3 holds at most 16384 characters; a reason from
+ * a results directory may be longer, or not UTF-8. Repaired, then cut
+ * between characters (so at most 16384 bytes, fewer characters).
+ */
+static void put_excerpt(json_object *o, const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_add_utf8(&sb, s, strlen(s));
+	json_object_object_add(
+		o, "log_excerpt",
+		json_object_new_string_len(
+			sb.buf, utf8_cut(sb.buf, sb.len, KCIDB_EXCERPT_MAX)));
+	strbuf_release(&sb);
 }
 
 static char *build_id(const char *origin, json_object *cell)
@@ -120,7 +151,7 @@ static json_object *cell_test(const char *origin, const struct pool_cell *c)
 	json_put_str(t, "origin", origin);
 	json_put_str(t, "path", path.buf);
 	json_put_str(t, "status", cell_status(outcome));
-	json_put_str(t, "log_excerpt", str_of(c->cell, "outcome_reason", ""));
+	put_excerpt(t, str_of(c->cell, "outcome_reason", ""));
 	if (json_object_object_get_ex(c->cell, "workload_primary", &a) &&
 	    json_object_is_type(a, json_type_array) &&
 	    json_object_array_length(a)) {
@@ -198,7 +229,7 @@ static json_object *hyp_test(const char *origin, const char *runs,
 	json_put_str(t, "origin", origin);
 	json_put_str(t, "path", path.buf);
 	json_put_str(t, "status", hyp_status(h));
-	json_put_str(t, "log_excerpt", line.buf);
+	put_excerpt(t, line.buf);
 	if (m && isfinite(h->d.b))
 		json_put(t, "number", number(h->d.b, m));
 	json_put(t, "misc", hyp_misc(h, baseline));
@@ -318,6 +349,8 @@ json_object *kcidb_export(const struct pool *p, const char *origin,
 		}
 	}
 	add_decisions(doc, p, origin, baseline, &kernels, runs.buf);
+	/* strings from results directories: UTF-8, as the schema wants */
+	json_make_strict(doc);
 	strvec_clear(&kernels);
 	strbuf_release(&runs);
 	return doc;

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "util/json.h"
 #include "util/log.h"
 
 static json_object *num(double v)
@@ -349,5 +350,7 @@ json_object *report_json(const struct report *r)
 	for (size_t i = 0; i < r->mixed.nr; i++)
 		json_object_array_add(warn, str(r->mixed.v[i]));
 	add(o, "mixed_builds", warn);
+	/* cell.json strings from elsewhere may not be UTF-8: JSON must be */
+	json_make_strict(o);
 	return o;
 }
