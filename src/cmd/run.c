@@ -8,6 +8,9 @@
  *
  * wblab run --repro DIR [-n N]: the cell of a reproducer bundle (wblab
  * repro) N times, and how many of them show its signature again.
+ *
+ * wblab run --tree DIR [--ref REF]... --topology T --workload W: the
+ * kernels of a git tree of the user's (run-tree.c), built first.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +19,7 @@
 #include "cmd/cmds.h"
 #include "cmd/run-options.h"
 #include "cmd/run-repro.h"
+#include "cmd/run-tree.h"
 #include "matrix/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -31,6 +35,7 @@ struct run_args {
 	struct strvec kernels; /* --kernel, in order */
 	const char *topology, *workload, *image;
 	const char *repro; /* a bundle's directory */
+	struct run_tree tree; /* --tree, --ref, --config-from */
 	int reps, vcpus;
 	long long memory; /* MiB, 0: the workload's */
 	bool json;
@@ -38,6 +43,7 @@ struct run_args {
 
 static const char *const run_usage[] = {
 	"wblab run --kernel K [--kernel K2...] --topology T --workload W [options]",
+	"wblab run --tree DIR [--ref REF]... --topology T --workload W [options]",
 	"wblab run --repro DIR [-n N] [options]",
 	NULL,
 };
@@ -57,6 +63,14 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			"repetitions per kernel, interleaved across kernels"),
 		OPT_STRING(0, "repro", &a->repro, "DIR",
 			   "the cell of a reproducer bundle (wblab repro)"),
+		OPT_GROUP("Your own kernel tree"),
+		OPT_STRING(0, "tree", &a->tree.tree, "DIR",
+			   "a kernel git tree: build its refs and run them"),
+		OPT_STRLIST(
+			0, "ref", &a->tree.refs, "REF",
+			"a commit of --tree, the first the baseline; repeatable (default: HEAD with uncommitted changes)"),
+		OPT_STRING(0, "config-from", &a->tree.config_from, "KERNEL",
+			   "configure --tree's kernels like this lab kernel"),
 		OPT_GROUP("The guest"),
 		OPT_SIZE(
 			'm', "memory", &a->memory, "MiB", 1 << 20, 128, 1 << 20,
@@ -86,7 +100,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				.vcpus = 2 };
 	a->o.uri = virt_default_uri();
 	a->o.command = "run";
+	a->tree.config_from = "6.1";
 	strvec_init(&a->kernels);
+	strvec_init(&a->tree.refs);
 	n = run_accel_env("wblab run", &a->o.accel);
 	if (n)
 		return n;
@@ -100,10 +116,16 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			"--repro takes the kernel, topology and workload from the bundle");
 	if (a->repro)
 		return 0;
-	if (!a->kernels.nr || !a->topology || !a->workload)
+	if (a->tree.refs.nr && !a->tree.tree)
+		return usage_error("wblab run", "--ref needs --tree");
+	if (a->tree.tree && a->kernels.nr)
 		return usage_error(
 			"wblab run",
-			"--kernel, --topology and --workload are required");
+			"--tree's refs are the kernels: not with --kernel");
+	if ((!a->kernels.nr && !a->tree.tree) || !a->topology || !a->workload)
+		return usage_error(
+			"wblab run",
+			"--kernel (or --tree), --topology and --workload are required");
 	return 0;
 }
 
@@ -152,6 +174,13 @@ int cmd_run(int argc, char **argv)
 		ret = repro_args(&a, &rs);
 	if (ret)
 		goto out_args;
+	if (a.tree.tree) {
+		ret = run_tree_build(&a.tree, &a.kernels);
+		if (ret)
+			goto out_args;
+		a.o.kernels = a.tree.specs;
+		a.o.nr_kernels = a.tree.nr;
+	}
 	build_matrix(&a, &m);
 	ret = matrix_run(&m, &a.o, &r);
 	if (ret != 2 && a.json && r.run_dir)
@@ -162,6 +191,7 @@ int cmd_run(int argc, char **argv)
 	matrix_spec_free(&m);
 out_args:
 	repro_spec_free(&rs);
+	run_tree_free(&a.tree);
 	strvec_clear(&a.kernels);
 	return ret;
 }
