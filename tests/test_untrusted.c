@@ -7,6 +7,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,7 @@
 #include "cell/results.h"
 #include "cmd/cmds.h"
 #include "collect/console.h"
+#include "results/metric.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -479,6 +481,58 @@ START_TEST(timeseries_malformed_noted)
 }
 END_TEST
 
+/*
+ * A cell.json from elsewhere with Infinity for a figure (json-c reads it;
+ * wblab writes null): the HTML report is made, the value left out as a
+ * missing one. Before, gnuplot stopped on "undefined variable: inf" and
+ * the report failed (#47).
+ */
+START_TEST(report_infinity_left_out)
+{
+	char tmp[] = "/tmp/wblab-test-untrusted.XXXXXX";
+	char *src = testdata_path("report/ab"), *run, *cell, *out, *dot;
+	const char *cp[] = { "cp", "-r", src, NULL, NULL };
+	const struct metric *m = metric_by_name("reclaim-wr-direct");
+	char *argv[] = { "report", NULL, "--format", "html", "-o", NULL, NULL };
+	struct strbuf html = STRBUF_INIT, err = STRBUF_INIT;
+	json_object *c;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	cp[3] = run = xasprintf("%s/run", tmp);
+	ck_assert_int_eq(run_argv(cp, &(struct run_opts){ .quiet = 1 }), 0);
+	cell = xasprintf(
+		"%s/cells/6.1-direct-writeback_ext4-disk_dirty-flood_1/cell.json",
+		run);
+	c = json_object_from_file(cell);
+	ck_assert_ptr_nonnull(c);
+	/* the row's value, at its path in cell.json, becomes Infinity */
+	dot = xstrdup(m->path);
+	*strrchr(dot, '.') = '\0';
+	ck_assert_ptr_nonnull(json_path(c, dot));
+	json_object_object_add(json_path(c, dot), strrchr(m->path, '.') + 1,
+			       json_object_new_double(INFINITY));
+	ck_assert_int_eq(json_object_to_file(cell, c), 0);
+	ck_assert_int_eq(read_file_capped(&html, cell, 64 << 20), 0);
+	ck_assert_ptr_nonnull(strstr(html.buf, "Infinity"));
+	argv[1] = run;
+	argv[5] = out = xasprintf("%s/report.html", tmp);
+	stderr_begin();
+	ck_assert_int_eq(cmd_report(6, argv), 0);
+	stderr_end(&err);
+	ck_assert_int_eq(read_file_capped(&html, out, 64 << 20), 0);
+	ck_assert_ptr_nonnull(strstr(html.buf, "data:image/svg+xml;base64,"));
+	json_object_put(c);
+	rm_rf(tmp);
+	strbuf_release(&html);
+	strbuf_release(&err);
+	free(dot);
+	free(out);
+	free(cell);
+	free(run);
+	free(src);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("untrusted");
@@ -494,6 +548,7 @@ int main(void)
 	tcase_add_test(tc, reparse_console_no_hang);
 	tcase_add_test(tc, reparse_gzip_bomb);
 	tcase_add_test(tc, timeseries_malformed_noted);
+	tcase_add_test(tc, report_infinity_left_out);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -484,14 +484,22 @@ const struct metric *metric_lookup(const char *name, struct strbuf *err)
 	return NULL;
 }
 
+/*
+ * A figure of cell.json, NAN when missing. wblab writes a non-finite
+ * number as null; an Infinity or NaN json-c read from a cell.json made
+ * elsewhere is no measurement either (gnuplot stopped the HTML report on
+ * "undefined variable: inf"), so it is missing too.
+ */
 static double number_at(json_object *cell, const char *path)
 {
 	json_object *v = path ? json_path(cell, path) : NULL;
+	double d;
 
 	if (!v || !(json_object_is_type(v, json_type_int) ||
 		    json_object_is_type(v, json_type_double)))
 		return NAN;
-	return json_object_get_double(v);
+	d = json_object_get_double(v);
+	return isfinite(d) ? d : NAN;
 }
 
 double metric_value(json_object *cell, const struct metric *m)
