@@ -82,9 +82,8 @@ int debfetch_versions(const struct debfetch_source *src, const char *package,
  * linux-image-7.2.13+deb14-amd64's linux-binary-, linux-modules- and
  * linux-base-. Appended to deps.
  */
-int debfetch_exact_deps(const struct debfetch_source *src,
-			const char *package, const char *version,
-			struct strvec *deps);
+int debfetch_exact_deps(const struct debfetch_source *src, const char *package,
+			const char *version, struct strvec *deps);
 
 /* Did the last failed debfetch_get() fail because the version is gone? */
 bool debfetch_gone(void);
