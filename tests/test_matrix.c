@@ -526,6 +526,39 @@ START_TEST(uri_command_never_runs)
 END_TEST
 
 /*
+ * Run ids (#47): TIME-PID collided for runs started in one second (in
+ * containers, pids repeat): three runs wrote into one directory. The id's
+ * last part is random, and a run directory is made by mkdir(2), never
+ * one that exists: 100 runs started at once get 100 directories.
+ */
+START_TEST(run_ids_unique)
+{
+	char *results = xasprintf("%s/ids", tmpdir), *dirs[100], id[64];
+	struct strvec ids = STRVEC_INIT;
+	bool differ = false;
+
+	for (int i = 0; i < 100; i++) {
+		ck_assert_int_eq(engine_new_run_dir(results, id, sizeof(id),
+						    &dirs[i]),
+				 0);
+		ck_assert_int_eq(access(dirs[i], F_OK), 0);
+		for (int j = 0; j < i; j++)
+			ck_assert_str_ne(dirs[i], dirs[j]);
+		strvec_push(&ids, id);
+	}
+	/* the ids themselves differ within a second and a process */
+	for (size_t i = 1; i < ids.nr; i++)
+		differ |= strcmp(ids.v[i], ids.v[0]) != 0;
+	ck_assert(differ);
+	for (int i = 0; i < 100; i++)
+		free(dirs[i]);
+	strvec_clear(&ids);
+	rm_rf(results);
+	free(results);
+}
+END_TEST
+
+/*
  * A run started on a full disk (a 1 MiB tmpfs) stops at once; it may
  * point to --resume only when its run.json was written (#20).
  */
@@ -606,6 +639,7 @@ int main(void)
 	tcase_add_test(tc, uri_runs_no_program);
 	tcase_add_test(tc, uri_refused_where_given);
 	tcase_add_test(tc, uri_command_never_runs);
+	tcase_add_test(tc, run_ids_unique);
 	tcase_add_test(tc, full_disk_resume_hint);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

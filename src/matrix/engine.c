@@ -20,10 +20,12 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -49,15 +51,42 @@
 #include "virt/probe.h"
 #include "virt/virt.h"
 
+/*
+ * TIME-XXXX, XXXX random: the pid's low bits were the same for runs
+ * started in one second in containers (each one's pid 1 or so), and three
+ * runs wrote into one directory. engine_new_run_dir() makes it unique.
+ */
 void engine_make_run_id(char *buf, size_t len)
 {
 	time_t t = time(NULL);
+	uint16_t rnd;
 	struct tm tm;
 	char ts[32];
 
+	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+		rnd = (uint16_t)(getpid() ^ (long long)(now_mono() * 1e9));
 	gmtime_r(&t, &tm);
 	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s-%04x", ts, (unsigned int)(getpid() & 0xffff));
+	snprintf(buf, len, "%s-%04x", ts, (unsigned int)rnd);
+}
+
+int engine_new_run_dir(const char *results, char *run_id, size_t len,
+		       char **run_dir)
+{
+	*run_dir = NULL;
+	if (mkdir_p(results, 0755) < 0)
+		return -1;
+	for (int i = 0; i < 64; i++) {
+		engine_make_run_id(run_id, len);
+		free(*run_dir);
+		*run_dir = xasprintf("%s/%s", results, run_id);
+		/* never mkdir_p: a directory that exists is another run's */
+		if (!mkdir(*run_dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			return -1;
+	}
+	return -1;
 }
 
 /* A kernel made in code (matrix_opts.kernels), else lab/kernels/NAME. */
@@ -382,10 +411,10 @@ int matrix_run(const struct matrix_spec *m, const struct matrix_opts *o,
 	}
 	r->seed = o->has_seed ? o->seed : matrix_random_seed();
 	matrix_expand(&e.m, r->seed, 1, (int)e.m.reps, &e.plan);
-	engine_make_run_id(r->run_id, sizeof(r->run_id));
-	r->run_dir = xasprintf("%s/%s", e.o.results, r->run_id);
-	if (mkdir_p(r->run_dir, 0755) < 0) {
-		error("cannot create %s: %s", r->run_dir, strerror(errno));
+	if (engine_new_run_dir(e.o.results, r->run_id, sizeof(r->run_id),
+			       &r->run_dir)) {
+		error("cannot create %s: %s",
+		      r->run_dir ? r->run_dir : e.o.results, strerror(errno));
 		engine_free(&e);
 		return 1;
 	}

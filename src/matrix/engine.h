@@ -94,6 +94,15 @@ struct engine {
 };
 
 void engine_make_run_id(char *buf, size_t len);
+/*
+ * A new run directory in results (made if need be): an id of
+ * engine_make_run_id() whose directory mkdir(2) creates, never one that
+ * exists (another run's, started in the same second), tried again if so.
+ * 0 with run_id and *run_dir set, or -1 with errno (*run_dir the last
+ * tried, or NULL).
+ */
+int engine_new_run_dir(const char *results, char *run_id, size_t len,
+		       char **run_dir);
 /* record.c: run.json as it stands, and written (-1 when the disk is full) */
 json_object *engine_run_json(struct engine *e, const char *finished);
 int engine_save_run(struct engine *e, const char *finished);
