@@ -31,6 +31,7 @@
 #include "jobs/validate.h"
 #include "report/report.h"
 #include "results/metric.h"
+#include "spec/matrix.h"
 #include "stats/stats.h"
 #include "util/log.h"
 
@@ -250,6 +251,94 @@ START_TEST(binomial_bounds)
 }
 END_TEST
 
+/*
+ * The revert against 6.1 on their first 3 cells each (0 -> 176 pages of
+ * reclaim-wr-direct, log1p-welch p 0.0061), decided as validate does
+ * with its matrix's thresholds (lab/matrices/validate.yaml): stack-max
+ * (3128 bytes in every cell) and oom-kills (0 in every cell) can never
+ * be different and take no share of Holm, so reclaim-wr-direct faces
+ * step 1 of 2, Pocock's first-look level of alpha / 2 = 0.025, 0.0113:
+ * a regression. Before, Holm over all four rows made it 4 x 0.0061 =
+ * 0.0244 > 0.0226: unknown.
+ */
+START_TEST(holm_shares_only_reachable_rows)
+{
+	struct pool p = POOL_INIT;
+	struct family f = { 0 };
+	struct matrix_spec m;
+	struct dlooks l;
+	const struct dhyp *h;
+
+	validate_looks(&l);
+	testdata_matrix(&m, "validate");
+	testdata_pool(&p, NULL, "report/fsync/ab");
+	take(&p, "6.1", 3, "A");
+	take(&p, "6.1-direct-writeback", 3, "B");
+	family_decide(&f, &p, "A", "B", m.thresholds, m.nr_thresholds, &l);
+	h = find(&f, "reclaim-wr-direct");
+	ck_assert_double_eq_tol(h->d.p, 0.00609, 5e-6);
+	ck_assert(h->regression);
+	l.alpha = 0.025;
+	ck_assert_double_eq_tol(h->level, dlooks_level(&l, 3), 1e-12);
+	ck_assert_ptr_nonnull(strstr(h->d.why, "Holm step 1 of 2: alpha/2"));
+	ck_assert(find(&f, "stack-max")->d.constant);
+	ck_assert(find(&f, "oom-kills")->d.constant);
+	ck_assert_ptr_nonnull(
+		strstr(find(&f, "fio-write")->d.why, "Holm step 2 of 2"));
+	ck_assert_uint_eq(family_regressions(&f), 1);
+	family_release(&f);
+	pool_free(&p);
+	matrix_spec_free(&m);
+}
+END_TEST
+
+/*
+ * Holm's steps spend alpha / (rows left) over the looks: at validate's
+ * last look (n = 9, Pocock) the first of 5 rows faces the level of a
+ * family-wise 0.01, 0.00297, not the level of 0.05 divided by 5, 0.00362
+ * (stats_gs_bounds(), checked against rpact at 0.05 in test_decide).
+ * Five rows with p = 0.0033: before, Holm's 5 x 0.0033 = 0.0165 < 0.0181
+ * called them all different; now none is.
+ */
+START_TEST(holm_steps_spend_alpha_over_rows)
+{
+	struct dhyp h[5];
+	struct dlooks l;
+	double lv;
+
+	validate_looks(&l);
+	l.alpha = 0.01;
+	lv = dlooks_level(&l, 9);
+	ck_assert_double_eq_tol(lv, 0.00296796, 1e-7);
+	l.alpha = 0.05;
+	ck_assert_double_eq_tol(dlooks_level(&l, 9) / 5, 0.00362183, 1e-7);
+	memset(h, 0, sizeof(h));
+	for (int i = 0; i < 5; i++) {
+		h[i].threshold = 10;
+		h[i].bad = 1;
+		h[i].d.test = MTEST_WELCH;
+		h[i].d.na = h[i].d.nb = 9;
+		h[i].d.p = 0.0033;
+		h[i].d.p_same = 1;
+		h[i].d.diff = 1;
+		h[i].d.pct = 50;
+	}
+	decide_family(h, 5, &l, 9);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(h[i].d.verdict, VERDICT_UNKNOWN);
+	ck_assert_double_eq_tol(h[0].level, lv, 1e-12);
+	h[0].d.p = 0.0029;
+	h[1].d.p = 0.0030;
+	decide_family(h, 5, &l, 9);
+	ck_assert_int_eq(h[0].d.verdict, VERDICT_DIFFERENT);
+	ck_assert(h[0].regression);
+	/* The next step faces the level of 0.05 / 4, and so on down. */
+	l.alpha = 0.0125;
+	ck_assert_double_eq_tol(h[1].level, dlooks_level(&l, 9), 1e-12);
+	ck_assert_double_gt(h[1].level, lv);
+}
+END_TEST
+
 /* The first n cells of kernel k form its side; the rest none (""). */
 static void sides_of_n(struct report *r, size_t n)
 {
@@ -332,6 +421,8 @@ int main(void)
 	tcase_add_test(tc, rate_rise_of_a_kind_both_show);
 	tcase_add_test(tc, constant_sides_are_a_rate);
 	tcase_add_test(tc, report_baseline_and_decide);
+	tcase_add_test(tc, holm_shares_only_reachable_rows);
+	tcase_add_test(tc, holm_steps_spend_alpha_over_rows);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

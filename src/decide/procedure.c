@@ -120,8 +120,7 @@ bool dhyp_bad_change(const struct dhyp *h, double diff, double pct)
  * its rise at the look's level is below the threshold, else unknown, with
  * the bound said (a job goes on while an event is unknown).
  */
-static void decide_event_not_different(struct dhyp *h, double p_adj,
-				       double level)
+static void decide_event_not_different(struct dhyp *h, double level)
 {
 	struct vdecision *d = &h->d;
 
@@ -129,34 +128,35 @@ static void decide_event_not_different(struct dhyp *h, double p_adj,
 		100 * stats_rate_rise_bound(d->fa, d->na, d->fb, d->nb, level);
 	d->verdict = d->bound < h->threshold ? VERDICT_SAME : VERDICT_UNKNOWN;
 	snprintf(d->why, sizeof(d->why),
-		 "fisher p=%.3g, Holm %.3g, not below %.3g; a rise of "
-		 "%.3gpp or more ruled out: %s %gpp",
-		 d->p, p_adj, level, d->bound,
+		 "fisher p=%.3g, not below %.3g (%s); a rise of %.3gpp or "
+		 "more ruled out at %.3g: %s %gpp",
+		 d->p, h->level, h->holm, level, d->bound,
 		 d->verdict == VERDICT_SAME ? "within" : "not within",
 		 h->threshold);
 }
 
-static void decide_one(struct dhyp *h, double p_adj, double level)
+/* rejected: Holm's step said different; level: the look's, for `same`. */
+static void decide_one(struct dhyp *h, bool rejected, double level)
 {
 	struct vdecision *d = &h->d;
 
-	h->level = level;
 	if (d->constant) {
+		h->level = level;
 		verdict_apply(d,
 			      level); /* a rate's bound at the look's level */
 		return;
 	}
 	if (d->na < 1 || d->nb < 1 || isnan(d->p))
 		return; /* verdict_metric() said why */
-	if (h->event && p_adj >= level) {
-		decide_event_not_different(h, p_adj, level);
+	if (h->event && !rejected) {
+		decide_event_not_different(h, level);
 		return;
 	}
-	if (p_adj < level) {
+	if (rejected) {
 		d->verdict = VERDICT_DIFFERENT;
-		snprintf(d->why, sizeof(d->why), "%s p=%.3g, Holm %.3g < %.3g",
-			 metric_test_name(d->test), d->p, p_adj, level);
-	} else if (!h->event && d->p_same < level) {
+		snprintf(d->why, sizeof(d->why), "%s p=%.3g < %.3g (%s)",
+			 metric_test_name(d->test), d->p, h->level, h->holm);
+	} else if (d->p_same < level) {
 		d->verdict = VERDICT_SAME;
 		snprintf(d->why, sizeof(d->why),
 			 "%s p=%.3g; TOST p=%.3g < %.3g: within %.3g%%",
@@ -165,32 +165,114 @@ static void decide_one(struct dhyp *h, double p_adj, double level)
 	} else {
 		d->verdict = VERDICT_UNKNOWN;
 		snprintf(d->why, sizeof(d->why),
-			 "%s p=%.3g (Holm %.3g), TOST p=%.3g: neither at %.3g",
-			 metric_test_name(d->test), d->p, p_adj, d->p_same,
-			 level);
+			 "%s p=%.3g, not below %.3g (%s); TOST p=%.3g: "
+			 "neither at %.3g",
+			 metric_test_name(d->test), d->p, h->level, h->holm,
+			 d->p_same, level);
 	}
 	h->regression = d->verdict == VERDICT_DIFFERENT &&
 			dhyp_bad_change(h, d->diff, d->pct);
 }
 
+/*
+ * The smallest p the row's test could give with these cells, whatever
+ * their values: 0 for Welch; 1 / C(na + nb, na) for the permutation
+ * test (a lower bound: ties only raise it); for Fisher, the most extreme
+ * table with these margins (Tarone 1990).
+ */
+static double smallest_p(const struct vdecision *d)
+{
+	double c = 1;
+
+	if (d->test == MTEST_FISHER) {
+		unsigned f = d->fa + d->fb;
+		unsigned fb = f < (unsigned)d->nb ? f : (unsigned)d->nb;
+
+		return stats_fisher_greater(f - fb, d->na, fb, d->nb);
+	}
+	if (d->test != MTEST_PERMUTATION)
+		return 0;
+	for (int k = 1; k <= d->na; k++)
+		c = c * (d->nb + k) / k;
+	return 1 / c;
+}
+
+/*
+ * Whether h takes a share of the look's level: a test ran, the row is not
+ * one value on both sides, and its test could reach the look's level at
+ * all (a permutation test's smallest p at 3 a side is 0.05: it can never
+ * be below 0.0226, so it would only make the others' share smaller).
+ */
+static bool takes_a_share(const struct dhyp *h, double level)
+{
+	const struct vdecision *d = &h->d;
+
+	return !d->constant && d->na > 0 && d->nb > 0 && !isnan(d->p) &&
+	       smallest_p(d) < level;
+}
+
+/* The look's level when the family-wise alpha is a (Holm's steps). */
+static double level_at(const struct dlooks *l, int n, double a)
+{
+	struct dlooks s = *l;
+
+	s.alpha = a;
+	return dlooks_level(&s, n);
+}
+
+static const struct dhyp *sort_base;
+
+static int by_p(const void *x, const void *y)
+{
+	double a = sort_base[*(const size_t *)x].d.p;
+	double b = sort_base[*(const size_t *)y].d.p;
+
+	return a < b ? -1 : a > b;
+}
+
+/*
+ * Holm's step-down as alpha spending: the k-th smallest p of the m rows
+ * that take a share faces the look's level of a family-wise alpha / (m -
+ * k + 1), spent over the looks by the boundary (not the spent level
+ * divided: the spending function is not linear in alpha). The first
+ * step that fails stops the rejections.
+ */
+static void holm_steps(struct dhyp *h, size_t nh, const struct dlooks *l, int n,
+		       bool *rejected)
+{
+	double level = dlooks_level(l, n);
+	size_t *ord = xmalloc((nh + 1) * sizeof(*ord)), m = 0;
+	bool stop = false;
+
+	for (size_t i = 0; i < nh; i++) {
+		h[i].level = level;
+		snprintf(h[i].holm, sizeof(h[i].holm), "no share of Holm");
+		if (takes_a_share(&h[i], level))
+			ord[m++] = i;
+	}
+	sort_base = h;
+	qsort(ord, m, sizeof(*ord), by_p);
+	for (size_t k = 0; k < m; k++) {
+		struct dhyp *x = &h[ord[k]];
+
+		x->level = level_at(l, n, l->alpha / (double)(m - k));
+		snprintf(x->holm, sizeof(x->holm),
+			 "Holm step %zu of %zu: alpha/%zu", k + 1, m, m - k);
+		stop |= !(x->d.p < x->level);
+		rejected[ord[k]] = !stop;
+	}
+	free(ord);
+}
+
 void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)
 {
 	double level = dlooks_level(l, n);
-	double *p = xmalloc((nh + 1) * sizeof(*p));
-	double *adj = xmalloc((nh + 1) * sizeof(*adj));
+	bool *rejected = xzalloc((nh + 1) * sizeof(*rejected));
 
-	/*
-	 * A row without a test takes no share of the level, nor does a row
-	 * whose cells are all one value on both sides: it can never be
-	 * called different.
-	 */
+	holm_steps(h, nh, l, n, rejected);
 	for (size_t i = 0; i < nh; i++)
-		p[i] = h[i].d.constant ? NAN : h[i].d.p;
-	stats_holm(p, nh, adj);
-	for (size_t i = 0; i < nh; i++)
-		decide_one(&h[i], adj[i], level);
-	free(p);
-	free(adj);
+		decide_one(&h[i], rejected[i], level);
+	free(rejected);
 }
 
 void dhyp_format(const struct dhyp *h, struct strbuf *out)
@@ -207,7 +289,8 @@ void dhyp_format(const struct dhyp *h, struct strbuf *out)
 		    h->bad > 0 ? "up" :
 		    h->bad < 0 ? "down" :
 				 "either way");
-	if (h->d.verdict == VERDICT_UNKNOWN) {
+	/* A constant row's why says its bound; no spread, nothing to see. */
+	if (h->d.verdict == VERDICT_UNKNOWN && !h->d.constant) {
 		strbuf_addstr(out, "; could see ");
 		vdecision_sdc(&h->d, unit, 1, out);
 	}

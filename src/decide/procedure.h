@@ -17,9 +17,10 @@
  * one time in eight when nothing changed. So the level is spent across
  * the looks (a group-sequential boundary, O'Brien-Fleming by default: very
  * strict early, close to alpha at the last look), and at each look Holm's
- * step-down shares that level among the rows x groups tested (and the new
- * events), so that alpha bounds the chance that a harmless patch is
- * called a regression anywhere. `same` is an equivalence test (TOST)
+ * step-down shares alpha among the rows x groups tested and the events,
+ * each step spending alpha / (rows left) over the looks, so that alpha
+ * bounds the chance that a harmless patch is called a regression
+ * anywhere. Rows that could never reach the level take no share. `same` is an equivalence test (TOST)
  * against each row's threshold at the look's level.
  */
 enum dboundary {
@@ -61,7 +62,12 @@ struct dhyp {
 	int bad; /* +1: up is bad, -1: down is bad, 0: either */
 	double threshold; /* % of the reference (metric), pp (event) */
 	struct vdecision d; /* from verdict_metric() / dhyp_event() */
-	double level; /* Holm's level for this row at this look */
+	/*
+	 * The level this row's p faced: its Holm step's (the look's level
+	 * of alpha / rows left), or the look's when it takes no share
+	 */
+	double level;
+	char holm[96]; /* "Holm step 1 of 3: alpha/3" or why no share */
 	bool regression; /* different, in the bad direction, beyond threshold */
 };
 
