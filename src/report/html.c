@@ -195,8 +195,14 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 	int ret, points[3] = { 0 };
 
 	gp_head(&s, 520, 240);
+	/*
+	 * Free memory on its own axis (right): hundreds of MiB against the
+	 * few MiB of dirty and writeback pages squashed those flat.
+	 */
 	strbuf_addstr(&s, "set xlabel 'seconds into the workload'\n"
-			  "set ylabel 'MiB'\nset title ");
+			  "set ylabel 'Dirty, Writeback MiB'\n"
+			  "set y2label 'MemFree MiB'\n"
+			  "set ytics nomirror\nset y2tics\nset title ");
 	gp_title(&s, sd->name);
 	strbuf_addch(&s, '\n');
 	for (int col = 0; col < 3; col++) {
@@ -217,10 +223,12 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 	for (int col = 0, first = 1; col < 3; col++) {
 		if (!points[col])
 			continue;
-		strbuf_addf(&s,
-			    "%s$t%d using 1:2 with lines lw 1 lc '%s' "
-			    "title '%s'",
-			    first ? "" : ", ", col, color[col], what[col]);
+		strbuf_addf(
+			&s,
+			"%s$t%d using 1:2 axes x1%s with lines lw 1 lc '%s' "
+			"title '%s'",
+			first ? "" : ", ", col, col == 2 ? "y2" : "y1",
+			color[col], what[col]);
 		first = 0;
 	}
 	strbuf_addch(&s, '\n');
@@ -254,13 +262,21 @@ static void pct_cell(struct strbuf *out, double pct, bool star, bool base)
 {
 	char pb[32];
 
-	rpt_fmt_pct(pb, sizeof(pb), pct);
-	strbuf_addf(out, "<td class=\"n%s%s\">%s%s%%%s</td>",
+	/*
+	 * As the mail says it (mail-tables.c): a change from 0 has no
+	 * percentage, and "n/a" is no number of percent.
+	 */
+	if (isinf(pct))
+		snprintf(pb, sizeof(pb), "from 0");
+	else
+		rpt_fmt_pct(pb, sizeof(pb), pct);
+	strbuf_addf(out, "<td class=\"n%s%s\">%s%s%s%s</td>",
 		    star ? " star" : "",
 		    base || isnan(pct) || pct == 0 ? "" :
 		    pct > 0			   ? " better" :
 						     " worse",
-		    star ? "*" : "", pb, star ? "*" : "");
+		    star ? "*" : "", pb, isnan(pct) || isinf(pct) ? "" : "%",
+		    star ? "*" : "");
 }
 
 static void metric_table(struct strbuf *out, const struct rpt_group *g,
@@ -304,10 +320,16 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 		for (size_t s = 1; s < g->nr_sides; s++) {
 			char pb[32];
 
-			rpt_fmt_pct(pb, sizeof(pb), g->cmp[s][m].mde_pct);
+			double mde = g->cmp[s][m].mde_pct;
+
+			/* No percent of a zero base: "-", not "n/a%". */
+			rpt_fmt_pct(pb, sizeof(pb), mde);
 			strbuf_addf(out, "%s%s%s", s > 1 ? " / " : "",
-				    g->cmp[s][m].tested ? pb : "not tested",
-				    g->cmp[s][m].tested ? "%" : "");
+				    !g->cmp[s][m].tested ? "not tested" :
+				    isfinite(mde)	 ? pb :
+							   "-",
+				    g->cmp[s][m].tested && isfinite(mde) ? "%" :
+									   "");
 		}
 		strbuf_addstr(out, "</td></tr>\n");
 	}
@@ -426,22 +448,6 @@ static void stack_html(struct strbuf *out, const struct rpt_group *g)
 	strbuf_addstr(out, "</pre>\n");
 }
 
-static const char *test_html(enum rpt_test t)
-{
-	switch (t) {
-	case RTEST_WELCH:
-		return "Welch's t-test, a family's smallest p times its rows "
-		       "&lt; alpha (one star a family)";
-	case RTEST_BANDS:
-		return "mmtests' rule: mean &plusmn; 1.96 sd bands apart";
-	default:
-		return "Welch's t-test; a family of rows that move together "
-		       "has p = its smallest p times its rows; "
-		       "Benjamini-Hochberg over the families, q &lt; alpha; the "
-		       "star goes to the family's row with the smallest p";
-	}
-}
-
 /* The Verdict block: the workload's question, answered first. */
 static void verdict_html(struct strbuf *out, const struct report *r,
 			 const struct rpt_group *g)
@@ -539,15 +545,15 @@ static int group_html(struct strbuf *out, const struct report *r,
 				return -1;
 		strbuf_addstr(out, "</div>\n");
 	}
+	strbuf_addstr(out, "<p class=\"note\">Signs normalised: a positive "
+			   "% is better. A star: ");
+	esc(out, rpt_test_text(r->o.test));
 	strbuf_addf(out,
-		    "<p class=\"note\">Signs normalised: a positive %% "
-		    "is better. A star: %s, alpha %.2f, n &ge; %d per "
-		    "side. Smallest detectable: the change the test "
-		    "would see with power %.0f%%, in %% of the "
-		    "baseline mean. Outcome rates: Fisher's exact test "
+		    ", alpha %.2f, n &ge; %d per side. Smallest detectable: "
+		    "the change the test would see with power %.0f%%, in %% "
+		    "of the baseline mean. Outcome rates: Fisher's exact test "
 		    "(two-sided).</p>\n",
-		    test_html(r->o.test), r->o.alpha, STATS_MIN_N,
-		    100 * r->o.power);
+		    r->o.alpha, STATS_MIN_N, 100 * r->o.power);
 	return 0;
 }
 

@@ -19,26 +19,27 @@
 #include "util/dvec.h"
 #include "util/log.h"
 
-static const char *test_text(const struct report *r)
+const char *rpt_test_text(enum rpt_test t)
 {
-	switch (r->o.test) {
+	switch (t) {
 	case RTEST_WELCH:
 		return "Welch's t-test, a family's smallest p times its rows "
 		       "< alpha (one star a family)";
 	case RTEST_BANDS:
 		return "mmtests' rule: the mean +- 1.96 sd bands of the two "
 		       "kernels do not overlap";
-	case RTEST_FIT:
-		return "each row's own test (below), Simes within a family of "
-		       "rows that move together, Benjamini-Hochberg over the "
-		       "families, one star a family (docs/report.md); the "
-		       "Verdict's rows on their own";
-	default:
+	case RTEST_WELCH_BH:
 		return "Welch's t-test; rows that move together form a family "
 		       "(docs/report.md) whose p is its smallest times its "
 		       "rows; Benjamini-Hochberg over the families, q < alpha; "
 		       "the star goes to the family's row with the smallest p "
 		       "(one star a family)";
+	case RTEST_FIT:
+	default:
+		return "each row's own test (below), Simes within a family of "
+		       "rows that move together, Benjamini-Hochberg over the "
+		       "families, one star a family (docs/report.md); the "
+		       "Verdict's rows on their own";
 	}
 }
 
@@ -89,7 +90,7 @@ static void legend(struct strbuf *out, const struct report *r,
 		 "significant: %s, alpha %.2f, n >= %d per side. Outcome "
 		 "rates: Fisher's exact test, two-sided, p < %.2f marks "
 		 "fail:runs with '*'.",
-		 test_text(r), r->o.alpha, STATS_MIN_N, r->o.alpha);
+		 rpt_test_text(r->o.test), r->o.alpha, STATS_MIN_N, r->o.alpha);
 	mail_wrap(out, "  value *  x%*  ", 16, buf);
 	if (r->o.full)
 		snprintf(buf, sizeof(buf),

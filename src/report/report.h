@@ -36,6 +36,11 @@ enum rpt_test {
 };
 extern const char
 	*const rpt_test_names[]; /* "fit", "welch", "welch-bh", "bands" */
+/*
+ * What a star means under test t, in words: one text for the mail and
+ * the HTML legend (which escapes it), so the two cannot disagree.
+ */
+const char *rpt_test_text(enum rpt_test t);
 
 struct rpt_run {
 	char *id, *dir;

@@ -63,3 +63,20 @@ jcheck "$R/show.json" '[.cells[] | [.kernel, .rep]] == ([.cells[] | [.kernel, .r
 ./wblab show tests/data/report/ab | awk '$1 == "6.1-direct-writeback" && $2 == 1 { print $6 }' | grep -qx 967 &&
 	pass "show: a counter prints as an integer (967 pages, not 967.0)" ||
 	fail "show: $(./wblab show tests/data/report/ab | sed -n 9p)"
+
+# HTML: no "inf%", "n/a%" or "nan%" in any captured run's report (a
+# change from 0 reads "from 0", as in the mail); the legend names the
+# test that starred the rows; the time series plot has MemFree on its own
+# axis (the SVG, base64 in a data: URI, decoded here).
+bad=
+for run in $(find tests/data/report -name run.json -exec dirname {} \;); do
+	./wblab report --format html -o "$R/each.html" "$run" 2>/dev/null || continue
+	grep -q 'inf%\|n/a%\|nan%' "$R/each.html" && bad="$bad $run"
+done
+[ -z "$bad" ] && pass "report html: no inf%, n/a% or nan% in any captured run" || fail "html percents in:$bad"
+./wblab report --format html -o "$R/aa1.html" tests/data/report/aa/20261203-141602-388e 2>/dev/null
+grep -q "A star: each row's own test (below), Simes within a family" "$R/aa1.html" &&
+	pass "report html: the legend names the default test (fit)" || fail "html legend: $(grep -o 'A star: .\{60\}' "$R/aa1.html")"
+grep -o 'alt="time series of [^"]*" src="data:image/svg+xml;base64,[^"]*"' "$R/aa1.html" | head -n 1 |
+	sed 's/.*base64,//; s/"$//' | base64 -d 2>/dev/null | grep -q 'MemFree MiB' &&
+	pass "report html: MemFree on its own axis in the time series" || fail "html time series: no MemFree axis"
