@@ -14,6 +14,7 @@
 #include "results/reader.h"
 #include "util/dvec.h"
 #include "util/log.h"
+#include "util/str.h"
 
 static void cell_col(struct strbuf *out, double v, double pct, bool star)
 {
@@ -379,9 +380,93 @@ const struct rpt_cell *mail_stack_section(struct strbuf *out,
 	return worst;
 }
 
+/*
+ * The frames an mm or storage reader looks for in a deep chain: where the
+ * allocation or write came from (a syscall, the flusher, kswapd, direct or
+ * memcg reclaim), how reclaim and writeback passed through the
+ * filesystem or swap, and where it entered the block layer.
+ */
+static const char *const path_frames[] = {
+	"submit_bio",
+	"pageout",
+	"shrink_folio_list",
+	"shrink_page_list",
+	"shrink_lruvec",
+	"shrink_node",
+	"do_try_to_free_pages",
+	"try_to_free_pages",
+	"try_to_free_mem_cgroup_pages",
+	"reclaim_high",
+	"__alloc_pages_slowpath",
+	"__alloc_pages_direct_reclaim",
+	"kswapd",
+	"balance_pgdat",
+	"swap_writepage",
+	"swap_writeout",
+	"shmem_writepage",
+	"shmem_writeout",
+	"do_writepages",
+	"wb_writeback",
+	"wb_workfn",
+	"balance_dirty_pages",
+	"md_handle_request",
+	"raid1_write_request",
+	"raid10_write_request",
+	"iscsi_",
+	"vfs_write",
+	"do_syscall_64",
+};
+
+static bool path_frame(const char *loc)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(path_frames); i++)
+		if (starts_with(loc, path_frames[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Which frames the excerpt keeps: the deepest (the leaf that made the
+ * chain deep), the root, and the path frames, at most max in all; the
+ * path frames nearest the block layer first when they do not all fit.
+ */
+static void pick_frames(const struct rpt_cell *c, size_t max, bool *keep)
+{
+	size_t kept = 0, n = c->chain_len;
+
+	keep[0] = true;
+	kept++;
+	if (n > 1 && kept < max) {
+		keep[n - 1] = true;
+		kept++;
+	}
+	for (size_t i = 1; i + 1 < n && kept < max; i++)
+		if (path_frame(c->chain[i].location)) {
+			keep[i] = true;
+			kept++;
+		}
+}
+
+static void chain_frame(struct strbuf *out, const struct rpt_frame *f)
+{
+	char loc[64];
+
+	strbuf_addf(out, "  %6d %5d  %s\n", f->depth, f->size,
+		    mail_ascii(loc, sizeof(loc), f->location, 63));
+}
+
+/*
+ * The deepest chain, leaf first. Whole with --full (up to max frames);
+ * otherwise an excerpt: the leaf, the reclaim or writeback path down to
+ * the block layer and the root, the frames between said as a count. The
+ * bottom eight frames alone (the allocator and virtio) said nothing of
+ * how the kernel got there.
+ */
 void mail_chain(struct strbuf *out, const struct rpt_cell *c, size_t max)
 {
 	char first[160], nb[100];
+	bool *keep;
+	size_t gap = 0;
 
 	if (!c || !c->chain_len)
 		return;
@@ -389,16 +474,21 @@ void mail_chain(struct strbuf *out, const struct rpt_cell *c, size_t max)
 		 mail_ascii(nb, sizeof(nb), c->id, 60), c->stack_bytes);
 	mail_wrap(out, first, 2, "");
 	strbuf_addf(out, "  %6s %5s  %s\n", "depth", "size", "location");
-	for (size_t i = 0; i < c->chain_len && i < max; i++) {
-		char loc[64];
-
-		strbuf_addf(out, "  %6d %5d  %s\n", c->chain[i].depth,
-			    c->chain[i].size,
-			    mail_ascii(loc, sizeof(loc), c->chain[i].location,
-				       63));
+	keep = xzalloc(c->chain_len * sizeof(*keep));
+	if (max >= c->chain_len)
+		memset(keep, 1, c->chain_len * sizeof(*keep));
+	else
+		pick_frames(c, max, keep);
+	for (size_t i = 0; i < c->chain_len; i++) {
+		if (!keep[i]) {
+			gap++;
+			continue;
+		}
+		if (gap)
+			strbuf_addf(out, "  %6s %5s  (%zu frame%s)\n", "...",
+				    "", gap, gap == 1 ? "" : "s");
+		gap = 0;
+		chain_frame(out, &c->chain[i]);
 	}
-	if (c->chain_len > max)
-		strbuf_addf(out,
-			    "  (%zu more frames: --full, or the JSON report)\n",
-			    c->chain_len - max);
+	free(keep);
 }

@@ -80,3 +80,14 @@ grep -q "A star: each row's own test (below), Simes within a family" "$R/aa1.htm
 grep -o 'alt="time series of [^"]*" src="data:image/svg+xml;base64,[^"]*"' "$R/aa1.html" | head -n 1 |
 	sed 's/.*base64,//; s/"$//' | base64 -d 2>/dev/null | grep -q 'MemFree MiB' &&
 	pass "report html: MemFree on its own axis in the time series" || fail "html time series: no MemFree axis"
+
+# The mail's deepest chain is an excerpt of the path, not the bottom
+# frames: the leaf, the block-layer entry, the writeback or reclaim path,
+# the root, the frames between counted; the demo's A/B within 100 lines.
+./wblab report tests/data/report/ab >"$R/ab-mail.txt" 2>/dev/null
+sed -n '/^Deepest chain/,/^$/p' "$R/ab-mail.txt" >"$R/ab-chain.txt"
+grep -q 'submit_bio_noacct_nocheck' "$R/ab-chain.txt" && grep -q 'wb_workfn' "$R/ab-chain.txt" &&
+	grep -q 'ret_from_fork' "$R/ab-chain.txt" && grep -q '(12 frames)' "$R/ab-chain.txt" &&
+	[ "$(wc -l <"$R/ab-mail.txt")" -le 100 ] &&
+	pass "mail: the chain shows the writeback path to the block layer; the A/B mail <= 100 lines" ||
+	fail "mail chain: $(wc -l <"$R/ab-mail.txt") lines, $(cat "$R/ab-chain.txt")"
