@@ -4,20 +4,25 @@
  * html or json), and wblab compare RUN_A RUN_B, its two-run shortcut.
  * The model and renderers are src/report; this file is options and I/O.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmds.h"
 #include "report/report.h"
+#include "spec/specs.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/parse-options.h"
+#include "util/run.h"
 
 static const char *const formats[] = { "mail", "html", "json", NULL };
 
 struct report_args {
 	const char *baseline, *format, *output, *test;
+	char *command; /* the command line as given, for the mail */
 	struct strvec primary;
 	double threshold;
 	bool by_run, full;
@@ -69,6 +74,43 @@ static void sides_by_run(struct report *r)
 	}
 }
 
+/*
+ * A workload's description up to its first full stop, on one line: the
+ * mail's "Workload:" line.
+ */
+static char *describe_workload(const char *name)
+{
+	struct workload_spec w;
+	struct strbuf sb = STRBUF_INIT;
+	const char *p;
+
+	if (workload_spec_find(name, &w))
+		return NULL;
+	for (p = w.description; p && *p; p++) {
+		if (*p == '.' && (!p[1] || isspace((unsigned char)p[1]))) {
+			strbuf_addch(&sb, '.');
+			break;
+		}
+		if (!isspace((unsigned char)*p))
+			strbuf_addch(&sb, *p);
+		else if (sb.len && sb.buf[sb.len - 1] != ' ')
+			strbuf_addch(&sb, ' ');
+	}
+	workload_spec_free(&w);
+	return sb.len ? strbuf_detach(&sb, NULL) : NULL;
+}
+
+/* "wblab report ARGS...", before parse_options() moves them. */
+static char *command_line(int argc, char **argv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, "wblab ");
+	argv_to_strbuf(&sb, (const char *const *)argv);
+	(void)argc;
+	return strbuf_detach(&sb, NULL);
+}
+
 /* Load, build and render; the output goes to -o FILE or stdout. */
 static int render(const char *prefix, struct report_args *a, int nr_dirs,
 		  char **dirs)
@@ -85,6 +127,8 @@ static int render(const char *prefix, struct report_args *a, int nr_dirs,
 	o.primary = &a->primary;
 	o.threshold = a->threshold;
 	o.full = a->full;
+	o.command = a->command;
+	o.describe_workload = describe_workload;
 	o.timeseries = !strcmp(a->format, "html");
 	report_init(&r, &o);
 	for (int i = 0; i < nr_dirs; i++)
@@ -164,14 +208,18 @@ int cmd_report(int argc, char **argv)
 		"[--format mail|html|json] [-o FILE]",
 		NULL
 	};
+	char *cmd = command_line(argc, argv);
 	int n = parse_options(argc, argv, "wblab report", opts, usage, 0);
 
+	a.command = cmd;
 	if (n < 1)
-		return usage_error("wblab report", "no run directory given");
-	if (check_args("wblab report", &a))
-		return 2;
-	n = render("wblab report", &a, n, argv);
+		n = usage_error("wblab report", "no run directory given");
+	else if (check_args("wblab report", &a))
+		n = 2;
+	else
+		n = render("wblab report", &a, n, argv);
 	strvec_clear(&a.primary);
+	free(cmd);
 	return n;
 }
 
@@ -187,15 +235,18 @@ int cmd_compare(int argc, char **argv)
 		"wblab compare RUN_A RUN_B [--format mail|html|json] [-o FILE]",
 		NULL
 	};
+	char *cmd = command_line(argc, argv);
 	int n = parse_options(argc, argv, "wblab compare", opts, usage, 0);
 
+	a.command = cmd;
 	if (n != 2)
-		return usage_error("wblab compare",
-				   "two run directories are needed, %d given",
-				   n);
-	if (check_args("wblab compare", &a))
-		return 2;
-	n = render("wblab compare", &a, n, argv);
+		n = usage_error("wblab compare",
+				"two run directories are needed, %d given", n);
+	else if (check_args("wblab compare", &a))
+		n = 2;
+	else
+		n = render("wblab compare", &a, n, argv);
 	strvec_clear(&a.primary);
+	free(cmd);
 	return n;
 }

@@ -17,6 +17,7 @@
 #include "report/report.h"
 #include "results/reader.h"
 #include "util/dvec.h"
+#include "util/build.h"
 #include "util/log.h"
 
 const char *rpt_test_text(enum rpt_test t)
@@ -367,6 +368,13 @@ static void group_section(struct strbuf *out, const struct report *r,
 		mail_wrap(out, "Runs per kernel: ", 4, runs.buf);
 		strbuf_release(&runs);
 	}
+	if (r->o.describe_workload) {
+		char *about = r->o.describe_workload(g->workload);
+
+		if (about)
+			mail_wrap(out, "Workload: ", 4, about);
+		free(about);
+	}
 	if (g->nr_sides > 1 && min_n < STATS_MIN_N)
 		mail_wrap(out, "", 0,
 			  "n is too small for significance tests (fewer than 3 "
@@ -526,6 +534,25 @@ static void infra_section(struct strbuf *out, const struct report *r)
 		mail_wrap(out, "  unreadable: ", 6, r->warnings.v[i]);
 }
 
+/*
+ * What a reader needs to reproduce the mail from its own text: the runs,
+ * the wblab that made it and the command.
+ */
+static void header_block(struct strbuf *out, const struct report *r)
+{
+	struct strbuf runs = STRBUF_INIT;
+	char nb[100];
+
+	for (size_t i = 0; i < r->nr_runs; i++)
+		strbuf_addf(&runs, "%s%s", i ? ", " : "",
+			    mail_ascii(nb, sizeof(nb), r->runs[i]->id, 60));
+	strbuf_addf(&runs, "; wblab %s", wblab_build);
+	mail_wrap(out, "  runs: ", 4, runs.buf);
+	if (r->o.command)
+		mail_wrap(out, "  made by: ", 4, r->o.command);
+	strbuf_release(&runs);
+}
+
 void report_mail(const struct report *r, struct strbuf *out)
 {
 	struct strvec names = STRVEC_INIT;
@@ -542,6 +569,7 @@ void report_mail(const struct report *r, struct strbuf *out)
 		 names.nr, cells, r->nr_runs, r->nr_groups,
 		 r->nr_groups == 1 ? "" : "s");
 	mail_wrap(out, "", 0, line);
+	header_block(out, r);
 	strbuf_addch(out, '\n');
 	kernels_section(out, r, &names);
 	strbuf_addstr(out, "Host\n");

@@ -186,6 +186,14 @@ struct report_opts {
 	double threshold; /* the Verdict's `same`: within this % */
 	const struct strvec *primary; /* rows added to the cells' primary: */
 	bool full; /* mail: every summary line and the per-row legend */
+	/* The command that made the report, for the mail's header (or NULL). */
+	const char *command;
+	/*
+	 * A workload's description, its first sentence (to free), or NULL:
+	 * the spec layer's, given by the command (report/ does not read
+	 * specs).
+	 */
+	char *(*describe_workload)(const char *name);
 	bool timeseries; /* load timeseries.tsv for the HTML plots */
 };
 

@@ -91,3 +91,11 @@ grep -q 'submit_bio_noacct_nocheck' "$R/ab-chain.txt" && grep -q 'wb_workfn' "$R
 	[ "$(wc -l <"$R/ab-mail.txt")" -le 100 ] &&
 	pass "mail: the chain shows the writeback path to the block layer; the A/B mail <= 100 lines" ||
 	fail "mail chain: $(wc -l <"$R/ab-mail.txt") lines, $(cat "$R/ab-chain.txt")"
+
+# The mail stands alone: its runs, the wblab that made it, the command,
+# and the workload's one-line description.
+grep -q '^  runs: 20261203-153350-2aaf; wblab ' "$R/ab-mail.txt" &&
+	grep -q '^  made by: wblab report tests/data/report/ab$' "$R/ab-mail.txt" &&
+	grep -q '^Workload: The known-answer workload' "$R/ab-mail.txt" &&
+	pass "mail: header names the run, the wblab build, the command and the workload" ||
+	fail "mail header: $(head -4 "$R/ab-mail.txt")"
