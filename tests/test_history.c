@@ -13,8 +13,10 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include "cell/results.h"
 #include "jobs/history.h"
 #include "jobs/pool.h"
 #include "results/metric.h"
@@ -153,6 +155,126 @@ START_TEST(history_changes_real)
 }
 END_TEST
 
+/* ---- a results database planted in a results directory (#47) ---- */
+
+/* TMP/wblab.db made by sqlite3 itself from sql. */
+static char *planted(const char *tmp, const char *sql)
+{
+	char *path = xasprintf("%s/wblab.db", tmp), *msg = NULL;
+	sqlite3 *db;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_msg(sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK,
+		      "%s", msg);
+	sqlite3_close(db);
+	return path;
+}
+
+/* results_db_open() and history refuse it, naming the file and why. */
+static void refused(const char *tmp, const char *why)
+{
+	struct history_opts o = { .results = tmp };
+	struct strbuf err = STRBUF_INIT;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&buf, &len);
+
+	ck_assert_ptr_nonnull(out);
+	stderr_begin();
+	ck_assert_ptr_null(results_db_open(tmp));
+	ck_assert_int_eq(history_print(&o, out), 1);
+	stderr_end(&err);
+	fclose(out);
+	free(buf);
+	ck_assert_msg(strstr(err.buf, "/wblab.db: ") && strstr(err.buf, why),
+		      "want '%s' in: %s", why, err.buf);
+	strbuf_release(&err);
+}
+
+/* Columns of table in the database at path. */
+static int columns(const char *path, const char *table)
+{
+	char *sql = xasprintf("SELECT count(*) FROM pragma_table_info('%s')",
+			      table);
+	sqlite3_stmt *st;
+	sqlite3 *db;
+	int n;
+
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &st, NULL), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(sql);
+	return n;
+}
+
+/*
+ * A trigger on cells (it kept run at 100% CPU, deaf to SIGTERM), a view
+ * as nights (recursive, it made history write 1 GB), a foreign database
+ * history migrated before failing: each refused, the file left as it was.
+ */
+START_TEST(planted_db_objects_refused)
+{
+	char tmp[] = "/tmp/wblab-test-history.XXXXXX";
+	char *path;
+	sqlite3 *db;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	db = results_db_open(tmp);
+	ck_assert_ptr_nonnull(db);
+	results_db_close(db);
+	path = planted(tmp, "CREATE TRIGGER spin AFTER INSERT ON cells "
+			    "BEGIN DELETE FROM runs; END;");
+	refused(tmp, "holds trigger 'spin', not wblab's: refused");
+	unlink(path);
+	free(path);
+	path = planted(tmp, "CREATE VIEW nights AS SELECT 1 AS id;");
+	refused(tmp, "holds view 'nights', not wblab's: refused");
+	unlink(path);
+	free(path);
+	path = planted(tmp, "CREATE TABLE nights(id INTEGER, note TEXT);"
+			    "CREATE TABLE invoices(id INTEGER);");
+	refused(tmp, "holds table 'invoices', not wblab's: refused");
+	ck_assert_int_eq(columns(path, "nights"), 2);
+	rm_rf(tmp);
+	free(path);
+}
+END_TEST
+
+/*
+ * wblab.db a FIFO (history hung), a dangling link (run made a database
+ * at its target), a corrupt file (run printed the error and went on,
+ * exit 0, the run not indexed): each refused at once, by name.
+ */
+START_TEST(planted_db_files_refused)
+{
+	char tmp[] = "/tmp/wblab-test-history.XXXXXX";
+	char *path, *target;
+	struct strbuf junk = STRBUF_INIT;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	path = xasprintf("%s/wblab.db", tmp);
+	target = xasprintf("%s/elsewhere.db", tmp);
+	ck_assert_int_eq(mkfifo(path, 0600), 0);
+	refused(tmp, "a FIFO, not a regular file: refused");
+	unlink(path);
+	ck_assert_int_eq(symlink(target, path), 0);
+	refused(tmp, "a symbolic link (not followed): refused");
+	ck_assert_int_ne(access(target, F_OK), 0);
+	unlink(path);
+	while (junk.len < 8192)
+		strbuf_addstr(&junk, "not a database, whatever it says. ");
+	ck_assert_int_eq(write_file_atomic(path, junk.buf, junk.len, 0644), 0);
+	refused(tmp, "file is not a database");
+	rm_rf(tmp);
+	strbuf_release(&junk);
+	free(target);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("history");
@@ -162,6 +284,8 @@ int main(void)
 
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, history_changes_real);
+	tcase_add_test(tc, planted_db_objects_refused);
+	tcase_add_test(tc, planted_db_files_refused);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

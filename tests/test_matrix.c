@@ -559,6 +559,48 @@ START_TEST(run_ids_unique)
 END_TEST
 
 /*
+ * A corrupt wblab.db in the results directory (#47): before, run printed
+ * the error, went on, exited 0 and left the run out of the index. Now
+ * the run stops before any artifact is made or host used, exit 1, the
+ * file named. (Not run against the old engine: it would build them.)
+ */
+START_TEST(corrupt_db_stops_the_run)
+{
+	char *results = xasprintf("%s/corrupt", tmpdir);
+	char *db = xasprintf("%s/wblab.db", results);
+	struct matrix_opts o = MATRIX_OPTS_INIT;
+	struct matrix_run r = { .run_dir = NULL };
+	struct strbuf junk = STRBUF_INIT, err = STRBUF_INIT;
+	struct matrix_spec m;
+
+	ck_assert_int_eq(mkdir_p(results, 0755), 0);
+	while (junk.len < 8192)
+		strbuf_addstr(&junk, "not a database, whatever it says. ");
+	ck_assert_int_eq(write_file_atomic(db, junk.buf, junk.len, 0644), 0);
+	matrix_spec_one(&m, "run", "none", "noop", 1, "debian-12", 0, 2);
+	spec_strlist_add(&m.kernels, "debian-6.1");
+	o.results = results;
+	o.uri = "test:///default";
+	o.command = "run";
+	stderr_begin();
+	ck_assert_int_eq(matrix_run(&m, &o, &r), 1);
+	stderr_end(&err);
+	ck_assert_msg(strstr(err.buf, "/wblab.db: file is not a database") &&
+			      strstr(err.buf, "nothing started"),
+		      "%s", err.buf);
+	ck_assert_msg(!strstr(err.buf, "kernel") && !strstr(err.buf, "image"),
+		      "%s", err.buf);
+	matrix_run_free(&r);
+	matrix_spec_free(&m);
+	rm_rf(results);
+	strbuf_release(&junk);
+	strbuf_release(&err);
+	free(db);
+	free(results);
+}
+END_TEST
+
+/*
  * A run started on a full disk (a 1 MiB tmpfs) stops at once; it may
  * point to --resume only when its run.json was written (#20).
  */
@@ -640,6 +682,7 @@ int main(void)
 	tcase_add_test(tc, uri_refused_where_given);
 	tcase_add_test(tc, uri_command_never_runs);
 	tcase_add_test(tc, run_ids_unique);
+	tcase_add_test(tc, corrupt_db_stops_the_run);
 	tcase_add_test(tc, full_disk_resume_hint);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

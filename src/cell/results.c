@@ -9,6 +9,7 @@
 #include "cell/plan.h"
 #include "cell/results.h"
 #include "cell/collectors.h"
+#include "results/db.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -384,23 +385,19 @@ static const char db_schema[] =
 sqlite3 *results_db_open(const char *dir)
 {
 	char *path = xasprintf("%s/wblab.db", dir);
-	sqlite3 *db = NULL;
+	struct strbuf err = STRBUF_INIT;
+	sqlite3 *db = resdb_open(path, true, false, &err);
 	char *msg = NULL;
 
-	if (sqlite3_open(path, &db) != SQLITE_OK) {
-		error("cannot open %s: %s", path, sqlite3_errmsg(db));
-		sqlite3_close(db);
-		free(path);
-		return NULL;
-	}
-	/* Parallel runs share the index: wait for each other's writes. */
-	sqlite3_busy_timeout(db, 30000);
-	if (sqlite3_exec(db, db_schema, NULL, NULL, &msg) != SQLITE_OK) {
+	if (!db) {
+		error("%s", err.buf);
+	} else if (sqlite3_exec(db, db_schema, NULL, NULL, &msg) != SQLITE_OK) {
 		error("%s: %s", path, msg);
 		sqlite3_free(msg);
 		sqlite3_close(db);
 		db = NULL;
 	}
+	strbuf_release(&err);
 	free(path);
 	return db;
 }
@@ -412,7 +409,7 @@ static int exec_bind(sqlite3 *db, const char *sql, const char *const *text,
 	int rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return error("sqlite: %s", sqlite3_errmsg(db));
+		return error("%s: %s", resdb_path(db), sqlite3_errmsg(db));
 	for (int i = 0; i < ntext; i++)
 		sqlite3_bind_text(st, i + 1, text[i], -1, SQLITE_TRANSIENT);
 	for (int i = 0; i < nnums; i++)
@@ -420,7 +417,7 @@ static int exec_bind(sqlite3 *db, const char *sql, const char *const *text,
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return error("sqlite: %s", sqlite3_errmsg(db));
+		return error("%s: %s", resdb_path(db), sqlite3_errmsg(db));
 	return 0;
 }
 

@@ -32,6 +32,11 @@ json_object *results_metrics(const char *cell_dir);
 /* cell.json's "files": what is in the cell directory, sorted. */
 void results_list_files(const char *dir, json_object *arr);
 
+/*
+ * DIR/wblab.db through resdb_open() (results/db.h: a regular file with
+ * only wblab's schema), its tables made: NULL after an error naming the
+ * file. The writers below print "PATH: why" and return -1 on an error.
+ */
 sqlite3 *results_db_open(const char *dir);
 int results_db_run(sqlite3 *db, const char *run_id, const char *started,
 		   const char *finished, const char *accel, const char *host);

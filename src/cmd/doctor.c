@@ -115,8 +115,7 @@ static void check_libvirt(virConnectPtr *conn, const char *uri)
 	if (!*conn) {
 		c->ok = false;
 		snprintf(c->value, sizeof(c->value), "%s: cannot connect", uri);
-		snprintf(c->fix, sizeof(c->fix),
-			 "make services (starts virtlogd and libvirtd)");
+		snprintf(c->fix, sizeof(c->fix), "%s", virt_connect_hint(uri));
 	} else {
 		virGetVersion(&lv, NULL, NULL);
 		virConnectGetVersion(*conn, &hv);

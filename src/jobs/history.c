@@ -10,6 +10,7 @@
 #include "jobs/db.h"
 #include "jobs/confirm.h"
 #include "jobs/history.h"
+#include "results/db.h"
 #include "results/metric.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -344,6 +345,7 @@ static int history_json(sqlite3 *db, sqlite3_stmt *st,
 int history_print(const struct history_opts *o, FILE *out)
 {
 	char *path = xasprintf("%s/wblab.db", o->results);
+	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	int ret = 1, rows = 0;
@@ -355,20 +357,19 @@ int history_print(const struct history_opts *o, FILE *out)
 	}
 	/*
 	 * Read-write where it may, so that a database from before a night
-	 * had a host and accelerator is migrated as nightly would.
+	 * had a host and accelerator is migrated as nightly would; only
+	 * after resdb_open() found nothing but wblab's tables in it.
 	 */
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) ==
-	    SQLITE_OK) {
-		sqlite3_busy_timeout(db, 30000);
-		if (history_schema(db))
-			goto out;
-	} else {
-		sqlite3_close(db);
-		if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) !=
-		    SQLITE_OK) {
-			error("%s: %s", path, sqlite3_errmsg(db));
-			goto out;
-		}
+	db = resdb_open(path, false, false, &err);
+	if (db && history_schema(db))
+		goto out;
+	if (!db) {
+		strbuf_reset(&err);
+		db = resdb_open(path, false, true, &err);
+	}
+	if (!db) {
+		error("%s", err.buf);
+		goto out;
 	}
 	if (o->changes) {
 		ret = history_changes(db, o, out);
@@ -417,6 +418,7 @@ int history_print(const struct history_opts *o, FILE *out)
 out:
 	sqlite3_finalize(st);
 	sqlite3_close(db);
+	strbuf_release(&err);
 	free(path);
 	return ret;
 }

@@ -165,12 +165,14 @@ void db_cell(struct engine *e, size_t ci, json_object *cj)
 		return;
 	started = json_object_get_string(json_path(cj, "timings.started"));
 	hash = json_object_get_string(json_path(cj, "kernel.hash"));
-	results_db_cell(
-		e->db, e->r->run_id, cr->cell.id, cr->cell.kernel,
-		hash ? hash : "", cr->cell.topology, cr->cell.workload,
-		cr->cell.rep, outcome_name(cr->outcome), started ? started : "",
-		json_object_get_double(json_path(cj, "timings.total_s")),
-		json_object_get_double(json_path(cj, "timings.boot_s")));
+	if (results_db_cell(
+		    e->db, e->r->run_id, cr->cell.id, cr->cell.kernel,
+		    hash ? hash : "", cr->cell.topology, cr->cell.workload,
+		    cr->cell.rep, outcome_name(cr->outcome),
+		    started ? started : "",
+		    json_object_get_double(json_path(cj, "timings.total_s")),
+		    json_object_get_double(json_path(cj, "timings.boot_s"))))
+		e->db_errors++;
 }
 
 json_object *cells_json(const struct engine *e)

@@ -41,6 +41,7 @@
 #include "matrix/engine.h"
 #include "matrix/matrix.h"
 #include "matrix/progress.h"
+#include "results/db.h"
 #include "spec/hosts.h"
 #include "spec/specs.h"
 #include "util/devnodes.h"
@@ -257,10 +258,13 @@ static void finish_run(struct engine *e)
 	for (size_t i = 0; i < e->nh; i++)
 		strbuf_addf(&names, "%s%s", i ? "," : "",
 			    e->hosts[i].spec->name);
-	if (e->db)
-		results_db_run(e->db, e->r->run_id, e->started,
-			       complete ? finished : "",
-			       e->hosts[0].accel.accel, names.buf);
+	if (e->db && results_db_run(e->db, e->r->run_id, e->started,
+				    complete ? finished : "",
+				    e->hosts[0].accel.accel, names.buf))
+		e->db_errors++;
+	if (e->db_errors)
+		error("%s: %d record(s) of run %s failed: the run is in run.json, not all in the index",
+		      resdb_path(e->db), e->db_errors, e->r->run_id);
 	strbuf_release(&names);
 	for (size_t i = 0; i < e->nh; i++) {
 		struct engine_host *h = &e->hosts[i];
@@ -351,6 +355,16 @@ static int engine_go(struct engine *e, size_t kept)
 	}
 	if (!e->resuming)
 		now_iso8601(e->started, sizeof(e->started));
+	/*
+	 * A run not in the index is lost to history: none starts without
+	 * it, and before any artifact is made (results_db_open() names the
+	 * file and why).
+	 */
+	e->db = results_db_open(e->o.results);
+	if (!e->db) {
+		error("the results database cannot be used; nothing started");
+		return 1;
+	}
 	prepare_artifacts(e);
 	progress_init(&e->prog, e->o.progress, e->r->n, 0);
 	hosts_up(e);
@@ -365,7 +379,6 @@ static int engine_go(struct engine *e, size_t kept)
 		for (int s = 0; e->hosts[i].up && s < n; s++)
 			progress_add_slot(&e->prog, e->hosts[i].spec->name, s);
 	}
-	e->db = results_db_open(e->o.results);
 	if (engine_save_run(e, NULL)) {
 		error("the results directory takes no writes; nothing started");
 		e->r->stopped = true;
@@ -378,7 +391,10 @@ static int engine_go(struct engine *e, size_t kept)
 	if (!e->r->stopped)
 		engine_loop(e);
 	finish_run(e);
-	ret = e->r->nr_infra || e->r->interrupted || e->r->stopped ? 1 : 0;
+	ret = e->r->nr_infra || e->r->interrupted || e->r->stopped ||
+			      e->db_errors ?
+		      1 :
+		      0;
 	return ret;
 }
 

@@ -91,6 +91,7 @@ struct engine {
 	bool resuming;
 	json_object *record; /* run.json read back (resume) */
 	char *results_owned;
+	int db_errors; /* records wblab.db refused: the run fails */
 };
 
 void engine_make_run_id(char *buf, size_t len);

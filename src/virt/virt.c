@@ -76,11 +76,27 @@ virConnectPtr virt_connect(const char *uri, struct strbuf *err)
 	strbuf_release(&why);
 	conn = virConnectOpen(uri);
 	if (!conn)
-		strbuf_addf(
-			err,
-			"cannot connect to libvirt at %s: %s (is libvirtd running? 'make services' starts it)",
-			uri, virt_last_error());
+		strbuf_addf(err, "cannot connect to libvirt at %s: %s (%s)",
+			    uri, virt_last_error(), virt_connect_hint(uri));
 	return conn;
+}
+
+/*
+ * What to do when a connection fails. A non-root user whose connection to
+ * a running libvirtd is refused needs permission, not 'make services'
+ * (which it cannot run either): doctor used to say the latter.
+ */
+const char *virt_connect_hint(const char *uri)
+{
+	bool local = !uri || !strncmp(uri, "qemu:///", 8);
+	bool running = !access("/run/libvirt/libvirt-sock", F_OK) ||
+		       !access("/var/run/libvirt/libvirt-sock", F_OK);
+
+	if (local && running && geteuid())
+		return "libvirtd runs, but this user may not use it: run wblab as root, or add the user to the libvirt group and use qemu:///system through it";
+	if (local && !running)
+		return "libvirtd is not running: 'make services' (as root) starts it";
+	return "is libvirtd running there? 'make services' starts it";
 }
 
 int virt_destroy_prefix(virConnectPtr conn, const char *prefix)

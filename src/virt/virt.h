@@ -14,6 +14,8 @@ const char *virt_default_uri(void);
  * err with what to do about them (start libvirtd: make services).
  */
 virConnectPtr virt_connect(const char *uri, struct strbuf *err);
+/* What to do when connecting to uri failed (root, libvirtd, a remote host). */
+const char *virt_connect_hint(const char *uri);
 /* The last libvirt error as text. */
 const char *virt_last_error(void);
 /* Destroy every domain named wblab-<prefix>*; returns how many. */

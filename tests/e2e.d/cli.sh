@@ -73,3 +73,13 @@ rc=$?
 # Help says "repeatable" once per option.
 ! ./wblab help report | grep -q 'repeatable.*repeatable' &&
 	pass "help: repeatable said once" || fail "help: $(./wblab help report | grep repeatable)"
+
+# No host reachable at the start (here a libvirt port nobody listens on):
+# exit 1 naming the host and what to do, and no run directory to resume.
+./wblab run --kernel debian-6.1 --topology none --workload noop --uri qemu+tcp://127.0.0.1:1/system \
+	--results "$R/nohost-run" 2>"$R/nohost.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q 'no host to run on: local: .*nothing started' "$R/nohost.err" &&
+	[ -z "$(ls -A "$R/nohost-run" 2>/dev/null)" ] && ! grep -q -- '--resume' "$R/nohost.err" &&
+	pass "run with no reachable host: exit 1, no run directory, no --resume advice" ||
+	fail "run with no host: exit $rc, $(head -c 300 "$R/nohost.err"; ls "$R/nohost-run" 2>&1)"
