@@ -333,6 +333,40 @@ static int preflight(void)
 	return ret;
 }
 
+/*
+ * A fresh run whose hosts all refuse a connection (libvirtd down, a user
+ * without permission) stops before its run directory exists: there is
+ * nothing to resume, and the error says what to do. Each connection is
+ * closed again: the engine opens its own after the kernels are built, so
+ * libvirt's keepalive never times out during a long build.
+ */
+static int hosts_reachable(struct engine *e)
+{
+	struct strbuf why = STRBUF_INIT;
+	int ret = -1;
+
+	for (size_t i = 0; i < e->hs.n && ret; i++) {
+		struct strbuf err = STRBUF_INIT;
+		virConnectPtr c;
+
+		if (e->hs.hosts[i].disabled)
+			continue;
+		c = virt_connect(e->hs.hosts[i].uri, &err);
+		if (c) {
+			virConnectClose(c);
+			ret = 0;
+		} else {
+			strbuf_addf(&why, " %s: %s;", e->hs.hosts[i].name,
+				    err.buf);
+		}
+		strbuf_release(&err);
+	}
+	if (ret)
+		error("no host to run on:%s nothing started", why.buf);
+	strbuf_release(&why);
+	return ret;
+}
+
 /* The common part of run, resume and add-reps, once the plan is known. */
 static int engine_go(struct engine *e, size_t kept)
 {
@@ -421,7 +455,7 @@ int matrix_run(const struct matrix_spec *m, const struct matrix_opts *o,
 		engine_free(&e);
 		return 2;
 	}
-	if (preflight()) {
+	if (preflight() || hosts_reachable(&e)) {
 		engine_free(&e);
 		return 1;
 	}
