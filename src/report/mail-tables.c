@@ -110,6 +110,25 @@ static double line_pct(const struct metric *m, enum line_kind k, double a,
 	return 100 * d / fabs(a);
 }
 
+/*
+ * Fewer cells than any test needs (n < STATS_MIN_N) on a side: its change
+ * is no result, and an n=1 row reading "-88%" looked like one. Such a
+ * column says its n instead of a percentage.
+ */
+static bool few_cells(const struct rpt_group *g, size_t s, size_t m)
+{
+	return g->sides[s].desc[m].n < STATS_MIN_N;
+}
+
+static void few_col(struct strbuf *out, double v, size_t n)
+{
+	char vb[32], nb[16];
+
+	rpt_fmt_val(vb, sizeof(vb), v);
+	snprintf(nb, sizeof(nb), "n=%zu", n);
+	strbuf_addf(out, " %11s (%8s)", vb, nb);
+}
+
 static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 			enum line_kind k, size_t first, size_t end)
 {
@@ -119,12 +138,18 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 	double a = line_val(g, 0, m, k);
 
 	row_label(out, k == L_MAIN ? metric_stat_name(mt->stat) : stat[k], mt);
-	cell_col(out, a, isnan(a) ? NAN : 0, false);
+	if (few_cells(g, 0, m))
+		few_col(out, a, g->sides[0].desc[m].n);
+	else
+		cell_col(out, a, isnan(a) ? NAN : 0, false);
 	for (size_t s = first; s < end; s++) {
 		double b = line_val(g, s, m, k);
 
-		cell_col(out, b, line_pct(mt, k, a, b),
-			 k == L_MAIN && g->cmp[s][m].star);
+		if (few_cells(g, s, m) || few_cells(g, 0, m))
+			few_col(out, b, g->sides[s].desc[m].n);
+		else
+			cell_col(out, b, line_pct(mt, k, a, b),
+				 k == L_MAIN && g->cmp[s][m].star);
 	}
 	strbuf_addch(out, '\n');
 }
