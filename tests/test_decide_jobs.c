@@ -339,6 +339,50 @@ START_TEST(holm_steps_spend_alpha_over_rows)
 }
 END_TEST
 
+/*
+ * "Beyond the threshold" is tested, not read off the point estimate: on
+ * the seeky runs (tests/data/report/seeky, 5 cells a kernel) fio-write
+ * falls 9.06 -> 8 MiB/s (-11.7%), Welch on log1p p = 0.00100; that it
+ * fell by more than 10% (a ratio of 1.1) is p = 0.2337 one-sided, by
+ * more than 5% p = 0.00911 (tests/ref/beyond_ref.py, mpmath's t). At
+ * 10%: different, not a regression, unsettled (exit 4 at the last
+ * look); before, -11.7% past -10% made it a regression, exit 1. At 5%:
+ * a regression.
+ */
+START_TEST(beyond_the_threshold_is_tested)
+{
+	struct pool p = POOL_INIT;
+	struct family f = { 0 };
+	struct dlooks l = DLOOKS_INIT;
+	struct matrix_threshold t = { .row = metric_by_name("fio-write"),
+				      .metric = (char *)"fio-write",
+				      .change_pct = 10,
+				      .bad = (char *)"down" };
+	const struct dhyp *h;
+
+	l.first = l.max = 5; /* one look at 0.05 */
+	testdata_pool(&p, NULL, "report/seeky/20261204-231712-2441");
+	testdata_pool(&p, NULL, "report/seeky/20261204-232601-2861");
+	testdata_pool(&p, NULL, "report/seeky/20261205-004311-71d7");
+	family_decide(&f, &p, "6.1", "6.1-direct-writeback", &t, 1, &l);
+	h = find(&f, "fio-write");
+	ck_assert_double_eq_tol(h->d.p, 0.0010010681, 1e-8);
+	ck_assert_double_eq_tol(h->d.p_down, 0.233722272, 1e-8);
+	ck_assert_int_eq(h->d.verdict, VERDICT_DIFFERENT);
+	ck_assert(!h->regression);
+	ck_assert(h->unsettled);
+	ck_assert_int_eq(family_exit(&f), FAMILY_EXIT_UNKNOWN);
+	family_release(&f);
+	t.change_pct = 5;
+	family_decide(&f, &p, "6.1", "6.1-direct-writeback", &t, 1, &l);
+	h = find(&f, "fio-write");
+	ck_assert_double_eq_tol(h->d.p_down, 0.00910675427, 1e-9);
+	ck_assert(h->regression);
+	family_release(&f);
+	pool_free(&p);
+}
+END_TEST
+
 /* The first n cells of kernel k form its side; the rest none (""). */
 static void sides_of_n(struct report *r, size_t n)
 {
@@ -423,6 +467,7 @@ int main(void)
 	tcase_add_test(tc, report_baseline_and_decide);
 	tcase_add_test(tc, holm_shares_only_reachable_rows);
 	tcase_add_test(tc, holm_steps_spend_alpha_over_rows);
+	tcase_add_test(tc, beyond_the_threshold_is_tested);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

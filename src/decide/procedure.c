@@ -135,11 +135,53 @@ static void decide_event_not_different(struct dhyp *h, double level)
 		 h->threshold);
 }
 
+/*
+ * The one-sided p that h's change is beyond its threshold in its bad
+ * direction (either way: twice the smaller); NAN when no such test ran.
+ */
+static double p_beyond(const struct dhyp *h)
+{
+	const struct vdecision *d = &h->d;
+
+	if (h->bad > 0)
+		return d->p_up;
+	if (h->bad < 0)
+		return d->p_down;
+	return fmin(1, 2 * fmin(d->p_up, d->p_down));
+}
+
+/*
+ * A regression is a change beyond the threshold, tested (non-inferiority
+ * at the row's level), not a point estimate past it. Where only the
+ * permutation test ran (no spread on a side) there is no such test and
+ * the estimate stands.
+ */
+static bool beyond_shown(const struct dhyp *h)
+{
+	double p = p_beyond(h);
+
+	return h->event || isnan(p) || p < h->level;
+}
+
+/* Different, the bad way, but not shown beyond the threshold: unsettled. */
+static void short_of_threshold(struct dhyp *h)
+{
+	struct vdecision *d = &h->d;
+	size_t len = strlen(d->why);
+
+	h->regression = false;
+	h->unsettled = true;
+	snprintf(d->why + len, sizeof(d->why) - len,
+		 "; beyond %g%%: p=%.3g, not below %.3g", h->threshold,
+		 p_beyond(h), h->level);
+}
+
 /* rejected: Holm's step said different; level: the look's, for `same`. */
 static void decide_one(struct dhyp *h, bool rejected, double level)
 {
 	struct vdecision *d = &h->d;
 
+	h->regression = h->unsettled = false;
 	if (d->constant) {
 		h->level = level;
 		verdict_apply(d,
@@ -172,6 +214,8 @@ static void decide_one(struct dhyp *h, bool rejected, double level)
 	}
 	h->regression = d->verdict == VERDICT_DIFFERENT &&
 			dhyp_bad_change(h, d->diff, d->pct);
+	if (h->regression && !beyond_shown(h))
+		short_of_threshold(h);
 }
 
 /*

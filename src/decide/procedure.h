@@ -68,7 +68,16 @@ struct dhyp {
 	 */
 	double level;
 	char holm[96]; /* "Holm step 1 of 3: alpha/3" or why no share */
-	bool regression; /* different, in the bad direction, beyond threshold */
+	/*
+	 * different, in the bad direction, and beyond the threshold by a
+	 * one-sided test at the row's level (or from no spread: the change)
+	 */
+	bool regression;
+	/*
+	 * different the bad way but not shown beyond the threshold: neither
+	 * a regression nor cleared; a job counts it with the unknown rows
+	 */
+	bool unsettled;
 };
 
 /*

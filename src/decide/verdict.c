@@ -92,7 +92,7 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 	struct stats_test t;
 	double *la, *lb;
 
-	d->p_same = NAN;
+	d->p_same = d->p_up = d->p_down = NAN;
 	/* No spread to test with: verdict_apply() decides it as a rate. */
 	if (d->constant)
 		return;
@@ -100,6 +100,10 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 		stats_tost_rel(a, na, b, nb, o->threshold, &t);
 		if (t.valid)
 			d->p_same = t.p;
+		if (test == MTEST_WELCH && d->test == MTEST_WELCH)
+			stats_welch_beyond(a, na, b, nb,
+					   o->threshold / 100 * fabs(d->a),
+					   &d->p_up, &d->p_down);
 		return;
 	}
 	la = xmalloc(na * sizeof(*la));
@@ -111,6 +115,9 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 	stats_tost(la, na, lb, nb, log1p(o->threshold / 100), &t);
 	if (t.valid)
 		d->p_same = t.p;
+	if (d->test == MTEST_LOG1P_WELCH)
+		stats_welch_beyond(la, na, lb, nb, log1p(o->threshold / 100),
+				   &d->p_up, &d->p_down);
 	free(la);
 	free(lb);
 }
@@ -209,6 +216,7 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 	d->diff = d->b - d->a;
 	d->pct = d->a != 0 ? 100 * d->diff / fabs(d->a) : NAN;
 	d->p = d->p_same = d->sdc_abs = d->sdc_pct = d->bound = NAN;
+	d->p_up = d->p_down = NAN;
 	if (d->na < o->min_n || d->nb < o->min_n) {
 		d->verdict = VERDICT_UNKNOWN;
 		snprintf(d->why, sizeof(d->why),
@@ -248,6 +256,7 @@ void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
 	d->diff = d->b - d->a;
 	d->pct = 100 * d->diff;
 	d->p = d->p_same = d->sdc_abs = d->sdc_pct = d->bound = NAN;
+	d->p_up = d->p_down = NAN;
 	if ((int)runs_a < o->min_n || (int)runs_b < o->min_n) {
 		d->verdict = VERDICT_UNKNOWN;
 		snprintf(d->why, sizeof(d->why),

@@ -69,6 +69,13 @@ struct vdecision {
 	double p; /* the difference test's p (two-sided; Fisher: see greater) */
 	double p_same; /* TOST's p against the threshold; NAN if none */
 	/*
+	 * The one-sided p that the change is beyond the threshold upwards
+	 * (p_up) or downwards (p_down), on the test's scale (log1p: the
+	 * ratio of geometric means of 1 + x); NAN where only a permutation
+	 * test ran (no spread: the change is what it is) or for a rate.
+	 */
+	double p_up, p_down;
+	/*
 	 * The smallest change these values could show with the given power
 	 * at alpha: in the values' unit (sdc_abs) and in % of |a| (sdc_pct,
 	 * NAN when a is 0).

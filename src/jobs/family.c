@@ -170,7 +170,8 @@ size_t family_unknown(const struct family *f)
 	size_t n = 0;
 
 	for (size_t i = 0; i < f->n; i++)
-		n += f->h[i].d.verdict == VERDICT_UNKNOWN &&
+		n += (f->h[i].d.verdict == VERDICT_UNKNOWN ||
+		      f->h[i].unsettled) &&
 		     (f->h[i].d.na > 0 || f->h[i].d.nb > 0);
 	return n;
 }

@@ -251,6 +251,26 @@ out:
 	free(xb);
 }
 
+void stats_welch_beyond(const double *a, size_t na, const double *b, size_t nb,
+			double margin, double *p_up, double *p_down)
+{
+	size_t ma, mb;
+	double *xa = stats_drop_nan(a, na, &ma);
+	double *xb = stats_drop_nan(b, nb, &mb);
+	struct stats_test t;
+	double se, stat;
+
+	*p_up = *p_down = NAN;
+	welch(xa, ma, xb, mb, &t);
+	if (t.valid && margin >= 0) {
+		se = welch_se(xa, ma, xb, mb);
+		*p_up = shifted_p(t.diff, se, t.df, margin, true, &stat);
+		*p_down = shifted_p(t.diff, se, t.df, -margin, false, &stat);
+	}
+	free(xa);
+	free(xb);
+}
+
 void stats_tost(const double *a, size_t na, const double *b, size_t nb,
 		double margin, struct stats_test *t)
 {

@@ -116,6 +116,17 @@ void stats_tost(const double *a, size_t na, const double *b, size_t nb,
 		double margin, struct stats_test *t);
 
 /*
+ * A change beyond a margin, one-sided, by Welch: *p_up that mean(b) -
+ * mean(a) > margin (R's t.test(b, a, mu = margin, alternative =
+ * "greater")), *p_down that it is < -margin (mu = -margin, "less"). The
+ * non-inferiority half of TOST: what makes a change "beyond the
+ * threshold" a finding rather than a point estimate. margin >= 0 in the
+ * values' unit; NAN when Welch cannot run.
+ */
+void stats_welch_beyond(const double *a, size_t na, const double *b, size_t nb,
+			double margin, double *p_up, double *p_down);
+
+/*
  * stats_tost() with a margin of pct percent of |mean(a)| (a threshold
  * such as "within 10%"). Invalid when mean(a) is 0 (the margin would be
  * 0: nothing is equivalent to it; give an absolute margin instead).
