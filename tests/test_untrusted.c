@@ -20,10 +20,14 @@
 #include "cell/cell.h"
 #include "cell/collectors.h"
 #include "cell/reparse.h"
+#include "cell/repro.h"
 #include "cell/results.h"
 #include "cmd/cmds.h"
 #include "collect/console.h"
+#include "collect/fio.h"
+#include "jobs/pool.h"
 #include "results/metric.h"
+#include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -533,6 +537,93 @@ START_TEST(report_infinity_left_out)
 }
 END_TEST
 
+/* n bytes of JSON: an object with a list of empty objects, as text. */
+static void json_bomb(struct strbuf *sb, size_t n)
+{
+	strbuf_addstr(sb, "{\"outcome\": \"ok\", \"cell\": \"c1\", \"x\": [{}");
+	while (sb->len + 4 < n)
+		strbuf_addstr(sb, ",{}");
+	strbuf_addstr(sb, "]}");
+}
+
+static long max_rss_kib(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_maxrss;
+}
+
+/*
+ * JSON bombs (#47): json-c spends about 800 bytes on an object, so a
+ * 6 MiB cell.json of {} took 1.64 GB in export and show. Each reader
+ * (the results reader, reparse's, a guest's fio.json, a bundle.json)
+ * refuses a text whose tree would exceed 16 times its size, naming why,
+ * and memory stays within a few times the text.
+ */
+START_TEST(json_bombs_bounded)
+{
+	char *tmp = make_run();
+	char *run = at(tmp, "run"), *cell = at(tmp, "run/cells/c1");
+	char *cj = at(cell, "cell.json"), *bundle = at(tmp, "bundle");
+	char *bj = at(bundle, "bundle.json"), fio_err[256];
+	struct strbuf bomb = STRBUF_INIT, err = STRBUF_INIT;
+	struct pool p = POOL_INIT;
+	struct reparse_result r;
+	struct repro_spec rs;
+	long rss0;
+
+	put_run_json(tmp, "{\"id\": \"c1\", \"dir\": \"cells/c1\"}");
+	json_bomb(&bomb, 6 << 20);
+	ck_assert_int_eq(write_file_atomic(cj, bomb.buf, bomb.len, 0644), 0);
+	ck_assert_int_eq(mkdir_p(bundle, 0755), 0);
+	rss0 = max_rss_kib();
+	/* export and decide's reader: the cell is left out, said */
+	stderr_begin();
+	ck_assert_int_eq(pool_load_run(&p, run), 0);
+	stderr_end(&err);
+	ck_assert_uint_eq(p.n, 0);
+	ck_assert_msg(strstr(err.buf, "more JSON values than a file of"), "%s",
+		      err.buf);
+	/* show, report: the same reader */
+	strbuf_reset(&err);
+	ck_assert_ptr_null(results_read_json(cj, &err));
+	ck_assert_msg(strstr(err.buf, "not read"), "%s", err.buf);
+	/* reparse */
+	strbuf_reset(&err);
+	ck_assert_int_eq(cell_reparse(cell, &r, &err), -1);
+	ck_assert_msg(strstr(err.buf, "more JSON values than a file of its"),
+		      "%s", err.buf);
+	/* a guest's fio.json */
+	ck_assert_ptr_null(
+		fio_summary(bomb.buf, bomb.len, fio_err, sizeof(fio_err)));
+	ck_assert_str_eq(
+		fio_err,
+		"fio JSON holds more values than its size: not parsed");
+	/* run --repro's bundle.json: 1 MiB at most, and no bomb either */
+	strbuf_reset(&bomb);
+	json_bomb(&bomb, (1 << 20) - 64);
+	ck_assert_int_eq(write_file_atomic(bj, bomb.buf, bomb.len, 0644), 0);
+	strbuf_reset(&err);
+	ck_assert_int_eq(repro_load(bundle, &rs, &err), -1);
+	ck_assert_msg(strstr(err.buf, "bundle.json: more JSON values"), "%s",
+		      err.buf);
+	if (!ASAN)
+		ck_assert_msg(max_rss_kib() - rss0 < 64 << 10,
+			      "max RSS grew by %ld KiB", max_rss_kib() - rss0);
+	pool_free(&p);
+	rm_rf(tmp);
+	strbuf_release(&bomb);
+	strbuf_release(&err);
+	free(bj);
+	free(bundle);
+	free(cj);
+	free(cell);
+	free(run);
+	free(tmp);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("untrusted");
@@ -549,6 +640,7 @@ int main(void)
 	tcase_add_test(tc, reparse_gzip_bomb);
 	tcase_add_test(tc, timeseries_malformed_noted);
 	tcase_add_test(tc, report_infinity_left_out);
+	tcase_add_test(tc, json_bombs_bounded);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

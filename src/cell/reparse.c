@@ -145,8 +145,7 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 	console_report_init(&con);
 	if (!cell) {
 		strbuf_addf(note, "%s: cannot read cell.json: %s", path,
-			    errno == EBADMSG ? "not JSON" :
-					       open_regular_strerror(errno));
+			    json_strerror(errno));
 		goto out;
 	}
 	/* The streaming parser is bounded in memory; the size bounds time. */

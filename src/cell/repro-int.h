@@ -14,6 +14,7 @@
 #define REPRO_PLAN_MAX (4u << 20)
 #define REPRO_XML_MAX (1u << 20)
 #define REPRO_CONFIG_MAX (8u << 20)
+#define REPRO_BUNDLE_MAX (1u << 20) /* bundle.json (run --repro) */
 
 struct repro_ctx {
 	char *run_dir, *cell_dir;

@@ -278,14 +278,17 @@ out:
 int repro_load(const char *dir, struct repro_spec *s, struct strbuf *err)
 {
 	char *path = xasprintf("%s/bundle.json", dir);
-	json_object *o = results_read_json(path, err), *sig;
+	/* a few KiB as wblab writes it; its signature is kept for the run */
+	json_object *o = json_from_file_capped(path, REPRO_BUNDLE_MAX), *sig;
 	static const char *const need[] = { "kernel.name", "kernel.hash",
 					    "topology", "workload", "image" };
 	int ret = -1;
 
 	memset(s, 0, sizeof(*s));
-	if (!o)
+	if (!o) {
+		strbuf_addf(err, "%s: %s", path, json_strerror(errno));
 		goto out;
+	}
 	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
 		const char *v = repro_str(o, need[i]);
 

@@ -116,8 +116,7 @@ int cmd_reparse(int argc, char **argv)
 	run = json_from_file_capped(path, RESULTS_JSON_MAX);
 	if (!run) {
 		error("%s: cannot read run.json: %s", path,
-		      errno == EBADMSG ? "not JSON" :
-					 open_regular_strerror(errno));
+		      json_strerror(errno));
 		free(path);
 		return 2;
 	}

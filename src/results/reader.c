@@ -26,6 +26,13 @@ json_object *results_read_json(const char *path, struct strbuf *why)
 			    open_regular_strerror(errno));
 		goto out;
 	}
+	if (json_text_ok(sb.buf, sb.len)) {
+		strbuf_addf(
+			why,
+			"%s: more JSON values than a file of %zu bytes holds (a tree of %zu MiB): not read",
+			path, sb.len, json_tree_cost(sb.buf, sb.len) >> 20);
+		goto out;
+	}
 	tok = json_tokener_new();
 	o = json_tokener_parse_ex(tok, sb.buf, sb.len);
 	e = json_tokener_get_error(tok);

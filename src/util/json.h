@@ -7,11 +7,27 @@
 /* Write a JSON object to path atomically (temp-then-rename), pretty-printed. */
 int json_write_atomic(const char *path, json_object *o);
 /*
+ * Memory for a JSON text from elsewhere, bounded by its size: json-c
+ * spends about 800 bytes on an object, so 6 MiB of "{}," took 1.64 GB
+ * (17 GB at the 64 MiB cap of a cell.json). json_tree_cost() estimates,
+ * in one pass and without allocating, the bytes json-c's tree of text
+ * takes (the text itself included); json_text_ok() is 0 when that is at
+ * most JSON_MEM_FACTOR times the text (plus 1 MiB), else -1 with errno
+ * E2BIG. wblab's own files take 6-8 times their size (cell.json, run.json,
+ * fio.json of this lab: at least 139 bytes an object, 28 a value).
+ */
+#define JSON_MEM_FACTOR 16
+size_t json_tree_cost(const char *text, size_t len);
+int json_text_ok(const char *text, size_t len);
+/*
  * Parse a JSON file of untrusted results: read through read_file_capped()
- * (a regular file, no link followed, at most max bytes). NULL with errno
- * set on refusal (see open_regular()), EBADMSG when it is not JSON.
+ * (a regular file, no link followed, at most max bytes) and json_text_ok().
+ * NULL with errno set on refusal (see open_regular(); E2BIG: a tree too
+ * big for its size), EBADMSG when it is not JSON.
  */
 json_object *json_from_file_capped(const char *path, size_t max);
+/* Why json_from_file_capped() failed, from its errno. */
+const char *json_strerror(int err);
 /*
  * Follow a dotted path ("metrics.fio.0.write.bw_kib_s"): object keys, and
  * array indexes where the node is an array. NULL if any step is missing.
