@@ -18,6 +18,7 @@
 #include "cmd/cmds.h"
 #include "jobs/family.h"
 #include "results/metric.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "util/parse-options.h"
 #include "util/strvec.h"
@@ -26,7 +27,7 @@ struct decide_args {
 	const char *baseline, *matrix, *boundary;
 	struct strvec metrics;
 	int first, step, max;
-	bool json;
+	bool json, mixed;
 };
 
 struct thresholds {
@@ -194,6 +195,51 @@ static int decide_kernels(const struct decide_args *a, const struct pool *p,
 	return regressions ? FAMILY_EXIT_REGRESSION : ret;
 }
 
+/* "build 4d25614212a5, host local, tcg": what a side must not mix. */
+static char *cell_setup(json_object *cell)
+{
+	const char *hash =
+		json_object_get_string(json_path(cell, "kernel.hash"));
+	const char *host = json_object_get_string(json_path(cell, "host"));
+	const char *accel = json_object_get_string(json_path(cell, "accel"));
+
+	return xasprintf("build %.12s, host %s, %s", hash ? hash : "?",
+			 host && *host ? host : "?", accel ? accel : "?");
+}
+
+/*
+ * Cells of one kernel name from two builds (a rebuilt kernel keeps its
+ * name), two hosts or two accelerators are not one population: a side
+ * that mixes them is refused (exit 2), unless --mixed.
+ */
+static int check_mixed(const struct pool *p)
+{
+	for (size_t i = 0; i < p->n; i++) {
+		char *first = cell_setup(p->v[i].cell);
+		int bad = 0;
+
+		for (size_t j = i + 1; j < p->n && !bad; j++) {
+			char *other;
+
+			if (strcmp(p->v[i].kernel, p->v[j].kernel))
+				continue;
+			other = cell_setup(p->v[j].cell);
+			if (strcmp(first, other))
+				bad = error("wblab decide: kernel %s mixes %s "
+					    "(%s) and %s (%s): give --mixed to "
+					    "pool them",
+					    p->v[i].kernel, first,
+					    p->v[i].run_dir, other,
+					    p->v[j].run_dir);
+			free(other);
+		}
+		free(first);
+		if (bad)
+			return -1;
+	}
+	return 0;
+}
+
 static int load_pool(struct pool *p, int n, char **dirs, const char *baseline)
 {
 	for (int i = 0; i < n; i++)
@@ -230,6 +276,9 @@ int cmd_decide(int argc, char **argv)
 		OPT_CHOICE(0, "boundary", &a.boundary, "B", dboundary_names,
 			   "how alpha is spent over the looks"),
 		OPT_BOOL(0, "json", &a.json, "print the decisions as JSON"),
+		OPT_BOOL(0, "mixed", &a.mixed,
+			 "pool cells of one kernel name from different builds, "
+			 "hosts or accelerators"),
 		OPT_END(),
 	};
 	const char *const usage[] = {
@@ -264,6 +313,8 @@ int cmd_decide(int argc, char **argv)
 		th.n = th.m.nr_thresholds;
 	}
 	if (load_pool(&p, n, argv, a.baseline))
+		goto out;
+	if (!a.mixed && check_mixed(&p))
 		goto out;
 	if (!a.matrix && !a.metrics.nr)
 		pool_primary_rows(&p, &th.t, &th.n);

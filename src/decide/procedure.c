@@ -130,7 +130,7 @@ static void decide_event_not_different(struct dhyp *h, double level)
 	snprintf(d->why, sizeof(d->why),
 		 "fisher p=%.3g, not below %.3g (%s); a rise of %.3gpp or "
 		 "more ruled out at %.3g: %s %gpp",
-		 d->p, h->level, h->holm, level, d->bound,
+		 d->p, h->level, h->holm, d->bound, level,
 		 d->verdict == VERDICT_SAME ? "within" : "not within",
 		 h->threshold);
 }
@@ -190,7 +190,8 @@ static void decide_one(struct dhyp *h, bool rejected, double level)
 	}
 	if (d->na < 1 || d->nb < 1 || isnan(d->p))
 		return; /* verdict_metric() said why */
-	if (h->event && !rejected) {
+	/* A rate (an event, or a row tested by Fisher): `same` by its bound. */
+	if ((h->event || d->test == MTEST_FISHER) && !rejected) {
 		decide_event_not_different(h, level);
 		return;
 	}

@@ -194,6 +194,28 @@ void verdict_apply(struct vdecision *d, double alpha)
 	}
 }
 
+static unsigned count_above_0(const double *x, size_t n)
+{
+	unsigned k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		k += x[i] > 0;
+	return k;
+}
+
+/*
+ * A row the registry tests by Fisher (oom-kills): the cells with a value
+ * above 0, as a rate; before, it went through the metric path and read
+ * "0:0 -> 0:0 (+nanpp)" with no test.
+ */
+static void metric_as_rate(const double *xa, size_t na, const double *xb,
+			   size_t nb, const struct verdict_opts *o,
+			   struct vdecision *d)
+{
+	verdict_rate(count_above_0(xa, na), na, count_above_0(xb, nb), nb, o,
+		     d);
+}
+
 void verdict_metric(enum metric_test test, const double *a, size_t na,
 		    const double *b, size_t nb, const struct verdict_opts *o,
 		    struct vdecision *d)
@@ -203,6 +225,12 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 	struct stats_desc da, db;
 	struct stats_test t;
 
+	if (test == MTEST_FISHER) {
+		na = finite_only(a, na, xa);
+		nb = finite_only(b, nb, xb);
+		metric_as_rate(xa, na, xb, nb, o, d);
+		goto out;
+	}
 	memset(d, 0, sizeof(*d));
 	d->test = test;
 	d->na = finite_only(a, na, xa);

@@ -52,6 +52,26 @@ void rpt_mark_primary(struct report *r, struct rpt_group *g)
 		mark_primary(r, g, r->o.primary->v[k]);
 }
 
+/*
+ * A primary row in no table (oom-kills: the outcome table's) has no
+ * summary values on the sides: read them from the cells (before, n 0/0,
+ * "0:0 -> 0:0 (+nanpp)").
+ */
+static void verdict_of_untabled(const struct rpt_side *a,
+				const struct rpt_side *b, size_t m,
+				const struct verdict_opts *o,
+				struct vdecision *d)
+{
+	double *va = xmalloc((a->n + 1) * sizeof(*va));
+	double *vb = xmalloc((b->n + 1) * sizeof(*vb));
+	size_t na = rpt_side_row_values(a, m, va);
+	size_t nb = rpt_side_row_values(b, m, vb);
+
+	verdict_metric(metric_rows[m].test, va, na, vb, nb, o, d);
+	free(va);
+	free(vb);
+}
+
 static void add_verdict(const struct report *r, struct rpt_group *g, size_t s,
 			size_t m)
 {
@@ -68,6 +88,10 @@ static void add_verdict(const struct report *r, struct rpt_group *g, size_t s,
 	v = &g->verdicts[g->nr_verdicts++];
 	v->side = s;
 	v->metric = m;
+	if (metric_rows[m].table == MT_NONE) {
+		verdict_of_untabled(a, b, m, &o, &v->d);
+		return;
+	}
 	verdict_metric(metric_rows[m].test, a->vals[m], a->desc[m].n,
 		       b->vals[m], b->desc[m].n, &o, &v->d);
 }
