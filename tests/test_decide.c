@@ -93,6 +93,10 @@ START_TEST(degenerate_and_small)
 	ck_assert_int_eq(d.test, MTEST_PERMUTATION);
 	ck_assert_double_eq_tol(d.p, 0.1, 1e-12);
 	ck_assert_int_eq(d.verdict, VERDICT_UNKNOWN);
+	/* ... and it has no power figure: "-", not "could see 0 pages". */
+	vdecision_sdc(&d, "pages", 1, &sb);
+	ck_assert_str_eq(sb.buf, "-");
+	strbuf_reset(&sb);
 	/* Never "-inf%": from 0 the effect is in the figure's unit. */
 	vdecision_effect(&d, "pages", 1, &sb);
 	ck_assert_str_eq(sb.buf, "0 -> 5 pages");

@@ -165,6 +165,47 @@ static void apply_constant(struct vdecision *d, double alpha)
 		 d->threshold);
 }
 
+/* The reference's mean and both sides' sd on the test's scale. */
+static void test_scale(struct vdecision *d, enum metric_test test,
+		       const double *a, const double *b)
+{
+	double *x = xmalloc((d->na + d->nb + 1) * sizeof(*x));
+	struct stats_desc la, lb;
+
+	memcpy(x, a, d->na * sizeof(*x));
+	memcpy(x + d->na, b, d->nb * sizeof(*x));
+	if (test == MTEST_LOG1P_WELCH)
+		log1p_all(x, d->na + d->nb);
+	stats_describe(x, d->na, &la);
+	stats_describe(x + d->na, d->nb, &lb);
+	d->tma = la.amean;
+	d->tsa = la.stddev;
+	d->tsb = lb.stddev;
+	free(x);
+}
+
+void vdecision_sdc_at(struct vdecision *d, double alpha, int bad)
+{
+	double m;
+
+	if (d->test == MTEST_FISHER)
+		return; /* a rate's is stats_mde_fisher()'s, verdict_rate() */
+	d->sdc_abs = d->sdc_pct = NAN;
+	if (d->test == MTEST_PERMUTATION || d->constant)
+		return;
+	/* One-sided at alpha is the two-sided test's power at 2 alpha. */
+	m = stats_mde_t(d->tsa, d->na, d->tsb, d->nb, bad ? 2 * alpha : alpha,
+			d->power);
+	if (d->test != MTEST_LOG1P_WELCH)
+		d->sdc_abs = m;
+	else if (bad < 0)
+		d->sdc_abs = expm1(d->tma) - expm1(d->tma - m);
+	else
+		d->sdc_abs = expm1(d->tma + m) - expm1(d->tma);
+	if (d->a != 0 && isfinite(d->sdc_abs))
+		d->sdc_pct = 100 * d->sdc_abs / fabs(d->a);
+}
+
 void verdict_apply(struct vdecision *d, double alpha)
 {
 	if (d->na < 1 || d->nb < 1 || (isnan(d->p) && !d->constant)) {
@@ -257,10 +298,9 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 	verdict_test(test, xa, d->na, xb, d->nb, &t, &d->test);
 	d->p = t.valid ? t.p : NAN;
 	equivalence(test, xa, d->na, xb, d->nb, o, d);
-	d->sdc_abs =
-		verdict_sdc(test, xa, d->na, xb, d->nb, o->alpha, o->power);
-	if (d->a != 0 && isfinite(d->sdc_abs))
-		d->sdc_pct = 100 * d->sdc_abs / fabs(d->a);
+	test_scale(d, test, xa, xb);
+	d->power = o->power;
+	vdecision_sdc_at(d, o->alpha, 0);
 	verdict_apply(d, o->alpha);
 out:
 	free(xa);

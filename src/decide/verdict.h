@@ -81,6 +81,8 @@ struct vdecision {
 	 * NAN when a is 0).
 	 */
 	double sdc_abs, sdc_pct;
+	/* On the test's scale (log1p rows: of log(1 + x)), for the above. */
+	double tma, tsa, tsb, power;
 	/*
 	 * Every value on both sides is one and the same (a counter 0 in
 	 * every cell): no test of a difference or of equivalence has
@@ -113,6 +115,14 @@ void verdict_test(enum metric_test test, const double *a, size_t na,
  */
 double verdict_sdc(enum metric_test test, const double *a, size_t na,
 		   const double *b, size_t nb, double alpha, double power);
+
+/*
+ * d's smallest detectable change (sdc_abs, sdc_pct) again, at level
+ * alpha: for bad 0 two-sided, else one-sided in the bad direction (up:
+ * a rise, down: a fall, each as a positive size). NAN where only the
+ * permutation test ran (no spread: no power figure means anything).
+ */
+void vdecision_sdc_at(struct vdecision *d, double alpha, int bad);
 
 /* NaN values are left out (a cell where the figure is absent). */
 void verdict_metric(enum metric_test test, const double *a, size_t na,
