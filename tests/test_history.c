@@ -121,7 +121,7 @@ START_TEST(history_changes_real)
 			     "one vm/tcg ext4-disk/dd reclaim-wr-direct"
 			     " (30 nights)\n"
 			     "  night 20 (c19) | night 21 (c20): 0 -> 294.9"
-			     " pages, worse; p<0.005, 20 nights before, 10"
+			     " pages, worse; p=0.005, 20 nights before, 10"
 			     " after\n"),
 		      "%s", out);
 	/* 20 nights on TCG, 10 on KVM: two series, neither changes */
@@ -140,7 +140,7 @@ START_TEST(history_changes_real)
 	ck_assert_int_eq(
 		json_object_get_int(json_object_object_get(v, "nights")), 10);
 	ck_assert_double_eq(
-		json_object_get_double(json_object_object_get(c, "p")), 0);
+		json_object_get_double(json_object_object_get(c, "p")), 0.005);
 	ck_assert_str_eq(
 		json_object_get_string(json_object_object_get(c, "direction")),
 		"worse");

@@ -15,7 +15,8 @@ Y = Z[tau:kappa], n = |X|, m = |Y|,
              - 2n/((m+n)(m-1)) sum_{j<k} |Y_j - Y_k|,
 maximised over tau and kappa; significance_test.py: the values shuffled
 within every current segment, the best QQ of the shuffled series found
-again, p = #(shuffled >= observed) / (permutations + 1)). Here QQ is
+again, p = (#(shuffled >= observed) + 1) / (permutations + 1):
+the observed split counts as one, Phipson and Smyth 2010). Here QQ is
 computed directly from its definition for every (tau, kappa), with no
 running sums, so that it checks the C code's incremental sums; the
 minimum segment length m0 (n >= m0 and m >= m0) is wblab's addition. The
@@ -102,7 +103,7 @@ def edivisive(z, alpha=0.05, permutations=199, m0=3, seed=20140101):
                 y[a:b] = seg
             qr, _ = best_over(np.array(y), cuts, m0)
             extreme += not greater(q, qr)
-        p = extreme / (permutations + 1)
+        p = (extreme + 1) / (permutations + 1)
         if p > alpha:
             break
         found.append((tau, q, p))
