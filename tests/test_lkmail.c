@@ -75,7 +75,7 @@ START_TEST(reply_threads)
 	char dir[] = "/tmp/wblab-test-lkmail.XXXXXX";
 	struct lkmail h, r;
 	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
-	char *file, *mpath, *ppath;
+	char *file, *mpath, *ppath, *line;
 
 	ck_assert_int_eq(lkmail_read_headers(path, &h), 0);
 	lkmail_reply(&r, &h, "wblab <wblab@lab.example>");
@@ -91,8 +91,9 @@ START_TEST(reply_threads)
 			 0);
 	check_width(msg.buf);
 	/* one line, as the patch's Message-Id: the reply threads */
-	ck_assert_ptr_nonnull(
-		strstr(msg.buf, xasprintf("\nIn-Reply-To: %s\n", msgid)));
+	line = xasprintf("\nIn-Reply-To: %s\n", msgid);
+	ck_assert_ptr_nonnull(strstr(msg.buf, line));
+	free(line);
 	ck_assert_ptr_nonnull(strstr(
 		msg.buf,
 		"References: <20260101001100.1234-1-wblab@localhost>\n <0889a155db936986c5d5347cbdfdf086e71ea655.1796421302.git.wblab@localhost>\n"));
@@ -350,6 +351,7 @@ START_TEST(header_encodes_8bit)
 	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT;
 	struct lkmail m = { 0 };
 	const char *body;
+	char *line;
 
 	m.from = xstrdup("Jörg Müller <jm@lab.example>");
 	m.subject = xstrdup(subject);
@@ -369,8 +371,9 @@ START_TEST(header_encodes_8bit)
 	ck_assert_msg(strstr(out.buf, "Author: Jörg Müller\n"), "%s", out.buf);
 	ck_assert_msg(strstr(out.buf, "Email: jm@lab.example\n"), "%s",
 		      out.buf);
-	ck_assert_msg(strstr(out.buf, xasprintf("Subject: %s\n", subject)),
-		      "%s", out.buf);
+	line = xasprintf("Subject: %s\n", subject);
+	ck_assert_msg(strstr(out.buf, line), "%s", out.buf);
+	free(line);
 	/* a cut mid-character (bisect cuts its label at 40 bytes) */
 	strbuf_reset(&msg);
 	ck_assert_int_eq(lkmail_header(&msg, "Subject", "[li\xc3] x"), 0);
