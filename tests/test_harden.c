@@ -502,9 +502,21 @@ START_TEST(fio_deep_nesting_and_nan)
 	char err[128];
 	json_object *o;
 
-	/* 1e6 levels: json-c would recurse; the tokener stops at 32. */
+	/*
+	 * 1e6 levels: json-c would recurse; the tokener stops at 32. Before
+	 * that, 5 bytes an object are refused as more than the text holds
+	 * (json_text_ok(), #47).
+	 */
 	for (int i = 0; i < 1000000; i++)
 		strbuf_addstr(&sb, "{\"a\":");
+	o = fio_summary(sb.buf, sb.len, err, sizeof(err));
+	ck_assert_ptr_null(o);
+	ck_assert_str_eq(
+		err, "fio JSON holds more values than its size: not parsed");
+	/* within the budget, the tokener's depth still stops it */
+	strbuf_reset(&sb);
+	for (int i = 0; i < 1000; i++)
+		strbuf_addf(&sb, "{\"%0600d\":", i);
 	o = fio_summary(sb.buf, sb.len, err, sizeof(err));
 	ck_assert_ptr_null(o);
 	ck_assert_ptr_nonnull(strstr(err, "no jobs"));
