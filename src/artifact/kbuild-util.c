@@ -12,15 +12,23 @@
 #include <unistd.h>
 
 #include "artifact/kbuild-int.h"
+#include "spec/spec.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/run.h"
 
 char *kbuild_lab_file(const char *sub, const char *name)
 {
+	char *dir, *found;
+
 	if (name[0] == '/')
 		return xstrdup(name);
-	return xasprintf("%s/lab/%s/%s", wblab_home(), sub, name);
+	/* A user's fragments and patches first (spec/spec.h's search path). */
+	dir = xasprintf("lab/%s", sub);
+	found = spec_search(dir, name);
+	free(dir);
+	return found ? found :
+		       xasprintf("%s/lab/%s/%s", wblab_home(), sub, name);
 }
 
 char *kb_fmt_secs(double secs)

@@ -108,7 +108,8 @@ out:
 void run_tree_free(struct run_tree *t)
 {
 	for (size_t i = 0; i < t->nr; i++) {
-		tree_kernel_release(&t->built[i]);
+		if (t->built) /* not for --kernel PATH's specs */
+			tree_kernel_release(&t->built[i]);
 		kernel_spec_free(&t->specs[i]);
 	}
 	free(t->built);

@@ -12,7 +12,7 @@ struct run_tree {
 	const char *tree; /* --tree DIR, NULL when not given */
 	struct strvec refs; /* --ref, in order: the first is the baseline */
 	const char *config_from; /* --config-from: whose configuration */
-	struct tree_kernel *built; /* [nr] */
+	struct tree_kernel *built; /* [nr], or NULL: --kernel PATH's specs */
 	struct kernel_spec *specs; /* [nr]: for matrix_opts.kernels */
 	size_t nr;
 };

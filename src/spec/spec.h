@@ -139,11 +139,18 @@ void spec_strlist_add(struct spec_strlist *l, const char *s);
 bool spec_strlist_has(const struct spec_strlist *l, const char *s);
 
 /*
- * Resolve NAME to DIR/NAME.yaml under the wblab home. On failure, prints the
+ * The first DIR/FILE of the search path (to free), or NULL: ./DIR (the
+ * current directory's lab/kernels, topologies ...), then
+ * $XDG_CONFIG_HOME/wblab/DIR (DIR without "lab/"; default
+ * ~/.config/wblab), then the wblab home's (docs/specs.md).
+ */
+char *spec_search(const char *dir, const char *file);
+/*
+ * Resolve NAME to DIR/NAME.yaml on the search path. On failure, prints the
  * known names and returns NULL.
  */
 char *spec_resolve(const char *kind, const char *dir, const char *name);
-/* List the known NAMEs in a spec directory (sorted). */
+/* List the known NAMEs of a spec directory on the search path (sorted). */
 void spec_list_names(const char *dir, struct spec_strlist *out);
 /* Check a name is [A-Za-z0-9._-]+ (names become file and domain names). */
 bool spec_valid_name(const char *name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "spec/specs.h"
+#include "util/fs.h"
 #include "util/log.h"
 
 #define F(type, field) offsetof(type, field)
@@ -280,19 +281,23 @@ static void check_suite(struct spec_file *sf, const struct kernel_spec *s)
 	if (!s->suite && !s->version)
 		return;
 	if (!s->suite || !s->version)
-		spec_error(sf, spec_map_get(sf, root, field), field,
-			   "suite: and version: go together (the exact version the suite carries)");
+		spec_error(
+			sf, spec_map_get(sf, root, field), field,
+			"suite: and version: go together (the exact version the suite carries)");
 	else if (s->base)
-		spec_error(sf, spec_map_get(sf, root, "suite"), "suite",
-			   "a variant takes its packages from its base; drop suite: and version:");
+		spec_error(
+			sf, spec_map_get(sf, root, "suite"), "suite",
+			"a variant takes its packages from its base; drop suite: and version:");
 	else if (!s->package && !s->source_package)
-		spec_error(sf, spec_map_get(sf, root, "suite"), "suite",
-			   "suite: pins package: or source: package:, and there is neither");
-	if (s->version && (!isdigit((unsigned char)s->version[0]) ||
-			   strchr(s->version, '=')))
-		spec_error(sf, spec_map_get(sf, root, "version"), "version",
-			   "'%s' is not a Debian version (a digit first, no '=')",
-			   s->version);
+		spec_error(
+			sf, spec_map_get(sf, root, "suite"), "suite",
+			"suite: pins package: or source: package:, and there is neither");
+	if (s->version &&
+	    (!isdigit((unsigned char)s->version[0]) || strchr(s->version, '=')))
+		spec_error(
+			sf, spec_map_get(sf, root, "version"), "version",
+			"'%s' is not a Debian version (a digit first, no '=')",
+			s->version);
 }
 
 static int kernel_check(struct spec_file *sf, void *obj)
@@ -528,12 +533,46 @@ int kernel_spec_check_name(const char *name)
 	return 0;
 }
 
+/*
+ * A kernel spec given by its path (it has a '/' or ends in .yaml): its
+ * name is the file's, without .yaml, as if it were in lab/kernels.
+ */
+static int kernel_spec_at(const char *path, struct kernel_spec *out)
+{
+	const char *base = strrchr(path, '/');
+	char *name;
+	size_t len;
+	int ret;
+
+	base = base ? base + 1 : path;
+	len = strlen(base);
+	if (len > 5 && !strcmp(base + len - 5, ".yaml"))
+		len -= 5;
+	name = xstrndup(base, len);
+	if (!spec_valid_name(name)) {
+		ret = error("%s: '%s' cannot name a kernel ([A-Za-z0-9._-])",
+			    path, name);
+		goto out;
+	}
+	if (!path_exists(path)) {
+		ret = error("%s: no such kernel spec", path);
+		goto out;
+	}
+	ret = kernel_spec_load(path, name, out);
+out:
+	free(name);
+	return ret;
+}
+
 int kernel_spec_find(const char *name, struct kernel_spec *out)
 {
+	size_t len = strlen(name);
 	char *path;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	if (strchr(name, '/') || (len > 5 && !strcmp(name + len - 5, ".yaml")))
+		return kernel_spec_at(name, out);
 	path = spec_resolve("kernel", "lab/kernels", name);
 	if (!path)
 		return -2;

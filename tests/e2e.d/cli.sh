@@ -83,3 +83,25 @@ rc=$?
 	[ -z "$(ls -A "$R/nohost-run" 2>/dev/null)" ] && ! grep -q -- '--resume' "$R/nohost.err" &&
 	pass "run with no reachable host: exit 1, no run directory, no --resume advice" ||
 	fail "run with no host: exit $rc, $(head -c 300 "$R/nohost.err"; ls "$R/nohost-run" 2>&1)"
+
+# A user's own specs (docs/specs.md): by path, from ./lab/kernels of the
+# current directory, and from $XDG_CONFIG_HOME/wblab/kernels, first match
+# first; a fragment beside them in configs/.
+U="$R/user"
+mkdir -p "$U/cwd/lab/kernels" "$U/xdg/wblab/kernels" "$U/xdg/wblab/configs"
+cp lab/kernels/6.1-direct-writeback.yaml "$U/cwd/lab/kernels/mine-dw.yaml"
+sed 's/wblab-lru-gen.config/my-debug.config/' lab/kernels/6.12.yaml >"$U/xdg/wblab/kernels/my-612.yaml"
+echo 'CONFIG_DEBUG_VM=y' >"$U/xdg/wblab/configs/my-debug.config"
+./wblab kernel show "$top/lab/kernels/6.12.yaml" 2>&1 | grep -q '^name: *6.12$' &&
+	pass "kernel show PATH" || fail "kernel show PATH: $(./wblab kernel show "$top/lab/kernels/6.12.yaml" 2>&1 | head -2)"
+(cd "$U/cwd" && XDG_CONFIG_HOME="$U/xdg" "$top/wblab" kernel show mine-dw 2>&1) | grep -q "spec: *$U/cwd/lab/kernels/mine-dw.yaml" &&
+	pass "kernel show NAME finds ./lab/kernels/NAME.yaml" || fail "kernel from ./lab/kernels"
+(cd "$U" && XDG_CONFIG_HOME="$U/xdg" "$top/wblab" kernel list 2>&1) | grep -q '^my-612 ' &&
+	pass "kernel list includes \$XDG_CONFIG_HOME/wblab/kernels" || fail "kernel list with XDG"
+(cd "$U" && XDG_CONFIG_HOME="$U/xdg" "$top/wblab" kernel show my-612 2>&1) | grep -q 'my-debug.config' &&
+	pass "a user's kernel names a fragment of theirs" || fail "user fragment"
+# ... and run by path: the cell is named by the file, never by its path.
+cp lab/kernels/debian-6.1.yaml "$U/my-deb61.yaml"
+./wblab run --kernel "$U/my-deb61.yaml" --topology none --workload noop --results "$U/res" >"$U/run.log" 2>&1
+jcheck "$(ls "$U"/res/*/cells/*/cell.json | head -n 1)" '.kernel.name == "my-deb61" and .outcome == "ok" and .cell == "my-deb61_none_noop_1"' \
+	"run --kernel PATH: a cell of the user's spec, named by its file"
