@@ -34,11 +34,17 @@ int json_write_atomic(const char *path, json_object *o)
 #define JSON_ARRAY_COST 160
 #define JSON_VALUE_COST 96
 
-/* The end of the string or bare token at p (a string starts at '"'). */
+/*
+ * The end of the string or bare token at p (a string starts at '"'),
+ * never past end: the text need not end in a NUL (a guest's fio.json).
+ */
 static const char *token_end(const char *p, const char *end)
 {
-	if (*p != '"')
-		return p + strcspn(p, ",:]} \t\r\n");
+	if (*p != '"') {
+		while (p < end && *p && !strchr(",:]} \t\r\n", *p))
+			p++;
+		return p;
+	}
 	for (p++; p < end && *p != '"'; p++)
 		p += *p == '\\' && p + 1 < end;
 	return p < end ? p + 1 : end;
