@@ -950,6 +950,19 @@ START_TEST(test_same_run_read_once)
 		      "%s", r.warnings.v[1]);
 	build(&r);
 	report_release(&r);
+	/* compare R R/: no comparison, exit 2 (was R against itself, 0) */
+	{
+		char *argv[] = { "compare", run, link, NULL };
+		struct strbuf err = STRBUF_INIT;
+
+		stderr_begin();
+		ck_assert_int_eq(cmd_compare(3, argv), 2);
+		stderr_end(&err);
+		ck_assert_msg(strstr(err.buf, "are the same run (") &&
+				      strstr(err.buf, "nothing to compare"),
+			      "%s", err.buf);
+		strbuf_release(&err);
+	}
 	rm_tree(run);
 	free(link);
 	free(slash);

@@ -134,6 +134,14 @@ static int render(const char *prefix, struct report_args *a, int nr_dirs,
 	for (int i = 0; i < nr_dirs; i++)
 		if (report_load_run(&r, dirs[i], &err))
 			goto fail;
+	/* compare R R/ (or a link to R): a run compared with itself */
+	if (a->by_run && r.nr_runs < 2) {
+		strbuf_addf(
+			&err,
+			"%s and %s are the same run (%s): nothing to compare",
+			dirs[0], dirs[1], r.runs[0]->real);
+		goto fail;
+	}
 	for (size_t i = 0; i < r.warnings.nr; i++)
 		warn("%s", r.warnings.v[i]);
 	if (a->by_run)
