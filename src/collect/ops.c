@@ -178,8 +178,15 @@ static json_object *psi_line(const char *text, size_t len, const char *kind,
 		if (!skip_prefix_mem(q, n, kind, &q, &n))
 			continue;
 		for (i = 0; i < 4; i++) {
+			/*
+			 * num_double() reads on past the line's end when the
+			 * text goes on (a field cut at len, or blanks then a
+			 * newline): such a number is not this line's.
+			 */
 			if (!skip_prefix_mem(q, n, keys[i], &q, &n) ||
-			    num_double(ns, q, 0, i < 3 ? 100 : 1e18, &v[i], &q))
+			    num_double(ns, q, 0, i < 3 ? 100 : 1e18, &v[i],
+				       &q) ||
+			    q > (nl ? nl : end))
 				break;
 			n = (nl ? nl : end) - q;
 		}
