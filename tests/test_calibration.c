@@ -434,6 +434,211 @@ START_TEST(test_validate_first_look)
 }
 END_TEST
 
+/* ---- a calibration that fails a broken procedure (issue 41) ---- */
+
+/*
+ * The rows' values over the base's 20 ok cells (NaN-free), each row its
+ * own pool: a harmless validate draws every row and side independently,
+ * with replacement, so the five rows are five independent harmless
+ * questions and the family's false alarm rate has a known target.
+ */
+struct pools {
+	double v[ARRAY_SIZE(rows)][64];
+	size_t n[ARRAY_SIZE(rows)];
+};
+
+static void row_pools(struct pools *po)
+{
+	struct report r;
+	size_t base[64], nb;
+
+	report_init(&r, NULL);
+	load_runs(&r);
+	nb = cells_of(&r, BASE, base);
+	for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+		size_t m = metric_index(metric_by_name(rows[k].row));
+
+		po->n[k] = 0;
+		for (size_t i = 0; i < nb; i++) {
+			double x = r.cells[base[i]]->val[m];
+
+			if (isfinite(x))
+				po->v[k][po->n[k]++] = x;
+		}
+		ck_assert_uint_ge(po->n[k], 18);
+	}
+	report_release(&r);
+}
+
+/* What one simulated validate's cells said, row by row. */
+struct sim_look {
+	bool different; /* some row different at some look it reached */
+	bool regression; /* some row a regression when it stopped */
+	bool diff[ARRAY_SIZE(rows)]; /* different at some look */
+	bool same[ARRAY_SIZE(rows)]; /* `same` at some look */
+	bool reg[ARRAY_SIZE(rows)]; /* a regression when it stopped */
+	int look; /* n a side when it stopped */
+};
+
+/*
+ * validate's loop over s (9 draws a side a row): looks 3, 5, 7, 9 by its
+ * boundary, Holm over the rows, stopping at the first look where no row
+ * is unknown or unsettled.
+ */
+static void sim_validate(const struct sim *s, struct sim_look *e)
+{
+	struct dlooks l = DLOOKS_INIT;
+	struct dhyp h[ARRAY_SIZE(rows)];
+
+	l.boundary = VALIDATE_BOUNDARY;
+	memset(e, 0, sizeof(*e));
+	for (int n = l.first; n <= l.max; n += l.step) {
+		size_t open = 0;
+
+		memset(h, 0, sizeof(h));
+		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+			struct verdict_opts o = VERDICT_OPTS_INIT;
+
+			h[k].threshold = o.threshold = 10;
+			h[k].bad = !strcmp(rows[k].bad, "up") ? 1 : -1;
+			verdict_metric(metric_by_name(rows[k].row)->test,
+				       s->v[0][k], n, s->v[1][k], n, &o,
+				       &h[k].d);
+		}
+		decide_family(h, ARRAY_SIZE(rows), &l, n);
+		e->regression = false;
+		e->look = n;
+		for (size_t k = 0; k < ARRAY_SIZE(rows); k++) {
+			e->diff[k] |= h[k].d.verdict == VERDICT_DIFFERENT;
+			e->same[k] |= h[k].d.verdict == VERDICT_SAME;
+			e->reg[k] = h[k].regression;
+			e->different |= e->diff[k];
+			e->regression |= h[k].regression;
+			open += h[k].d.verdict == VERDICT_UNKNOWN ||
+				h[k].unsettled;
+		}
+		if (!open)
+			break;
+	}
+}
+
+/* Side `side` of every row: 9 draws with replacement, times scale[k]. */
+static void draw_side(struct sim *s, int side, const struct pools *po,
+		      const double *scale)
+{
+	s->n[side] = 9;
+	for (size_t k = 0; k < ARRAY_SIZE(rows); k++)
+		for (size_t i = 0; i < 9; i++)
+			s->v[side][k][i] = po->v[k][draw(po->n[k])] *
+					   (scale ? scale[k] : 1);
+}
+
+/*
+ * The upper end of a binomial band around target for `runs` draws: 3
+ * standard deviations (P(above) about 0.0013 for a procedure that is on
+ * target). A rate above it is a broken procedure, not bad luck.
+ */
+static double band_top(double target, size_t runs)
+{
+	return target + 3 * sqrt(target * (1 - target) / runs);
+}
+
+/*
+ * A harmless validate, five independent rows: any row `different` at
+ * any look is a false alarm of the family, whose rate alpha (0.05)
+ * bounds: 91 of 2000 (4.55%, docs/report.md, "Calibration"). Each
+ * broken procedure of issue 41 fails it: every look at 0.05 (no
+ * spending), each row at the look's full level (no Holm), the Welch p
+ * halved, alpha 0.10.
+ */
+START_TEST(test_family_false_alarms)
+{
+	const size_t runs = 2000;
+	struct pools po;
+	struct sim s;
+	size_t alarms = 0, regs = 0;
+
+	row_pools(&po);
+	for (size_t k = 0; k < runs; k++) {
+		struct sim_look e;
+
+		draw_side(&s, 0, &po, NULL);
+		draw_side(&s, 1, &po, NULL);
+		sim_validate(&s, &e);
+		alarms += e.different;
+		regs += e.regression;
+	}
+	if (verbose())
+		fprintf(stderr,
+			"harmless validates, 5 independent rows: %zu of %zu "
+			"with a row different (band top %.4f), %zu "
+			"regressions\n",
+			alarms, runs, band_top(0.05, runs), regs);
+	ck_assert_double_le((double)alarms / runs, band_top(0.05, runs));
+}
+END_TEST
+
+/*
+ * Known effects of a realistic size, on the same independent rows:
+ * fio-write 15% lower on the patched side (its cells scaled by 0.85),
+ * and reclaim-wr-direct written in 30% of the patched cells (a revert
+ * cell's pages, else 0, against 0 in every base cell: the issue's
+ * counter that 3 zero cells used to call `same` 34% of the time).
+ */
+START_TEST(test_moderate_effects)
+{
+	const size_t runs = 1000;
+	struct pools po;
+	struct report r;
+	size_t rev[64], nr, fio_regs = 0, fio_diff = 0, wr_regs = 0;
+	size_t wr_same = 0, wr_diff = 0;
+	double scale[ARRAY_SIZE(rows)] = { 1, 0.85, 1, 1, 1 };
+	double wr[64];
+	struct sim s;
+
+	row_pools(&po);
+	report_init(&r, NULL);
+	load_runs(&r);
+	nr = cells_of(&r, REVERT, rev);
+	for (size_t i = 0; i < nr; i++)
+		wr[i] = r.cells[rev[i]]->val[metric_index(
+			metric_by_name("reclaim-wr-direct"))];
+	report_release(&r);
+	for (size_t k = 0; k < runs; k++) {
+		struct sim_look e;
+
+		draw_side(&s, 0, &po, NULL);
+		draw_side(&s, 1, &po, scale);
+		for (size_t i = 0; i < 9; i++)
+			s.v[1][0][i] = draw(10) < 3 ? wr[draw(nr)] : 0;
+		sim_validate(&s, &e);
+		wr_same += e.same[0];
+		wr_diff += e.diff[0];
+		wr_regs += e.reg[0];
+		fio_diff += e.diff[1];
+		fio_regs += e.reg[1];
+	}
+	if (verbose())
+		fprintf(stderr,
+			"moderate effects, %zu validates: fio-write -15%%: "
+			"different %zu, regression %zu; reclaim-wr-direct in "
+			"30%% of cells: different %zu, regression %zu, same "
+			"%zu\n",
+			runs, fio_diff, fio_regs, wr_diff, wr_regs, wr_same);
+	/*
+	 * The counter: `same` (within 10%) must be rare for a change it is
+	 * not within; before, 3 zero cells made it `same` in 0.7^3 = 34%
+	 * of the validates at their first look.
+	 */
+	ck_assert_double_le((double)wr_same / runs, band_top(0.05, runs));
+	/*
+	 * fio-write's noise in these cells (could see 35-54% at n = 9-10)
+	 * leaves a 15% fall nearly unseen: measured, not asserted (the
+	 * power floor of issue 41 item 10 is not met by these cells).
+	 */
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("calibration");
@@ -449,6 +654,12 @@ int main(void)
 	tcase_add_test(tc, test_validate_harmless);
 	tcase_add_test(tc, test_validate_revert);
 	tcase_add_test(tc, test_validate_first_look);
+	suite_add_tcase(s, tc);
+	/* CK_RUN_CASE=procedure runs these alone (a broken procedure's run). */
+	tc = tcase_create("procedure");
+	tcase_set_timeout(tc, 1200);
+	tcase_add_test(tc, test_family_false_alarms);
+	tcase_add_test(tc, test_moderate_effects);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

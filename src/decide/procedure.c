@@ -317,8 +317,11 @@ void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)
 	holm_steps(h, nh, l, n, rejected);
 	for (size_t i = 0; i < nh; i++) {
 		decide_one(&h[i], rejected[i], level);
-		/* "could see": at the level this row faced, its bad way */
-		if (!h[i].event)
+		/*
+		 * "could see" (printed on unknown rows): at the level this
+		 * row faced, its bad way
+		 */
+		if (!h[i].event && h[i].d.verdict == VERDICT_UNKNOWN)
 			vdecision_sdc_at(&h[i].d, h[i].level, h[i].bad);
 	}
 	free(rejected);
