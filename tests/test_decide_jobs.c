@@ -27,6 +27,7 @@
 
 #include "cmd/cmds.h"
 #include "decide/procedure.h"
+#include "jobs/confirm.h"
 #include "jobs/family.h"
 #include "jobs/pool.h"
 #include "jobs/validate.h"
@@ -469,6 +470,58 @@ START_TEST(decide_command_exits)
 }
 END_TEST
 
+/*
+ * A night's crash candidate faced with a re-run where neither side shows
+ * it: tests/data/report/aa's second run has one boot-failed cell of 6
+ * (the outcome and the console's panic: two candidates), its first none.
+ * Re-run as 3 + 3 cells of the first run: before, no hypothesis, "not
+ * seen again", rejected after 3 cells a side; now 0:3 against 0:3 still
+ * allows a rise of 72pp (1 - 0.000207^(1/3) at nightly's first look):
+ * unknown, more cells. At 9 + 9 clean cells (report/fsync's 6.1) it is
+ * bounded at 29.5pp (1 - 0.0431^(1/9)) < 50: same, rejected.
+ */
+START_TEST(absent_event_is_decided)
+{
+	struct pool p = POOL_INIT;
+	struct family det = { 0 }, conf = { 0 };
+	struct dlooks l = DLOOKS_INIT, one = DLOOKS_INIT;
+	size_t unknown;
+
+	one.boundary = DBOUND_NONE;
+	dlooks_plan(&l, 3, 2, 8);
+	testdata_pool(&p, "good", "report/aa/20261203-141600-381e");
+	testdata_pool(&p, "night", "report/aa/20261203-141602-388e");
+	family_decide(&det, &p, "good", "night", NULL, 0, &one);
+	ck_assert_uint_eq(confirm_candidates(&det), 2);
+	take(&p, "good", 3, "X");
+	take(&p, "good", 3, "Y");
+	family_decide_with(&conf, &p, "X", "Y", NULL, 0, &l, &det);
+	ck_assert_uint_eq(conf.n, 2);
+	ck_assert_int_eq(conf.h[0].d.verdict, VERDICT_UNKNOWN);
+	ck_assert_double_eq_tol(conf.h[0].d.bound,
+				100 * (1 - cbrt(0.00020701144)), 1e-3);
+	ck_assert_int_eq(confirm_decide(&det, &conf, &unknown),
+			 CONFIRM_UNKNOWN);
+	ck_assert_uint_eq(unknown, 2);
+	family_release(&conf);
+
+	testdata_pool(&p, NULL, "report/fsync/aa");
+	testdata_pool(&p, NULL, "report/fsync/ab");
+	take(&p, "6.1", 9, "X9");
+	take(&p, "6.1", 9, "Y9");
+	family_decide_with(&conf, &p, "X9", "Y9", NULL, 0, &l, &det);
+	ck_assert_int_eq(conf.look, 9);
+	ck_assert_double_eq_tol(conf.h[0].d.bound,
+				100 * (1 - pow(0.04307129994, 1.0 / 9)), 1e-3);
+	ck_assert_int_eq(conf.h[0].d.verdict, VERDICT_SAME);
+	ck_assert_int_eq(confirm_decide(&det, &conf, &unknown),
+			 CONFIRM_REJECTED);
+	family_release(&conf);
+	family_release(&det);
+	pool_free(&p);
+}
+END_TEST
+
 /* The first n cells of kernel k form its side; the rest none (""). */
 static void sides_of_n(struct report *r, size_t n)
 {
@@ -556,6 +609,7 @@ int main(void)
 	tcase_add_test(tc, beyond_the_threshold_is_tested);
 	tcase_add_test(tc, primary_rate_row);
 	tcase_add_test(tc, decide_command_exits);
+	tcase_add_test(tc, absent_event_is_decided);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

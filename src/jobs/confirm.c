@@ -73,9 +73,11 @@ enum confirm_outcome confirm_decide(const struct family *det,
 			continue;
 		h = confirm_find(conf, &det->h[i]);
 		/*
-		 * Unknown only while the row can still be decided: an event
-		 * the re-run has not shown has no hypothesis (rejected), a
-		 * row without cells stays unknown.
+		 * Unknown only while the row can still be decided (a row
+		 * without cells stays unknown); nightly's re-run tests every
+		 * candidate event whether it shows or not
+		 * (family_decide_with()), so an absent one is `same` only
+		 * once its rise is bounded.
 		 */
 		if (h && !h->regression && h->d.verdict == VERDICT_UNKNOWN)
 			(*unknown)++;

@@ -149,6 +149,43 @@ void family_decide(struct family *f, const struct pool *p, const char *ka,
 	decide_family(f->h, f->n, l, f->look);
 }
 
+/* "[new ]KIND[: title]" -> "KIND\ttitle", the key cell_kinds() makes. */
+static char *event_key(const struct dhyp *h)
+{
+	const char *w = dhyp_event_key(h), *c = strstr(w, ": ");
+
+	return c ? xasprintf("%.*s\t%s", (int)(c - w), w, c + 2) :
+		   xasprintf("%s\t", w);
+}
+
+static bool has_event(const struct family *f, const struct dhyp *h)
+{
+	for (size_t i = 0; i < f->n; i++)
+		if (f->h[i].event &&
+		    !strcmp(dhyp_event_key(&f->h[i]), dhyp_event_key(h)))
+			return true;
+	return false;
+}
+
+void family_decide_with(struct family *f, const struct pool *p, const char *ka,
+			const char *kb, const struct matrix_threshold *t,
+			size_t nt, const struct dlooks *l,
+			const struct family *asked)
+{
+	family_build(f, p, ka, kb, t, nt);
+	for (size_t i = 0; asked && i < asked->n; i++) {
+		const struct dhyp *h = &asked->h[i];
+		char *key;
+
+		if (!h->event || has_event(f, h))
+			continue;
+		key = event_key(h);
+		add_event(f, p, ka, kb, key, !strncmp(h->what, "new ", 4));
+		free(key);
+	}
+	decide_family(f->h, f->n, l, f->look);
+}
+
 void family_release(struct family *f)
 {
 	dhyp_release(f->h, f->n);

@@ -28,6 +28,17 @@ void family_build(struct family *f, const struct pool *p, const char *ka,
 void family_decide(struct family *f, const struct pool *p, const char *ka,
 		   const char *kb, const struct matrix_threshold *t, size_t nt,
 		   const struct dlooks *l);
+/*
+ * family_decide() with every event of asked (a night's detection) tested
+ * too, whether these cells show it or not: a re-run where neither side
+ * shows a candidate's crash decides it as 0 of n against 0 of n, `same`
+ * only once the cells bound its rise (before: no hypothesis, "not seen
+ * again", rejected at 3 cells a side).
+ */
+void family_decide_with(struct family *f, const struct pool *p, const char *ka,
+			const char *kb, const struct matrix_threshold *t,
+			size_t nt, const struct dlooks *l,
+			const struct family *asked);
 void family_release(struct family *f);
 
 size_t family_regressions(const struct family *f);

@@ -95,8 +95,9 @@ static int rerun(struct night *n)
 	dlooks_plan(&looks, reps, 2, max);
 	for (;;) {
 		family_release(&n->conf);
-		family_decide(&n->conf, &n->jc.pool, k[0], k[1],
-			      n->m.thresholds, n->m.nr_thresholds, &looks);
+		family_decide_with(&n->conf, &n->jc.pool, k[0], k[1],
+				   n->m.thresholds, n->m.nr_thresholds, &looks,
+				   &n->det);
 		n->outcome = confirm_decide(&n->det, &n->conf, &unknown);
 		if (n->outcome != CONFIRM_UNKNOWN || reps >= max)
 			return 0;
