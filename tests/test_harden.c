@@ -7,10 +7,12 @@
  * added here too (tests/fuzz/README.md).
  */
 #include <check.h>
+#include <dirent.h>
 #include <errno.h>
 #include <unistd.h>
 #include <limits.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,6 +20,7 @@
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "artifact/seal.h"
@@ -921,6 +924,49 @@ START_TEST(fuzz_psi_number_past_end)
 }
 END_TEST
 
+/*
+ * A process killed while write_file_atomic() writes (#47: kill left
+ * report.html.tmp.PID behind). SIGXFSZ at a file size limit is the kill
+ * here, sent by the kernel in the middle of the write, every time: the
+ * process still dies of it, but only after the temporary file is gone.
+ */
+START_TEST(killed_mid_write_leaves_no_temp)
+{
+	char dir[] = "/tmp/wblab-test-harden.XXXXXX";
+	char *path;
+	int status;
+	pid_t pid;
+	DIR *d;
+	struct dirent *de;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	path = xasprintf("%s/report.html", dir);
+	pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (!pid) {
+		struct rlimit fsize = { 1 << 20, 1 << 20 }, core = { 0, 0 };
+		size_t len = 4 << 20;
+		char *buf = xzalloc(len);
+
+		setrlimit(RLIMIT_CORE, &core);
+		setrlimit(RLIMIT_FSIZE, &fsize);
+		write_file_atomic(path, buf, len, 0644);
+		_exit(0);
+	}
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGXFSZ);
+	d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	while ((de = readdir(d)))
+		ck_assert_msg(de->d_name[0] == '.' &&
+				      !strstr(de->d_name, "tmp"),
+			      "left behind: %s", de->d_name);
+	closedir(d);
+	rm_rf(dir);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("harden");
@@ -949,6 +995,7 @@ int main(void)
 	tcase_add_test(tc, fuzz_trace_overflow_wb_written);
 	tcase_add_test(tc, fuzz_fio_token_past_end);
 	tcase_add_test(tc, fuzz_psi_number_past_end);
+	tcase_add_test(tc, killed_mid_write_leaves_no_temp);
 	tcase_add_test(tc, rm_rf_stops_at_mounts);
 	tcase_add_test(tc, cache_seal_detects_corruption);
 	suite_add_tcase(s, tc);

@@ -4,6 +4,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -132,6 +134,31 @@ fail:
 	return -1;
 }
 
+/*
+ * write_replace() with the signals that end a process by default while it
+ * writes held back: ^C, kill, hangup, quit, a file size limit (SIGXFSZ,
+ * the write then fails with EFBIG). The temporary file is renamed or
+ * removed before one of them acts, so none is left behind (#47: a
+ * report.html.tmp.PID stayed). SIGKILL is not held: nothing can be then.
+ */
+static int write_replace_held(const char *path, const void *data, size_t len,
+			      int mode)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXFSZ };
+	sigset_t hold, old;
+	int ret, saved;
+
+	sigemptyset(&hold);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaddset(&hold, sigs[i]);
+	pthread_sigmask(SIG_BLOCK, &hold, &old);
+	ret = write_replace(path, data, len, mode);
+	saved = errno;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	errno = saved;
+	return ret;
+}
+
 int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 {
 	char *where;
@@ -142,7 +169,7 @@ int write_file_atomic(const char *path, const void *data, size_t len, int mode)
 		return -1;
 	if (stream)
 		return write_in_place(path, data, len);
-	ret = write_replace(where, data, len, mode);
+	ret = write_replace_held(where, data, len, mode);
 	saved = errno;
 	free(where);
 	errno = saved;
