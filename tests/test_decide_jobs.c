@@ -24,6 +24,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmds.h"
 #include "decide/procedure.h"
@@ -471,6 +472,35 @@ START_TEST(decide_command_exits)
 END_TEST
 
 /*
+ * --json is JSON: a figure a row has none of (a rate's mean, a row's
+ * bound) is null, never NaN (before: "pct":NaN from a reference of 0, which strict
+ * parsers refuse); the new fields are there.
+ */
+START_TEST(decide_json_has_no_nan)
+{
+	char tmp[] = "/tmp/wblab-test-decide.XXXXXX";
+	int fd = mkstemp(tmp), saved;
+	struct strbuf out = STRBUF_INIT;
+
+	ck_assert_int_ge(fd, 0);
+	fflush(stdout);
+	saved = dup(1);
+	ck_assert_int_ge(dup2(fd, 1), 0);
+	ck_assert_int_eq(decide("report/fsync/ab", NULL, "--json"), 1);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	close(fd);
+	ck_assert_int_ge(strbuf_read_file(&out, tmp), 0);
+	unlink(tmp);
+	ck_assert_ptr_null(strstr(out.buf, "NaN"));
+	ck_assert_ptr_nonnull(strstr(out.buf, "\"holm\""));
+	ck_assert_ptr_nonnull(strstr(out.buf, "\"pct\":null"));
+	strbuf_release(&out);
+}
+END_TEST
+
+/*
  * A night's crash candidate faced with a re-run where neither side shows
  * it: tests/data/report/aa's second run has one boot-failed cell of 6
  * (the outcome and the console's panic: two candidates), its first none.
@@ -609,6 +639,7 @@ int main(void)
 	tcase_add_test(tc, beyond_the_threshold_is_tested);
 	tcase_add_test(tc, primary_rate_row);
 	tcase_add_test(tc, decide_command_exits);
+	tcase_add_test(tc, decide_json_has_no_nan);
 	tcase_add_test(tc, absent_event_is_decided);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

@@ -12,6 +12,7 @@
  * 4 unknown: a row or event neither (family_exit()).
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -106,6 +107,12 @@ static void thresholds_free(struct thresholds *th)
 	free(th->t);
 }
 
+/* A figure, or null where there is none (JSON has no NaN). */
+static json_object *num(double v)
+{
+	return isfinite(v) ? json_object_new_double(v) : NULL;
+}
+
 static json_object *hyp_json(const struct dhyp *h)
 {
 	json_object *o = json_object_new_object();
@@ -120,14 +127,21 @@ static json_object *hyp_json(const struct dhyp *h)
 	ADD("test", json_object_new_string(metric_test_name(d->test)));
 	ADD("n", json_object_new_int(d->na));
 	ADD("n_b", json_object_new_int(d->nb));
-	ADD("mean", json_object_new_double(d->a));
-	ADD("mean_b", json_object_new_double(d->b));
-	ADD("diff", json_object_new_double(d->diff));
-	ADD("pct", json_object_new_double(d->pct));
-	ADD("p", json_object_new_double(d->p));
-	ADD("p_same", json_object_new_double(d->p_same));
-	ADD("level", json_object_new_double(h->level));
-	ADD("threshold", json_object_new_double(h->threshold));
+	ADD("mean", num(d->a));
+	ADD("mean_b", num(d->b));
+	ADD("diff", num(d->diff));
+	ADD("pct", num(d->pct));
+	ADD("p", num(d->p));
+	ADD("p_same", num(d->p_same));
+	ADD("level", num(h->level));
+	ADD("holm", json_object_new_string(h->holm));
+	ADD("unsettled", json_object_new_boolean(h->unsettled));
+	ADD("constant", json_object_new_boolean(d->constant));
+	/* rates and constant rows: the rise still allowed, in pp */
+	ADD("bound", num(d->bound));
+	ADD("p_up", num(d->p_up));
+	ADD("p_down", num(d->p_down));
+	ADD("threshold", num(h->threshold));
 	ADD("why", json_object_new_string(d->why));
 #undef ADD
 	return o;
