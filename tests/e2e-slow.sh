@@ -12,6 +12,8 @@
 #  6. the jobs: bisect and validate on a git tree of the 6.1 source
 #     (tests/jobs/e2e-jobs.sh: 6 kernel builds and a few dozen cells), and
 #     the nightly's whole path (tests/jobs/e2e-nightly.sh);
+#  8. the 7.x kernels and every topology's smoke cell on 7.2 and
+#     debian-7.2 (tests/e2e-7x-slow.sh).
 set -u
 
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -127,6 +129,13 @@ if "$here/tests/e2e-faults-slow.sh"; then
 	pass "faults on the lab kernel (tests/e2e-faults-slow.sh)"
 else
 	fail "faults on the lab kernel (tests/e2e-faults-slow.sh)"
+fi
+
+# 8. The 7.x kernels: sid and experimental, every topology's smoke cell.
+if "$here/tests/e2e-7x-slow.sh"; then
+	pass "7.x kernels (tests/e2e-7x-slow.sh)"
+else
+	fail "7.x kernels (tests/e2e-7x-slow.sh)"
 fi
 
 if [ $fails = 0 ]; then
