@@ -563,6 +563,10 @@ START_TEST(test_sites_by_version)
 	ck_assert(stack_site_on(site_named("try_to_free_pages"), v72, all));
 	ck_assert(stack_site_on(site_named("__alloc_pages_noprof"), v72, all));
 	ck_assert(!stack_site_on(site_named("ext4_writepage"), v72, all));
+	/* The virtqueue leaf: one frame up on 7.x, where the old is refused. */
+	ck_assert(stack_site_on(site_named("virtqueue_add_sgs"), v72, all));
+	ck_assert(!stack_site_on(site_named("virtqueue_add_split"), v72, all));
+	ck_assert(stack_site_on(site_named("virtqueue_add_split"), v612, all));
 }
 END_TEST
 
