@@ -79,7 +79,8 @@ enum confirm_outcome confirm_decide(const struct family *det,
 		 * (family_decide_with()), so an absent one is `same` only
 		 * once its rise is bounded.
 		 */
-		if (h && !h->regression && h->d.verdict == VERDICT_UNKNOWN)
+		if (h && !h->regression &&
+		    (h->d.verdict == VERDICT_UNKNOWN || h->unsettled))
 			(*unknown)++;
 	}
 	/* Any regression of the re-run counts, a candidate or not. */
