@@ -19,6 +19,8 @@
 #include <string.h>
 
 #include "decide/procedure.h"
+#include "jobs/family.h"
+#include "jobs/pool.h"
 #include "jobs/validate.h"
 #include "report/report.h"
 #include "results/metric.h"
@@ -639,6 +641,117 @@ START_TEST(test_moderate_effects)
 }
 END_TEST
 
+/* ---- events: a harmless validate's false alarms, a crash's power ---- */
+
+/* Side `side` of a drawn pool: cell c of a loaded pool, not owned. */
+static void spool_add(struct pool *sp, const struct pool_cell *c,
+		      const char *side)
+{
+	sp->v = xrealloc(sp->v, (sp->n + 1) * sizeof(*sp->v));
+	sp->v[sp->n] = *c;
+	sp->v[sp->n].kernel = (char *)side;
+	sp->n++;
+	if (!strvec_has(&sp->groups, c->group))
+		strvec_push(&sp->groups, c->group);
+}
+
+static void spool_free(struct pool *sp)
+{
+	free(sp->v);
+	strvec_clear(&sp->groups);
+	memset(sp, 0, sizeof(*sp));
+}
+
+/*
+ * One validate of events only, validate's looks over the first n of
+ * a[9] and b[9] (cells of src): 1 a regression, 0 not.
+ */
+static int event_validate(const struct pool *src, const size_t *a,
+			  const size_t *b)
+{
+	struct dlooks l = DLOOKS_INIT;
+	int reg = 0;
+
+	dlooks_plan(&l, 3, 2, 8);
+	l.boundary = VALIDATE_BOUNDARY;
+	for (int n = l.first; n <= l.max && !reg; n += l.step) {
+		struct pool sp = POOL_INIT;
+		struct family f;
+		size_t open;
+
+		for (int i = 0; i < n; i++) {
+			spool_add(&sp, &src->v[a[i]], "A");
+			spool_add(&sp, &src->v[b[i]], "B");
+		}
+		family_decide(&f, &sp, "A", "B", NULL, 0, &l);
+		reg = family_regressions(&f) > 0;
+		open = family_unknown(&f);
+		family_release(&f);
+		spool_free(&sp);
+		if (!open)
+			break;
+	}
+	return reg;
+}
+
+/* The cells of src whose kernel is k, by index. */
+static size_t pool_cells(const struct pool *src, const char *k, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < src->n; i++)
+		if (!strcmp(src->v[i].kernel, k))
+			out[n++] = i;
+	return n;
+}
+
+/*
+ * Harmless: both sides drawn with replacement from report/aa's 12 cells
+ * of debian-6.1 (one boot-failed, a TCG timing panic: a kind both kernels
+ * share at about 8%): a regression is a false alarm, asserted at most
+ * 0.05 + 3 sigma. A crash: the base drawn from crash-rerun's 7 good
+ * cells, the patched side a crashed cell with probability 7/8 (the
+ * injected crash is armed in 7 boots of 8) else a good one: named in at
+ * least 95% of the validates.
+ */
+START_TEST(test_event_rates)
+{
+	const size_t runs = 1000;
+	struct pool src = POOL_INIT;
+	size_t aa[16], good[16], bad[16], na, ng, nc;
+	size_t a[9], b[9], alarms = 0, named = 0;
+
+	testdata_pool(&src, "aa", "report/aa/20261203-141600-381e");
+	testdata_pool(&src, "aa", "report/aa/20261203-141602-388e");
+	testdata_pool(&src, NULL, "jobs/crash-rerun");
+	na = pool_cells(&src, "aa", aa);
+	ng = pool_cells(&src, "git-4465b64a19f2", good);
+	nc = pool_cells(&src, "git-d2636e9262ff", bad);
+	ck_assert_uint_eq(na, 12);
+	for (size_t k = 0; k < runs; k++) {
+		for (size_t i = 0; i < 9; i++) {
+			a[i] = aa[draw(na)];
+			b[i] = aa[draw(na)];
+		}
+		alarms += event_validate(&src, a, b);
+		for (size_t i = 0; i < 9; i++) {
+			a[i] = good[draw(ng)];
+			b[i] = draw(8) < 7 ? bad[draw(nc)] : good[draw(ng)];
+		}
+		named += event_validate(&src, a, b);
+	}
+	if (verbose())
+		fprintf(stderr,
+			"events, %zu validates: harmless (a kind at 1 in 12) "
+			"failed %zu (band top %.4f); a crash in 7 boots of 8 "
+			"named in %zu\n",
+			runs, alarms, band_top(0.05, runs), named);
+	ck_assert_double_le((double)alarms / runs, band_top(0.05, runs));
+	ck_assert_uint_ge(named * 100, 95 * runs);
+	pool_free(&src);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("calibration");
@@ -660,6 +773,7 @@ int main(void)
 	tcase_set_timeout(tc, 1200);
 	tcase_add_test(tc, test_family_false_alarms);
 	tcase_add_test(tc, test_moderate_effects);
+	tcase_add_test(tc, test_event_rates);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
