@@ -559,6 +559,38 @@ START_TEST(absent_event_is_decided)
 }
 END_TEST
 
+/*
+ * bisect's ends from a reference of 0: reclaim-wr-direct 0 -> 295 pages
+ * on report/fsync/ab is "+100%" (from nothing) in struct decision, and
+ * `bisect --threshold 150` refused the ends (100 < 150); a change from
+ * nothing is beyond any relative threshold. A change in percent still
+ * faces it: fio-write +4.7% is not beyond 10.
+ */
+START_TEST(bisect_threshold_from_zero)
+{
+	struct pool p = POOL_INIT;
+	struct verdict_opts o = VERDICT_OPTS_INIT;
+	const char *grp = "ext4-disk/dirty-flood/512";
+	struct decision d;
+
+	testdata_pool(&p, NULL, "report/fsync/ab");
+	o.threshold = 150;
+	pool_decide_metric(&p, "6.1", "6.1-direct-writeback", grp,
+			   metric_by_name("reclaim-wr-direct"), &o, &d);
+	ck_assert_int_eq(d.verdict, VERDICT_DIFFERENT);
+	ck_assert_double_eq(d.a, 0);
+	ck_assert_double_eq(d.effect, 100);
+	ck_assert(decision_beyond(&d, 150));
+	o.threshold = 10;
+	pool_decide_metric(&p, "6.1", "6.1-direct-writeback", grp,
+			   metric_by_name("fio-write"), &o, &d);
+	ck_assert_double_lt(fabs(d.effect), 10);
+	ck_assert(!decision_beyond(&d, 10));
+	ck_assert(decision_beyond(&d, 0));
+	pool_free(&p);
+}
+END_TEST
+
 /* The first n cells of kernel k form its side; the rest none (""). */
 static void sides_of_n(struct report *r, size_t n)
 {
@@ -648,6 +680,7 @@ int main(void)
 	tcase_add_test(tc, decide_command_exits);
 	tcase_add_test(tc, decide_json_has_no_nan);
 	tcase_add_test(tc, absent_event_is_decided);
+	tcase_add_test(tc, bisect_threshold_from_zero);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -297,8 +297,7 @@ int bisect_confirm_ends(struct bctx *b)
 			strbuf_addch(&fig, '\n');
 			if (d.verdict == VERDICT_DIFFERENT &&
 			    (!bisect_event_mode(b) || d.effect > 0) &&
-			    (b->o->threshold <= 0 ||
-			     fabs(d.effect) >= b->o->threshold)) {
+			    decision_beyond(&d, b->o->threshold)) {
 				strvec_push(&b->groups, grp);
 				if (!b->ends_group) {
 					b->ends_effect = d.effect;

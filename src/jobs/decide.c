@@ -73,6 +73,15 @@ static void fmt_num(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.2f", v);
 }
 
+bool decision_beyond(const struct decision *d, double threshold)
+{
+	if (threshold <= 0)
+		return true;
+	if (!d->rate && d->a == 0 && d->effect != 0)
+		return true;
+	return fabs(d->effect) >= threshold;
+}
+
 void decision_format(const struct decision *d, const char *what,
 		     struct strbuf *out)
 {
