@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The private apt fetch (artifact/debfetch.c) against a real apt: a
- * file-based repository this test makes itself (packages built with
+ * file-based repository this test makes itself (served with apt's copy:
+ * method, so our lists are copies that go stale as a mirror's do) (packages built with
  * dpkg-deb, Packages and Release written by hand, [trusted=yes] for this
  * repository only), and a cache root of its own. What is checked: a
  * pinned version is fetched with its SHA-256; a version the suite does
@@ -55,14 +56,14 @@ static void make_deb(const char *name, const char *version, const char *deps,
 	char *payload = xasprintf("%s/usr/share/%s/VERSION", root, name);
 	char *rel = xasprintf("pool/%s_%s_amd64.deb", name, version);
 	char *deb = xasprintf("%s/%s", repo, rel);
-	char *text = xasprintf(
-		"Package: %s\nVersion: %s\nArchitecture: amd64\n"
-		"Maintainer: wblab <wblab@localhost>\n%s%s%s"
-		"Description: wblab test package\n",
-		name, version, deps ? "Depends: " : "", deps ? deps : "",
-		deps ? "\n" : "");
-	const char *argv[] = { "dpkg-deb", "--root-owner-group", "-b", root,
-			       deb, NULL };
+	char *text = xasprintf("Package: %s\nVersion: %s\nArchitecture: amd64\n"
+			       "Maintainer: wblab <wblab@localhost>\n%s%s%s"
+			       "Description: wblab test package\n",
+			       name, version, deps ? "Depends: " : "",
+			       deps ? deps : "", deps ? "\n" : "");
+	const char *argv[] = { "dpkg-deb", "--root-owner-group",
+			       "-b",	   root,
+			       deb,	   NULL };
 	char hex[HASH_HEX_LEN + 1];
 	struct stat st;
 	struct strbuf err = STRBUF_INIT;
@@ -101,10 +102,11 @@ static void write_index(const struct strbuf *packages)
 
 	put(pk, packages->buf);
 	ck_assert_int_eq(sha256_file_hex(pk, hex), 0);
-	text = xasprintf("Suite: %s\nCodename: %s\nArchitectures: amd64\n"
-			 "Components: main\nDate: Mon, 07 Dec 2026 00:00:00 UTC\n"
-			 "SHA256:\n %s %zu main/binary-amd64/Packages\n",
-			 SUITE, SUITE, hex, packages->len);
+	text = xasprintf(
+		"Suite: %s\nCodename: %s\nArchitectures: amd64\n"
+		"Components: main\nDate: Mon, 07 Dec 2026 00:00:00 UTC\n"
+		"SHA256:\n %s %zu main/binary-amd64/Packages\n",
+		SUITE, SUITE, hex, packages->len);
 	put(rel, text);
 	free(text);
 	free(pk);
@@ -141,7 +143,11 @@ static void setup(void)
 	snprintf(tmp, sizeof(tmp), "/tmp/wblab-test-debfetch.XXXXXX");
 	ck_assert_ptr_nonnull(mkdtemp(tmp));
 	snprintf(repo, sizeof(repo), "%s/repo", tmp);
-	snprintf(mirror, sizeof(mirror), "file:%s", repo);
+	/*
+	 * copy:, not file:, which apt reads in place (its lists are then the
+	 * repository's own files, never stale): a mirror's lists are copies.
+	 */
+	snprintf(mirror, sizeof(mirror), "copy:%s", repo);
 	cache = xasprintf("%s/cache", tmp);
 	setenv("WBLAB_CACHE", cache, 1);
 	setenv("WBLAB_HOME", home, 1);
@@ -154,9 +160,9 @@ static void teardown(void)
 	unsetenv("WBLAB_CACHE");
 }
 
-static const struct debfetch_source test_src = {
-	.spec = "lab/kernels/test.yaml", .suite = SUITE, .trusted = true
-};
+static const struct debfetch_source test_src = { .spec = "lab/kernels/test.yaml",
+						 .suite = SUITE,
+						 .trusted = true };
 
 static struct debfetch_source src(void)
 {
@@ -201,8 +207,8 @@ START_TEST(test_fetch_pinned)
 		ck_assert_str_eq(out[i].package, pkgs[i]);
 		ck_assert_str_eq(out[i].version, "1.0-1");
 		ck_assert_str_eq(out[i].suite, SUITE);
-		ck_assert_ptr_nonnull(strstr(out[i].path, "/downloads/" SUITE
-							  "/"));
+		ck_assert_ptr_nonnull(
+			strstr(out[i].path, "/downloads/" SUITE "/"));
 		/* What sha256sum prints of the file in the cache. */
 		ck_assert_int_eq(sha256_file_hex(out[i].path, hex), 0);
 		ck_assert_str_eq(out[i].sha256, hex);
@@ -260,7 +266,8 @@ START_TEST(test_gone_names_versions_and_leaves_cache_clean)
 	ck_assert(debfetch_gone());
 	ck_assert_msg(strstr(msg, "no longer carries wblab-test-image 1.0-1"),
 		      "%s", msg);
-	ck_assert_msg(strstr(msg, "1.0-3, 1.0-2") || strstr(msg, "1.0-2, 1.0-3"),
+	ck_assert_msg(strstr(msg, "1.0-3, 1.0-2") ||
+			      strstr(msg, "1.0-2, 1.0-3"),
 		      "%s", msg);
 	ck_assert_msg(strstr(msg, "version: 1.0-3"), "%s", msg);
 	ck_assert_msg(strstr(msg, "lab/kernels/test.yaml: version:"), "%s",
@@ -296,7 +303,8 @@ START_TEST(test_suite_moved_after_lists)
 	strvec_clear(&v);
 	make_repo(moved);
 	msg = stderr_of_gone(&s, "1.0-1", &ret);
-	ck_assert_int_eq(ret, -1);
+	ck_assert_msg(ret == -1, "fetched a version the suite dropped: %s",
+		      msg);
 	ck_assert_msg(debfetch_gone(), "%s", msg);
 	ck_assert_msg(strstr(msg, "it carries 1.0-2"), "%s", msg);
 	ck_assert_int_eq(entries(dl), 0);
@@ -318,13 +326,11 @@ START_TEST(test_exact_deps)
 	struct strvec deps = STRVEC_INIT;
 
 	make_repo(vers);
-	ck_assert_int_eq(debfetch_versions(&s, "wblab-test-image", true,
-					   &deps),
+	ck_assert_int_eq(debfetch_versions(&s, "wblab-test-image", true, &deps),
 			 0);
 	strvec_clear(&deps);
-	ck_assert_int_eq(debfetch_exact_deps(&s, "wblab-test-image", "1.0-1",
-					     &deps),
-			 0);
+	ck_assert_int_eq(
+		debfetch_exact_deps(&s, "wblab-test-image", "1.0-1", &deps), 0);
 	/* Not "kmod | busybox", not ">= 0.1": only the build's own parts. */
 	ck_assert_uint_eq(deps.nr, 2);
 	ck_assert_str_eq(deps.v[0], "wblab-test-binary");
@@ -352,7 +358,7 @@ START_TEST(test_private_config)
 	ck_assert_ptr_nonnull(strstr(sb.buf, "Dir::State::status"));
 	strbuf_reset(&sb);
 	ck_assert_int_ge(strbuf_read_file(&sb, list), 0);
-	ck_assert_ptr_nonnull(strstr(sb.buf, "[trusted=yes] file:"));
+	ck_assert_ptr_nonnull(strstr(sb.buf, "[trusted=yes] copy:"));
 	/* A package only the host's own suites have is not seen here. */
 	strvec_clear(&v);
 	ck_assert_int_eq(debfetch_versions(&s, "dpkg", false, &v), 0);
@@ -384,12 +390,13 @@ START_TEST(test_spec_rules)
 
 	ck_assert_int_ne(load_err("package: linux-image-x\nsuite: sid\n", &err),
 			 0);
-	ck_assert_ptr_nonnull(strstr(err.buf, "suite: and version: go together"));
+	ck_assert_ptr_nonnull(
+		strstr(err.buf, "suite: and version: go together"));
 	strbuf_reset(&err);
-	ck_assert_int_ne(load_err("base: \"7.2\"\nsuite: sid\nversion: 1-1\n",
-				  &err),
-			 0);
-	ck_assert_ptr_nonnull(strstr(err.buf, "takes its packages from its base"));
+	ck_assert_int_ne(
+		load_err("base: \"7.2\"\nsuite: sid\nversion: 1-1\n", &err), 0);
+	ck_assert_ptr_nonnull(
+		strstr(err.buf, "takes its packages from its base"));
 	strbuf_reset(&err);
 	ck_assert_int_ne(load_err("package: linux-image-x\nsuite: sid\n"
 				  "version: x1\n",

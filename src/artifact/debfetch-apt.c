@@ -134,7 +134,10 @@ static int make_dirs(const char *dir)
 
 /*
  * The suite's apt.conf: every directory apt reads or writes is the
- * suite's own. Sandbox::User root: _apt cannot enter the cache root.
+ * suite's own. Sandbox::User root: _apt cannot enter the cache root. No
+ * binary package cache: apt trusts one whose lists kept their size and
+ * mtime second, so a list rewritten within a second would be read stale;
+ * built from the lists each time instead (about a second for sid).
  */
 static char *apt_conf_text(const char *dir)
 {
@@ -153,6 +156,8 @@ static char *apt_conf_text(const char *dir)
 		"Dir::State::status \"%1$s/state/status\";\n"
 		"Dir::Cache \"%1$s/cache\";\n"
 		"Dir::Cache::Archives \"%1$s/archives\";\n"
+		"Dir::Cache::pkgcache \"\";\n"
+		"Dir::Cache::srcpkgcache \"\";\n"
 		"APT::Sandbox::User \"root\";\n"
 		"Acquire::Languages \"none\";\n"
 		"Acquire::IndexTargets::deb::DEP-11::DefaultEnabled \"false\";\n"

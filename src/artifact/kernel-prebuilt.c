@@ -235,8 +235,7 @@ static int stage(const struct kernel_spec *s, const char *root,
 	a->version = xstrdup(l.ver);
 	kernel_keep_system_map(a, l.map, tmpdir);
 	if (rename(l.vmlinuz, dst_k) || rename(l.config, dst_c) ||
-	    mkdir_p(moddst, 0755) || rmdir(moddst) ||
-	    rename(l.moddir, moddst))
+	    mkdir_p(moddst, 0755) || rmdir(moddst) || rename(l.moddir, moddst))
 		error("cannot stage kernel files in %s: %s", tmpdir,
 		      strerror(errno));
 	else

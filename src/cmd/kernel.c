@@ -134,7 +134,10 @@ static int available_row(const struct kernel_spec *s, struct strvec *seen,
 		json_object_array_add(arr, o);
 	} else {
 		printf("%-24s %-12s %-32s %-18s %s%s\n", s->name, s->suite, pkg,
-		       s->version, ret ? "(error)" : vers.nr ? has.buf : "-",
+		       s->version,
+		       ret     ? "(error)" :
+		       vers.nr ? has.buf :
+				 "-",
 		       !ret && !strvec_has(&vers, s->version) ?
 			       "  (pinned version gone)" :
 			       "");
