@@ -320,9 +320,9 @@ START_TEST(gz_compress_like_gzip_n)
 	int n, fd;
 
 	ck_assert_ptr_nonnull(mkdtemp(dir));
-	in = gzopen(
-		testdata_path("stack/lab-6.1-dw-ext4-leaf/stack_leaf_trace.gz"),
-		"rb");
+	src = testdata_path("stack/lab-6.1-dw-ext4-leaf/stack_leaf_trace.gz");
+	in = gzopen(src, "rb");
+	free(src);
 	ck_assert_ptr_nonnull(in);
 	while ((n = gzread(in, buf, sizeof(buf))) > 0)
 		strbuf_add(&orig, buf, n);
