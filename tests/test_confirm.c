@@ -253,6 +253,9 @@ START_TEST(recorded_and_shown)
 					   &commit, &kernel),
 			 0);
 	ck_assert_str_eq(commit, "c2");
+	free(run);
+	free(commit);
+	free(kernel);
 	ck_assert_int_eq(history_last_good(db, "mm", "other", "tcg", &run,
 					   &commit, &kernel),
 			 1);
