@@ -239,8 +239,9 @@ START_TEST(layer_errors)
 	ASSERT_ERR(
 		LAYERS("  - {name: d, type: disk, index: 0, guest: target}\n"),
 		"layers[0].guest: layer in guest target but the topology has no target");
-	ASSERT_ERR(LAYERS("  - {name: d, type: disk, index: 0}\n"),
-		   "layers: no fs, overlay, swap or top md layer in the main guest");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n"),
+		"layers: no fs, overlay, swap or top md layer in the main guest");
 	/* An md array no layer is on is a top: fio names /dev/md0. */
 	{
 		char *e = topo_errors(LAYERS(

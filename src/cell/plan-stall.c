@@ -63,7 +63,7 @@ void plan_stall_end(struct strbuf *p, const struct topology_spec *t,
 			 label);
 		plan_step(p, VERB_WAIT, label, timeout, NULL);
 		/* 120 s: every setup and teardown step's (cell/plan.c). */
-		plan_step_argv(p, VERB_TRY, l->name, "120",
+		plan_step_argv(p, VERB_TRY, l->name, STEP_TIMEOUT,
 			       (const char *const[]){ "dmsetup", "resume",
 						      "--noudevsync", l->name,
 						      NULL });

@@ -14,13 +14,12 @@
 #include "agent/proto.h"
 #include "cell/collectors-plan.h"
 #include "cell/plan.h"
+#include "cell/plan-failslab.h"
 #include "cell/plan-stall.h"
 #include "cell/step.h"
 #include "collect/stackprobe.h"
 #include "util/log.h"
 #include "util/strvec.h"
-
-#define STEP_TIMEOUT "120"
 
 #define RUN(p, label, ...)                               \
 	plan_step_argv(p, VERB_RUN, label, STEP_TIMEOUT, \
@@ -501,62 +500,6 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 	free(copy);
 }
 
-/*
- * failslab: every allocation from one slab cache fails while the workload
- * runs (CONFIG_FAILSLAB, CONFIG_FAULT_INJECTION_DEBUG_FS). With the cache
- * filter on, only caches whose own failslab file says 1 fail; allocations
- * that may reclaim fail too (ignore-gfp-wait N), so a mempool on that
- * cache lives on its reserved elements alone: workloads/md-failslab.
- * Armed last in the arm phase (a kernel without it fails setup at
- * "failslab", and what was set is in topology.txt), disarmed right after
- * the workload's steps, so the collectors and teardown allocate as usual.
- */
-#define FAILSLAB_DIR "/sys/kernel/debug/failslab/"
-
-const struct failslab_knob failslab_knobs[] = {
-	{ "cache-filter", "Y" }, { "ignore-gfp-wait", "N" }, { "verbose", "0" },
-	{ "interval", "1" },	 { "times", "-1" },	     { "space", "0" },
-	{ NULL, NULL },
-};
-
-static void failslab_arm(struct strbuf *p, const char *cache)
-{
-	char *slab, *path;
-
-	if (!cache)
-		return;
-	slab = xasprintf("/sys/kernel/slab/%s/failslab", cache);
-	for (const struct failslab_knob *k = failslab_knobs; k->name; k++) {
-		path = xasprintf(FAILSLAB_DIR "%s", k->name);
-		plan_step(p, VERB_PUT, path, k->value, NULL);
-		free(path);
-	}
-	plan_step(p, VERB_PUT, slab, "1", NULL);
-	plan_step(p, VERB_PUT, FAILSLAB_DIR "probability", FAILSLAB_PROBABILITY,
-		  NULL);
-	plan_step(p, VERB_CAPLINES, "topology.txt", "failslab",
-		  FAILSLAB_DIR "cache-filter", FAILSLAB_DIR "ignore-gfp-wait",
-		  FAILSLAB_DIR "probability", FAILSLAB_DIR "interval",
-		  FAILSLAB_DIR "times", slab, NULL);
-	/* A put only logs its failure: these make a missing knob fatal. */
-	RUN(p, "failslab", "grep", "-qx", "1", slab);
-	RUN(p, "failslab", "grep", "-qx", FAILSLAB_PROBABILITY,
-	    FAILSLAB_DIR "probability");
-	free(slab);
-}
-
-static void failslab_disarm(struct strbuf *p, const char *cache)
-{
-	char *slab;
-
-	if (!cache)
-		return;
-	slab = xasprintf("/sys/kernel/slab/%s/failslab", cache);
-	plan_step(p, VERB_PUT, FAILSLAB_DIR "probability", "0", NULL);
-	plan_step(p, VERB_PUT, slab, "0", NULL);
-	free(slab);
-}
-
 static void workload_steps(struct planner *pl, const struct workload_spec *w,
 			   const struct collectors_opts *co)
 {
@@ -608,7 +551,7 @@ static void workload_steps(struct planner *pl, const struct workload_spec *w,
 				       "--output=/tmp/wblab-out/fio.json",
 				       "/tmp/wblab-job.fio", NULL });
 	}
-	failslab_disarm(p, w->failslab);
+	plan_failslab_disarm(p, w->failslab);
 	plan_stall_end(p, pl->t, timeout);
 	/* The background hog's rounds and kills (agent/hog.c), as it ran. */
 	if (w->hog_size && w->fio)
@@ -686,7 +629,7 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		plan_step(out, VERB_GET, "vmstat.before", "/proc/vmstat", NULL);
 		plan_step(out, VERB_GET, "meminfo.before", "/proc/meminfo",
 			  NULL);
-		failslab_arm(out, w->failslab);
+		plan_failslab_arm(out, w->failslab);
 		workload_steps(&pl, w, &co);
 		plan_phase(out, PHASE_COLLECT);
 		plan_step(out, VERB_GET, "vmstat.after", "/proc/vmstat", NULL);

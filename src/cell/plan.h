@@ -34,21 +34,6 @@ struct plan_devs {
 void plan_devs_free(struct plan_devs *d);
 
 /*
- * A workload's failslab: the debugfs knobs of /sys/kernel/debug/failslab/
- * the plan writes, in this order, before the cache's own failslab file and
- * probability (the last: nothing fails before the filter is set). Ends
- * with a NULL name. cell.json records them (cell/results.c).
- */
-struct failslab_knob {
-	const char *name;
-	const char *value;
-};
-
-extern const struct failslab_knob failslab_knobs[];
-/* Written last, after the cache's own failslab file. */
-#define FAILSLAB_PROBABILITY "100"
-
-/*
  * Compile topology + workload into the agent's plan (see agent/proto.h):
  * setup bottom-up, snapshots, the workload, collection, teardown top-down.
  * Reads t and w only; fills devs (free with plan_devs_free()).

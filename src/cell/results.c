@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cell/plan-failslab.h"
 #include "cell/plan.h"
 #include "cell/results.h"
 #include "cell/collectors.h"

@@ -5,6 +5,9 @@
 #include "agent/proto.h"
 #include "util/strbuf.h"
 
+/* A setup or teardown step's deadline in the guest, seconds. */
+#define STEP_TIMEOUT "120"
+
 /* Append one plan step: fields escaped and TAB-separated, NULL-terminated. */
 void plan_step(struct strbuf *p, enum proto_verb verb, ...)
 	__attribute__((sentinel));
