@@ -564,6 +564,30 @@ START_TEST(write_never_replaces_a_node)
 }
 END_TEST
 
+/*
+ * validate- and bisect- work directories were time and pid: two jobs of
+ * one second in containers (pid 1 each) shared one. mkdir_stamped() makes
+ * a new one every call, by mkdir(2), never an existing one.
+ */
+START_TEST(stamped_dirs_are_new)
+{
+	char tmpl[] = "/tmp/wblab-stamped-XXXXXX";
+	char *root = mkdtemp(tmpl), *a, *b;
+	struct stat st;
+
+	ck_assert_ptr_nonnull(root);
+	ck_assert_int_eq(mkdir_stamped(root, "validate", &a), 0);
+	ck_assert_int_eq(mkdir_stamped(root, "validate", &b), 0);
+	ck_assert_str_ne(a, b);
+	ck_assert_int_eq(stat(a, &st), 0);
+	ck_assert(S_ISDIR(st.st_mode));
+	ck_assert_int_eq(strncmp(a + strlen(root), "/validate-2", 11), 0);
+	ck_assert_int_eq(rm_rf(root), 0);
+	free(a);
+	free(b);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("util");
@@ -584,6 +608,7 @@ int main(void)
 	tcase_add_test(tc, kver_of_releases);
 	tcase_add_test(tc, agent_caplines_as_grep);
 	tcase_add_test(tc, write_never_replaces_a_node);
+	tcase_add_test(tc, stamped_dirs_are_new);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -109,8 +109,6 @@ static int setup(struct bctx *b)
 {
 	struct bisect_opts *o = b->o;
 	struct strvec range = STRVEC_INIT;
-	char ts[32];
-	time_t now = time(NULL);
 	int ret = -1;
 
 	if (o->event) {
@@ -151,18 +149,16 @@ static int setup(struct bctx *b)
 		tree_resolve(o->tree, range.v[i], b->c[i].commit,
 			     b->c[i].subject, sizeof(b->c[i].subject));
 	}
-	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
 	if (o->resume) {
 		b->log = xstrdup(o->resume);
 		b->dir = xstrdup(o->results);
 	} else {
-		b->dir = xasprintf("%s/bisect-%s-%04x", o->results, ts,
-				   (unsigned int)getpid() & 0xffff);
-		b->log = xasprintf("%s/bisect.json", b->dir);
-		if (mkdir_p(b->dir, 0755) < 0) {
-			error("cannot create %s: %s", b->dir, strerror(errno));
+		if (mkdir_stamped(o->results, "bisect", &b->dir) < 0) {
+			error("cannot make a directory under %s: %s",
+			      o->results, strerror(errno));
 			goto out;
 		}
+		b->log = xasprintf("%s/bisect.json", b->dir);
 	}
 	ret = 0;
 out:

@@ -400,19 +400,19 @@ int validate_run(struct validate_opts *o)
 	struct vstate s = { .o = o,
 			    .jr.pool = POOL_INIT,
 			    .looks = DLOOKS_INIT };
-	char ts[32];
-	time_t now = time(NULL);
 	int ret = VALIDATE_INFRA;
 
 	s.looks.boundary = o->boundary;
-	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", gmtime(&now));
-	s.work = xasprintf("%s/validate-%s-%04x", o->results, ts,
-			   (unsigned int)getpid() & 0xffff);
 	if (matrix_spec_find(o->matrix, &s.m) || mbox_threads(o)) {
 		ret = 2;
 		goto out;
 	}
-	if (mkdir_p(s.work, 0755) < 0 || load_patches(&s))
+	if (mkdir_stamped(o->results, "validate", &s.work) < 0) {
+		error("cannot make a directory under %s: %s", o->results,
+		      strerror(errno));
+		goto out;
+	}
+	if (load_patches(&s))
 		goto out;
 	if (o->mbox && !o->build_only) {
 		/* the report is the reply's body as well */

@@ -10,10 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <time.h>
 
 #include "util/fs.h"
 #include "util/io.h"
@@ -202,6 +204,35 @@ int mkdir_p(const char *path, int mode)
 	if (mkdir(buf, mode) < 0 && errno != EEXIST)
 		return -1;
 	return 0;
+}
+
+int mkdir_stamped(const char *parent, const char *prefix, char **dir)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char ts[32];
+
+	*dir = NULL;
+	if (mkdir_p(parent, 0755) < 0)
+		return -1;
+	gmtime_r(&t, &tm);
+	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
+	for (int i = 0; i < 64; i++) {
+		uint16_t rnd;
+
+		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
+			rnd = (uint16_t)(getpid() * 31 + i);
+		free(*dir);
+		*dir = xasprintf("%s/%s-%s-%04x", parent, prefix, ts,
+				 (unsigned int)rnd);
+		if (!mkdir(*dir, 0755))
+			return 0;
+		if (errno != EEXIST)
+			break;
+	}
+	free(*dir);
+	*dir = NULL;
+	return -1;
 }
 
 /*

@@ -12,6 +12,14 @@
 int write_file_atomic(const char *path, const void *data, size_t len, int mode);
 int write_string_atomic(const char *path, const char *s);
 int mkdir_p(const char *path, int mode);
+/*
+ * A new directory parent/PREFIX-YYYYmmdd-HHMMSS-RRRR (UTC, RRRR random
+ * hex), made by mkdir(2) so that it is this process's alone: another
+ * job's directory of the same second is never reused (time and pid
+ * collided in containers). parent is made if missing. 0 with *dir set (to
+ * free), or -1 with errno.
+ */
+int mkdir_stamped(const char *parent, const char *prefix, char **dir);
 /* rm -rf that never crosses a mount point (fails with EBUSY there). */
 int rm_rf(const char *path);
 int path_exists(const char *path);
