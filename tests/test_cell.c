@@ -56,6 +56,27 @@ START_TEST(outcome_table)
 	f = ok;
 	f.agent_status = "workload-failed";
 	ck_assert_int_eq(decide(&f), OUTCOME_WORKLOAD_FAILED);
+	{
+		/*
+		 * A step its deadline stopped (--timeout 1 on smoke: fio's
+		 * status 124) says so; any other status is a failure.
+		 */
+		struct strbuf r = STRBUF_INIT;
+
+		f.fail_label = "fio";
+		f.fail_rc = "124";
+		ck_assert_int_eq(cell_outcome(&f, &r), OUTCOME_WORKLOAD_FAILED);
+		ck_assert_str_eq(
+			r.buf,
+			"workload step fio stopped at its deadline (the workload's timeout)");
+		strbuf_reset(&r);
+		f.fail_rc = "1";
+		cell_outcome(&f, &r);
+		ck_assert_str_eq(r.buf, "workload step fio failed");
+		strbuf_release(&r);
+		f.fail_label = NULL;
+		f.fail_rc = NULL;
+	}
 	/* A step that failed beside the kernel's hang report: the kernel's. */
 	f.console_hang = true;
 	f.console_title =

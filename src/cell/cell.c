@@ -496,13 +496,14 @@ static void classify(struct cell_ctx *x, struct cell_result *r,
 	struct cell_facts *f = &x->facts;
 	struct guest *g = &x->main.g;
 	struct strbuf reason = STRBUF_INIT;
-	char phase[32], label[128];
+	char phase[32], label[128], rc[16];
 
 	f->hello = g->hello;
 	f->exited = g->exited;
 	f->agent_status = g->agent_status;
 	f->fail_phase = exit_field(g, "phase", phase, sizeof(phase));
 	f->fail_label = exit_field(g, "label", label, sizeof(label));
+	f->fail_rc = exit_field(g, "rc", rc, sizeof(rc));
 	f->stopped_early = g->stopped && !g->exited;
 	/* A frame cut off by the guest's own poweroff is the agent's fault. */
 	f->proto_error = g->proto_error ||

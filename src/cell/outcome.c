@@ -126,8 +126,17 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		return OUTCOME_INFRA_ERROR;
 	}
 	if (eq(f->agent_status, "workload-failed")) {
-		strbuf_addf(r, "workload step %s failed",
-			    f->fail_label ? f->fail_label : "?");
+		/*
+		 * 124 is the agent's status for a step its deadline killed
+		 * (agent/plan.c wait_timeout(): --timeout, the workload's
+		 * timeout:): said so, not as a failure of the program.
+		 */
+		strbuf_addf(
+			r, "workload step %s %s",
+			f->fail_label ? f->fail_label : "?",
+			eq(f->fail_rc, "124") ?
+				"stopped at its deadline (the workload's timeout)" :
+				"failed");
 		/*
 		 * The kernel's own hang report beside a failed step: the step
 		 * timed out because tasks were stuck in the kernel (swap to

@@ -14,6 +14,7 @@ struct cell_facts {
 	bool exited; /* the agent sent its exit status */
 	const char *agent_status; /* ok | setup-failed | workload-failed */
 	const char *fail_phase, *fail_label; /* from the agent's exit */
+	const char *fail_rc; /* the failed step's status ("124": its deadline) */
 	bool boot_timeout; /* no hello in time */
 	bool boot_progressing; /* ...but the console was still advancing */
 	bool run_timeout; /* hello, then no exit in time */

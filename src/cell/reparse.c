@@ -77,6 +77,7 @@ static void recorded_facts(json_object *cell, struct cell_facts *f, char *phase,
 	f->exited = f->agent_status[0] != '\0';
 	f->fail_phase = str(cell, "agent.phase");
 	f->fail_label = str(cell, "agent.label");
+	f->fail_rc = str(cell, "agent.rc");
 }
 
 /* Errors only the live cell could see: keep them across a reparse. */
