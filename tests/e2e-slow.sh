@@ -11,7 +11,8 @@
 #     naming the option (uses a scratch wblab home; about a minute);
 #  6. the jobs: bisect and validate on a git tree of the 6.1 source
 #     (tests/jobs/e2e-jobs.sh: 6 kernel builds and a few dozen cells), and
-#     the nightly's whole path (tests/jobs/e2e-nightly.sh);
+#     the nightly's whole path (tests/jobs/e2e-nightly.sh), and wblab
+#     run --tree on that tree (tests/jobs/e2e-tree.sh);
 #  8. the 7.x kernels and every topology's smoke cell on 7.2 and
 #     debian-7.2 (tests/e2e-7x-slow.sh).
 set -u
@@ -122,6 +123,14 @@ if "$here/tests/jobs/e2e-nightly.sh"; then
 	pass "nightly (tests/jobs/e2e-nightly.sh)"
 else
 	fail "nightly (tests/jobs/e2e-nightly.sh)"
+fi
+
+# 6c. wblab run --tree: the same tree as a user's own, two refs and a
+#     dirty working tree (docs/quickstart.md).
+if "$here/tests/jobs/e2e-tree.sh"; then
+	pass "run --tree (tests/jobs/e2e-tree.sh)"
+else
+	fail "run --tree (tests/jobs/e2e-tree.sh)"
 fi
 
 # 7. Faults that need the lab kernel (LKDTM stack overflow in reclaim).
