@@ -78,11 +78,11 @@ services: deps
 # Unit tests (Check) then end-to-end tests that boot real guests.
 check: deps services
 	$(MAKE) all test-bins
-	tests/run-unit.sh $(TEST_BIN)
+	tests/run-unit.sh $(TEST_BIN) tests/lib-test.sh
 	tests/e2e.sh
 
 check-unit: all $(TEST_BIN)
-	tests/run-unit.sh $(TEST_BIN)
+	tests/run-unit.sh $(TEST_BIN) tests/lib-test.sh
 
 test-bins: $(TEST_BIN)
 

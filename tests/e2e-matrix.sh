@@ -10,11 +10,8 @@
 # Usage: tests/e2e-matrix.sh [SCENARIO...]   (default: all)
 . "$(dirname "$0")/lib.sh"
 
-all="parallel kill9 destroy pause deadline sigint diskfull hosts restart hostgone"
-want=${*:-$all}
+scenarios "parallel kill9 destroy pause deadline sigint diskfull hosts restart hostgone" "$@"
 echo "# wblab matrix end-to-end tests, results in $R"
-
-wants() { case " $want " in *" $1 "*) return 0 ;; esac; return 1; }
 
 # matrix FILE REPS [WORKLOAD]: a small no-op matrix.
 matrix() {

@@ -10,10 +10,8 @@
 # Usage: tests/e2e-remote.sh [SCENARIO...]   (default: all)
 . "$(dirname "$0")/lib.sh"
 
-all="split iscsi restart reap full"
-want=${*:-$all}
+scenarios "split iscsi restart reap full" "$@"
 echo "# wblab remote-host end-to-end tests, results in $R"
-wants() { case " $want " in *" $1 "*) return 0 ;; esac; return 1; }
 
 URI=qemu+tcp://127.0.0.1:16600/system
 POOL=/var/lib/wblab/remote-pool # the remote's path: absent here

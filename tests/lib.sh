@@ -83,7 +83,37 @@ none_left() (
 no_domains_left() { none_left list "$@"; }
 no_networks_left() { none_left net-list "$@"; }
 
+# scenarios ALL [NAME...]: the scenarios a suite runs, in $want: the names
+# given, or every one of ALL (space-separated) with none. An unknown name
+# is exit 2 naming the known ones, before anything runs: it would match no
+# `wants` and run nothing.
+scenarios() {
+	all=$1
+	shift
+	want=${*:-$all}
+	for s in $want; do
+		case " $all " in
+		*" $s "*) ;;
+		*)
+			echo "unknown scenario '$s'; known scenarios: $all" >&2
+			# The results dir mktemp made for nothing.
+			[ -n "${WBLAB_E2E_DIR:-}" ] || rmdir "$R" 2>/dev/null
+			exit 2
+			;;
+		esac
+	done
+}
+
+# wants NAME: the suite runs scenario NAME (scenarios set $want).
+wants() { case " $want " in *" $1 "*) return 0 ;; esac; return 1; }
+
+# The suite's status: a failed check, or no check at all (a suite that
+# checked nothing showed nothing), fails it.
 finish() {
 	echo "# $passes passed, $failures failed (results kept in $R)"
+	if [ $((passes + failures)) -eq 0 ]; then
+		echo "FAIL - no check ran"
+		return 1
+	fi
 	[ "$failures" -eq 0 ]
 }
