@@ -9,7 +9,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd/run-options.h"
+#include "testdata.h"
+#include "util/log.h"
 #include "util/parse-options.h"
+#include "util/run.h"
+#include "util/strbuf.h"
 #include "util/strvec.h"
 
 struct vals {
@@ -192,6 +197,60 @@ START_TEST(help_is_generated_from_the_table)
 }
 END_TEST
 
+/*
+ * Every command that runs cells through the engine takes --jobs with the
+ * one range of cmd/run-options.h: the built ./wblab, asked for its help
+ * after a --jobs (parsed first, so a value out of range is refused).
+ */
+START_TEST(jobs_one_range_in_every_command)
+{
+	static const char *const cmds[][2] = {
+		{ "matrix", "run" },
+		{ "validate", NULL },
+		{ "bisect", NULL },
+		{ "nightly", NULL },
+	};
+	char *wblab = xasprintf("%s/wblab", testdata_home());
+	char *max = xasprintf("%d", JOBS_MAX);
+	char *over = xasprintf("%d", JOBS_MAX + 1);
+	char *range = xasprintf("0..%d", JOBS_MAX);
+
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+		const char *argv[7];
+		const char *name = cmds[i][0];
+		int n = 0, v;
+
+		argv[n++] = wblab;
+		argv[n++] = cmds[i][0];
+		if (cmds[i][1])
+			argv[n++] = cmds[i][1];
+		argv[n++] = "--jobs";
+		v = n++;
+		argv[n++] = "-h";
+		argv[n] = NULL;
+		argv[v] = max;
+		ck_assert_msg(!run_capture(argv, &out, &err),
+			      "%s --jobs %s: %s", name, max, err.buf);
+		ck_assert_msg(strstr(out.buf, range), "%s --help: %s", name,
+			      out.buf);
+		strbuf_reset(&out);
+		strbuf_reset(&err);
+		argv[v] = over;
+		ck_assert_int_eq(run_capture(argv, &out, &err), 2);
+		ck_assert_msg(strstr(err.buf, "is out of range") &&
+				      strstr(err.buf, range),
+			      "%s --jobs %s: %s", name, over, err.buf);
+		strbuf_release(&out);
+		strbuf_release(&err);
+	}
+	free(wblab);
+	free(max);
+	free(over);
+	free(range);
+}
+END_TEST
+
 static int sub_seen;
 
 static int sub_fn(int argc, char **argv)
@@ -284,6 +343,7 @@ int main(void)
 	tcase_add_test(tc, bad_values_exit_2_naming_the_option);
 	tcase_add_test(tc, help_is_generated_from_the_table);
 	tcase_add_test(tc, subcommands);
+	tcase_add_test(tc, jobs_one_range_in_every_command);
 	tcase_add_test(tc, parse_size_and_duration);
 	tcase_add_test(tc, strvec_grows_without_a_guess);
 	suite_add_tcase(s, tc);

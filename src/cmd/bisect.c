@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "cmd/run-options.h"
 #include "jobs/bisect.h"
 #include "results/metric.h"
 #include "util/log.h"
@@ -47,8 +48,7 @@ static int parse(int argc, char **argv, const char *prefix,
 			   "results directory"),
 		OPT_STRING(0, "config-from", &o->config_from, "KERNEL",
 			   "lab kernel whose config base and fragments to use"),
-		OPT_INT(0, "jobs", &o->mo.jobs, "N", 0, 64,
-			"cells at once (0: what the host allows)"),
+		OPT__JOBS(0, &o->mo.jobs),
 		OPT_END(),
 	};
 	const char *const usage[] = {

@@ -56,8 +56,7 @@ static int matrix_run_cmd(int argc, char **argv)
 	int add_reps = 0;
 	bool json = false;
 	const struct option opts[] = {
-		OPT_INT('j', "jobs", &o.jobs, "N", 0, 1024,
-			"cells at once at most (0: what the hosts' cores and memory allow)"),
+		OPT__JOBS('j', &o.jobs),
 		OPT_STRING(
 			0, "hosts", &o.hosts, "FILE",
 			"libvirt hosts to run on (lab/hosts.yaml); default one host at --uri"),

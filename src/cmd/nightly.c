@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "cmd/cmds.h"
+#include "cmd/run-options.h"
 #include "jobs/history.h"
 #include "jobs/nightly.h"
 #include "results/metric.h"
@@ -30,8 +31,7 @@ int cmd_nightly(int argc, char **argv)
 			   "lab kernel whose config base and fragments to use"),
 		OPT_INT(0, "max-reps", &o.max_reps, "N", 3, 100,
 			"repetitions per commit at most when bisecting"),
-		OPT_INT(0, "jobs", &o.mo.jobs, "N", 0, 64,
-			"cells at once (0: what the host allows)"),
+		OPT__JOBS(0, &o.mo.jobs),
 		OPT_END(),
 	};
 	const char *const usage[] = { "wblab nightly lab/nightly.yaml", NULL };

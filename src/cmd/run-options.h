@@ -9,8 +9,9 @@
 
 /*
  * The option entries wblab run and wblab matrix run share (after git's
- * OPT__VERBOSE and friends): one name, value and range per setting, so
- * the two commands cannot drift apart. Where their --help words differ,
+ * OPT__VERBOSE and friends), and --jobs, which matrix run, validate,
+ * bisect and nightly share: one name, value and range per setting, so
+ * the commands cannot drift apart. Where their --help words differ,
  * the help (and the short name or value name) is the caller's.
  */
 
@@ -45,6 +46,15 @@ static inline int run_accel_env(const char *prefix, const char **accel)
 #define OPT__CMDLINE_EXTRA(v)                    \
 	OPT_STRING(0, "cmdline-extra", (v), "S", \
 		   "append S to the guest kernel command line")
+/*
+ * --jobs, a cap on cells at once over all hosts (0: what their cores and
+ * memory allow), of every command that runs cells through the engine.
+ */
+#define JOBS_MAX 1024
+#define OPT__JOBS(s, v)                                            \
+	OPT_INT((s), "jobs", (v), "N", 0, JOBS_MAX,                \
+		"cells at once at most (0: what the hosts' cores " \
+		"and memory allow)")
 #define OPT__KEEP(v) \
 	OPT_BOOL(0, "keep", (v), "keep each cell's overlay and disks")
 #define OPT__RESULTS(s, v, h) OPT_STRING((s), "results", (v), "DIR", (h))

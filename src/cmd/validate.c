@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmds.h"
+#include "cmd/run-options.h"
 #include "jobs/validate.h"
 #include "util/log.h"
 #include "util/parse-options.h"
@@ -48,8 +49,7 @@ int cmd_validate(int argc, char **argv)
 			"From: of the reply to the --mbox patch (wblab@HOST)"),
 		OPT_BOOL(0, "build-only", &o.build_only,
 			 "build the base (and the patched kernel) and stop"),
-		OPT_INT(0, "jobs", &o.mo.jobs, "N", 0, 64,
-			"cells at once (0: what the host allows)"),
+		OPT__JOBS(0, &o.mo.jobs),
 		OPT_END(),
 	};
 	const char *const usage[] = {
