@@ -5,7 +5,8 @@
 # variant. Each block runs every arm once, one cell at a time, in an
 # order a seeded shuffle fixes, until the cutoff: md RAID1 and RAID10
 # without a bitmap on both kernels, and with an internal bitmap on the
-# base kernel. `uptime` before each cell goes to stdout.
+# base kernel (or the TOPOLOGY:KERNEL words of $ARMS). `uptime` before
+# each cell goes to stdout.
 # Usage: docs/findings/md-failslab-blocks.sh RESULTS_DIR BASE RESCUER \
 #            'YYYY-MM-DD HH:MM' (UTC, no cell starts after it) [BLOCKS]
 # (run from the top of the checkout; WBLAB selects the binary)
@@ -19,7 +20,8 @@ mkdir -p "$R"
 echo "start $(date -u) $(uptime)"
 b=1
 while [ "$b" -le "$MAX" ]; do
-	order=$(/usr/bin/python3 -c "import random; r=random.Random(431207*1000+$b); a=['raid1-nobitmap:$BASE','raid1-nobitmap:$RESC','raid10-nobitmap:$BASE','raid10-nobitmap:$RESC','raid1-bitmap:$BASE','raid10-bitmap:$BASE']; r.shuffle(a); print(' '.join(a))")
+	order=$(ARMS="${ARMS:-raid1-nobitmap:$BASE raid1-nobitmap:$RESC raid10-nobitmap:$BASE raid10-nobitmap:$RESC raid1-bitmap:$BASE raid10-bitmap:$BASE}" \
+		/usr/bin/python3 -c "import os, random; r=random.Random(431207*1000+$b); a=os.environ['ARMS'].split(); r.shuffle(a); print(' '.join(a))")
 	for arm in $order; do
 		if [ "$(date +%s)" -ge "$CUT" ]; then
 			echo "cutoff $(date -u) $(uptime)"

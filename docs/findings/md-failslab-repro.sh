@@ -66,7 +66,9 @@ dev1=$1
 dev2=$2
 case $level in 1 | 10) ;; *) die "level must be 1 or 10" ;; esac
 case $bitmap in none | internal) ;; *) die "bitmap must be none or internal" ;; esac
-[ -b "$dev1" ] && [ -b "$dev2" ] || die "$dev1 or $dev2 is not a block device"
+if [ ! -b "$dev1" ] || [ ! -b "$dev2" ]; then
+	die "$dev1 or $dev2 is not a block device"
+fi
 command -v mdadm >/dev/null || die "mdadm not found"
 command -v fio >/dev/null || die "fio not found"
 [ -d /sys/kernel/debug/tracing ] || [ -d "$fs" ] ||
@@ -87,7 +89,13 @@ if [ -z "$cache" ]; then
 	cache=bio-192
 fi
 slab=/sys/kernel/slab/$cache
-[ -e "$slab/failslab" ] || die "no $slab/failslab: give the cache with -c (bio-N caches: $(ls /sys/kernel/slab | grep '^bio-' | tr '\n' ' '))"
+if [ ! -e "$slab/failslab" ]; then
+	caches=
+	for c in /sys/kernel/slab/bio-*; do
+		caches="$caches ${c##*/}"
+	done
+	die "no $slab/failslab: give the cache with -c (bio caches:$caches)"
+fi
 
 echo "kernel: $(uname -r)"
 echo "md level $level, bitmap $bitmap, cache $cache, $jobs fio jobs"
@@ -119,7 +127,7 @@ grep -H . "$fs/cache-filter" "$fs/ignore-gfp-wait" "$fs/probability" \
 	"$fs/interval" "$fs/times" "$slab/failslab"
 
 fio --name=md-writers --filename="$md" --direct=1 --ioengine=psync \
-	--rw=randwrite --bs=4k --size=512m --time_based=1 --runtime=20 \
+	--rw=randwrite --bs=4k --size=512m --time_based=1 --runtime=10 \
 	--numjobs="$jobs" --group_reporting=1 >/tmp/md-failslab-fio.txt 2>&1 &
 fio_pid=$!
 
@@ -131,7 +139,13 @@ done
 
 if kill -0 "$fio_pid" 2>/dev/null; then
 	echo "STUCK: fio still running after $wait_s s"
-	echo "md in flight (reads writes): $(cat /sys/block/$(basename "$(readlink -f "$md")")/inflight)"
+	mddev=$(basename "$(readlink -f "$md")")
+	echo "$mddev in flight (reads writes): $(cat "/sys/block/$mddev/inflight")"
+	for d in "$dev1" "$dev2"; do
+		b=$(basename "$(readlink -f "$d")")
+		[ -e "/sys/block/$b/inflight" ] &&
+			echo "$b in flight (reads writes): $(cat "/sys/block/$b/inflight")"
+	done
 	for p in $(pgrep -f md-writers); do
 		state=$(awk '{print $3}' "/proc/$p/stat" 2>/dev/null)
 		echo "--- pid $p state $state"
