@@ -9,16 +9,6 @@
 #include "cell/outcome.h"
 #include "collect/console.h"
 
-const char *outcome_name(enum cell_outcome o)
-{
-	static const char *const names[] = {
-		"ok",	"workload-failed", "crashed",
-		"hung", "boot-failed",	   "infra-error",
-	};
-
-	return names[o];
-}
-
 static bool eq(const char *a, const char *b)
 {
 	return a && b && !strcmp(a, b);

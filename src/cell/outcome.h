@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 
+#include "results/outcome.h"
 #include "util/strbuf.h"
 
 /* The facts a cell's outcome is decided from, in one place. */
@@ -30,17 +31,6 @@ struct cell_facts {
 	const char *host_fault;
 	bool deadline; /* the cell's overall deadline passed */
 };
-
-enum cell_outcome {
-	OUTCOME_OK,
-	OUTCOME_WORKLOAD_FAILED,
-	OUTCOME_CRASHED,
-	OUTCOME_HUNG,
-	OUTCOME_BOOT_FAILED,
-	OUTCOME_INFRA_ERROR,
-};
-
-const char *outcome_name(enum cell_outcome o);
 
 struct console_report;
 /*

@@ -14,6 +14,7 @@
 #include "cell/reparse.h"
 #include "cell/results.h"
 #include "collect/console.h"
+#include "results/outcome.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -68,7 +69,7 @@ static void recorded_facts(json_object *cell, struct cell_facts *f, char *phase,
 	const char *outcome = str(cell, "outcome");
 	const char *reason = str(cell, "outcome_reason");
 
-	f->hello = strcmp(outcome, "boot-failed") != 0;
+	f->hello = !outcome_is(outcome, OUTCOME_BOOT_FAILED);
 	f->boot_timeout = strstr(reason, "before the boot timeout") != NULL;
 	timeout_phase(reason, phase, len);
 	f->run_timeout = phase[0] != '\0';
@@ -166,7 +167,8 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 	r->console_changed = was.console_crash != now.console_crash ||
 			     was.console_hang != now.console_hang;
 	/* A host fault is not the console's to overrule. */
-	if (r->console_changed && strcmp(r->old_outcome, "infra-error"))
+	if (r->console_changed &&
+	    !outcome_is(r->old_outcome, OUTCOME_INFRA_ERROR))
 		decide_again(cell, &con, r);
 
 	m = results_metrics(dir);

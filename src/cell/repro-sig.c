@@ -11,6 +11,7 @@
 
 #include "cell/repro-int.h"
 #include "cell/repro.h"
+#include "results/outcome.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -118,7 +119,7 @@ json_object *repro_signature(json_object *cell)
 	 * percpu_ref_switch_to_atomic_sync, and its rerun's stall in the
 	 * same mempool_alloc did not count for lack of that one task.
 	 */
-	if (outcome && strcmp(outcome, "ok") &&
+	if (outcome && !outcome_is(outcome, OUTCOME_OK) &&
 	    !json_object_object_get_ex(sig, "stall", NULL) && common_wait(cell))
 		json_put_str(sig, "wait", common_wait(cell));
 	return sig;

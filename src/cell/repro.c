@@ -15,6 +15,7 @@
 #include "cell/repro.h"
 #include "cell/repro-int.h"
 #include "cell/reprosh.h"
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "spec/specs.h"
 #include "util/fs.h"
@@ -234,7 +235,7 @@ int repro_bundle(const char *cell_arg, const char *out_dir, struct strbuf *err)
 		strbuf_addf(err, "%s: no outcome", cell_json);
 		goto out;
 	}
-	if (!strcmp(repro_str(x.cell, "outcome"), "infra-error")) {
+	if (outcome_is(repro_str(x.cell, "outcome"), OUTCOME_INFRA_ERROR)) {
 		strbuf_addf(
 			err,
 			"%s: infra-error: a host fault, not the kernel's; nothing to reproduce",

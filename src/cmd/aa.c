@@ -19,6 +19,7 @@
 #include "cmd/run-options.h"
 #include "matrix/matrix.h"
 #include "report/report.h"
+#include "results/outcome.h"
 #include "util/log.h"
 #include "util/parse-options.h"
 #include "virt/virt.h"
@@ -197,7 +198,7 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 				    c0->topology, c0->workload, c0->memory_mib);
 			goto fail;
 		}
-		if (!strcmp(c->outcome, "ok"))
+		if (outcome_is(c->outcome, OUTCOME_OK))
 			idx[pool++] = i;
 	}
 	{

@@ -16,6 +16,7 @@
 #include "cell/reparse.h"
 #include "cell/results.h"
 #include "cmd/cmds.h"
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -87,7 +88,7 @@ static void say(const char *id, const struct reparse_result *r)
 	else if (r->console_changed)
 		printf("%s: console verdict changed, outcome %s stays (%s)\n",
 		       id, r->old_outcome,
-		       strcmp(r->old_outcome, "infra-error") ?
+		       !outcome_is(r->old_outcome, OUTCOME_INFRA_ERROR) ?
 			       "decided again, the same" :
 			       "a host fault is kept");
 	else

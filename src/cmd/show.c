@@ -14,6 +14,7 @@
 
 #include "cmd/cmds.h"
 #include "results/metric.h"
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "stats/stats.h"
 #include "util/json.h"
@@ -132,7 +133,7 @@ static int show_cell(const struct results_run *run,
 		strbuf_addf(&text, "%-20.20s %-3d %-12s", kernel, rep, outcome);
 	}
 	k->cells++;
-	k->ok += !strcmp(outcome, "ok");
+	k->ok += outcome_is(outcome, OUTCOME_OK);
 	for (size_t f = 0; f < s->nr_fig; f++) {
 		double v = c->json ? metric_value(c->json, s->fig[f]) : NAN;
 

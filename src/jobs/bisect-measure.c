@@ -13,6 +13,7 @@
 #include "jobs/bisect-int.h"
 #include "jobs/decide.h"
 #include "jobs/tree.h"
+#include "results/outcome.h"
 #include "stats/stats.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -165,7 +166,8 @@ static bool boot_failed_only(struct bctx *b, const char *k)
 			continue;
 		n++;
 		o = json_path(c->cell, "outcome");
-		bf += o && !strcmp(json_object_get_string(o), "boot-failed");
+		bf += o && outcome_is(json_object_get_string(o),
+				      OUTCOME_BOOT_FAILED);
 	}
 	return n && bf == n;
 }

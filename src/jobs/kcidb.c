@@ -12,6 +12,7 @@
 #include "jobs/family.h"
 #include "jobs/kcidb.h"
 #include "results/metric.h"
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -127,10 +128,10 @@ static json_object *number(double v, const struct metric *m)
 
 static const char *cell_status(const char *outcome)
 {
-	if (!strcmp(outcome, "ok"))
+	if (outcome_is(outcome, OUTCOME_OK))
 		return "PASS";
 	/* a host fault: the test harness failed, the kernel is unknown */
-	if (!strcmp(outcome, "infra-error"))
+	if (outcome_is(outcome, OUTCOME_INFRA_ERROR))
 		return "MISS";
 	return "FAIL";
 }

@@ -14,6 +14,7 @@
 #include "cell/cell.h"
 #include "cell/results.h"
 #include "matrix/engine.h"
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -44,6 +45,7 @@ int read_cell_json(struct matrix_cell_result *cr, json_object **out)
 	struct strbuf why = STRBUF_INIT;
 	json_object *o = results_read_json(path, &why);
 	const char *name;
+	int k;
 
 	strbuf_release(&why);
 	free(path);
@@ -51,12 +53,12 @@ int read_cell_json(struct matrix_cell_result *cr, json_object **out)
 	if (!o)
 		return -1;
 	name = json_object_get_string(json_path(o, "outcome"));
-	for (int k = OUTCOME_OK; k <= OUTCOME_INFRA_ERROR; k++)
-		if (name && !strcmp(name, outcome_name(k))) {
-			cr->outcome = k;
-			*out = o;
-			return 0;
-		}
+	k = outcome_parse(name);
+	if (k >= 0) {
+		cr->outcome = k;
+		*out = o;
+		return 0;
+	}
 	json_object_put(o);
 	return -1;
 }

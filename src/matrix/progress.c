@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "matrix/progress.h"
+#include "results/outcome.h"
 #include "util/log.h"
 
 #define BAR_WIDTH 30
@@ -153,9 +154,9 @@ void progress_end(struct progress *p, const char *host, int slot,
 		 * "not ok" counts kernel outcomes only: an infra-error is
 		 * the host's, counted apart, never a kernel's failure.
 		 */
-		if (!strcmp(outcome, "infra-error"))
+		if (outcome_is(outcome, OUTCOME_INFRA_ERROR))
 			p->infra++;
-		else if (p->results++, strcmp(outcome, "ok"))
+		else if (p->results++, !outcome_is(outcome, OUTCOME_OK))
 			p->failed++;
 		p->cell_s_sum += seconds;
 		p->cell_s_n++;

@@ -21,6 +21,7 @@
 
 #include "report/mail-int.h"
 #include "report/report.h"
+#include "results/outcome.h"
 #include "util/html.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -137,7 +138,7 @@ static void deepest(const struct rpt_side *s, size_t m, bool probes, double *v,
 	for (size_t i = 0; i < s->n; i++) {
 		const struct rpt_cell *c = s->cells[i];
 
-		if (isnan(c->val[m]) || strcmp(c->outcome, "ok"))
+		if (isnan(c->val[m]) || !outcome_is(c->outcome, OUTCOME_OK))
 			continue;
 		*lossy |= probes && c->rw_lossy;
 		if (isnan(*v) || c->val[m] > *v) {

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/outcome.h"
 #include "util/gnuplot.h"
 #include "util/html.h"
 #include "util/log.h"
@@ -372,7 +373,7 @@ static void outcome_matrix(struct strbuf *out, const struct rpt_group *g)
 		strbuf_addstr(out, "</th>");
 		for (size_t i = 0; i < g->sides[s].n; i++) {
 			const struct rpt_cell *c = g->sides[s].cells[i];
-			bool ok = !strcmp(c->outcome, "ok");
+			bool ok = outcome_is(c->outcome, OUTCOME_OK);
 
 			strbuf_addf(out, "<td class=\"%s\" title=\"",
 				    ok ? "ok" : "bad");

@@ -15,6 +15,7 @@
 
 #include "report/mail-int.h"
 #include "report/report.h"
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "util/dvec.h"
 #include "util/build.h"
@@ -328,7 +329,7 @@ static void repro_hint(struct strbuf *out, const struct rpt_group *g)
 				w = c;
 		}
 	}
-	if (!w || (!strcmp(w->outcome, "ok") && !w->nr_events))
+	if (!w || (outcome_is(w->outcome, OUTCOME_OK) && !w->nr_events))
 		return;
 	/* A cell id runs to 60 characters: wrapped, the outcome stays in
 	 * the 80 columns. */
@@ -360,8 +361,8 @@ static void group_section(struct strbuf *out, const struct report *r,
 			size_t ok = 0;
 
 			for (size_t i = 0; i < g->sides[s].n; i++)
-				ok += !strcmp(g->sides[s].cells[i]->outcome,
-					      "ok");
+				ok += outcome_is(g->sides[s].cells[i]->outcome,
+						 OUTCOME_OK);
 			strbuf_addf(&runs, "%s%s %zu (%zu ok)", s ? ", " : "",
 				    g->sides[s].name, g->sides[s].n, ok);
 		}

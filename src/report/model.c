@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/outcome.h"
 #include "util/log.h"
 
 void report_init(struct report *r, const struct report_opts *o)
@@ -442,21 +443,24 @@ static void build_outcomes(struct rpt_group *g)
 {
 	char kind[64];
 
-	static const char *const outcomes[] = { "crashed", "hung",
-						"boot-failed",
-						"workload-failed" };
+	static const enum cell_outcome outcomes[] = {
+		OUTCOME_CRASHED,
+		OUTCOME_HUNG,
+		OUTCOME_BOOT_FAILED,
+		OUTCOME_WORKLOAD_FAILED,
+	};
 	static const char *const kinds[] = { "oom", "stack_overflow",
 					     "hung_task" };
 
 	for (size_t i = 0; i < ARRAY_SIZE(outcomes); i++)
-		add_outcome_row(g, outcomes[i], true, -1);
+		add_outcome_row(g, outcome_name(outcomes[i]), true, -1);
 	for (size_t i = 0; i < ARRAY_SIZE(kinds); i++)
 		add_outcome_row(g, kinds[i], false, -1);
 	for (size_t s = 0; s < g->nr_sides; s++)
 		for (size_t i = 0; i < g->sides[s].n; i++) {
 			const struct rpt_cell *c = g->sides[s].cells[i];
 
-			if (strcmp(c->outcome, "ok"))
+			if (!outcome_is(c->outcome, OUTCOME_OK))
 				add_outcome_row(g, c->outcome, true, -1);
 			for (size_t e = 0; e < c->nr_events; e++)
 				add_outcome_row(g, c->events[e].kind, false,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/outcome.h"
 
 /* Cells of a side with an event of kind, each cell counted once. */
 unsigned rpt_side_cells_with(const struct rpt_side *s, const char *kind)
@@ -30,7 +31,7 @@ size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out)
 
 	for (size_t i = 0; i < s->n; i++)
 		if (!isnan(s->cells[i]->val[m]) &&
-		    !strcmp(s->cells[i]->outcome, "ok"))
+		    outcome_is(s->cells[i]->outcome, OUTCOME_OK))
 			out[k++] = s->cells[i]->val[m];
 	return k;
 }

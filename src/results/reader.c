@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results/outcome.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -129,7 +130,7 @@ bool results_cell_counts(json_object *cell)
 	json_object *o = json_path(cell, "outcome");
 
 	return o && json_object_is_type(o, json_type_string) &&
-	       strcmp(json_object_get_string(o), "infra-error");
+	       !outcome_is(json_object_get_string(o), OUTCOME_INFRA_ERROR);
 }
 
 /* Fill c from run.json's entry idx: its dir checked, its cell.json read. */
@@ -194,13 +195,15 @@ int results_for_each_cell(const struct results_run *run, results_cell_fn fn,
 
 int results_outcome_severity(const char *outcome)
 {
-	static const char *const order[] = { "ok", "workload-failed",
-					     "boot-failed", "hung", "crashed" };
+	/* 0: an infra-error or an unknown name. */
+	static const int severity[NR_OUTCOMES] = {
+		[OUTCOME_OK] = 1,	   [OUTCOME_WORKLOAD_FAILED] = 2,
+		[OUTCOME_BOOT_FAILED] = 3, [OUTCOME_HUNG] = 4,
+		[OUTCOME_CRASHED] = 5,
+	};
+	int o = outcome_parse(outcome);
 
-	for (size_t i = 0; outcome && i < ARRAY_SIZE(order); i++)
-		if (!strcmp(outcome, order[i]))
-			return (int)i + 1;
-	return 0;
+	return o < 0 ? 0 : severity[o];
 }
 
 static size_t nr_events(json_object *cell)
