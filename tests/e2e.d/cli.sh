@@ -105,3 +105,8 @@ cp lab/kernels/debian-6.1.yaml "$U/my-deb61.yaml"
 ./wblab run --kernel "$U/my-deb61.yaml" --topology none --workload noop --results "$U/res" >"$U/run.log" 2>&1
 jcheck "$(ls "$U"/res/*/cells/*/cell.json | head -n 1)" '.kernel.name == "my-deb61" and .outcome == "ok" and .cell == "my-deb61_none_noop_1"' \
 	"run --kernel PATH: a cell of the user's spec, named by its file"
+
+# README's lists of shipped specs are the files (tools/spec-lists).
+tools/spec-lists --check README.md 2>"$R/spec-lists.err" &&
+	pass "README lists every shipped spec (tools/spec-lists --check)" ||
+	fail "README spec lists: $(head -c 400 "$R/spec-lists.err")"
