@@ -490,6 +490,53 @@ START_TEST(change_point_candidate)
 END_TEST
 
 /*
+ * The change point must reach tonight, and its cut is not a night late
+ * (issue 41 item 7), on the real nights of change_point_candidate with
+ * night 6 missed by the one look. (1) Night 9 (whose cells crashed)
+ * given 0 pages: nights 1-9 cut after night 5 (0 -> 152.3 pages, p
+ * 0.035), but tonight is back at the old level (0, nearer the left's 0
+ * than the right's 152.3): no candidate (before: raised, the last
+ * change's right segment always ends tonight). (2) As
+ * if night 5 had built the revert (night 6's commit 27e7402e70d7) and
+ * measured 40 pages: E-divisive cuts after night 5, a night late (8 ->
+ * 203.1 pages, p 0.025), and the re-run's reference was night 5's
+ * commit, the bad one. Night 5 departs from every night before it, so
+ * the cut moves to after night 4: 0 -> 162.3 pages over nights 5-8, the
+ * reference night 4's commit 4465b64a19f2.
+ */
+START_TEST(change_point_reach_and_cut)
+{
+	struct family det = { 0 };
+	struct strbuf rep = STRBUF_INIT;
+	char *ref = NULL;
+	sqlite3 *db = e2e_nights();
+
+	exec(db, "DELETE FROM candidates WHERE night = 6;"
+		 " UPDATE nights SET verdict = 'good' WHERE id = 6");
+	exec(db, "UPDATE night_metrics SET mean = 0, n = 3 WHERE night = 9"
+		 " AND metric = 'reclaim-wr-direct'");
+	ck_assert_int_eq(changes_at(db, 9, &det, 0, &rep, &ref), 0);
+	ck_assert_msg(!*rep.buf, "DEBUG %s", rep.buf);
+	exec(db, "UPDATE night_metrics SET mean = 40 WHERE night = 5"
+		 " AND metric = 'reclaim-wr-direct';"
+		 " UPDATE nights SET commit_id ="
+		 " '27e7402e70d735592c8fbb459913e436fa9d5245' WHERE id = 5");
+	ck_assert_int_eq(changes_at(db, 8, &det, 0, &rep, &ref), 1);
+	ck_assert_msg(
+		!strcmp(rep.buf,
+			"change point: reclaim-wr-direct (ext4-disk/dirty-flood/512)"
+			" changed after night 4 (4465b64a19f2): 0 -> 162.3 pages,"
+			" worse; p=0.025, 4 nights before, 4 after: a candidate\n"),
+		"%s", rep.buf);
+	ck_assert_str_eq(ref, "4465b64a19f2f706b5b0628beceb238e836ce62d");
+	family_release(&det);
+	strbuf_release(&rep);
+	free(ref);
+	sqlite3_close(db);
+}
+END_TEST
+
+/*
  * A change point whose row a re-run rejected (same) across the same
  * change is not raised again every night it reaches: on the real nights
  * of change_point_candidate, had night 6's re-run (night 5's commit
@@ -577,6 +624,7 @@ int main(void)
 	tcase_add_test(tc, known_regression);
 	tcase_add_test(tc, change_point_candidate);
 	tcase_add_test(tc, rejected_change_point);
+	tcase_add_test(tc, change_point_reach_and_cut);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

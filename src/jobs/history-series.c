@@ -308,29 +308,81 @@ static const char night_sql[] =
 	"SELECT tree, COALESCE(host, '-'), COALESCE(accel, '-') FROM nights"
 	" WHERE id = ?1";
 
-/* The series' last change point, if its right segment ends at night. */
+static double mean_of(const double *x, size_t a, size_t b)
+{
+	double sum = 0;
+
+	for (size_t i = a; i < b; i++)
+		sum += x[i];
+	return sum / (double)(b - a);
+}
+
+/* Night i's mean is nearer the after level than the before level. */
+static bool at_after_level(const struct hseries *s, size_t i, double before,
+			   double after)
+{
+	return fabs(s->mean[i] - after) < fabs(s->mean[i] - before);
+}
+
+/*
+ * Night i is beyond every night of [a, i) the way the series changed:
+ * above all of them for a rise, below all for a fall.
+ */
+static bool departs(const struct hseries *s, size_t a, size_t i, bool up)
+{
+	for (size_t j = a; j < i; j++)
+		if (up ? s->mean[i] <= s->mean[j] : s->mean[i] >= s->mean[j])
+			return false;
+	return true;
+}
+
+/*
+ * The series' last change point, if it reaches night: night is the
+ * series' newest value and is at the changed level (nearer the right
+ * segment's mean than the left's), not back where it was. The last
+ * change's right segment always ends at the newest value, so that alone
+ * said nothing (issue 41 item 7).
+ *
+ * E-divisive can cut a night late: the first changed night ends the left
+ * segment, and its commit would become the re-run's reference and the
+ * bisection's good end. The cut is placed at the first night that
+ * departs from every night before it in the left segment the way the
+ * series changed: it moves back while the left's last night does (the
+ * left keeps 2 nights or more). A left segment without a change ends on
+ * its own extreme 1 time in k (k nights): then the reference is a night
+ * older, which costs the bisection one night, never a changed reference.
+ * The means are recomputed; the p stays the one E-divisive gave its cut.
+ */
 static int last_change(const struct hseries *s, long long night,
 		       struct history_change *c)
 {
 	const struct stats_cp *cp;
+	size_t idx;
+	double mb, ma;
 
 	if (!s->n || s->night[s->n - 1] != night || !s->ncp)
 		return 0;
 	cp = &s->cp[s->ncp - 1];
-	if (cp->after != s->n)
+	idx = cp->index;
+	mb = cp->mean_before;
+	ma = cp->mean_after;
+	while (idx - cp->before > 2 &&
+	       departs(s, cp->before, idx - 1, ma > mb)) {
+		idx--;
+		mb = mean_of(s->mean, cp->before, idx);
+		ma = mean_of(s->mean, idx, cp->after);
+	}
+	if (!at_after_level(s, s->n - 1, mb, ma))
 		return 0;
 	*c = (struct history_change){
-		.before = s->night[cp->index - 1],
-		.after = s->night[cp->index],
-		.before_commit = xstrdup(s->commit[cp->index - 1]),
-		.nights_before = cp->index - cp->before,
-		.nights_after = cp->after - cp->index,
-		.mean_before = cp->mean_before,
-		.mean_after = cp->mean_after,
-		.pct = cp->mean_before != 0 ?
-			       100 * (cp->mean_after - cp->mean_before) /
-				       fabs(cp->mean_before) :
-			       NAN,
+		.before = s->night[idx - 1],
+		.after = s->night[idx],
+		.before_commit = xstrdup(s->commit[idx - 1]),
+		.nights_before = idx - cp->before,
+		.nights_after = cp->after - idx,
+		.mean_before = mb,
+		.mean_after = ma,
+		.pct = mb != 0 ? 100 * (ma - mb) / fabs(mb) : NAN,
 		.p = cp->p,
 	};
 	return 1;
