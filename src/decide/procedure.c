@@ -100,9 +100,11 @@ const char *dhyp_event_key(const struct dhyp *h)
 }
 
 /*
- * In the bad direction and beyond the threshold: in % of the reference,
- * or from nothing (a count that was 0 on every reference cell and is not
- * now has no percentage; the test said it differs, and that is the news).
+ * In the bad direction and beyond the threshold: at least the row's
+ * absolute floor (metric_abs_floor(): 32 pages for a page count) and in
+ * % of the reference, or from nothing (a count that was 0 on every
+ * reference cell and is not now has no percentage: the floor is its
+ * threshold; a row without a floor, any change the test calls different).
  */
 bool dhyp_bad_change(const struct dhyp *h, double diff, double pct)
 {
@@ -110,6 +112,8 @@ bool dhyp_bad_change(const struct dhyp *h, double diff, double pct)
 		return false;
 	if (h->event)
 		return true;
+	if (fabs(diff) < h->d.floor)
+		return false;
 	if (isnan(pct))
 		return diff != 0;
 	return fabs(pct) >= h->threshold;
@@ -171,9 +175,14 @@ static void short_of_threshold(struct dhyp *h)
 
 	h->regression = false;
 	h->unsettled = true;
-	snprintf(d->why + len, sizeof(d->why) - len,
-		 "; beyond %g%%: p=%.3g, not below %.3g", h->threshold,
-		 p_beyond(h), h->level);
+	if (d->floor > 0)
+		snprintf(d->why + len, sizeof(d->why) - len,
+			 "; beyond %g%% and %g: p=%.3g, not below %.3g",
+			 h->threshold, d->floor, p_beyond(h), h->level);
+	else
+		snprintf(d->why + len, sizeof(d->why) - len,
+			 "; beyond %g%%: p=%.3g, not below %.3g", h->threshold,
+			 p_beyond(h), h->level);
 }
 
 /* rejected: Holm's step said different; level: the look's, for `same`. */

@@ -90,20 +90,23 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 			const struct verdict_opts *o, struct vdecision *d)
 {
 	struct stats_test t;
-	double *la, *lb;
+	double *la, *lb, margin, gm = 0;
 
 	d->p_same = d->p_up = d->p_down = NAN;
 	/* No spread to test with: verdict_apply() decides it as a rate. */
 	if (d->constant)
 		return;
 	if (test != MTEST_LOG1P_WELCH) {
-		stats_tost_rel(a, na, b, nb, o->threshold, &t);
+		margin = fmax(o->threshold / 100 * fabs(d->a), o->floor);
+		if (o->floor > o->threshold / 100 * fabs(d->a))
+			stats_tost(a, na, b, nb, margin, &t);
+		else
+			stats_tost_rel(a, na, b, nb, o->threshold, &t);
 		if (t.valid)
 			d->p_same = t.p;
 		if (test == MTEST_WELCH && d->test == MTEST_WELCH)
-			stats_welch_beyond(a, na, b, nb,
-					   o->threshold / 100 * fabs(d->a),
-					   &d->p_up, &d->p_down);
+			stats_welch_beyond(a, na, b, nb, margin, &d->p_up,
+					   &d->p_down);
 		return;
 	}
 	la = xmalloc(na * sizeof(*la));
@@ -112,12 +115,20 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 	memcpy(lb, b, nb * sizeof(*lb));
 	log1p_all(la, na);
 	log1p_all(lb, nb);
-	stats_tost(la, na, lb, nb, log1p(o->threshold / 100), &t);
+	/*
+	 * The ratio 1 + threshold, or a rise of the floor from the
+	 * reference's geometric mean g of 1 + x, log(1 + floor / g),
+	 * whichever is larger: from 0 (g = 1) it is log(1 + floor).
+	 */
+	for (size_t i = 0; i < na; i++)
+		gm += la[i] / na;
+	margin = fmax(log1p(o->threshold / 100), log1p(o->floor / exp(gm)));
+	stats_tost(la, na, lb, nb, margin, &t);
 	if (t.valid)
 		d->p_same = t.p;
 	if (d->test == MTEST_LOG1P_WELCH)
-		stats_welch_beyond(la, na, lb, nb, log1p(o->threshold / 100),
-				   &d->p_up, &d->p_down);
+		stats_welch_beyond(la, na, lb, nb, margin, &d->p_up,
+				   &d->p_down);
 	free(la);
 	free(lb);
 }
@@ -294,6 +305,7 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 		goto out;
 	}
 	d->threshold = o->threshold;
+	d->floor = o->floor;
 	d->constant = constant_equal(xa, d->na, xb, d->nb);
 	verdict_test(test, xa, d->na, xb, d->nb, &t, &d->test);
 	d->p = t.valid ? t.p : NAN;

@@ -39,6 +39,12 @@ struct verdict_opts {
 	 * in percentage points of cells (a rate); `same` means smaller.
 	 */
 	double threshold;
+	/*
+	 * A metric's absolute floor in its unit (metric_abs_floor()): the
+	 * margin is the larger of threshold % of |mean(a)| and this, so a
+	 * reference of 0 has a threshold; 0: percentages only.
+	 */
+	double floor;
 	int min_n; /* fewer values on a side: unknown */
 	/*
 	 * A rate: Fisher's one-sided p that b has the event more often
@@ -68,6 +74,7 @@ struct vdecision {
 	double pct;
 	double p; /* the difference test's p (two-sided; Fisher: see greater) */
 	double p_same; /* TOST's p against the threshold; NAN if none */
+	double floor; /* verdict_opts.floor: the margin's absolute least */
 	/*
 	 * The one-sided p that the change is beyond the threshold upwards
 	 * (p_up) or downwards (p_down), on the test's scale (log1p: the

@@ -511,6 +511,25 @@ double metric_value(json_object *cell, const struct metric *m)
 	return v * m->scale;
 }
 
+/*
+ * The absolute floor of a count row: one reclaim batch, SWAP_CLUSTER_MAX
+ * (32) pages, in the row's unit (128 KiB; 1 for a count of events, the
+ * smallest change it can show). Reclaim scans, writes and frees in
+ * batches of 32 pages, so a difference of a few pages from a reference of
+ * 0 is one batch's remainder, not a change in behaviour. Other kinds have
+ * none: their threshold is a percentage only.
+ */
+double metric_abs_floor(const struct metric *m)
+{
+	if (m->kind != MK_COUNT)
+		return 0;
+	if (!strcmp(m->unit, "pages"))
+		return 32;
+	if (!strcmp(m->unit, "KiB"))
+		return 32 * 4;
+	return 1;
+}
+
 const char *metric_kind_name(enum metric_kind k)
 {
 	static const char *const names[] = { "count", "continuous", "rate",

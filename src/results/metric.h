@@ -112,6 +112,12 @@ const struct metric *metric_lookup(const char *name, struct strbuf *err);
  */
 double metric_value(json_object *cell, const struct metric *m);
 
+/*
+ * The smallest change of the row that can be beyond any threshold, in its
+ * unit: a threshold from a reference of 0 (or near it) is this, not a
+ * percentage. 0 for a row with none (every kind but a count).
+ */
+double metric_abs_floor(const struct metric *m);
 const char *metric_kind_name(enum metric_kind k); /* "count", ... */
 const char *metric_test_name(enum metric_test t); /* "log1p-welch", ... */
 const char *metric_table_name(enum metric_table t); /* "metric", ... */
