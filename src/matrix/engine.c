@@ -25,7 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
-#include <sys/random.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <time.h>
@@ -55,39 +54,26 @@
 /*
  * TIME-XXXX, XXXX random: the pid's low bits were the same for runs
  * started in one second in containers (each one's pid 1 or so), and three
- * runs wrote into one directory. engine_new_run_dir() makes it unique.
+ * runs wrote into one directory. mkdir_stamped() names and makes it, the
+ * same as validate's and bisect's work directories.
  */
-void engine_make_run_id(char *buf, size_t len)
-{
-	time_t t = time(NULL);
-	uint16_t rnd;
-	struct tm tm;
-	char ts[32];
-
-	if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
-		rnd = (uint16_t)(getpid() ^ (long long)(now_mono() * 1e9));
-	gmtime_r(&t, &tm);
-	strftime(ts, sizeof(ts), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, len, "%s-%04x", ts, (unsigned int)rnd);
-}
-
 int engine_new_run_dir(const char *results, char *run_id, size_t len,
 		       char **run_dir)
 {
-	*run_dir = NULL;
-	if (mkdir_p(results, 0755) < 0)
+	const char *base;
+
+	if (mkdir_stamped(results, NULL, run_dir) < 0)
 		return -1;
-	for (int i = 0; i < 64; i++) {
-		engine_make_run_id(run_id, len);
+	base = strrchr(*run_dir, '/') + 1;
+	if (strlen(base) >= len) {
+		rmdir(*run_dir);
 		free(*run_dir);
-		*run_dir = xasprintf("%s/%s", results, run_id);
-		/* never mkdir_p: a directory that exists is another run's */
-		if (!mkdir(*run_dir, 0755))
-			return 0;
-		if (errno != EEXIST)
-			return -1;
+		*run_dir = NULL;
+		errno = ENAMETOOLONG;
+		return -1;
 	}
-	return -1;
+	memcpy(run_id, base, strlen(base) + 1);
+	return 0;
 }
 
 /* A kernel made in code (matrix_opts.kernels), else lab/kernels/NAME. */

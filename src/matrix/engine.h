@@ -94,13 +94,12 @@ struct engine {
 	int db_errors; /* records wblab.db refused: the run fails */
 };
 
-void engine_make_run_id(char *buf, size_t len);
 /*
- * A new run directory in results (made if need be): an id of
- * engine_make_run_id() whose directory mkdir(2) creates, never one that
- * exists (another run's, started in the same second), tried again if so.
- * 0 with run_id and *run_dir set, or -1 with errno (*run_dir the last
- * tried, or NULL).
+ * A new run directory in results (made if need be): an id
+ * YYYYmmdd-HHMMSS-RRRR whose directory mkdir(2) creates, never one that
+ * exists (another run's, started in the same second), tried again if so
+ * (mkdir_stamped()). 0 with run_id and *run_dir set, or -1 with errno
+ * (*run_dir NULL).
  */
 int engine_new_run_dir(const char *results, char *run_id, size_t len,
 		       char **run_dir);

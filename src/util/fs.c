@@ -223,8 +223,8 @@ int mkdir_stamped(const char *parent, const char *prefix, char **dir)
 		if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != sizeof(rnd))
 			rnd = (uint16_t)(getpid() * 31 + i);
 		free(*dir);
-		*dir = xasprintf("%s/%s-%s-%04x", parent, prefix, ts,
-				 (unsigned int)rnd);
+		*dir = xasprintf("%s/%s%s%s-%04x", parent, prefix ? prefix : "",
+				 prefix ? "-" : "", ts, (unsigned int)rnd);
 		if (!mkdir(*dir, 0755))
 			return 0;
 		if (errno != EEXIST)

@@ -14,7 +14,8 @@ int write_string_atomic(const char *path, const char *s);
 int mkdir_p(const char *path, int mode);
 /*
  * A new directory parent/PREFIX-YYYYmmdd-HHMMSS-RRRR (UTC, RRRR random
- * hex), made by mkdir(2) so that it is this process's alone: another
+ * hex; no "PREFIX-" when prefix is NULL: a run id), made by mkdir(2) so
+ * that it is this process's alone: another
  * job's directory of the same second is never reused (time and pid
  * collided in containers). parent is made if missing. 0 with *dir set (to
  * free), or -1 with errno.
