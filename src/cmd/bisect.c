@@ -40,8 +40,7 @@ static int parse(int argc, char **argv, const char *prefix,
 		OPT_STRING(
 			0, "event", &o->event, "KIND[:TITLE]",
 			"event or outcome rate to bisect (oom, crashed:BUG...)"),
-		OPT_INT(0, "max-reps", &o->max_reps, "N", 3, 100,
-			"repetitions per commit at most, while unknown"),
+		OPT__MAX_REPS(&o->max_reps),
 		OPT_STRING(0, "resume", &o->resume, "LOG",
 			   "continue the bisection that wrote LOG"),
 		OPT_STRING(0, "results", &o->results, "DIR",
@@ -92,10 +91,11 @@ static int parse(int argc, char **argv, const char *prefix,
 	return 0;
 }
 
-#define BISECT_OPTS_INIT                                                   \
-	{                                                                  \
-		.results = "results", .config_from = "6.1", .max_reps = 8, \
-		.mo = MATRIX_OPTS_INIT, .out = stdout                      \
+#define BISECT_OPTS_INIT                                              \
+	{                                                             \
+		.results = "results", .config_from = "6.1",           \
+		.max_reps = MAX_REPS_DEFAULT, .mo = MATRIX_OPTS_INIT, \
+		.out = stdout                                         \
 	}
 
 int cmd_bisect(int argc, char **argv)

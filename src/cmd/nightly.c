@@ -22,15 +22,14 @@
 int cmd_nightly(int argc, char **argv)
 {
 	struct nightly_opts o = { .config_from = "6.1",
-				  .max_reps = 8,
+				  .max_reps = MAX_REPS_DEFAULT,
 				  .mo = MATRIX_OPTS_INIT,
 				  .out = stdout };
 	struct nightly_spec s;
 	const struct option opts[] = {
 		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",
 			   "lab kernel whose config base and fragments to use"),
-		OPT_INT(0, "max-reps", &o.max_reps, "N", 3, 100,
-			"repetitions per commit at most when bisecting"),
+		OPT__MAX_REPS(&o.max_reps),
 		OPT__JOBS(0, &o.mo.jobs),
 		OPT_END(),
 	};

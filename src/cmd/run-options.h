@@ -55,6 +55,19 @@ static inline int run_accel_env(const char *prefix, const char **accel)
 	OPT_INT((s), "jobs", (v), "N", 0, JOBS_MAX,                \
 		"cells at once at most (0: what the hosts' cores " \
 		"and memory allow)")
+/*
+ * --max-reps of the jobs (validate, bisect, nightly). A job looks at n =
+ * first, first + 2, ... cells a side (first: the matrix's reps, at least
+ * 3) while a row is unknown, and its last look is the first at or past N
+ * (dlooks_plan()). The default is itself a look, 9, so that a job with
+ * the default runs to exactly the looks docs/jobs.md describes: 3, 5, 7,
+ * 9 (it was 8, which a job passed, to 9, without saying so).
+ */
+#define MAX_REPS_DEFAULT 9
+#define OPT__MAX_REPS(v)                                                      \
+	OPT_INT(0, "max-reps", (v), "N", 3, 100,                              \
+		"the last look: 2 more repetitions a side while unknown, up " \
+		"to the first look at or past N (3, 5, 7, 9)")
 #define OPT__KEEP(v) \
 	OPT_BOOL(0, "keep", (v), "keep each cell's overlay and disks")
 #define OPT__RESULTS(s, v, h) OPT_STRING((s), "results", (v), "DIR", (h))

@@ -21,7 +21,7 @@ int cmd_validate(int argc, char **argv)
 	struct validate_opts o = { .matrix = "validate",
 				   .results = "results",
 				   .config_from = "6.1",
-				   .max_reps = 8,
+				   .max_reps = MAX_REPS_DEFAULT,
 				   .patches = STRVEC_INIT,
 				   .mo = MATRIX_OPTS_INIT,
 				   .out = stdout };
@@ -38,8 +38,7 @@ int cmd_validate(int argc, char **argv)
 			"lab/matrices/<M>.yaml or a path (its thresholds decide)"),
 		OPT_STRING(0, "results", &o.results, "DIR",
 			   "results directory"),
-		OPT_INT(0, "max-reps", &o.max_reps, "N", 3, 100,
-			"repetitions per side at most, while a row is unknown"),
+		OPT__MAX_REPS(&o.max_reps),
 		OPT_CHOICE(0, "boundary", &boundary, "B", dboundary_names,
 			   "how alpha is spent over the looks"),
 		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",

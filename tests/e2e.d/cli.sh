@@ -74,6 +74,13 @@ rc=$?
 ! ./wblab help report | grep -q 'repeatable.*repeatable' &&
 	pass "help: repeatable said once" || fail "help: $(./wblab help report | grep repeatable)"
 
+# The jobs' --max-reps default is their last documented look (3, 5, 7, 9).
+for cmd in validate bisect nightly; do
+	./wblab help $cmd | grep -q -- '--max-reps N .*(3, 5, 7, 9) (3..100, default 9)' &&
+		pass "$cmd --max-reps: default 9, the last of the looks 3, 5, 7, 9" ||
+		fail "$cmd --max-reps: $(./wblab help $cmd | grep -- --max-reps)"
+done
+
 # No host reachable at the start (here a libvirt port nobody listens on):
 # exit 1 naming the host and what to do, and no run directory to resume.
 ./wblab run --kernel debian-6.1 --topology none --workload noop --uri qemu+tcp://127.0.0.1:1/system \
