@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel build: the config. defconfig (or the spec's base config), the
- * fragments merged in, olddefconfig, then a check that every option a lab
- * fragment asks for survived.
+ * Kernel build: the config. defconfig (or the spec's base config, or a
+ * user's .config file), the fragments merged in, olddefconfig, then a
+ * check that every option a lab fragment (or a user's) asks for survived.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,6 +12,7 @@
 #include "artifact/cache.h"
 #include "artifact/kbuild-int.h"
 #include "util/fs.h"
+#include "util/hash.h"
 #include "util/log.h"
 #include "util/str.h"
 
@@ -84,6 +85,65 @@ static const char *config_value(struct strbuf *cfg, const char *sym)
 	return NULL; /* absent: unknown symbol or unmet dependency */
 }
 
+/* Add one fragment's requests to *req (the last request for a symbol wins). */
+static int read_requests(const char *file, bool strict, struct kopt **req,
+			 size_t *nreq, size_t *alloc, struct strbuf *msg)
+{
+	struct strbuf text = STRBUF_INIT;
+	const char *p;
+	int line = 0;
+
+	if (strbuf_read_file(&text, file) < 0) {
+		strbuf_addf(msg, "cannot read %s: %s\n", file, strerror(errno));
+		strbuf_release(&text);
+		return -1;
+	}
+	p = text.buf;
+	while (p && *p) {
+		const char *nl = strchr(p, '\n');
+		char *l = xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
+		char *sym, *val;
+		size_t i;
+
+		line++;
+		p = nl ? nl + 1 : NULL;
+		if (!parse_config_line(l, &sym, &val)) {
+			free(l);
+			continue;
+		}
+		free(l);
+		for (i = 0; i < *nreq; i++)
+			if (!strcmp((*req)[i].sym, sym))
+				break;
+		if (i == *nreq) {
+			if (*nreq == *alloc) {
+				*alloc = *alloc ? *alloc * 2 : 64;
+				*req = xrealloc(*req, *alloc * sizeof(**req));
+			}
+			(*req)[(*nreq)++].sym = sym;
+		} else {
+			free(sym);
+			free((*req)[i].val);
+		}
+		(*req)[i].val = val;
+		(*req)[i].file = file;
+		(*req)[i].line = line;
+		(*req)[i].strict = strict;
+	}
+	strbuf_release(&text);
+	return 0;
+}
+
+/* Whether a .config value got satisfies the request want. */
+static bool value_holds(const char *want, const char *got)
+{
+	if (!strcmp(want, "n"))
+		return !got || !strcmp(got, "n");
+	if (!strcmp(want, "m")) /* built in is as good as a module */
+		return got && (!strcmp(got, "m") || !strcmp(got, "y"));
+	return got && !strcmp(got, want);
+}
+
 int kbuild_config_verify(const char *config, const char *const *fragments,
 			 const bool *strict, int n, struct strbuf *msg,
 			 struct strbuf *warn_msg)
@@ -99,67 +159,18 @@ int kbuild_config_verify(const char *config, const char *const *fragments,
 		return -1;
 	}
 	for (int f = 0; f < n; f++) {
-		struct strbuf text = STRBUF_INIT;
-		const char *p;
-		int line = 0;
-
-		if (strbuf_read_file(&text, fragments[f]) < 0) {
-			strbuf_addf(msg, "cannot read %s: %s\n", fragments[f],
-				    strerror(errno));
-			strbuf_release(&text);
+		if (read_requests(fragments[f], strict ? strict[f] : true, &req,
+				  &nreq, &alloc, msg)) {
 			strbuf_release(&cfg);
 			kopts_free(req, nreq);
 			return -1;
 		}
-		p = text.buf;
-		while (p && *p) {
-			const char *nl = strchr(p, '\n');
-			char *l =
-				xstrndup(p, nl ? (size_t)(nl - p) : strlen(p));
-			char *sym, *val;
-			size_t i;
-
-			line++;
-			p = nl ? nl + 1 : NULL;
-			if (!parse_config_line(l, &sym, &val)) {
-				free(l);
-				continue;
-			}
-			free(l);
-			for (i = 0; i < nreq; i++)
-				if (!strcmp(req[i].sym, sym))
-					break;
-			if (i == nreq) {
-				if (nreq == alloc) {
-					alloc = alloc ? alloc * 2 : 64;
-					req = xrealloc(req,
-						       alloc * sizeof(*req));
-				}
-				req[nreq++].sym = sym;
-			} else {
-				free(sym);
-				free(req[i].val);
-			}
-			req[i].val = val;
-			req[i].file = fragments[f];
-			req[i].line = line;
-			req[i].strict = strict ? strict[f] : true;
-		}
-		strbuf_release(&text);
 	}
 	for (size_t i = 0; i < nreq; i++) {
 		const char *got = config_value(&cfg, req[i].sym);
 		const char *want = req[i].val;
-		bool ok;
 
-		if (!strcmp(want, "n"))
-			ok = !got || !strcmp(got, "n");
-		else if (!strcmp(want,
-				 "m")) /* built in is as good as a module */
-			ok = got && (!strcmp(got, "m") || !strcmp(got, "y"));
-		else
-			ok = got && !strcmp(got, want);
-		if (ok)
+		if (value_holds(want, got))
 			continue;
 		strbuf_addf(
 			req[i].strict ? msg : warn_msg,
@@ -174,6 +185,84 @@ int kbuild_config_verify(const char *config, const char *const *fragments,
 	kopts_free(req, nreq);
 	strbuf_release(&cfg);
 	return bad;
+}
+
+int kbuild_config_conflicts(const char *const *lab, int nlab,
+			    const char *const *user, int nuser,
+			    struct strbuf *msg)
+{
+	struct kopt *need = NULL, *ask = NULL;
+	size_t nneed = 0, aneed = 0, nask = 0, aask = 0;
+	int bad = 0;
+
+	for (int f = 0; f < nlab && bad >= 0; f++)
+		if (read_requests(lab[f], true, &need, &nneed, &aneed, msg))
+			bad = -1;
+	for (int f = 0; f < nuser && bad >= 0; f++)
+		if (read_requests(user[f], true, &ask, &nask, &aask, msg))
+			bad = -1;
+	for (size_t i = 0; bad >= 0 && i < nask; i++) {
+		for (size_t j = 0; j < nneed; j++) {
+			if (strcmp(ask[i].sym, need[j].sym) ||
+			    value_holds(need[j].val, ask[i].val))
+				continue;
+			strbuf_addf(
+				msg,
+				"%s:%d: %s=%s: the lab needs %s=%s (%s:%d)\n",
+				ask[i].file, ask[i].line, ask[i].sym,
+				ask[i].val, need[j].sym, need[j].val,
+				need[j].file, need[j].line);
+			bad++;
+		}
+	}
+	kopts_free(need, nneed);
+	kopts_free(ask, nask);
+	return bad;
+}
+
+int kbuild_config_overrides(const char *config, const char *const *lab,
+			    int nlab, struct strbuf *msg)
+{
+	struct strbuf cfg = STRBUF_INIT;
+	struct kopt *need = NULL;
+	size_t nneed = 0, aneed = 0;
+	int changed = 0;
+
+	if (strbuf_read_file(&cfg, config) < 0) {
+		strbuf_addf(msg, "cannot read %s: %s\n", config,
+			    strerror(errno));
+		return -1;
+	}
+	if (!strstr(cfg.buf, "CONFIG_")) {
+		strbuf_addf(msg, "%s: not a kernel .config (no CONFIG_ line)\n",
+			    config);
+		strbuf_release(&cfg);
+		return -1;
+	}
+	for (int f = 0; f < nlab; f++) {
+		if (read_requests(lab[f], true, &need, &nneed, &aneed, msg)) {
+			changed = -1;
+			goto out;
+		}
+	}
+	for (size_t j = 0; j < nneed; j++) {
+		const char *got = config_value(&cfg, need[j].sym);
+
+		if (value_holds(need[j].val, got))
+			continue;
+		strbuf_addf(msg, "%s: %s in %s, %s by %s:%d\n", need[j].sym,
+			    !got	      ? "absent" :
+			    !strcmp(got, "n") ? "not set" :
+						got,
+			    config,
+			    !strcmp(need[j].val, "n") ? "not set" : need[j].val,
+			    need[j].file, need[j].line);
+		changed++;
+	}
+out:
+	kopts_free(need, nneed);
+	strbuf_release(&cfg);
+	return changed;
 }
 
 /* Resolve a fragment: the lab's own (strict) or the kernel tree's. */
@@ -196,6 +285,31 @@ static char *fragment_path(struct kb *k, const char *name, bool *strict)
 	error("%s: config fragment %s is neither in lab/configs nor in the kernel's kernel/configs",
 	      k->s->path, name);
 	return NULL;
+}
+
+/* "NAME" or "NAME (sha256 HEX)" when path is a readable file. */
+static void add_input(struct strbuf *sb, const char *name, const char *path)
+{
+	char hex[HASH_HEX_LEN + 1];
+
+	strbuf_addf(sb, "%s%s", sb->len ? ", " : "", name);
+	if (path && path_exists(path) && !sha256_file_hex(path, hex))
+		strbuf_addf(sb, " (sha256 %s)", hex);
+}
+
+char *kb_config_inputs(const struct kb *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	add_input(&sb, k->plan.config_base,
+		  k->plan.config_base[0] == '/' ? k->plan.config_base : NULL);
+	for (size_t i = 0; i < k->plan.fragments.n; i++) {
+		char *p = kbuild_lab_file("configs", k->plan.fragments.v[i]);
+
+		add_input(&sb, k->plan.fragments.v[i], p);
+		free(p);
+	}
+	return strbuf_detach(&sb, NULL);
 }
 
 int kb_configure(struct kb *k)
@@ -237,7 +351,14 @@ int kb_configure(struct kb *k)
 		goto out;
 	info("kernel %s: configuring (%s + %zu fragments)", k->s->name,
 	     k->plan.config_base, k->plan.fragments.n);
-	{
+	if (k->plan.config_base[0] == '/') {
+		/* A user's .config (run --config FILE): the lab's fragments go over it. */
+		if (copy_file(k->plan.config_base, config, 0644)) {
+			error("kernel %s: cannot copy %s to %s: %s", k->s->name,
+			      k->plan.config_base, config, strerror(errno));
+			goto out;
+		}
+	} else {
 		const char *mk[] = {
 			"make", "-C", k->srctree, objarg, k->plan.config_base,
 			NULL

@@ -300,6 +300,7 @@ int kb_install(struct kb *k, const char *hash, struct kernel_artifact *a)
 	a->version = xstrdup(rel.buf);
 	a->source = xstrdup(k->ident);
 	a->patches = strbuf_detach(&pl, NULL);
+	a->config_inputs = kb_config_inputs(k);
 	a->origin = xstrdup("built");
 	{
 		char *map = xasprintf("%s/System.map", k->obj);

@@ -95,6 +95,8 @@ int kb_check_patches(const char *name, const char *pristine, char **paths,
 
 /* kbuild-config.c */
 int kb_configure(struct kb *k);
+/* What the .config is made of, for kernel.json (to free). */
+char *kb_config_inputs(const struct kb *k);
 
 /* kbuild-make.c */
 void kb_env(struct kb *k);

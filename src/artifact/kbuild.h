@@ -71,6 +71,25 @@ int kbuild_config_verify(const char *config, const char *const *fragments,
 			 const bool *strict, int n, struct strbuf *msg,
 			 struct strbuf *warn_msg);
 
+/*
+ * A user's fragments (run --config-fragment) against the lab's: each
+ * option a user fragment sets to a value a lab fragment's request does
+ * not accept ("# CONFIG_VIRTIO_BLK is not set" against wblab.config's
+ * =y) is a line of msg naming both file:line. Returns their number, or
+ * -1 if a file cannot be read (msg says which).
+ */
+int kbuild_config_conflicts(const char *const *lab, int nlab,
+			    const char *const *user, int nuser,
+			    struct strbuf *msg);
+/*
+ * A user's .config (run --config FILE) under the lab's fragments: each
+ * option the fragments change is a line of msg ("CONFIG_X: not set in
+ * FILE, y by lab/configs/wblab.config:12"). Returns their number, or -1
+ * if a file cannot be read or config has no CONFIG_ line.
+ */
+int kbuild_config_overrides(const char *config, const char *const *lab,
+			    int nlab, struct strbuf *msg);
+
 /* The absolute path of a lab/<sub>/<name> file (name kept if absolute). */
 char *kbuild_lab_file(const char *sub, const char *name);
 

@@ -117,7 +117,15 @@ int kernel_cache_key(const struct kernel_spec *s, char *hex)
 	}
 	if (hash_source(h, s))
 		ret = -1;
-	hasher_add_str(h, "config-base", s->config_base ? s->config_base : "");
+	/* A user's .config (an absolute path) is hashed by its contents. */
+	if (s->config_base && s->config_base[0] == '/') {
+		if (hasher_add_file(h, "config-base", s->config_base) < 0)
+			ret = error("%s: cannot read %s: %s", s->path,
+				    s->config_base, strerror(errno));
+	} else {
+		hasher_add_str(h, "config-base",
+			       s->config_base ? s->config_base : "");
+	}
 	for (size_t i = 0; i < s->fragments.n; i++) {
 		char *p = lab_file("configs", s->fragments.v[i]);
 
@@ -242,6 +250,7 @@ void kernel_artifact_free(struct kernel_artifact *a)
 	free(a->system_map);
 	free(a->source);
 	free(a->patches);
+	free(a->config_inputs);
 	free(a->origin);
 	for (int i = 0; i < a->nr_debs; i++)
 		deb_file_free(&a->debs[i]);
@@ -358,6 +367,10 @@ static int write_kernel_json(const char *tmpdir,
 				       json_object_new_int64(a->thread_size));
 	if (a->nr_debs)
 		json_object_object_add(o, "debs", kernel_debs_json(a));
+	if (a->config_inputs)
+		json_object_object_add(
+			o, "config_inputs",
+			json_object_new_string(a->config_inputs));
 	json_object_object_add(o, "bzimage", json_object_new_string("bzImage"));
 	json_object_object_add(o, "config", json_object_new_string("config"));
 	json_object_object_add(o, "modules",

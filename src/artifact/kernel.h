@@ -25,6 +25,13 @@ struct kernel_artifact {
 	char *patches; /* comma-separated, in order ("" if none) */
 	char *origin; /* "prebuilt" or "built" */
 	/*
+	 * What the .config was made from, built kernels only: the base (a
+	 * make target, or a user's .config with its SHA-256) and each
+	 * fragment, in order, a user's with its SHA-256. Written to the
+	 * sealed kernel.json (not read back; the cache key holds the same).
+	 */
+	char *config_inputs;
+	/*
 	 * THREAD_SIZE in bytes, from the kernel's System.map when it was
 	 * built or fetched (util/kallsyms.h); 0 when unknown (an artifact
 	 * cached before it was recorded).

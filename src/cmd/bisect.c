@@ -45,8 +45,9 @@ static int parse(int argc, char **argv, const char *prefix,
 			   "continue the bisection that wrote LOG"),
 		OPT_STRING(0, "results", &o->results, "DIR",
 			   "results directory"),
-		OPT_STRING(0, "config-from", &o->config_from, "KERNEL",
-			   "lab kernel whose config base and fragments to use"),
+		OPT__CONFIG_FROM(
+			&o->cfg,
+			"lab kernel whose config base and fragments to use"),
 		OPT__JOBS(0, &o->mo.jobs),
 		OPT_END(),
 	};
@@ -88,12 +89,15 @@ static int parse(int argc, char **argv, const char *prefix,
 		strbuf_release(&err);
 		return -2;
 	}
+	if (tree_config_check(&o->cfg))
+		return -2;
 	return 0;
 }
 
 #define BISECT_OPTS_INIT                                              \
 	{                                                             \
-		.results = "results", .config_from = "6.1",           \
+		.results = "results",                                 \
+		.cfg = { .from = "6.1", .fragments = STRVEC_INIT },   \
 		.max_reps = MAX_REPS_DEFAULT, .mo = MATRIX_OPTS_INIT, \
 		.out = stdout                                         \
 	}
@@ -108,6 +112,7 @@ int cmd_bisect(int argc, char **argv)
 	virt_install_signal_handlers();
 	r = bisect_run(&o);
 	bisect_opts_release(&o);
+	strvec_clear(&o.cfg.fragments);
 	return r;
 }
 

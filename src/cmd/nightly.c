@@ -21,14 +21,16 @@
 
 int cmd_nightly(int argc, char **argv)
 {
-	struct nightly_opts o = { .config_from = "6.1",
+	struct nightly_opts o = { .cfg = { .from = "6.1",
+					   .fragments = STRVEC_INIT },
 				  .max_reps = MAX_REPS_DEFAULT,
 				  .mo = MATRIX_OPTS_INIT,
 				  .out = stdout };
 	struct nightly_spec s;
 	const struct option opts[] = {
-		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",
-			   "lab kernel whose config base and fragments to use"),
+		OPT__CONFIG_FROM(
+			&o.cfg,
+			"lab kernel whose config base and fragments to use"),
 		OPT__MAX_REPS(&o.max_reps),
 		OPT__JOBS(0, &o.mo.jobs),
 		OPT_END(),
@@ -40,12 +42,13 @@ int cmd_nightly(int argc, char **argv)
 	if (n != 1)
 		return usage_error("wblab nightly",
 				   "one nightly spec file is needed");
-	if (nightly_spec_load(argv[0], &s, NULL))
+	if (tree_config_check(&o.cfg) || nightly_spec_load(argv[0], &s, NULL))
 		return 2;
 	o.spec = &s;
 	virt_install_signal_handlers();
 	ret = nightly_run(&o);
 	nightly_spec_free(&s);
+	strvec_clear(&o.cfg.fragments);
 	return ret;
 }
 

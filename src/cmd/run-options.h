@@ -68,6 +68,18 @@ static inline int run_accel_env(const char *prefix, const char **accel)
 	OPT_INT(0, "max-reps", (v), "N", 3, 100,                              \
 		"the last look: 2 more repetitions a side while unknown, up " \
 		"to the first look at or past N (3, 5, 7, 9)")
+/*
+ * How a tree's kernels are configured (struct tree_config, jobs/tree.h):
+ * run --tree, validate, bisect and nightly take the same three options.
+ */
+#define OPT__CONFIG_FROM(c, h)                                              \
+	OPT_STRING(0, "config-from", &(c)->from, "KERNEL", (h)),            \
+		OPT_STRING(0, "config", &(c)->config, "FILE",               \
+			   "your .config as the base; the lab's fragments " \
+			   "are merged over it"),                           \
+		OPT_STRLIST(0, "config-fragment", &(c)->fragments, "FILE",  \
+			    "a fragment merged after the lab's (KASAN, "    \
+			    "lockdep)")
 #define OPT__KEEP(v) \
 	OPT_BOOL(0, "keep", (v), "keep each cell's overlay and disks")
 #define OPT__RESULTS(s, v, h) OPT_STRING((s), "results", (v), "DIR", (h))

@@ -2,7 +2,8 @@
 /*
  * wblab run --tree DIR [--ref REF]...: the kernels of a user's own git
  * tree, built with the lab's configuration (--config-from, as validate
- * and bisect do) and run like lab kernels. The first ref is the baseline
+ * and bisect do; or the user's --config with the lab's fragments over it,
+ * and --config-fragment after them) and run like lab kernels. The first ref is the baseline
  * of the report. Without --ref, HEAD with the tree's uncommitted changes:
  * `git stash create` makes a commit of the working tree without touching
  * the tree, its index or its stash list (vng's --build does the same with
@@ -78,7 +79,8 @@ int run_tree_build(struct run_tree *t, struct strvec *kernels)
 	struct strvec refs = STRVEC_INIT;
 	int ret = 2;
 
-	if (refs_to_build(t, &refs) || resolve_all(t, &refs))
+	if (tree_config_check(&t->cfg) || refs_to_build(t, &refs) ||
+	    resolve_all(t, &refs))
 		goto out;
 	ret = 1;
 	t->built = xzalloc(refs.nr * sizeof(*t->built));
@@ -86,8 +88,8 @@ int run_tree_build(struct run_tree *t, struct strvec *kernels)
 	for (size_t i = 0; i < refs.nr; i++) {
 		struct tree_kernel *k = &t->built[i];
 
-		if (tree_kernel_ensure(t->tree, refs.v[i], NULL, 0,
-				       t->config_from, k)) {
+		if (tree_kernel_ensure(t->tree, refs.v[i], NULL, 0, &t->cfg,
+				       k)) {
 			error("--tree %s --ref %s: %s%s%s", t->tree, refs.v[i],
 			      k->fail_msg, k->fail_patch[0] ? " " : "",
 			      k->fail_patch);
@@ -115,4 +117,5 @@ void run_tree_free(struct run_tree *t)
 	free(t->built);
 	free(t->specs);
 	strvec_clear(&t->refs);
+	strvec_clear(&t->cfg.fragments);
 }

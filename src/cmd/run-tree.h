@@ -3,15 +3,14 @@
 #define WBLAB_CMD_RUN_TREE_H
 
 #include "spec/specs.h"
+#include "jobs/tree.h"
 #include "util/strvec.h"
-
-struct tree_kernel;
 
 /* wblab run --tree: a user's git tree as the run's kernels. */
 struct run_tree {
 	const char *tree; /* --tree DIR, NULL when not given */
 	struct strvec refs; /* --ref, in order: the first is the baseline */
-	const char *config_from; /* --config-from: whose configuration */
+	struct tree_config cfg; /* --config-from, --config, --config-fragment */
 	struct tree_kernel *built; /* [nr], or NULL: --kernel PATH's specs */
 	struct kernel_spec *specs; /* [nr]: for matrix_opts.kernels */
 	size_t nr;

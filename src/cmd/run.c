@@ -69,8 +69,9 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		OPT_STRLIST(
 			0, "ref", &a->tree.refs, "REF",
 			"a commit of --tree, the first the baseline; repeatable (default: HEAD with uncommitted changes)"),
-		OPT_STRING(0, "config-from", &a->tree.config_from, "KERNEL",
-			   "configure --tree's kernels like this lab kernel"),
+		OPT__CONFIG_FROM(
+			&a->tree.cfg,
+			"configure --tree's kernels like this lab kernel"),
 		OPT_GROUP("The guest"),
 		OPT_SIZE(
 			'm', "memory", &a->memory, "MiB", 1 << 20, 128, 1 << 20,
@@ -100,7 +101,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 				.vcpus = 2 };
 	a->o.uri = virt_default_uri();
 	a->o.command = "run";
-	a->tree.config_from = "6.1";
+	a->tree.cfg.from = "6.1";
+	strvec_init(&a->tree.cfg.fragments);
 	strvec_init(&a->kernels);
 	strvec_init(&a->tree.refs);
 	n = run_accel_env("wblab run", &a->o.accel);
@@ -118,6 +120,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 		return 0;
 	if (a->tree.refs.nr && !a->tree.tree)
 		return usage_error("wblab run", "--ref needs --tree");
+	if ((a->tree.cfg.config || a->tree.cfg.fragments.nr) && !a->tree.tree)
+		return usage_error(
+			"wblab run",
+			"--config and --config-fragment need --tree (a lab kernel's config is its spec's)");
 	if (a->tree.tree && a->kernels.nr)
 		return usage_error(
 			"wblab run",

@@ -20,7 +20,8 @@ int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts o = { .matrix = "validate",
 				   .results = "results",
-				   .config_from = "6.1",
+				   .cfg = { .from = "6.1",
+					    .fragments = STRVEC_INIT },
 				   .max_reps = MAX_REPS_DEFAULT,
 				   .patches = STRVEC_INIT,
 				   .mo = MATRIX_OPTS_INIT,
@@ -41,8 +42,9 @@ int cmd_validate(int argc, char **argv)
 		OPT__MAX_REPS(&o.max_reps),
 		OPT_CHOICE(0, "boundary", &boundary, "B", dboundary_names,
 			   "how alpha is spent over the looks"),
-		OPT_STRING(0, "config-from", &o.config_from, "KERNEL",
-			   "lab kernel whose config base and fragments to use"),
+		OPT__CONFIG_FROM(
+			&o.cfg,
+			"lab kernel whose config base and fragments to use"),
 		OPT_STRING(
 			0, "mail-from", &o.mail_from, "ADDR",
 			"From: of the reply to the --mbox patch (wblab@HOST)"),
@@ -73,8 +75,11 @@ int cmd_validate(int argc, char **argv)
 		return usage_error(
 			"wblab validate",
 			"give --patch FILE... or --mbox FILE (one of them)");
+	if (tree_config_check(&o.cfg))
+		return 2;
 	virt_install_signal_handlers();
 	ret = validate_run(&o);
 	strvec_clear(&o.patches);
+	strvec_clear(&o.cfg.fragments);
 	return ret;
 }

@@ -91,6 +91,7 @@ static void command(struct bctx *b, struct strbuf *out)
 	else
 		strvec_pushl(&a, "--metric", o->metric->name, NULL);
 	strvec_pushl(&a, "--max-reps", mr, "--results", o->results, NULL);
+	tree_config_argv(&o->cfg, &a);
 	lkmail_command(out, a.v);
 	strvec_clear(&a);
 	free(mr);

@@ -66,8 +66,8 @@ int bisect_build(struct bctx *b, struct bstep *s)
 	int ret;
 
 	info("bisect: building %.12s (\"%s\")", s->commit, s->subject);
-	ret = tree_kernel_ensure(b->o->tree, s->commit, NULL, 0,
-				 b->o->config_from, &k);
+	ret = tree_kernel_ensure(b->o->tree, s->commit, NULL, 0, &b->o->cfg,
+				 &k);
 	snprintf(s->kernel, sizeof(s->kernel), "%s", k.name);
 	if (ret) {
 		s->mark = MARK_SKIP;

@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "jobs/tree.h"
 #include "matrix/matrix.h"
 #include "results/metric.h"
 
@@ -22,7 +23,7 @@ struct bisect_opts {
 	const char *tree, *good, *bad;
 	const char *matrix;
 	const char *results;
-	const char *config_from;
+	struct tree_config cfg; /* --config-from, --config, --config-fragment */
 	const struct metric *metric; /* the registry's row, or NULL */
 	double threshold; /* %, or pp for events; 0: half the ends' change */
 	const char *event; /* KIND[:TITLE] */

@@ -122,8 +122,8 @@ static int confirm(struct night *n)
 		n->outcome = CONFIRM_REJECTED;
 		goto out;
 	}
-	if (tree_kernel_ensure(n->t->path, n->good_commit, NULL, 0,
-			       n->o->config_from, &n->gk)) {
+	if (tree_kernel_ensure(n->t->path, n->good_commit, NULL, 0, &n->o->cfg,
+			       &n->gk)) {
 		ret = error("nightly %s: %s %.12s does not build again: %s",
 			    n->t->name, ref_name(n), n->good_commit,
 			    n->gk.fail_msg);
@@ -180,7 +180,7 @@ static void bisect_regression(struct night *n)
 				     .bad = n->k.commit,
 				     .matrix = s->matrix,
 				     .results = s->results,
-				     .config_from = n->o->config_from,
+				     .cfg = n->o->cfg,
 				     .max_reps = n->o->max_reps,
 				     .mo = n->o->mo,
 				     .out = f,

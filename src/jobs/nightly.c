@@ -287,8 +287,7 @@ static int night_prepare(struct night *n, const char **verdict)
 			"the tree could not be updated (see the log)\n\n");
 		return 3;
 	}
-	if (tree_kernel_ensure(n->t->path, ref, NULL, 0, n->o->config_from,
-			       &n->k)) {
+	if (tree_kernel_ensure(n->t->path, ref, NULL, 0, &n->o->cfg, &n->k)) {
 		strbuf_addf(&n->report,
 			    "head %.12s (\"%s\") does not build (%s):\n%s\n\n",
 			    n->k.commit, n->k.subject,

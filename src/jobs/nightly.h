@@ -4,12 +4,13 @@
 
 #include <stdio.h>
 
+#include "jobs/tree.h"
 #include "matrix/matrix.h"
 #include "spec/nightly.h"
 
 struct nightly_opts {
 	const struct nightly_spec *spec;
-	const char *config_from;
+	struct tree_config cfg; /* --config-from, --config, --config-fragment */
 	int max_reps;
 	struct matrix_opts mo;
 	FILE *out;

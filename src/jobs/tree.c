@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "jobs/tree.h"
 #include "spec/specs.h"
@@ -157,39 +158,60 @@ static char *patches_tag(const char *const *patches, size_t n)
 	return xasprintf("%.8s", hex);
 }
 
-/* The spec: the tree at commit, configured like config_from. */
-static int make_spec(const char *tree, const struct tree_kernel *k,
-		     const char *const *patches, size_t np,
-		     const char *config_from, struct kernel_spec *s)
+/* The lab kernel cfg->from, which must have a config of its own. */
+static int config_like(const struct tree_config *cfg, struct kernel_spec *like)
 {
-	struct kernel_spec like;
-	char real[PATH_MAX];
-
-	memset(s, 0, sizeof(*s));
-	if (kernel_spec_find(config_from, &like))
+	if (kernel_spec_find(cfg->from, like))
 		return error("--config-from: no kernel '%s' in lab/kernels",
-			     config_from);
-	if (like.base || like.package) {
-		kernel_spec_free(&like);
+			     cfg->from);
+	if (like->base || like->package) {
+		kernel_spec_free(like);
 		return error(
 			"--config-from %s: a variant or prebuilt kernel has no config of its own",
-			config_from);
+			cfg->from);
 	}
-	if (!realpath(tree, real))
-		snprintf(real, sizeof(real), "%s", tree);
+	return 0;
+}
+
+static char *abs_path(const char *path)
+{
+	char real[PATH_MAX];
+
+	return xstrdup(realpath(path, real) ? real : path);
+}
+
+/* The spec: the tree at commit, configured as cfg says. */
+static int make_spec(const char *tree, const struct tree_kernel *k,
+		     const char *const *patches, size_t np,
+		     const struct tree_config *cfg, struct kernel_spec *s)
+{
+	struct kernel_spec like;
+
+	memset(s, 0, sizeof(*s));
+	if (config_like(cfg, &like))
+		return -1;
 	s->name = xstrdup(k->name);
-	s->path = xasprintf("%s (at %.12s)", real, k->commit);
+	s->source_git = abs_path(tree);
+	s->path = xasprintf("%s (at %.12s)", s->source_git, k->commit);
 	s->description = xasprintf("%s", k->subject);
-	s->source_git = xstrdup(real);
 	s->source_ref = xstrdup(k->commit);
-	s->config_base =
-		xstrdup(like.config_base ? like.config_base : "defconfig");
+	s->config_base = cfg->config ?
+				 abs_path(cfg->config) :
+				 xstrdup(like.config_base ? like.config_base :
+							    "defconfig");
 	for (size_t i = 0; i < like.fragments.n; i++)
 		spec_strlist_add(&s->fragments, like.fragments.v[i]);
+	for (size_t i = 0; i < cfg->fragments.nr; i++) {
+		char *p = abs_path(cfg->fragments.v[i]);
+
+		spec_strlist_add(&s->fragments, p);
+		free(p);
+	}
 	for (size_t i = 0; i < np; i++) {
-		if (!realpath(patches[i], real))
-			snprintf(real, sizeof(real), "%s", patches[i]);
-		spec_strlist_add(&s->patches, real);
+		char *p = abs_path(patches[i]);
+
+		spec_strlist_add(&s->patches, p);
+		free(p);
 	}
 	s->localversion = like.localversion ? xstrdup(like.localversion) : NULL;
 	s->tree = tree_name(tree);
@@ -197,10 +219,107 @@ static int make_spec(const char *tree, const struct tree_kernel *k,
 	return 0;
 }
 
+/* A user's file: a regular file we can read, or an error naming the option. */
+static int user_file(const char *opt, const char *path)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return error("%s %s: %s", opt, path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return error("%s %s: not a regular file", opt, path);
+	return 0;
+}
+
+/* msg cut after its first n lines, with how many more there were. */
+static const char *first_lines(struct strbuf *msg, int n)
+{
+	const char *p = msg->buf;
+	int more = 0;
+
+	for (int i = 0; i < n && p; i++)
+		if ((p = strchr(p, '\n')))
+			p++;
+	if (!p || !*p) {
+		strbuf_trim_trailing(msg);
+		return msg->buf;
+	}
+	for (const char *q = p; (q = strchr(q, '\n')); q++)
+		more++;
+	msg->len = (size_t)(p - msg->buf);
+	msg->buf[msg->len] = '\0';
+	strbuf_addf(msg, "... and %d more", more);
+	return msg->buf;
+}
+
+int tree_config_check(const struct tree_config *cfg)
+{
+	struct kernel_spec like;
+	struct strvec lab = STRVEC_INIT;
+	struct strbuf msg = STRBUF_INIT;
+	int ret = 2, n;
+
+	if (config_like(cfg, &like))
+		return 2;
+	for (size_t i = 0; i < like.fragments.n; i++) {
+		char *p = kbuild_lab_file("configs", like.fragments.v[i]);
+
+		/* The kernel tree's own fragments (kvm_guest.config) are not the lab's. */
+		if (path_exists(p))
+			strvec_push(&lab, p);
+		free(p);
+	}
+	if (cfg->config && user_file("--config", cfg->config))
+		goto out;
+	for (size_t i = 0; i < cfg->fragments.nr; i++)
+		if (user_file("--config-fragment", cfg->fragments.v[i]))
+			goto out;
+	n = kbuild_config_conflicts((const char *const *)lab.v, (int)lab.nr,
+				    (const char *const *)cfg->fragments.v,
+				    (int)cfg->fragments.nr, &msg);
+	if (n) {
+		strbuf_trim_trailing(&msg);
+		error("--config-fragment: %s%s",
+		      n < 0 ? "" :
+			      "an option the lab needs is set otherwise (the guest could not boot or run the lab):\n",
+		      msg.buf);
+		goto out;
+	}
+	if (cfg->config) {
+		n = kbuild_config_overrides(cfg->config,
+					    (const char *const *)lab.v,
+					    (int)lab.nr, &msg);
+		if (n < 0) {
+			strbuf_trim_trailing(&msg);
+			error("--config: %s", msg.buf);
+			goto out;
+		}
+		if (n)
+			info("--config %s: the lab's fragments change %d of its options:\n%s",
+			     cfg->config, n, first_lines(&msg, 12));
+	}
+	ret = 0;
+out:
+	kernel_spec_free(&like);
+	strvec_clear(&lab);
+	strbuf_release(&msg);
+	return ret;
+}
+
+void tree_config_argv(const struct tree_config *cfg, struct strvec *argv)
+{
+	strvec_pushl(argv, "--config-from", cfg->from, NULL);
+	if (cfg->config)
+		strvec_pushl(argv, "--config", cfg->config, NULL);
+	for (size_t i = 0; i < cfg->fragments.nr; i++)
+		strvec_pushl(argv, "--config-fragment", cfg->fragments.v[i],
+			     NULL);
+}
+
 /* Resolve and name commit + patches, and make its spec (out->spec). */
 static int prepare(const char *tree, const char *commit,
 		   const char *const *patches, size_t nr_patches,
-		   const char *config_from, struct tree_kernel *out)
+		   const struct tree_config *cfg, struct tree_kernel *out)
 {
 	struct kernel_spec *s = &out->spec;
 
@@ -222,7 +341,7 @@ static int prepare(const char *tree, const char *commit,
 		snprintf(out->name, sizeof(out->name), "git-%.12s",
 			 out->commit);
 	}
-	if (make_spec(tree, out, patches, nr_patches, config_from, s) ||
+	if (make_spec(tree, out, patches, nr_patches, cfg, s) ||
 	    kernel_spec_check_name(s->name)) {
 		snprintf(out->fail_msg, sizeof(out->fail_msg),
 			 "cannot make the kernel spec");
@@ -233,10 +352,10 @@ static int prepare(const char *tree, const char *commit,
 }
 
 int tree_kernel_cached(const char *tree, const char *commit,
-		       const char *config_from, struct tree_kernel *out,
+		       const struct tree_config *cfg, struct tree_kernel *out,
 		       bool *cached)
 {
-	int ret = prepare(tree, commit, NULL, 0, config_from, out);
+	int ret = prepare(tree, commit, NULL, 0, cfg, out);
 
 	*cached = !ret && kernel_lookup(&out->spec, &out->art) == 0;
 	tree_kernel_release(out);
@@ -245,12 +364,12 @@ int tree_kernel_cached(const char *tree, const char *commit,
 
 int tree_kernel_ensure(const char *tree, const char *commit,
 		       const char *const *patches, size_t nr_patches,
-		       const char *config_from, struct tree_kernel *out)
+		       const struct tree_config *cfg, struct tree_kernel *out)
 {
 	double t0 = now_mono();
 	int ret = -1;
 
-	if (prepare(tree, commit, patches, nr_patches, config_from, out))
+	if (prepare(tree, commit, patches, nr_patches, cfg, out))
 		goto out;
 	out->cached = kernel_lookup(&out->spec, &out->art) == 0;
 	if (!out->cached && kernel_ensure(&out->spec, &out->art)) {

@@ -16,6 +16,31 @@
  * wblab.config, localversion -wblab) and built in the tree's one reused
  * checkout and O= tree (build/<tree-name>/, kbuild-tree.c), with ccache.
  */
+/*
+ * How a tree's kernels are configured (--config-from, --config,
+ * --config-fragment of run --tree, validate, bisect and nightly): like
+ * the lab kernel from (its base, fragments and localversion); with
+ * config, a user's .config replaces the base, the lab's fragments merged
+ * over it; fragments, a user's, go after the lab's. Both are in the
+ * kernel's cache key by their contents, and in its sealed kernel.json.
+ */
+struct tree_config {
+	const char *from;
+	const char *config; /* NULL: the lab kernel's base (defconfig) */
+	struct strvec fragments; /* paths, in order */
+};
+
+/*
+ * The user's files of cfg against the lab kernel's fragments, before
+ * anything is built: a file that cannot be read, a .config without a
+ * CONFIG_ line, or a user fragment's option the lab needs otherwise is
+ * an error naming the option (file:line) and 2 (bad input). The lab's
+ * changes to a user's .config are listed as info lines. 0 when fine.
+ */
+int tree_config_check(const struct tree_config *cfg);
+/* The options that repeat cfg on a command line (--config-from ...). */
+void tree_config_argv(const struct tree_config *cfg, struct strvec *argv);
+
 struct tree_kernel {
 	char name[80]; /* git-<commit12>[-p<patches8>]: the spec's name */
 	char commit[41];
@@ -44,10 +69,10 @@ int tree_range(const char *tree, const char *good, const char *bad,
  */
 int tree_kernel_ensure(const char *tree, const char *commit,
 		       const char *const *patches, size_t nr_patches,
-		       const char *config_from, struct tree_kernel *out);
+		       const struct tree_config *cfg, struct tree_kernel *out);
 /* Whether commit's kernel (no patches) is in the cache already. */
 int tree_kernel_cached(const char *tree, const char *commit,
-		       const char *config_from, struct tree_kernel *out,
+		       const struct tree_config *cfg, struct tree_kernel *out,
 		       bool *cached);
 void tree_kernel_release(struct tree_kernel *k);
 

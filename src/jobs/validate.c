@@ -242,8 +242,8 @@ static void free_state(struct vstate *s)
 static int build_base(struct vstate *s, int *ret)
 {
 	info("validate: building the base %s", s->o->base);
-	if (!tree_kernel_ensure(s->o->tree, s->o->base, NULL, 0,
-				s->o->config_from, &s->base))
+	if (!tree_kernel_ensure(s->o->tree, s->o->base, NULL, 0, &s->o->cfg,
+				&s->base))
 		return 0;
 	print_header(s);
 	*ret = fail_exit(s, &s->base, false);
@@ -257,7 +257,7 @@ static int build_patched(struct vstate *s, int *ret)
 	info("validate: building %s + %zu patch%s", o->base, o->patches.nr,
 	     o->patches.nr == 1 ? "" : "es");
 	if (!tree_kernel_ensure(o->tree, o->base, o->patches.v, o->patches.nr,
-				o->config_from, &s->patched))
+				&o->cfg, &s->patched))
 		return 0;
 	/* The base's commit and subject, for the message, without a build. */
 	if (!s->base.commit[0])
@@ -279,8 +279,8 @@ static int build_both(struct vstate *s, int *ret)
 	struct tree_kernel probe;
 	bool base_cached;
 
-	if (tree_kernel_cached(s->o->tree, s->o->base, s->o->config_from,
-			       &probe, &base_cached))
+	if (tree_kernel_cached(s->o->tree, s->o->base, &s->o->cfg, &probe,
+			       &base_cached))
 		base_cached = false;
 	if (base_cached)
 		return build_base(s, ret) || build_patched(s, ret) ? -1 : 0;
@@ -334,6 +334,7 @@ static void command(const struct vstate *s, struct strbuf *out)
 		     o->mbox, "--matrix", o->matrix, "--max-reps", mr,
 		     "--boundary", dboundary_name(o->boundary), "--results",
 		     o->results, NULL);
+	tree_config_argv(&o->cfg, &a);
 	lkmail_command(out, a.v);
 	strvec_clear(&a);
 	free(mr);

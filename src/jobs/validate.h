@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include "decide/procedure.h"
+#include "jobs/tree.h"
 #include "matrix/matrix.h"
 #include "util/strvec.h"
 
@@ -47,7 +48,7 @@ struct validate_opts {
 	const char *mbox;
 	const char *matrix; /* name under lab/matrices, or a path */
 	const char *results;
-	const char *config_from; /* the lab kernel whose config is used */
+	struct tree_config cfg; /* --config-from, --config, --config-fragment */
 	int max_reps; /* per side and group */
 	enum dboundary boundary; /* alpha spent over the looks */
 	bool build_only; /* build base (and patched), run nothing */

@@ -81,6 +81,32 @@ for cmd in validate bisect nightly; do
 		fail "$cmd --max-reps: $(./wblab help $cmd | grep -- --max-reps)"
 done
 
+# A user's configuration (--config, --config-fragment): bad input is exit 2
+# naming the option and file:line, before any build or run directory.
+printf '# CONFIG_VIRTIO_BLK is not set\n' >"$R/novirtio.config"
+git init -q "$R/cfgtree" && git -C "$R/cfgtree" -c user.email=t@t -c user.name=t \
+	commit -q --allow-empty -m one
+./wblab run --tree "$R/cfgtree" --config-fragment "$R/novirtio.config" --topology none \
+	--workload noop --results "$R/cfg-run" 2>"$R/cfg1.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q "novirtio.config:1: CONFIG_VIRTIO_BLK=n: the lab needs CONFIG_VIRTIO_BLK=y" "$R/cfg1.err" &&
+	[ ! -e "$R/cfg-run" ] &&
+	pass "run --config-fragment turning off what the lab needs: exit 2 naming it" ||
+	fail "run --config-fragment: exit $rc, $(head -c 300 "$R/cfg1.err")"
+./wblab run --tree "$R/cfgtree" --config "$R/no-such.config" --topology none --workload noop \
+	--results "$R/cfg-run" 2>"$R/cfg2.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q -- "--config $R/no-such.config: No such file" "$R/cfg2.err" &&
+	pass "run --config of a missing file: exit 2" || fail "run --config: exit $rc, $(cat "$R/cfg2.err")"
+./wblab run --kernel 6.1 --config-fragment "$R/novirtio.config" --topology none --workload noop \
+	2>"$R/cfg3.err"
+[ $? -eq 2 ] && grep -q -- '--config-fragment need --tree' "$R/cfg3.err" &&
+	pass "run --config-fragment without --tree: exit 2" || fail "cfg3: $(cat "$R/cfg3.err")"
+./wblab validate --tree "$R/cfgtree" --base HEAD --build-only \
+	--config-fragment "$R/novirtio.config" 2>"$R/cfg4.err"
+[ $? -eq 2 ] && grep -q 'CONFIG_VIRTIO_BLK=n: the lab needs' "$R/cfg4.err" &&
+	pass "validate --config-fragment: the same check, exit 2" || fail "cfg4: $(cat "$R/cfg4.err")"
+
 # No host reachable at the start (here a libvirt port nobody listens on):
 # exit 1 naming the host and what to do, and no run directory to resume.
 ./wblab run --kernel debian-6.1 --topology none --workload noop --uri qemu+tcp://127.0.0.1:1/system \
