@@ -601,6 +601,77 @@ START_TEST(corrupt_db_stops_the_run)
 END_TEST
 
 /*
+ * Run the engine on a matrix as far as its spec checks: a corrupt
+ * wblab.db stops it right after them (exit 1, nothing built), so exit 2
+ * means the specs were refused. Returns the exit code, stderr in *err.
+ */
+static int run_to_spec_checks(struct matrix_spec *m, struct strbuf *err)
+{
+	char *results = xasprintf("%s/specs", tmpdir);
+	char *db = xasprintf("%s/wblab.db", results);
+	struct matrix_opts o = MATRIX_OPTS_INIT;
+	struct matrix_run r = { .run_dir = NULL };
+	int rc;
+
+	ck_assert_int_eq(mkdir_p(results, 0755), 0);
+	ck_assert_int_eq(write_string_atomic(db, "not a database, at all. "
+						 "not a database, at all. "),
+			 0);
+	o.results = results;
+	o.uri = "test:///default";
+	o.command = "run";
+	stderr_begin();
+	rc = matrix_run(m, &o, &r);
+	stderr_end(err);
+	matrix_run_free(&r);
+	rm_rf(results);
+	free(db);
+	free(results);
+	return rc;
+}
+
+/*
+ * A workload that needs a mount beside a topology without one is
+ * refused only where a cell pairs them: exclude: applies first. Before,
+ * reclaim-writes-7.2 (file workloads on the filesystems, swap ones on
+ * swap-disk) was refused: "workload dirty-flood uses ${WBLAB_MOUNT} but
+ * topology swap-disk has no mount".
+ */
+START_TEST(exclude_applies_before_mount_check)
+{
+	char *path = xasprintf("%s/lab/matrices/reclaim-writes-7.2.yaml",
+			       wblab_home());
+	struct strbuf err = STRBUF_INIT;
+	struct matrix_spec m;
+
+	ck_assert_int_eq(matrix_spec_load(path, "reclaim-writes-7.2", &m, NULL),
+			 0);
+	ck_assert(matrix_spec_pair_excluded(&m, "swap-disk", "dirty-flood"));
+	ck_assert(!matrix_spec_pair_excluded(&m, "ext4-disk", "dirty-flood"));
+	ck_assert(!matrix_spec_pair_excluded(&m, "swap-disk", "swap-memcg"));
+	ck_assert_int_eq(run_to_spec_checks(&m, &err), 1);
+	ck_assert_msg(!strstr(err.buf, "has no mount") &&
+			      strstr(err.buf, "file is not a database"),
+		      "%s", err.buf);
+	matrix_spec_free(&m);
+
+	/* The same pair with no exclude: is still refused, exit 2. */
+	strbuf_reset(&err);
+	matrix_spec_one(&m, "run", "swap-disk", "dirty-flood", 1, "debian-12",
+			0, 2);
+	spec_strlist_add(&m.kernels, "7.2");
+	ck_assert_int_eq(run_to_spec_checks(&m, &err), 2);
+	ck_assert_msg(strstr(err.buf, "workload dirty-flood uses "
+				      "${WBLAB_MOUNT} but topology swap-disk "
+				      "has no mount"),
+		      "%s", err.buf);
+	matrix_spec_free(&m);
+	strbuf_release(&err);
+	free(path);
+}
+END_TEST
+
+/*
  * A run started on a full disk (a 1 MiB tmpfs) stops at once; it may
  * point to --resume only when its run.json was written (#20).
  */
@@ -683,6 +754,7 @@ int main(void)
 	tcase_add_test(tc, uri_command_never_runs);
 	tcase_add_test(tc, run_ids_unique);
 	tcase_add_test(tc, corrupt_db_stops_the_run);
+	tcase_add_test(tc, exclude_applies_before_mount_check);
 	tcase_add_test(tc, full_disk_resume_hint);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

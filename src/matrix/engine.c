@@ -104,10 +104,16 @@ static int load_specs(struct engine *e)
 	for (size_t i = 0; i < m->workloads.n; i++)
 		bad |= workload_spec_find(m->workloads.v[i], &e->wl[i]) != 0;
 	bad |= image_spec_find(m->image, &e->ispec) != 0;
+	/*
+	 * Only the pairs some cell runs: exclude: is how one matrix holds a
+	 * workload that needs a mount beside a topology that has none.
+	 */
 	for (size_t t = 0; !bad && t < m->topologies.n; t++)
 		for (size_t w = 0; w < m->workloads.n; w++)
 			if (workload_needs_mount(&e->wl[w]) &&
-			    !topology_mount_layer(&e->topo[t])) {
+			    !topology_mount_layer(&e->topo[t]) &&
+			    !matrix_spec_pair_excluded(m, m->topologies.v[t],
+						       m->workloads.v[w])) {
 				error("workload %s uses ${WBLAB_MOUNT} but topology %s has no mount (add an fs layer)",
 				      e->wl[w].name, e->topo[t].name);
 				bad = 1;

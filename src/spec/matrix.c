@@ -181,6 +181,16 @@ bool matrix_spec_excluded(const struct matrix_spec *m, const char *kernel,
 	return false;
 }
 
+bool matrix_spec_pair_excluded(const struct matrix_spec *m,
+			       const char *topology, const char *workload)
+{
+	for (size_t k = 0; k < m->kernels.n; k++)
+		if (!matrix_spec_excluded(m, m->kernels.v[k], topology,
+					  workload))
+			return false;
+	return true;
+}
+
 /* "10%" or "10": a relative change in percent, > 0. */
 static int parse_pct(const char *s, double *out)
 {

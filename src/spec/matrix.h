@@ -73,6 +73,9 @@ void matrix_spec_one(struct matrix_spec *m, const char *name,
 /* Is the cell (kernel, topology, workload) left out by an exclude: entry? */
 bool matrix_spec_excluded(const struct matrix_spec *m, const char *kernel,
 			  const char *topology, const char *workload);
+/* Is (topology, workload) left out for every kernel: no cell pairs them? */
+bool matrix_spec_pair_excluded(const struct matrix_spec *m,
+			       const char *topology, const char *workload);
 const struct matrix_threshold *
 matrix_spec_threshold(const struct matrix_spec *m, const char *metric);
 
