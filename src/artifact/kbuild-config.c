@@ -321,6 +321,8 @@ int kb_configure(struct kb *k)
 	struct strvec frags = STRVEC_INIT, argv = STRVEC_INIT;
 	bool *strict = xzalloc(nf * sizeof(*strict));
 	struct strbuf msg = STRBUF_INIT, wmsg = STRBUF_INIT;
+	char inputs[HASH_HEX_LEN + 1];
+	bool have_inputs;
 	int ret = -1, n;
 
 	for (size_t i = 0; i < k->plan.fragments.n; i++) {
@@ -349,6 +351,14 @@ int kb_configure(struct kb *k)
 	}
 	if (cache_make_dir(k->obj))
 		goto out;
+	/* the localversion fragment is not an input: it is rewritten */
+	have_inputs =
+		!kb_config_digest(k, frags.v, k->plan.fragments.n, inputs);
+	if (have_inputs && kb_config_reuse(k, inputs)) {
+		info("kernel %s: configure skipped: the base config, fragments, Kconfig files and compiler of %s/.config are unchanged",
+		     k->s->name, k->obj);
+		goto verify;
+	}
 	info("kernel %s: configuring (%s + %zu fragments)", k->s->name,
 	     k->plan.config_base, k->plan.fragments.n);
 	if (k->plan.config_base[0] == '/') {
@@ -395,6 +405,7 @@ int kb_configure(struct kb *k)
 			goto out;
 		}
 	}
+verify:
 	n = kbuild_config_verify(config, frags.v, strict, (int)frags.nr, &msg,
 				 &wmsg);
 	if (wmsg.len) {
@@ -413,6 +424,8 @@ int kb_configure(struct kb *k)
 		      k->s->name, n, n == 1 ? "" : "s", msg.buf);
 		goto out;
 	}
+	if (have_inputs && kb_config_record(k, inputs))
+		goto out;
 	ret = 0;
 out:
 	strvec_clear(&frags);

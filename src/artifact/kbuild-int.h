@@ -97,6 +97,18 @@ int kb_check_patches(const char *name, const char *pristine, char **paths,
 int kb_configure(struct kb *k);
 /* What the .config is made of, for kernel.json (to free). */
 char *kb_config_inputs(const struct kb *k);
+/*
+ * kbuild-reconfig.c: the digest (hex, HASH_HEX_LEN + 1) of what configuring
+ * reads: base config, the fragments' texts, the Kconfig files (patches
+ * touching them; a git tree's blobs) and the compiler. kb_config_reuse()
+ * keeps O=/.config when the tree's stamp holds the same digest (and sets
+ * its localversion); kb_config_record() stamps a configured tree.
+ */
+int kb_config_digest(const struct kb *k, const char *const *frags,
+		     size_t nfrags, char *hex);
+bool kb_config_reuse(const struct kb *k, const char *hex);
+int kb_config_record(const struct kb *k, const char *hex);
+int kb_patch_touches_kconfig(const char *patch);
 
 /* kbuild-make.c */
 void kb_env(struct kb *k);
