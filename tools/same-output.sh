@@ -12,7 +12,9 @@
 #              ($WBLAB_CORPUS, default ../shared/corpus/console) and
 #              tests/data/console
 #   reports    wblab report of each tests/data/report run, and of the two
-#              A/A runs together, as mail, json and html
+#              A/A runs together, as mail, json and html (the mail's
+#              "wblab VERSION" left out: BASE's archive has no git, so
+#              its build says "unknown")
 #   reparse    wblab reparse of a copy of every cell of captured files in
 #              tests/data (collect, io, stack, cell-smoke): cell.json as
 #              written (the time of the reparse left out)
@@ -88,7 +90,9 @@ outputs() {
 		for fmt in mail json html; do
 			# shellcheck disable=SC2086 # the A/A glob is meant
 			"$t/wblab" report --format $fmt $run 2>&1 |
-				sed 's|wblab-plot-[A-Za-z0-9]*|wblab-plot-X|g' \
+				sed -e 's|wblab-plot-[A-Za-z0-9]*|wblab-plot-X|g' \
+					-e 's|; wblab [0-9a-f]*\(-dirty\)*$|; wblab (version)|' \
+					-e 's|; wblab unknown$|; wblab (version)|' \
 					>"$o/report-$name.$fmt"
 		done
 	done
