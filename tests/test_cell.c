@@ -15,12 +15,14 @@
 #include "agent/proto.h"
 #include "cell/cell.h"
 #include "cell/outcome.h"
+#include "cell/plan-int.h"
 #include "cell/plan.h"
 #include "cell/results.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/kallsyms.h"
 #include "util/log.h"
+#include "spec/layers.h"
 #include "util/num.h"
 
 #include "testdata.h"
@@ -652,6 +654,30 @@ END_TEST
  * the guest's device size), the fs goes on /dev/mapper/NAME, and teardown
  * removes it after the unmount.
  */
+/*
+ * Every layer type has its loader's row (a type: name, fields) and one
+ * planner's row with setup steps: a type added to enum layer_type and
+ * missing a row fails here, not in a guest.
+ */
+START_TEST(layer_tables_complete)
+{
+	for (int type = 0; type < LAYER_TYPES; type++) {
+		int rows = 0;
+
+		ck_assert_msg(layer_kinds[type].name &&
+				      layer_kinds[type].fields,
+			      "layer type %d has no loader row", type);
+		ck_assert_ptr_eq(layer_kind_named(layer_kinds[type].name),
+				 &layer_kinds[type]);
+		for (size_t i = 0; i < LAYER_TYPES; i++)
+			rows += (int)plan_layer_table[i].type == type;
+		ck_assert_msg(rows == 1, "layer type %s has %d planner rows",
+			      layer_kinds[type].name, rows);
+		ck_assert_ptr_nonnull(plan_layer_steps(type)->setup);
+	}
+}
+END_TEST
+
 START_TEST(plan_dm_delay)
 {
 	struct topology_spec t;
@@ -969,6 +995,7 @@ int main(void)
 	tcase_add_test(tc, plan_hog_every);
 	tcase_add_test(tc, plan_f2fs);
 	tcase_add_test(tc, plan_swap_raid1_iscsi);
+	tcase_add_test(tc, layer_tables_complete);
 	tcase_add_test(tc, plan_dm_delay);
 	tcase_add_test(tc, plan_dm_stall);
 	tcase_add_test(tc, plan_pre_step_not_cut);

@@ -21,25 +21,21 @@ static bool stalls(const struct topo_layer *l)
 	       !strcmp(l->guest, "main");
 }
 
-void plan_stall_start(struct strbuf *p, const struct topology_spec *t)
+void plan_stall_start(struct strbuf *p, const struct topo_layer *l)
 {
-	for (size_t i = 0; i < t->nr_layers; i++) {
-		const struct topo_layer *l = &t->layers[i];
-		const struct topo_stall *st = &l->stall;
-		char label[96], a[24], s[24], r[24], c[24];
+	const struct topo_stall *st = &l->stall;
+	char label[96], a[24], s[24], r[24], c[24];
 
-		if (!stalls(l))
-			continue;
-		snprintf(label, sizeof(label), "stall-%s", l->name);
-		snprintf(a, sizeof(a), "%lld", st->after_ms);
-		snprintf(s, sizeof(s), "%lld", st->suspend_ms);
-		snprintf(r, sizeof(r), "%lld", st->resume_ms);
-		snprintf(c, sizeof(c), "%lld", st->count);
-		plan_step_argv(p, VERB_BG, label, NULL,
-			       (const char *const[]){ "/run/wblab-agent",
-						      "dm-stall", l->name, a, s,
-						      r, c, NULL });
-	}
+	if (!stalls(l))
+		return;
+	snprintf(label, sizeof(label), "stall-%s", l->name);
+	snprintf(a, sizeof(a), "%lld", st->after_ms);
+	snprintf(s, sizeof(s), "%lld", st->suspend_ms);
+	snprintf(r, sizeof(r), "%lld", st->resume_ms);
+	snprintf(c, sizeof(c), "%lld", st->count);
+	plan_step_argv(p, VERB_BG, label, NULL,
+		       (const char *const[]){ "/run/wblab-agent", "dm-stall",
+					      l->name, a, s, r, c, NULL });
 }
 
 /*
@@ -48,25 +44,20 @@ void plan_stall_start(struct strbuf *p, const struct topology_spec *t)
  * case it was killed while suspended (the collect phase's reads and the
  * unmount would wait for ever), and its times go back as stall-NAME.tsv.
  */
-void plan_stall_end(struct strbuf *p, const struct topology_spec *t,
+void plan_stall_end(struct strbuf *p, const struct topo_layer *l,
 		    const char *timeout)
 {
-	for (size_t i = 0; i < t->nr_layers; i++) {
-		const struct topo_layer *l = &t->layers[i];
-		char label[96], name[96], out[160];
+	char label[96], name[96], out[160];
 
-		if (!stalls(l))
-			continue;
-		snprintf(label, sizeof(label), "stall-%s", l->name);
-		snprintf(name, sizeof(name), "stall-%s.tsv", l->name);
-		snprintf(out, sizeof(out), AGENT_BG_PREFIX "%s" AGENT_BG_SUFFIX,
-			 label);
-		plan_step(p, VERB_WAIT, label, timeout, NULL);
-		/* 120 s: every setup and teardown step's (cell/plan.c). */
-		plan_step_argv(p, VERB_TRY, l->name, STEP_TIMEOUT,
-			       (const char *const[]){ "dmsetup", "resume",
-						      "--noudevsync", l->name,
-						      NULL });
-		plan_step(p, VERB_GET, name, out, NULL);
-	}
+	if (!stalls(l))
+		return;
+	snprintf(label, sizeof(label), "stall-%s", l->name);
+	snprintf(name, sizeof(name), "stall-%s.tsv", l->name);
+	snprintf(out, sizeof(out), AGENT_BG_PREFIX "%s" AGENT_BG_SUFFIX, label);
+	plan_step(p, VERB_WAIT, label, timeout, NULL);
+	/* 120 s: every setup and teardown step's (cell/step.h). */
+	plan_step_argv(p, VERB_TRY, l->name, STEP_TIMEOUT,
+		       (const char *const[]){ "dmsetup", "resume",
+					      "--noudevsync", l->name, NULL });
+	plan_step(p, VERB_GET, name, out, NULL);
 }

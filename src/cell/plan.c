@@ -13,47 +13,11 @@
 
 #include "agent/proto.h"
 #include "cell/collectors-plan.h"
-#include "cell/plan.h"
 #include "cell/plan-failslab.h"
-#include "cell/plan-stall.h"
-#include "cell/step.h"
+#include "cell/plan-int.h"
 #include "collect/stackprobe.h"
 #include "util/log.h"
 #include "util/strvec.h"
-
-#define RUN(p, label, ...)                               \
-	plan_step_argv(p, VERB_RUN, label, STEP_TIMEOUT, \
-		       (const char *const[]){ __VA_ARGS__, NULL })
-#define TRY(p, label, ...)                               \
-	plan_step_argv(p, VERB_TRY, label, STEP_TIMEOUT, \
-		       (const char *const[]){ __VA_ARGS__, NULL })
-#define CAPTURE(p, label, ...)                                 \
-	plan_step_argv(p, VERB_CAPTURE, "topology.txt", label, \
-		       (const char *const[]){ __VA_ARGS__, NULL })
-
-/* One plan being compiled: what it reads, what it writes. */
-struct planner {
-	struct strbuf *p;
-	const struct topology_spec *t;
-	const struct plan_opts *o;
-	struct plan_devs *devs;
-};
-
-char *plan_mount_dir(const struct topo_layer *l)
-{
-	return xasprintf("/mnt/%s", l->name);
-}
-
-static const char *initiator_iqn(enum plan_role role)
-{
-	return role == PLAN_TARGET ? "iqn.2026-12.org.wblab:target-guest" :
-				     "iqn.2026-12.org.wblab:main-guest";
-}
-
-static bool in_role(const struct topo_layer *l, enum plan_role role)
-{
-	return !strcmp(l->guest, role == PLAN_TARGET ? "target" : "main");
-}
 
 /* The STACK_NEED_* bits of the layers this guest builds. */
 static unsigned int stack_layers(const struct topology_spec *t,
@@ -63,260 +27,12 @@ static unsigned int stack_layers(const struct topology_spec *t,
 
 	for (size_t i = 0; i < t->nr_layers; i++) {
 		const struct topo_layer *l = &t->layers[i];
+		const struct layer_steps *s = plan_layer_steps(l->type);
 
-		if (!in_role(l, role))
-			continue;
-		if (l->type == LAYER_FS && !l->fstype)
-			continue;
-		if (l->type == LAYER_FS && !strcmp(l->fstype, "xfs"))
-			need |= STACK_NEED_XFS;
-		else if (l->type == LAYER_FS && !strcmp(l->fstype, "f2fs"))
-			need |= STACK_NEED_F2FS;
-		else if (l->type == LAYER_MD && l->level == 1)
-			need |= STACK_NEED_RAID1;
-		else if (l->type == LAYER_MD && l->level >= 4 && l->level <= 6)
-			need |= STACK_NEED_RAID5;
-		else if (l->type == LAYER_ISCSI_INITIATOR)
-			need |= STACK_NEED_ISCSI;
+		if (plan_in_role(l, role) && s->stack_need)
+			need |= s->stack_need(l);
 	}
 	return need;
-}
-
-/* The guest device of a layer so far, or NULL. */
-static const char *dev_of(const struct planner *pl, const struct topo_layer *l)
-{
-	return pl->devs->dev[l - pl->t->layers];
-}
-
-static const char *named_dev(const struct planner *pl, const char *name)
-{
-	return dev_of(pl, topology_find(pl->t, name));
-}
-
-static const char *lower_dev(const struct planner *pl,
-			     const struct topo_layer *l, size_t i)
-{
-	return named_dev(pl, l->on.v[i]);
-}
-
-/* Record the layer's device (taking dev); returns it. */
-static const char *set_dev(struct planner *pl, const struct topo_layer *l,
-			   char *dev)
-{
-	char **slot = &pl->devs->dev[l - pl->t->layers];
-
-	free(*slot);
-	*slot = dev;
-	return dev;
-}
-
-static void setup_md(struct planner *pl, const struct topo_layer *l, int nr)
-{
-	const char *dev = set_dev(pl, l, xasprintf("/dev/md%d", nr));
-	struct strvec a = STRVEC_INIT;
-
-	TRY(pl->p, "md:modprobe", "modprobe", "-a", "md_mod", "raid0", "raid1",
-	    "raid456", "raid10");
-	strvec_pushl(&a, "mdadm", "--create", dev, "--run", "--metadata=1.2",
-		     NULL);
-	strvec_pushf(&a, "--level=%lld", l->level);
-	strvec_pushf(&a, "--raid-devices=%zu", l->on.n);
-	/* No initial resync: it would compete with the workload's I/O. */
-	if (l->level)
-		strvec_push(&a, "--assume-clean");
-	if (l->chunk && l->level != 1) {
-		uint64_t c = 0;
-
-		spec_parse_size(l->chunk, &c);
-		strvec_pushf(&a, "--chunk=%lluK",
-			     (unsigned long long)(c >> 10));
-	}
-	if (l->bitmap)
-		strvec_pushf(&a, "--bitmap=%s", l->bitmap);
-	for (size_t i = 0; i < l->on.n; i++)
-		strvec_push(&a, lower_dev(pl, l, i));
-	plan_step_argv(pl->p, VERB_RUN, l->name, STEP_TIMEOUT, a.v);
-	strvec_clear(&a);
-}
-
-static void setup_fs(struct planner *pl, const struct topo_layer *l)
-{
-	struct strbuf *p = pl->p;
-	const char *dev = lower_dev(pl, l, 0);
-	const char *mnt = set_dev(pl, l, plan_mount_dir(l));
-	char *label = xasprintf("%s:mkfs", l->name);
-	struct strvec a = STRVEC_INIT;
-
-	strvec_pushf(&a, "mkfs.%s", l->fstype);
-	/* Overwrite what is there, quietly: mkfs.ext4 -F, the others -f. */
-	strvec_push(&a, !strcmp(l->fstype, "ext4") ? "-F" : "-f");
-	if (strcmp(l->fstype, "xfs"))
-		strvec_push(&a, "-q");
-	for (size_t i = 0; i < l->mkfs.n; i++)
-		strvec_push(&a, l->mkfs.v[i]);
-	strvec_push(&a, dev);
-	plan_step_argv(p, VERB_RUN, label, "600", a.v);
-	free(label);
-	label = xasprintf("%s:mount", l->name);
-	/*
-	 * The agent makes the mount point itself (no mkdir -p to start: 80-130
-	 * ms under TCG); if it cannot, the mount fails the setup.
-	 */
-	plan_step(p, VERB_MKDIR, mnt, NULL);
-	if (l->mount_opts)
-		RUN(p, label, "mount", "-t", l->fstype, "-o", l->mount_opts,
-		    dev, mnt);
-	else
-		RUN(p, label, "mount", "-t", l->fstype, dev, mnt);
-	free(label);
-	strvec_clear(&a);
-}
-
-/*
- * Swap on a block device of the stack: anonymous reclaim then writes
- * through every layer below it (md, iSCSI, the target's disk).
- */
-static void setup_swap(struct planner *pl, const struct topo_layer *l)
-{
-	struct strbuf *p = pl->p;
-	const char *dev = set_dev(pl, l, xstrdup(lower_dev(pl, l, 0)));
-	char *label = xasprintf("%s:mkswap", l->name);
-	char prio[24];
-
-	RUN(p, label, "mkswap", "-f", dev);
-	free(label);
-	label = xasprintf("%s:swapon", l->name);
-	if (l->priority >= 0) {
-		snprintf(prio, sizeof(prio), "%lld", l->priority);
-		RUN(p, label, "swapon", "-p", prio, dev);
-	} else {
-		RUN(p, label, "swapon", dev);
-	}
-	free(label);
-}
-
-/*
- * dm-delay over a block device of the stack, the whole device: the
- * agent's dm-delay helper reads the lower device's size and runs
- * dmsetup create (the table needs the length in sectors, which only the
- * guest knows for an md array or a LUN). The guest has no udev, so
- * dmsetup makes /dev/mapper/NAME itself.
- */
-static void setup_dm_delay(struct planner *pl, const struct topo_layer *l)
-{
-	char *dev = xasprintf("/dev/mapper/%s", l->name);
-	char ms[24];
-
-	snprintf(ms, sizeof(ms), "%lld", l->delay_ms);
-	RUN(pl->p, l->name, "/run/wblab-agent", "dm-delay", l->name,
-	    lower_dev(pl, l, 0), ms);
-	RUN(pl->p, l->name, "dmsetup", "mknodes", l->name);
-	set_dev(pl, l, dev);
-}
-
-static void setup_overlay(struct planner *pl, const struct topo_layer *l)
-{
-	struct strbuf *p = pl->p;
-	const char *lo = named_dev(pl, l->lower);
-	const char *up = named_dev(pl, l->upper);
-	char *lower = xasprintf("%s/ovl-lower", lo);
-	char *upper = xasprintf("%s/ovl-upper", up);
-	char *work = xasprintf("%s/ovl-work", up);
-	char *opts = xasprintf("lowerdir=%s,upperdir=%s,workdir=%s", lower,
-			       upper, work);
-	const char *mnt = set_dev(pl, l, plan_mount_dir(l));
-
-	TRY(p, "overlay:modprobe", "modprobe", "overlay");
-	RUN(p, l->name, "mkdir", "-p", lower, upper, work, mnt);
-	RUN(p, l->name, "mount", "-t", "overlay", "overlay", "-o", opts, mnt);
-	free(lower);
-	free(upper);
-	free(work);
-	free(opts);
-}
-
-/* The device an initiator names a target's LUN by. */
-static char *target_dev(const struct topo_layer *l)
-{
-	return xasprintf("%s:%lld", l->iqn, l->lun);
-}
-
-static void setup_target(struct planner *pl, const struct topo_layer *l,
-			 bool first)
-{
-	struct strbuf *p = pl->p;
-	const char *dev = lower_dev(pl, l, 0);
-	bool fileio = l->backstore && !strcmp(l->backstore, "fileio");
-	char *bs = xasprintf("/backstores/%s/%s", fileio ? "fileio" : "block",
-			     l->name);
-	char *bsdir = xasprintf("/backstores/%s", fileio ? "fileio" : "block");
-	char *name = xasprintf("name=%s", l->name);
-	char *devarg = xasprintf("%s=%s", fileio ? "file_or_dev" : "dev", dev);
-	char *tpg = xasprintf("/iscsi/%s/tpg1", l->iqn);
-	char *luns = xasprintf("%s/luns", tpg);
-	char *lun = xasprintf("lun=%lld", l->lun);
-
-	set_dev(pl, l, target_dev(l));
-	if (first) {
-		TRY(p, "target:modprobe", "modprobe", "-a", "target_core_mod",
-		    "iscsi_target_mod", "target_core_iblock",
-		    "target_core_file");
-		TRY(p, "target:configfs", "mount", "-t", "configfs", "configfs",
-		    "/sys/kernel/config");
-		/* targetcli looks for tcmu-runner on the system bus. */
-		RUN(p, "target:dbus", "mkdir", "-p", "/run/dbus");
-		RUN(p, "target:dbus", "dbus-daemon", "--system", "--fork");
-	}
-	RUN(p, l->name, "targetcli", bsdir, "create", name, devarg);
-	RUN(p, l->name, "targetcli", "/iscsi", "create", l->iqn);
-	RUN(p, l->name, "targetcli", luns, "create", bs, lun);
-	if (l->acl) {
-		char *acls = xasprintf("%s/acls", tpg);
-
-		RUN(p, l->name, "targetcli", acls, "create", l->acl);
-		RUN(p, l->name, "targetcli", tpg, "set", "attribute",
-		    "authentication=0");
-		free(acls);
-	} else {
-		/* Lab network only: any initiator may log in, no CHAP. */
-		RUN(p, l->name, "targetcli", tpg, "set", "attribute",
-		    "authentication=0", "demo_mode_write_protect=0",
-		    "generate_node_acls=1", "cache_dynamic_acls=1");
-	}
-	free(bs);
-	free(bsdir);
-	free(name);
-	free(devarg);
-	free(tpg);
-	free(luns);
-	free(lun);
-}
-
-static void setup_initiator(struct planner *pl, const struct topo_layer *l,
-			    bool *iscsid_started)
-{
-	struct strbuf *p = pl->p;
-	const struct plan_opts *o = pl->o;
-	const struct topo_layer *tg = topology_find(pl->t, l->on.v[0]);
-	const char *portal = strcmp(tg->guest, l->guest) && o->target_ip ?
-				     o->target_ip :
-				     "127.0.0.1";
-	char *name = xasprintf("InitiatorName=%s\n", initiator_iqn(o->role));
-
-	set_dev(pl, l, xasprintf("@iscsi:%s:%lld", tg->iqn, tg->lun));
-	if (!*iscsid_started) {
-		TRY(p, "iscsi:modprobe", "modprobe", "-a", "iscsi_tcp",
-		    "sd_mod");
-		plan_step(p, VERB_PUT, "/etc/iscsi/initiatorname.iscsi", name,
-			  NULL);
-		RUN(p, "iscsid", "iscsid");
-		*iscsid_started = true;
-	}
-	RUN(p, l->name, "iscsiadm", "-m", "discovery", "-t", "sendtargets",
-	    "-p", portal);
-	RUN(p, l->name, "iscsiadm", "-m", "node", "-T", tg->iqn, "-p", portal,
-	    "--login");
-	free(name);
 }
 
 /* The cell's private network: a static address, no DHCP, no uplink. */
@@ -330,50 +46,24 @@ static void setup_network(struct strbuf *p, const char *ip)
 	free(cidr);
 }
 
-static void setup_layer(struct planner *pl, const struct topo_layer *l, int *md,
-			bool *iscsid, bool *targets)
+static void setup_layer(struct planner *pl, const struct topo_layer *l)
 {
-	if (!in_role(l, pl->o->role)) {
+	const struct layer_steps *s = plan_layer_steps(l->type);
+
+	if (!plan_in_role(l, pl->o->role)) {
 		/* The other guest's targets are still reachable from here. */
-		if (l->type == LAYER_ISCSI_TARGET)
-			set_dev(pl, l, target_dev(l));
+		if (s->elsewhere)
+			s->elsewhere(pl, l);
 		return;
 	}
-	switch (l->type) {
-	case LAYER_DISK:
-		set_dev(pl, l, xasprintf("@disk:wblab-disk%lld", l->index));
-		break;
-	case LAYER_MD:
-		setup_md(pl, l, (*md)++);
-		break;
-	case LAYER_FS:
-		setup_fs(pl, l);
-		break;
-	case LAYER_OVERLAY:
-		setup_overlay(pl, l);
-		break;
-	case LAYER_ISCSI_TARGET:
-		setup_target(pl, l, !*targets);
-		*targets = true;
-		break;
-	case LAYER_ISCSI_INITIATOR:
-		setup_initiator(pl, l, iscsid);
-		break;
-	case LAYER_SWAP:
-		setup_swap(pl, l);
-		break;
-	case LAYER_DM_DELAY:
-		setup_dm_delay(pl, l);
-		break;
-	}
+	if (s->setup)
+		s->setup(pl, l);
 }
 
 static void setup_layers(struct planner *pl)
 {
 	const struct topology_spec *t = pl->t;
 	bool *done = xzalloc(t->nr_layers * sizeof(*done));
-	bool iscsid = false, targets = false;
-	int md = 0;
 
 	/* Bottom-up: a layer goes once everything it sits on is up. */
 	for (size_t left = t->nr_layers; left;) {
@@ -390,7 +80,7 @@ static void setup_layers(struct planner *pl)
 				continue;
 			done[i] = true;
 			left--;
-			setup_layer(pl, l, &md, &iscsid, &targets);
+			setup_layer(pl, l);
 		}
 		if (left == before)
 			break; /* a cycle: the loader rejects these */
@@ -401,71 +91,31 @@ static void setup_layers(struct planner *pl)
 /* Top-down: undo what setup did, ignoring failures. */
 static void teardown_layers(struct planner *pl)
 {
-	struct strbuf *p = pl->p;
-
 	for (size_t i = pl->t->nr_layers; i-- > 0;) {
 		const struct topo_layer *l = &pl->t->layers[i];
-		const char *dev = dev_of(pl, l);
+		const struct layer_steps *s = plan_layer_steps(l->type);
+		const char *dev = plan_dev_of(pl, l);
 
-		if (!in_role(l, pl->o->role) || !dev)
-			continue;
-		switch (l->type) {
-		case LAYER_FS:
-		case LAYER_OVERLAY:
-			TRY(p, l->name, "umount", dev);
-			break;
-		case LAYER_MD:
-			TRY(p, l->name, "mdadm", "--stop", dev);
-			break;
-		case LAYER_SWAP:
-			/* The workload has exited: little is left to read back. */
-			TRY(p, l->name, "swapoff", dev);
-			break;
-		case LAYER_ISCSI_INITIATOR:
-			TRY(p, l->name, "iscsiadm", "-m", "node",
-			    "--logoutall=all");
-			break;
-		case LAYER_ISCSI_TARGET:
-			TRY(p, l->name, "targetcli", "clearconfig",
-			    "confirm=True");
-			break;
-		case LAYER_DM_DELAY:
-			TRY(p, l->name, "dmsetup", "remove", l->name);
-			break;
-		case LAYER_DISK:
-			break;
-		}
+		if (plan_in_role(l, pl->o->role) && dev && s->teardown)
+			s->teardown(pl, l, dev);
 	}
 }
 
+/* What the guest built: each type's capture once, in the table's order. */
 static void capture_topology(struct strbuf *p, const struct topology_spec *t,
 			     const struct plan_opts *o, const char *mount)
 {
-	bool md = false, ini = false, tgt = false, swap = false, dm = false;
-
-	for (size_t i = 0; i < t->nr_layers; i++) {
-		if (!in_role(&t->layers[i], o->role))
-			continue;
-		md |= t->layers[i].type == LAYER_MD;
-		swap |= t->layers[i].type == LAYER_SWAP;
-		dm |= t->layers[i].type == LAYER_DM_DELAY;
-		ini |= t->layers[i].type == LAYER_ISCSI_INITIATOR;
-		tgt |= t->layers[i].type == LAYER_ISCSI_TARGET;
-	}
 	CAPTURE(p, "lsblk", "lsblk", "-o", "NAME,TYPE,SIZE,FSTYPE,MOUNTPOINT");
-	if (md)
-		CAPTURE(p, "/proc/mdstat", "cat", "/proc/mdstat");
-	if (ini) {
-		CAPTURE(p, "iscsiadm -m session", "iscsiadm", "-m", "session");
-		CAPTURE(p, "iscsiadm -m session -P 1", "iscsiadm", "-m",
-			"session", "-P", "1");
+	for (size_t k = 0; k < LAYER_TYPES; k++) {
+		const struct layer_steps *s = &plan_layer_table[k];
+		bool any = false;
+
+		for (size_t i = 0; i < t->nr_layers && !any; i++)
+			any = t->layers[i].type == s->type &&
+			      plan_in_role(&t->layers[i], o->role);
+		if (any && s->capture)
+			s->capture(p);
 	}
-	if (tgt)
-		CAPTURE(p, "targetcli ls", "targetcli", "ls");
-	if (swap)
-		CAPTURE(p, "/proc/swaps", "cat", "/proc/swaps");
-	if (dm)
-		CAPTURE(p, "dmsetup table", "dmsetup", "table");
 	if (mount)
 		CAPTURE(p, "findmnt", "findmnt", "-T", mount);
 	/* Read by the agent itself: no cat to start (agent/capfile.h). */
@@ -500,6 +150,22 @@ static void pre_step(struct strbuf *p, const char *cmd, const char *timeout,
 	free(copy);
 }
 
+/* The layers' own steps beside the workload, at its start or its end. */
+static void workload_layers(struct planner *pl, bool end, const char *timeout)
+{
+	for (size_t i = 0; i < pl->t->nr_layers; i++) {
+		const struct topo_layer *l = &pl->t->layers[i];
+		const struct layer_steps *s = plan_layer_steps(l->type);
+
+		if (!plan_in_role(l, PLAN_MAIN))
+			continue;
+		if (!end && s->workload_start)
+			s->workload_start(pl->p, l);
+		else if (end && s->workload_end)
+			s->workload_end(pl->p, l, timeout);
+	}
+}
+
 static void workload_steps(struct planner *pl, const struct workload_spec *w,
 			   const struct collectors_opts *co)
 {
@@ -530,7 +196,7 @@ static void workload_steps(struct planner *pl, const struct workload_spec *w,
 	snprintf(churn_ms, sizeof(churn_ms), "%lld", w->hog_churn_ms);
 	plan_phase(p, PHASE_WORKLOAD);
 	collectors_plan_workload(p, co);
-	plan_stall_start(p, pl->t);
+	workload_layers(pl, false, timeout);
 	if (w->memcg_max) {
 		plan_step(p, VERB_CGROUP, "wblab", w->memcg_max, NULL);
 		/* Each OOM's memory.stat, read on the memcg's event (oom.c). */
@@ -552,7 +218,7 @@ static void workload_steps(struct planner *pl, const struct workload_spec *w,
 				       "/tmp/wblab-job.fio", NULL });
 	}
 	plan_failslab_disarm(p, w->failslab);
-	plan_stall_end(p, pl->t, timeout);
+	workload_layers(pl, true, timeout);
 	/* The background hog's rounds and kills (agent/hog.c), as it ran. */
 	if (w->hog_size && w->fio)
 		plan_step(p, VERB_GET, "hog.out", AGENT_BG_OUT("hog"), NULL);

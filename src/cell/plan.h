@@ -43,5 +43,11 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		 struct plan_devs *devs);
 /* The mount point of a mount-providing layer in the guest. */
 char *plan_mount_dir(const struct topo_layer *l);
+/*
+ * Add a layer's own keys to its entry in cell.json's topology.layers[]
+ * (md's level, dm-delay's delay_ms, ...: its type's row says which).
+ */
+struct json_object;
+void plan_layer_record(struct json_object *lj, const struct topo_layer *l);
 
 #endif

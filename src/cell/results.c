@@ -51,21 +51,6 @@ json_object *results_metrics(const char *dir)
 	return m;
 }
 
-/* A dm-delay layer's stall schedule, as the topology gave it. */
-static json_object *stall_json(const struct topo_stall *st)
-{
-	json_object *o = json_object_new_object();
-
-	json_object_object_add(o, "after_ms",
-			       json_object_new_int64(st->after_ms));
-	json_object_object_add(o, "suspend_ms",
-			       json_object_new_int64(st->suspend_ms));
-	json_object_object_add(o, "resume_ms",
-			       json_object_new_int64(st->resume_ms));
-	json_object_object_add(o, "count", json_object_new_int64(st->count));
-	return o;
-}
-
 static json_object *topology_json(const struct topology_spec *t,
 				  const struct plan_devs *devs)
 {
@@ -93,24 +78,8 @@ static json_object *topology_json(const struct topology_spec *t,
 		json_object_object_add(lj, "on", on);
 		if (devs && i < devs->nr && devs->dev[i])
 			json_object_object_add(lj, "dev", JS(devs->dev[i]));
-		if (l->type == LAYER_MD)
-			json_object_object_add(lj, "level",
-					       json_object_new_int64(l->level));
-		if (l->fstype)
-			json_object_object_add(lj, "fstype", JS(l->fstype));
-		if (l->iqn)
-			json_object_object_add(lj, "iqn", JS(l->iqn));
-		if (l->type == LAYER_SWAP && l->priority >= 0)
-			json_object_object_add(
-				lj, "priority",
-				json_object_new_int64(l->priority));
-		if (l->type == LAYER_DM_DELAY)
-			json_object_object_add(
-				lj, "delay_ms",
-				json_object_new_int64(l->delay_ms));
-		if (l->type == LAYER_DM_DELAY && l->stall.count)
-			json_object_object_add(lj, "stall",
-					       stall_json(&l->stall));
+		/* Its type's own keys (cell/plan-layers.c). */
+		plan_layer_record(lj, l);
 		json_object_array_add(layers, lj);
 	}
 	json_object_object_add(o, "layers", layers);

@@ -139,6 +139,34 @@ void spec_strlist_free(struct spec_strlist *l)
 	l->n = 0;
 }
 
+void spec_fields_free(const struct spec_field *fields, void *obj)
+{
+	for (const struct spec_field *f = fields; f->name; f++) {
+		void *slot = (char *)obj + f->offset;
+
+		switch (f->type) {
+		case SPEC_STR:
+		case SPEC_TEXT:
+		case SPEC_ENUM:
+			free(*(char **)slot);
+			*(char **)slot = NULL;
+			break;
+		case SPEC_STRLIST:
+			spec_strlist_free(slot);
+			break;
+		case SPEC_MAP:
+			if (f->sub)
+				spec_fields_free(f->sub, slot);
+			break;
+		case SPEC_INT:
+		case SPEC_SIZE:
+		case SPEC_MIB:
+		case SPEC_BOOL:
+			break;
+		}
+	}
+}
+
 bool spec_strlist_has(const struct spec_strlist *l, const char *s)
 {
 	for (size_t i = 0; i < l->n; i++)

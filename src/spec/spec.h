@@ -135,6 +135,8 @@ int spec_load_file(const char *path, const struct spec_field *fields, void *obj,
 		   int (*check)(struct spec_file *, void *));
 int spec_parse_size(const char *s, uint64_t *out);
 void spec_strlist_free(struct spec_strlist *l);
+/* Free every string and list that fields (and their submaps) fill in obj. */
+void spec_fields_free(const struct spec_field *fields, void *obj);
 void spec_strlist_add(struct spec_strlist *l, const char *s);
 bool spec_strlist_has(const struct spec_strlist *l, const char *s);
 

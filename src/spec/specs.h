@@ -62,6 +62,7 @@ enum layer_type {
 	LAYER_OVERLAY,
 	LAYER_SWAP,
 	LAYER_DM_DELAY,
+	LAYER_TYPES /* how many: every table of layer types has one row each */
 };
 
 /*
