@@ -88,6 +88,50 @@ START_TEST(test_welch_r_sleep)
 }
 END_TEST
 
+/*
+ * The interval the mail's compact column prints (+-h): R's t.test on the
+ * sleep data, 95 percent confidence interval -3.3654832 0.2054832, half
+ * 1.7854832; and two rows of report/ab, the demo's A/B, against SciPy
+ * (t.ppf(0.975, Welch df) * se, the df and t checked against
+ * scipy.stats.ttest_ind(equal_var=False)): write-lat-p99 in ms (the
+ * mail's unit) 93.40749738, Flush for vmscan in pages 22045.44134.
+ */
+START_TEST(test_welch_halfwidth)
+{
+	struct stats_desc a, b;
+	struct sample sa, sb;
+
+	stats_describe(sleep1, ARRAY_N(sleep1), &a);
+	stats_describe(sleep2, ARRAY_N(sleep2), &b);
+	ck_assert_double_eq_tol(stats_welch_halfwidth(&a, &b, 0.95), 1.7854832,
+				5e-7);
+	ck_assert_double_eq_tol(stats_welch_halfwidth(&b, &a, 0.95), 1.7854832,
+				5e-7);
+	load(&sa, AB_A, "metrics.fio.0.write.clat_p99_us");
+	load(&sb, AB_B, "metrics.fio.0.write.clat_p99_us");
+	for (size_t i = 0; i < sa.n; i++)
+		sa.v[i] /= 1000;
+	for (size_t i = 0; i < sb.n; i++)
+		sb.v[i] /= 1000;
+	stats_describe(sa.v, sa.n, &a);
+	stats_describe(sb.v, sb.n, &b);
+	ck_assert_double_eq_tol(stats_welch_halfwidth(&a, &b, 0.95),
+				93.40749738, 1e-6);
+	load(&sa, AB_A, "metrics.trace.writeback.by_reason.vmscan.pages");
+	load(&sb, AB_B, "metrics.trace.writeback.by_reason.vmscan.pages");
+	stats_describe(sa.v, sa.n, &a);
+	stats_describe(sb.v, sb.n, &b);
+	ck_assert_double_eq_tol(stats_welch_halfwidth(&a, &b, 0.95),
+				22045.44134, 1e-5);
+	/* One cell a side has no interval; constant sides have none wide. */
+	stats_describe(sleep1, 1, &a);
+	ck_assert(isnan(stats_welch_halfwidth(&a, &b, 0.95)));
+	stats_describe((const double[]){ 5, 5, 5 }, 3, &a);
+	stats_describe((const double[]){ 7, 7, 7 }, 3, &b);
+	ck_assert_double_eq(stats_welch_halfwidth(&a, &b, 0.95), 0);
+}
+END_TEST
+
 START_TEST(test_welch_degenerate)
 {
 	const double one[] = { 1 }, zeros[] = { 0, 0, 0 },
@@ -664,6 +708,7 @@ int main(void)
 	tcase_add_test(tc, test_tost_edges);
 	tcase_add_test(tc, test_mde_abs_r);
 	tcase_add_test(tc, test_spearman_scipy);
+	tcase_add_test(tc, test_welch_halfwidth);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -12,6 +12,7 @@
 #include "report/mail-int.h"
 #include "report/report.h"
 #include "results/reader.h"
+#include "stats/stats.h"
 #include "util/dvec.h"
 #include "util/log.h"
 #include "util/str.h"
@@ -129,6 +130,71 @@ static void few_col(struct strbuf *out, double v, size_t n)
 	strbuf_addf(out, " %11s (%8s)", vb, nb);
 }
 
+/*
+ * The main line's baseline column: its figure and the cells each side
+ * of the line had a value in, "(n=5/5)" (baseline/kernel), where the
+ * other lines have the baseline's 0%.
+ */
+static void base_n_col(struct strbuf *out, const struct rpt_group *g, size_t m,
+		       double a, size_t first, size_t end)
+{
+	char vb[32], nb[32];
+
+	rpt_fmt_val(vb, sizeof(vb), a);
+	if (end - first == 1)
+		snprintf(nb, sizeof(nb), "(n=%zu/%zu)", g->sides[0].desc[m].n,
+			 g->sides[first].desc[m].n);
+	else
+		snprintf(nb, sizeof(nb), "(n=%zu)", g->sides[0].desc[m].n);
+	strbuf_addf(out, " %11s %10s", vb, nb);
+}
+
+/*
+ * The main line's change with half its 95% interval, both in % of the
+ * baseline's mean: "(-19% +-69)" says a -19% sits in noise of +-69%,
+ * the compact column the spread lines (--full) give at length. The
+ * interval is Welch's, of the difference of the means, whatever the
+ * row's test (which the star is from). Digits follow the interval's
+ * size; the change is left-aligned after a figure of at most 9 places.
+ */
+static void change_col(struct strbuf *out, const struct rpt_group *g, size_t s,
+		       size_t m, double b, double pct)
+{
+	const struct stats_desc *da = &g->sides[0].desc[m];
+	double half = stats_welch_halfwidth(da, &g->sides[s].desc[m], 0.95);
+	bool star = g->cmp[s][m].star;
+	char vb[32], cb[48];
+	int prec;
+
+	if (isnan(pct) || (!isinf(pct) && (isnan(half) || da->amean == 0))) {
+		cell_col(out, b, pct, star);
+		return;
+	}
+	rpt_fmt_val(vb, sizeof(vb), b);
+	if (isinf(pct)) { /* a change from 0 has no percentage */
+		snprintf(cb, sizeof(cb), "%cfrom 0%c", star ? '*' : '(',
+			 star ? '*' : ')');
+	} else {
+		half = 100 * half / fabs(da->amean);
+		/*
+		 * One decimal for a narrow interval, unless it will not fit;
+		 * then no space; a change or interval of five digits is
+		 * printed without its interval.
+		 */
+		for (prec = half < 10 ? 1 : 0; prec >= -1; prec--)
+			if (snprintf(cb, sizeof(cb), "%c%.*f%%%s+-%.*f%c",
+				     star ? '*' : '(', prec < 0 ? 0 : prec, pct,
+				     prec < 0 ? "" : " ", prec < 0 ? 0 : prec,
+				     half, star ? '*' : ')') <= 13)
+				break;
+		if (prec < -1) {
+			cell_col(out, b, pct, star);
+			return;
+		}
+	}
+	strbuf_addf(out, " %9s %-13s", vb, cb);
+}
+
 static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 			enum line_kind k, size_t first, size_t end)
 {
@@ -140,6 +206,8 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 	row_label(out, k == L_MAIN ? metric_stat_name(mt->stat) : stat[k], mt);
 	if (few_cells(g, 0, m))
 		few_col(out, a, g->sides[0].desc[m].n);
+	else if (k == L_MAIN)
+		base_n_col(out, g, m, a, first, end);
 	else
 		cell_col(out, a, isnan(a) ? NAN : 0, false);
 	for (size_t s = first; s < end; s++) {
@@ -147,10 +215,12 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 
 		if (few_cells(g, s, m) || few_cells(g, 0, m))
 			few_col(out, b, g->sides[s].desc[m].n);
+		else if (k == L_MAIN)
+			change_col(out, g, s, m, b, line_pct(mt, k, a, b));
 		else
-			cell_col(out, b, line_pct(mt, k, a, b),
-				 k == L_MAIN && g->cmp[s][m].star);
+			cell_col(out, b, line_pct(mt, k, a, b), false);
 	}
+	strbuf_trim_trailing(out); /* the last change's padding */
 	strbuf_addch(out, '\n');
 }
 

@@ -73,21 +73,53 @@ static void tests_used(struct strbuf *out, const struct rpt_group *g)
 	}
 }
 
+/*
+ * The starred rows by direction, appended to buf: an improvement is
+ * named as plainly as a regression (0-day's mails do the same).
+ */
+static void starred_rows(char *buf, size_t n, const struct rpt_group *g)
+{
+	struct strbuf dir[2] = { STRBUF_INIT, STRBUF_INIT };
+	size_t len = strlen(buf);
+
+	for (size_t s = 1; s < g->nr_sides; s++)
+		for (size_t m = 0; m < metric_nr_rows; m++) {
+			const struct rpt_cmp *c = &g->cmp[s][m];
+			struct strbuf *d = &dir[c->pct > 0];
+
+			if (!c->star || isnan(c->pct) || c->pct == 0)
+				continue;
+			strbuf_addf(d, "%s%s", d->len ? ", " : "",
+				    metric_rows[m].name);
+			if (g->nr_sides > 2)
+				strbuf_addf(d, " (%s)", g->sides[s].name);
+		}
+	if (len && buf[len - 1] == '.')
+		buf[--len] = '\0';
+	snprintf(buf + len, n - len, "%s%s%s%s.",
+		 dir[1].len ? "; better: " : "", dir[1].len ? dir[1].buf : "",
+		 dir[0].len ? "; worse: " : "", dir[0].len ? dir[0].buf : "");
+	strbuf_release(&dir[0]);
+	strbuf_release(&dir[1]);
+}
+
 static void legend(struct strbuf *out, const struct report *r,
 		   const struct rpt_group *g)
 {
 	char buf[512];
 
 	strbuf_addstr(out, "Legend\n");
-	mail_wrap(out, "  value (  x%)  ", 16,
+	mail_wrap(out, "  value (x% +-h) ", 17,
 		  r->o.full ?
-			  "the kernel's figure and its change against the "
-			  "baseline, signs normalised: a positive % is always "
-			  "better (less spread is better for Stddev and "
-			  "CoeffVar)." :
-			  "the kernel's figure and its change against the "
-			  "baseline, signs normalised: a positive % is always "
-			  "better.");
+			  "the kernel's figure, its change against the "
+			  "baseline (a positive % is always better; less "
+			  "spread is better for Stddev and CoeffVar) and half "
+			  "the change's 95% interval (Welch), in % of the "
+			  "baseline; (n=a/b): cells, baseline/kernel." :
+			  "the kernel's figure, its change against the "
+			  "baseline (a positive % is always better) and half "
+			  "the change's 95% interval (Welch), in % of the "
+			  "baseline; (n=a/b): cells, baseline/kernel.");
 	snprintf(buf, sizeof(buf),
 		 "significant: %s, alpha %.2f, n >= %d per side. Outcome "
 		 "rates: Fisher's exact test, two-sided, p < %.2f marks "
@@ -105,14 +137,13 @@ static void legend(struct strbuf *out, const struct report *r,
 	else
 		snprintf(buf, sizeof(buf), "%zu of %zu tested rows starred.",
 			 g->starred, g->tested);
+	starred_rows(buf, sizeof(buf), g);
 	mail_wrap(out, "  ", 2, buf);
 	tests_used(out, g);
 	if (!r->o.full) {
-		mail_wrap(
-			out, "  ", 2,
-			"--full adds Min, Median, Stddev, CoeffVar and Max lines "
-			"and each row's smallest detectable change; `wblab "
-			"metrics` describes the rows.");
+		mail_wrap(out, "  ", 2,
+			  "--full: spread lines, smallest detectable changes; "
+			  "`wblab metrics`: the rows.");
 		return;
 	}
 	for (size_t first = 1; first < g->nr_sides; first += 2) {

@@ -47,6 +47,16 @@ struct stats_desc {
 int stats_describe(const double *x, size_t n, struct stats_desc *d);
 
 /*
+ * Half the width of the level (0.95) confidence interval of mean(b) -
+ * mean(a), Welch's (unequal variances, Welch-Satterthwaite df): the
+ * interval scipy.stats.ttest_ind(a, b, equal_var=False)
+ * .confidence_interval() gives, from the two descriptions. 0 when both
+ * sides are constant; NAN when a side has fewer than 2 values.
+ */
+double stats_welch_halfwidth(const struct stats_desc *a,
+			     const struct stats_desc *b, double level);
+
+/*
  * The q-quantile (0 <= q <= 1) of x[0..n-1], interpolated linearly between
  * order statistics: R's quantile(type = 7), numpy's default, GSL's
  * gsl_stats_quantile_from_sorted_data. x is not modified. NAN when n == 0.
