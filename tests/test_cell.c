@@ -18,6 +18,7 @@
 #include "cell/plan-int.h"
 #include "cell/plan.h"
 #include "cell/results.h"
+#include "results/levers.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/kallsyms.h"
@@ -891,6 +892,15 @@ START_TEST(results_writer_on_real_cell)
 	devs.nr = t.nr_layers;
 	devs.dev = xzalloc(t.nr_layers * sizeof(*devs.dev));
 	devs.dev[1] = xstrdup("/mnt/handed");
+	/* Every lever's setting is recorded, the defaults too. */
+	{
+		struct strbuf lerr = STRBUF_INIT;
+
+		ck_assert_int_eq(levers_parse("pin=on,cache=directsync",
+					      &c.levers, &lerr),
+				 0);
+		strbuf_release(&lerr);
+	}
 	ck_assert_int_eq(
 		results_write_cell(&c, &r, &g, &con, "2026-12-03T00:00:00Z",
 				   "console=ttyS0 wblab.test=1", &devs),
@@ -903,6 +913,20 @@ START_TEST(results_writer_on_real_cell)
 	ck_assert_str_eq(json_object_get_string(json_path(o, "outcome")), "ok");
 	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.name")),
 			 "debian-6.1");
+	{
+		char *key = levers_cell_key(o);
+
+		ck_assert_str_eq(
+			json_object_get_string(json_path(o, "levers.pin")),
+			"on");
+		ck_assert_str_eq(
+			json_object_get_string(json_path(o, "levers.clock")),
+			"wall");
+		ck_assert_str_eq(key, "pin=on,cache=directsync,aio=native,"
+				      "iothread=off,drop-host-cache=off,"
+				      "warmup=off,clock=wall");
+		free(key);
+	}
 	ck_assert_int_eq(json_object_get_int(json_path(o, "rep")), 2);
 	/* results.c writes the command line it is handed, nothing else. */
 	ck_assert_str_eq(json_object_get_string(json_path(o, "kernel.cmdline")),

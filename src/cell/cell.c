@@ -21,6 +21,7 @@
 #include "cell/disks.h"
 #include "cell/plan.h"
 #include "cell/results.h"
+#include "cell/tune.h"
 #include "collect/console.h"
 #include "util/fs.h"
 #include "util/hash.h"
@@ -88,6 +89,7 @@ struct vm {
 
 struct cell_ctx {
 	const struct cell_spec *c;
+	virConnectPtr conn;
 	double deadline; /* monotonic: the cell's overall deadline */
 	struct owner owner;
 	struct vm main, target;
@@ -171,14 +173,15 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 				 .role = tgt ? "target" : "main",
 				 .pool = x->pool };
 	char *sock, *console;
-	struct plan_opts po = { .role = vm->role,
-				.workload_timeout = c->workload_timeout,
-				.target_ip = TARGET_IP,
-				.thread_size = c->kernel->thread_size,
-				.kver = kver_parse(c->kernel->version),
-				.own_ip = x->has_target ?
-						  (tgt ? TARGET_IP : MAIN_IP) :
-						  NULL };
+	struct plan_opts po = {
+		.role = vm->role,
+		.workload_timeout = c->workload_timeout,
+		.target_ip = TARGET_IP,
+		.thread_size = c->kernel->thread_size,
+		.kver = kver_parse(c->kernel->version),
+		.warmup = lever_is(&c->levers, LEVER_WARMUP, "on"),
+		.own_ip = x->has_target ? (tgt ? TARGET_IP : MAIN_IP) : NULL
+	};
 	int ret = -1;
 
 	/* On a remote host only the console capture is here. */
@@ -223,7 +226,8 @@ static int vm_prepare(struct cell_ctx *x, struct vm *vm, const char *name,
 		guest_set_remote(&vm->g, console);
 	else
 		guest_set_console(&vm->g, vm->dc.console_sock, console);
-	if (cell_disks_make(&cd, &vm->dc, &x->err))
+	if (cell_disks_make(&cd, &vm->dc, &x->err) ||
+	    cell_tune(c, x->conn, &vm->dc, &x->err))
 		goto out;
 	vm_plan(c, vm, &po);
 	{
@@ -589,7 +593,7 @@ static int remote_owner(struct cell_ctx *x, virConnectPtr conn,
 int cell_run(virConnectPtr conn, const struct cell_spec *c,
 	     struct cell_result *r)
 {
-	struct cell_ctx x = { .c = c };
+	struct cell_ctx x = { .c = c, .conn = conn };
 	struct console_report con;
 	char started[32], *name, *tname, *tdir;
 	bool lost;

@@ -55,6 +55,7 @@ static const struct {
 	J(J_BOOL, keep, "keep"),
 	J(J_BOOL, remote, "remote"),
 	J(J_STR, cmdline_extra, "cmdline_extra"),
+	J(J_STR, levers, "levers"),
 	J(J_STR, infra_error, "infra_error"),
 };
 
@@ -146,11 +147,14 @@ int cell_job_run(const struct cell_job *j)
 								NULL;
 	bool have_kernel = false;
 	struct virt_host_facts facts;
+	struct levers lv;
 	int ret;
 
 	if (topology_spec_find(j->topology, &topo) ||
 	    workload_spec_find(j->workload, &wl))
 		return -1;
+	if (levers_parse(j->levers, &lv, &err) && !infra)
+		infra = err.buf; /* a job file not of this wblab */
 	if (j->run_dir && *j->run_dir)
 		setenv("WBLAB_RUNDIR", j->run_dir, 1);
 	if (j->qemu_user && *j->qemu_user)
@@ -187,6 +191,7 @@ int cell_job_run(const struct cell_job *j)
 			.keep = j->keep,
 			.infra_error = infra,
 			.cmdline_extra = j->cmdline_extra,
+			.levers = lv,
 			.host = j->host,
 			.uri = j->uri,
 			.slot = j->slot,

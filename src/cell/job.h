@@ -27,6 +27,7 @@ struct cell_job {
 	bool keep;
 	bool remote; /* streams and pool volumes only (spec/hosts.h) */
 	char *cmdline_extra;
+	char *levers; /* results/levers.h text; NULL: the defaults */
 	char *infra_error; /* the cell cannot run: record why */
 };
 

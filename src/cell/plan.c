@@ -15,6 +15,7 @@
 #include "cell/collectors-plan.h"
 #include "cell/plan-failslab.h"
 #include "cell/plan-int.h"
+#include "cell/plan-warmup.h"
 #include "collect/stackprobe.h"
 #include "util/log.h"
 #include "util/strvec.h"
@@ -288,6 +289,8 @@ int plan_compile(const struct topology_spec *t, const struct workload_spec *w,
 		snprintf(timeout, sizeof(timeout), "%d", o->workload_timeout);
 		lru_gen_steps(out, w->lru_gen);
 		plan_phase(out, PHASE_WARMUP);
+		if (o->warmup)
+			plan_warmup(out, w, timeout);
 		for (size_t i = 0; i < w->pre.n; i++)
 			pre_step(out, w->pre.v[i], timeout, mount);
 		plan_phase(out, PHASE_ARM);

@@ -2,6 +2,8 @@
 #ifndef WBLAB_PLAN_H
 #define WBLAB_PLAN_H
 
+#include <stdbool.h>
+
 #include "spec/specs.h"
 #include "util/strbuf.h"
 
@@ -15,6 +17,7 @@ struct plan_opts {
 	const char *own_ip; /* this guest's address on the lab network */
 	long thread_size; /* the kernel's THREAD_SIZE (0: unknown) */
 	int kver; /* its version, KVER() (0: unknown) */
+	bool warmup; /* the warmup lever: plan-warmup.h */
 	/* Its System.map, as collectors_opts (cell/collectors-plan.h). */
 	const char *system_map;
 	bool map_complete;

@@ -288,6 +288,8 @@ int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
 				       failslab_json(c->wl->failslab));
 	json_object_object_add(o, "rep", json_object_new_int(c->rep));
 	json_object_object_add(o, "accel", JS(c->accel));
+	/* How the guest ran on its host: cells that differ never pool. */
+	json_object_object_add(o, "levers", levers_json(&c->levers));
 	json_object_object_add(o, "memory_mib",
 			       json_object_new_int(c->memory_mib));
 	json_object_object_add(o, "vcpus", json_object_new_int(c->vcpus));

@@ -6,6 +6,7 @@
 
 #include "artifact/kernel.h"
 #include "cell/outcome.h"
+#include "results/levers.h"
 #include "spec/specs.h"
 
 struct virt_host_facts;
@@ -34,6 +35,7 @@ struct cell_spec {
 	bool keep; /* keep the staging dir (overlay, disks) */
 	const char *infra_error; /* set: the cell cannot start; record why */
 	const char *cmdline_extra;
+	struct levers levers; /* how the guest runs on its host */
 	/* Where it runs (recorded in cell.json). */
 	const char *host; /* hosts.yaml name, "local" without one */
 	const char *uri;

@@ -189,13 +189,15 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 		if (strcmp(c->kernel, c0->kernel) ||
 		    strcmp(c->topology, c0->topology) ||
 		    strcmp(c->workload, c0->workload) ||
-		    c->memory_mib != c0->memory_mib) {
+		    c->memory_mib != c0->memory_mib ||
+		    strcmp(c->levers, c0->levers)) {
 			strbuf_addf(&err,
-				    "%s: cell %s is not %s/%s/%s/%d MiB like "
-				    "the first: an A/A split needs one kernel "
-				    "in one group",
+				    "%s: cell %s is not %s/%s/%s/%d MiB/%s "
+				    "like the first: an A/A split needs one "
+				    "kernel in one group",
 				    c->run->dir, c->id, c0->kernel,
-				    c0->topology, c0->workload, c0->memory_mib);
+				    c0->topology, c0->workload, c0->memory_mib,
+				    c0->levers);
 			goto fail;
 		}
 		if (outcome_is(c->outcome, OUTCOME_OK))

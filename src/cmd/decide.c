@@ -24,8 +24,10 @@
 #include "util/parse-options.h"
 #include "util/strvec.h"
 
+static const char *const by_names[] = { "kernel", "topology", NULL };
+
 struct decide_args {
-	const char *baseline, *matrix, *boundary;
+	const char *baseline, *matrix, *boundary, *by;
 	struct strvec metrics;
 	int first, step, max;
 	bool json, mixed;
@@ -254,11 +256,14 @@ static int check_mixed(const struct pool *p)
 	return 0;
 }
 
-static int load_pool(struct pool *p, int n, char **dirs, const char *baseline)
+static int load_pool(struct pool *p, int n, char **dirs, const char *baseline,
+		     bool by_topology)
 {
 	for (int i = 0; i < n; i++)
 		if (pool_load_run(p, dirs[i]))
 			return -1;
+	if (by_topology)
+		pool_by_topology(p);
 	if (!pool_count(p, baseline, NULL))
 		return error("wblab decide: --baseline %s: no cells of it in "
 			     "the runs",
@@ -270,6 +275,7 @@ int cmd_decide(int argc, char **argv)
 {
 	struct decide_args a = { .metrics = STRVEC_INIT,
 				 .boundary = "obrien-fleming",
+				 .by = "kernel",
 				 .first = 3,
 				 .step = 2,
 				 .max = 9 };
@@ -290,13 +296,17 @@ int cmd_decide(int argc, char **argv)
 		OPT_CHOICE(0, "boundary", &a.boundary, "B", dboundary_names,
 			   "how alpha is spent over the looks"),
 		OPT_BOOL(0, "json", &a.json, "print the decisions as JSON"),
+		OPT_CHOICE(0, "by", &a.by, "SIDE", by_names,
+			   "what the sides are: kernel (default), or "
+			   "topology (one kernel on two topologies; "
+			   "--baseline names a topology)"),
 		OPT_BOOL(0, "mixed", &a.mixed,
 			 "pool cells of one kernel name from different builds, "
 			 "hosts or accelerators"),
 		OPT_END(),
 	};
 	const char *const usage[] = {
-		"wblab decide RUN_DIR... --baseline KERNEL [--metric ROW[:PCT[:DIR]]]... [--matrix M] [--json]",
+		"wblab decide RUN_DIR... --baseline KERNEL [--by topology] [--metric ROW[:PCT[:DIR]]]... [--matrix M] [--json]",
 		NULL
 	};
 	struct thresholds th = { 0 };
@@ -326,7 +336,7 @@ int cmd_decide(int argc, char **argv)
 		th.t = th.m.thresholds;
 		th.n = th.m.nr_thresholds;
 	}
-	if (load_pool(&p, n, argv, a.baseline))
+	if (load_pool(&p, n, argv, a.baseline, !strcmp(a.by, "topology")))
 		goto out;
 	if (!a.mixed && check_mixed(&p))
 		goto out;

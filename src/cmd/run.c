@@ -21,6 +21,7 @@
 #include "cmd/run-repro.h"
 #include "cmd/run-tree.h"
 #include "matrix/matrix.h"
+#include "results/levers.h"
 #include "util/fs.h"
 #include "util/log.h"
 #include "util/parse-options.h"
@@ -33,6 +34,7 @@
 struct run_args {
 	struct matrix_opts o;
 	struct strvec kernels; /* --kernel, in order */
+	struct strvec levers; /* --levers, each a setting of its own */
 	const char *topology, *workload, *image;
 	const char *repro; /* a bundle's directory */
 	struct run_tree tree; /* --tree, --ref, --config-from */
@@ -47,6 +49,39 @@ static const char *const run_usage[] = {
 	"wblab run --repro DIR [-n N] [options]",
 	NULL,
 };
+
+/* Each --levers a setting of the levers' table, none twice. */
+static int check_levers(const struct strvec *sets)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct strvec seen = STRVEC_INIT;
+	int ret = 0;
+
+	for (size_t i = 0; i < sets->nr && !ret; i++) {
+		struct levers lv;
+
+		if (levers_parse(sets->v[i], &lv, &err)) {
+			ret = usage_error("wblab run", "--levers '%s': %s",
+					  sets->v[i], err.buf);
+			break;
+		}
+		{
+			char *t = levers_text(&lv);
+
+			strvec_push(&seen, t);
+			free(t);
+		}
+		for (size_t j = 0; j + 1 < seen.nr; j++)
+			if (!strcmp(seen.v[j], seen.v[seen.nr - 1]))
+				ret = usage_error("wblab run",
+						  "--levers '%s' is given "
+						  "twice (as %s)",
+						  sets->v[i], seen.v[j]);
+	}
+	strvec_clear(&seen);
+	strbuf_release(&err);
+	return ret;
+}
 
 static int parse_args(int argc, char **argv, struct run_args *a)
 {
@@ -86,6 +121,10 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 			&a->o.accel, "HOW",
 			"auto probes KVM and falls back to TCG; $WBLAB_ACCEL sets the default"),
 		OPT__CMDLINE_EXTRA(&a->o.cmdline_extra),
+		OPT_STRLIST(
+			0, "levers", &a->levers, "SET",
+			"noise levers NAME=VALUE[,...] (docs/report.md, Noise); "
+			"give it again to run each setting, interleaved"),
 		OPT_GROUP("Where"),
 		OPT__RESULTS('r', &a->o.results, "results directory"),
 		OPT__URI(&a->o.uri, "libvirt URI; $WBLAB_URI sets the default"),
@@ -104,6 +143,7 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	a->tree.cfg.from = "6.1";
 	strvec_init(&a->tree.cfg.fragments);
 	strvec_init(&a->kernels);
+	strvec_init(&a->levers);
 	strvec_init(&a->tree.refs);
 	n = run_accel_env("wblab run", &a->o.accel);
 	if (n)
@@ -112,6 +152,8 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	if (n)
 		return usage_error("wblab run", "unexpected argument '%s'",
 				   argv[0]);
+	if (check_levers(&a->levers))
+		return 2;
 	if (a->repro && (a->kernels.nr || a->topology || a->workload))
 		return usage_error(
 			"wblab run",
@@ -167,6 +209,8 @@ static void build_matrix(const struct run_args *a, struct matrix_spec *m)
 			a->memory, a->vcpus);
 	for (size_t i = 0; i < a->kernels.nr; i++)
 		spec_strlist_add(&m->kernels, a->kernels.v[i]);
+	for (size_t i = 0; i < a->levers.nr; i++)
+		spec_strlist_add(&m->levers, a->levers.v[i]);
 }
 
 /* The bundle's cell as the options; 2 with why when it is not this lab's. */
@@ -227,5 +271,6 @@ out_args:
 	repro_spec_free(&rs);
 	run_tree_free(&a.tree);
 	strvec_clear(&a.kernels);
+	strvec_clear(&a.levers);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "jobs/pool.h"
+#include "results/levers.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -49,9 +50,15 @@ static void add_cell(struct pool *p, const char *run_dir, json_object *c)
 {
 	const char *k = jstr(c, "kernel.name");
 	json_object *mem = json_path(c, "memory_mib");
-	char *group = xasprintf("%s/%s/%d", jstr(c, "topology.name") ?: "?",
+	char *key = levers_cell_key(c), *lv = levers_key_brief(key);
+	/* Cells run with other levers are another group, never pooled. */
+	char *group = xasprintf("%s/%s/%d%s%s", jstr(c, "topology.name") ?: "?",
 				jstr(c, "workload") ?: "?",
-				mem ? json_object_get_int(mem) : 0);
+				mem ? json_object_get_int(mem) : 0,
+				*lv ? "/" : "", lv);
+
+	free(key);
+	free(lv);
 
 	if (p->n == p->alloc) {
 		p->alloc = p->alloc ? 2 * p->alloc : 64;
@@ -139,6 +146,25 @@ void pool_free(struct pool *p)
 	strvec_clear(&p->real);
 	strvec_clear(&p->groups);
 	memset(p, 0, sizeof(*p));
+}
+
+void pool_by_topology(struct pool *p)
+{
+	strvec_clear(&p->groups);
+	for (size_t i = 0; i < p->n; i++) {
+		struct pool_cell *c = &p->v[i];
+		const char *t = jstr(c->cell, "topology.name") ?: "?";
+		/* "topology/workload/memory[/levers]": keep all but the first */
+		const char *rest = strchr(c->group, '/');
+		char *g = xasprintf("%s%s", c->kernel, rest ? rest : "");
+
+		free(c->group);
+		c->group = g;
+		free(c->kernel);
+		c->kernel = xstrdup(t);
+		if (!has(&p->groups, c->group))
+			strvec_push(&p->groups, c->group);
+	}
 }
 
 void pool_relabel(struct pool *p, const char *run_dir, const char *label)

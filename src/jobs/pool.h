@@ -13,8 +13,9 @@
 /*
  * The cells a job has measured so far, from one or more run directories
  * (their run.json lists the cells; each cell.json is read from disk), by
- * kernel and group (topology/workload/memory). infra-error cells are
- * counted apart and never enter a decision.
+ * kernel and group (topology/workload/memory, and the levers that differ
+ * from the defaults: "ext4-disk/dirty-flood/512/pin=on"). infra-error
+ * cells are counted apart and never enter a decision.
  */
 struct pool_cell {
 	char *run_dir;
@@ -46,6 +47,13 @@ struct pool {
  */
 int pool_load_run(struct pool *p, const char *run_dir);
 void pool_free(struct pool *p);
+/*
+ * Sides by topology instead of kernel (`wblab decide --by topology`): a
+ * cell's label becomes its topology and its group kernel/workload/memory
+ * (and levers), so that one kernel on two topologies is an A/B, as the
+ * known 10% slowdown of a throttled disk (bench/known-10) needs.
+ */
+void pool_by_topology(struct pool *p);
 /* Name the cells of run_dir's kernel label (two nights of one commit). */
 void pool_relabel(struct pool *p, const char *run_dir, const char *label);
 

@@ -103,6 +103,9 @@ void record_lost_worker(struct engine *e, size_t ci, const char *why)
 {
 	struct matrix_cell_result *cr = &e->r->cells[ci];
 	struct engine_host *h = &e->hosts[e->st[ci].host];
+	struct strbuf err = STRBUF_INIT;
+	struct levers lv;
+	int bad = levers_parse(cr->cell.levers, &lv, &err);
 	struct cell_spec c = {
 		.run_id = e->r->run_id,
 		.cell_id = cr->cell.id,
@@ -114,7 +117,8 @@ void record_lost_worker(struct engine *e, size_t ci, const char *why)
 		.accel = h->accel.accel,
 		.memory_mib = (unsigned int)cell_memory(e, ci),
 		.vcpus = (unsigned int)cr->cell.vcpus,
-		.infra_error = why,
+		.infra_error = bad ? err.buf : why,
+		.levers = lv,
 		.host = h->spec->name,
 		.uri = h->spec->uri,
 		.slot = e->st[ci].slot,
@@ -123,6 +127,7 @@ void record_lost_worker(struct engine *e, size_t ci, const char *why)
 	struct cell_result r;
 
 	cell_run(NULL, &c, &r);
+	strbuf_release(&err);
 }
 
 /* Destroy whatever a dead worker may have left of its cell on the host. */

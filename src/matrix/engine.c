@@ -192,6 +192,7 @@ static void init_results(struct engine *e)
 		dst->kernel = xstrdup(src->kernel);
 		dst->topology = xstrdup(src->topology);
 		dst->workload = xstrdup(src->workload);
+		dst->levers = xstrdup(src->levers ? src->levers : "default");
 		r->cells[i].dir = xasprintf("%s/cells/%s", r->run_dir, src->id);
 		r->cells[i].outcome = OUTCOME_INFRA_ERROR;
 		e->st[i].attempt = e->st[i].first_attempt = 1;
@@ -532,6 +533,7 @@ void matrix_run_free(struct matrix_run *r)
 		free(c->cell.kernel);
 		free(c->cell.topology);
 		free(c->cell.workload);
+		free(c->cell.levers);
 		free(c->dir);
 		free(c->host);
 	}

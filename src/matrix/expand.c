@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "matrix/matrix.h"
+#include "results/levers.h"
 #include "util/log.h"
 
 static uint64_t splitmix64(uint64_t *s)
@@ -70,11 +71,45 @@ static char *size_label(const struct matrix_size *sz)
 	return xasprintf("%s-%scpu", mem, cpu);
 }
 
+/* The canonical text of levers: entry i (validated when the spec loaded). */
+static char *levers_of(const struct matrix_spec *m, size_t i)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct levers lv;
+
+	if (levers_parse(m->levers.n ? m->levers.v[i] : NULL, &lv, &err)) {
+		/* The job refuses it: an infra-error naming the text. */
+		strbuf_release(&err);
+		return xstrdup(m->levers.v[i]);
+	}
+	strbuf_release(&err);
+	return levers_text(&lv);
+}
+
+/* _<levers> in the id when a matrix names any: "_pin-on", "_default". */
+static char *levers_part(const struct matrix_spec *m, size_t i)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct levers lv;
+	char *label, *part;
+
+	if (!m->levers.n)
+		return xstrdup("");
+	if (levers_parse(m->levers.v[i], &lv, &err))
+		levers_default(&lv);
+	strbuf_release(&err);
+	label = levers_label(&lv);
+	part = xasprintf("_%s", label);
+	free(label);
+	return part;
+}
+
 static void fill_cell(struct matrix_cell *c, const struct matrix_spec *m,
-		      size_t k, size_t t, size_t w, size_t z, int rep,
+		      size_t k, size_t t, size_t w, size_t z, size_t l, int rep,
 		      int block)
 {
 	const struct matrix_size *sz = &m->sizes[z];
+	char *lp = levers_part(m, l);
 
 	c->kernel = xstrdup(m->kernels.v[k]);
 	c->topology = xstrdup(m->topologies.v[t]);
@@ -82,17 +117,19 @@ static void fill_cell(struct matrix_cell *c, const struct matrix_spec *m,
 	c->rep = rep;
 	c->memory = sz->memory;
 	c->vcpus = sz->vcpus ? sz->vcpus : 2;
+	c->levers = levers_of(m, l);
 	c->block = block;
 	if (m->nr_sizes > 1) {
-		char *l = size_label(sz);
+		char *zl = size_label(sz);
 
-		c->id = xasprintf("%s_%s_%s_%s_%d", c->kernel, c->topology,
-				  c->workload, l, rep);
-		free(l);
+		c->id = xasprintf("%s_%s_%s_%s%s_%d", c->kernel, c->topology,
+				  c->workload, zl, lp, rep);
+		free(zl);
 	} else {
-		c->id = xasprintf("%s_%s_%s_%d", c->kernel, c->topology,
-				  c->workload, rep);
+		c->id = xasprintf("%s_%s_%s%s_%d", c->kernel, c->topology,
+				  c->workload, lp, rep);
 	}
+	free(lp);
 }
 
 void matrix_expand(const struct matrix_spec *m, uint64_t seed, int rep_from,
@@ -100,6 +137,7 @@ void matrix_expand(const struct matrix_spec *m, uint64_t seed, int rep_from,
 {
 	size_t nk = m->kernels.n, nt = m->topologies.n, nw = m->workloads.n;
 	size_t nz = m->nr_sizes ? m->nr_sizes : 1;
+	size_t nl = m->levers.n ? m->levers.n : 1, nkl = nk * nl;
 	size_t nr = rep_to >= rep_from ? (size_t)(rep_to - rep_from + 1) : 0;
 	size_t nblocks = nt * nw * nz * nr, *blocks, *kord;
 	struct matrix_spec one = *m;
@@ -115,9 +153,9 @@ void matrix_expand(const struct matrix_spec *m, uint64_t seed, int rep_from,
 	}
 	if (!nblocks || !nk)
 		return;
-	out->cells = xzalloc(nblocks * nk * sizeof(*out->cells));
+	out->cells = xzalloc(nblocks * nkl * sizeof(*out->cells));
 	blocks = xmalloc(nblocks * sizeof(*blocks));
-	kord = xmalloc(nk * sizeof(*kord));
+	kord = xmalloc(nkl * sizeof(*kord));
 	for (size_t b = 0; b < nblocks; b++)
 		blocks[b] = b;
 	shuffle(blocks, nblocks, &s);
@@ -126,15 +164,18 @@ void matrix_expand(const struct matrix_spec *m, uint64_t seed, int rep_from,
 		size_t b = blocks[i], z = b % nz, w = b / nz % nw,
 		       t = b / nz / nw % nt, r = b / nz / nw / nt;
 
-		for (size_t k = 0; k < nk; k++)
+		/* kord[j]: kernel j % nk with lever setting j / nk. */
+		for (size_t k = 0; k < nkl; k++)
 			kord[k] = k;
-		shuffle(kord, nk, &s);
-		for (size_t k = 0; k < nk; k++) {
-			if (matrix_spec_excluded(m, m->kernels.v[kord[k]],
+		shuffle(kord, nkl, &s);
+		for (size_t j = 0; j < nkl; j++) {
+			size_t k = kord[j] % nk, l = kord[j] / nk;
+
+			if (matrix_spec_excluded(m, m->kernels.v[k],
 						 m->topologies.v[t],
 						 m->workloads.v[w]))
 				continue;
-			fill_cell(&out->cells[out->n++], m, kord[k], t, w, z,
+			fill_cell(&out->cells[out->n++], m, k, t, w, z, l,
 				  rep_from + (int)r, (int)i);
 		}
 	}
@@ -149,6 +190,7 @@ void matrix_plan_free(struct matrix_plan *p)
 		free(p->cells[i].kernel);
 		free(p->cells[i].topology);
 		free(p->cells[i].workload);
+		free(p->cells[i].levers);
 	}
 	free(p->cells);
 	memset(p, 0, sizeof(*p));

@@ -38,7 +38,8 @@ struct matrix_cell {
 	int rep;
 	long long memory; /* MiB, 0 = the workload's (else 1024) */
 	long long vcpus; /* 0 = 2 */
-	int block; /* cells of a block differ only in the kernel */
+	char *levers; /* levers_text(): "default", "pin=on", ... */
+	int block; /* cells of a block differ only in kernel and levers */
 };
 
 struct matrix_plan {
@@ -50,8 +51,8 @@ struct matrix_plan {
 /*
  * Expand m into cells for reps rep_from..rep_to (1-based, inclusive) and
  * order them: each block (topology x workload x size x rep) holds one cell
- * per kernel, adjacent, in a shuffled kernel order; the blocks are
- * shuffled too. The same seed gives the same order. Pure.
+ * per kernel and lever setting (m->levers), adjacent, in a shuffled
+ * order; the blocks are shuffled too. The same seed gives the same order. Pure.
  */
 void matrix_expand(const struct matrix_spec *m, uint64_t seed, int rep_from,
 		   int rep_to, struct matrix_plan *out);

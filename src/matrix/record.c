@@ -35,6 +35,7 @@ void engine_copy_spec(struct matrix_spec *d, const struct matrix_spec *s)
 	copy_list(&d->kernels, &s->kernels);
 	copy_list(&d->topologies, &s->topologies);
 	copy_list(&d->workloads, &s->workloads);
+	copy_list(&d->levers, &s->levers);
 	d->reps = s->reps > 0 ? s->reps : 1;
 	d->image = xstrdup(s->image ? s->image : "debian-12");
 	for (size_t i = 0; i < s->nr_sizes; i++)
@@ -111,6 +112,7 @@ json_object *engine_spec_json(const struct engine *e)
 	json_object_object_add(o, "workload", JS(m->workloads.v[0]));
 	json_object_object_add(o, "topologies", list_json(&m->topologies));
 	json_object_object_add(o, "workloads", list_json(&m->workloads));
+	json_object_object_add(o, "levers", list_json(&m->levers));
 	json_object_object_add(o, "image", JS(m->image));
 	json_object_object_add(o, "reps", json_object_new_int64(m->reps));
 	json_object_object_add(o, "exclude", excludes_json(m));
@@ -180,6 +182,7 @@ json_object *engine_plan_json(const struct engine *e)
 				       json_object_new_int64(c->memory));
 		json_object_object_add(o, "vcpus",
 				       json_object_new_int64(c->vcpus));
+		json_object_object_add(o, "levers", JS(c->levers));
 		json_object_object_add(o, "block",
 				       json_object_new_int(c->block));
 		json_object_array_add(a, o);
@@ -237,6 +240,8 @@ static void spec_from(struct engine *e, json_object *spec)
 	list_from(&m->kernels, json_path(spec, "kernels"));
 	list_from(&m->topologies, json_path(spec, "topologies"));
 	list_from(&m->workloads, json_path(spec, "workloads"));
+	/* A run from before the levers: none, every cell at the defaults. */
+	list_from(&m->levers, json_path(spec, "levers"));
 	m->reps = json_object_get_int64(json_path(spec, "reps"));
 	m->image = xstrdup(jstr(spec, "image") ? jstr(spec, "image") :
 						 "debian-12");
@@ -313,6 +318,8 @@ static void plan_from(struct matrix_plan *p, json_object *a)
 		c->rep = json_object_get_int(json_path(o, "rep"));
 		c->memory = json_object_get_int64(json_path(o, "memory_mib"));
 		c->vcpus = json_object_get_int64(json_path(o, "vcpus"));
+		c->levers = xstrdup(jstr(o, "levers") ? jstr(o, "levers") :
+							"default");
 		c->block = json_object_get_int(json_path(o, "block"));
 		p->n++;
 	}

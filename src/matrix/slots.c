@@ -105,6 +105,7 @@ static void fill_job(struct engine *e, size_t ci, struct engine_host *h,
 	j->deadline = e->o.deadline;
 	j->keep = e->o.keep;
 	j->cmdline_extra = (char *)e->o.cmdline_extra;
+	j->levers = c->levers;
 	j->infra_error = e->infra ? e->infra : k->err;
 }
 

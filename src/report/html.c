@@ -508,8 +508,12 @@ static int group_html(struct strbuf *out, const struct report *r,
 	esc(out, g->topology);
 	strbuf_addstr(out, " / ");
 	esc(out, g->workload);
-	strbuf_addf(out,
-		    " / %d MiB guest</h2>\n<p>n per kernel:", g->memory_mib);
+	strbuf_addf(out, " / %d MiB guest", g->memory_mib);
+	if (*g->levers_brief) {
+		strbuf_addstr(out, " / levers ");
+		esc(out, g->levers_brief);
+	}
+	strbuf_addstr(out, "</h2>\n<p>n per kernel:");
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		strbuf_addstr(out, " ");
 		esc(out, g->sides[s].name);
@@ -517,6 +521,9 @@ static int group_html(struct strbuf *out, const struct report *r,
 	}
 	strbuf_addf(out, ". %zu of %zu tested rows starred.</p>\n", g->starred,
 		    g->tested);
+	strbuf_addstr(out, "<p>Levers: ");
+	esc(out, g->levers);
+	strbuf_addstr(out, "</p>\n");
 	verdict_html(out, r, g);
 	outcome_matrix(out, g);
 	strbuf_addstr(out, "<h3>Metrics</h3>\n");

@@ -263,6 +263,7 @@ static json_object *group_json(const struct rpt_group *g)
 	add(o, "topology", str(g->topology));
 	add(o, "workload", str(g->workload));
 	add(o, "memory_mib", json_object_new_int(g->memory_mib));
+	add(o, "levers", str(g->levers));
 	add(o, "baseline", str(g->sides[0].name));
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		add(n, g->sides[s].name, json_object_new_int64(g->sides[s].n));

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/levers.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -153,6 +154,7 @@ static struct rpt_cell *load_cell(const struct rpt_run *run,
 	c->workload = str_at(cell, "workload");
 	c->accel = str_at(cell, "accel");
 	c->host = str_at(cell, "host");
+	c->levers = levers_cell_key(cell);
 	c->memory_mib = int_at(cell, "memory_mib");
 	c->vcpus = int_at(cell, "vcpus");
 	c->rep = int_at(cell, "rep");
@@ -263,7 +265,7 @@ static void free_cell(struct rpt_cell *c)
 		       &c->hash,     &c->version, &c->release, &c->origin,
 		       &c->source,   &c->patches, &c->cmdline, &c->topology,
 		       &c->workload, &c->accel,	  &c->outcome, &c->reason,
-		       &c->host };
+		       &c->host,     &c->levers };
 
 	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
 		free(*s[i]);

@@ -376,9 +376,10 @@ static void group_section(struct strbuf *out, const struct report *r,
 	const struct rpt_cell *worst;
 	size_t min_n = SIZE_MAX;
 
-	snprintf(title, sizeof(title), "%s / %s / %d MiB guest",
+	snprintf(title, sizeof(title), "%s / %s / %d MiB guest%s%.80s",
 		 mail_ascii(nb, sizeof(nb), g->topology, 60),
-		 mail_ascii(tb, sizeof(tb), g->workload, 60), g->memory_mib);
+		 mail_ascii(tb, sizeof(tb), g->workload, 60), g->memory_mib,
+		 *g->levers_brief ? " / levers " : "", g->levers_brief);
 	strbuf_addf(out, "\n%s\n%.*s\n", title, (int)strlen(title),
 		    "==================================================="
 		    "=============================");
@@ -399,6 +400,15 @@ static void group_section(struct strbuf *out, const struct report *r,
 		}
 		mail_wrap(out, "Runs per kernel: ", 4, runs.buf);
 		strbuf_release(&runs);
+	}
+	{
+		/* Every lever's setting: a group is one setting (model.c). */
+		char lv[300];
+
+		mail_ascii(lv, sizeof(lv), g->levers, sizeof(lv) - 1);
+		for (char *p = lv; *p; p++)
+			*p = *p == ',' ? ' ' : *p;
+		mail_wrap(out, "Levers: ", 4, lv);
 	}
 	if (r->o.describe_workload) {
 		char *about = r->o.describe_workload(g->workload);

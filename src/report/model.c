@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "results/levers.h"
 #include "results/outcome.h"
 #include "util/log.h"
 
@@ -53,6 +54,8 @@ static void free_group(struct rpt_group *g)
 	free(g->sides);
 	free(g->topology);
 	free(g->workload);
+	free(g->levers);
+	free(g->levers_brief);
 }
 
 static void free_groups(struct report *r)
@@ -108,7 +111,8 @@ static struct rpt_group *find_group(struct report *r, const struct rpt_cell *c)
 		g = &r->groups[i];
 		if (!strcmp(g->topology, c->topology) &&
 		    !strcmp(g->workload, c->workload) &&
-		    g->memory_mib == c->memory_mib)
+		    g->memory_mib == c->memory_mib &&
+		    !strcmp(g->levers, c->levers ? c->levers : ""))
 			return g;
 	}
 	r->groups =
@@ -118,6 +122,8 @@ static struct rpt_group *find_group(struct report *r, const struct rpt_cell *c)
 	g->topology = xstrdup(c->topology);
 	g->workload = xstrdup(c->workload);
 	g->memory_mib = c->memory_mib;
+	g->levers = xstrdup(c->levers ? c->levers : "");
+	g->levers_brief = levers_key_brief(g->levers);
 	return g;
 }
 

@@ -71,6 +71,7 @@ struct rpt_cell {
 	char *kernel, *hash, *version, *release, *origin, *source, *patches;
 	char *cmdline, *topology, *workload, *accel;
 	char *host; /* cell.json host: across hosts is not an A/B */
+	char *levers; /* levers_cell_key(): cells that differ never pool */
 	int memory_mib, vcpus, rep;
 	char *outcome, *reason;
 	bool counts; /* results_cell_counts(): not infra-error */
@@ -140,6 +141,8 @@ struct rpt_verdict {
 struct rpt_group {
 	char *topology, *workload;
 	int memory_mib;
+	char *levers; /* levers_cell_key() of its cells */
+	char *levers_brief; /* what differs from the defaults, or "" */
 	/* [metric_nr_rows]: the question the workload asks (its primary:) */
 	bool *primary;
 	struct rpt_verdict *verdicts; /* per non-base side and primary row */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/levers.h"
 #include "spec/matrix.h"
 #include "util/fs.h"
 #include "util/log.h"
@@ -278,6 +279,7 @@ static const struct spec_field matrix_fields[] = {
 	{ .name = "kernels", .type = SPEC_STRLIST, .offset = M(kernels), .required = true },
 	{ .name = "topologies", .type = SPEC_STRLIST, .offset = M(topologies), .required = true },
 	{ .name = "workloads", .type = SPEC_STRLIST, .offset = M(workloads), .required = true },
+	{ .name = "levers", .type = SPEC_STRLIST, .offset = M(levers) },
 	{ .name = "reps", .type = SPEC_INT, .offset = M(reps), .min = 1, .max = 1000 },
 	{ .name = "image", .type = SPEC_STR, .offset = M(image), .value = SPEC_V_NAME },
 	{ .name = "guests", .type = SPEC_MAP, .offset = 0, .parse = parse_guests },
@@ -325,6 +327,34 @@ static void check_excludes(struct spec_file *sf, const struct matrix_spec *m)
 	}
 }
 
+/* Each levers: entry a setting of levers.c's table, none twice. */
+static void check_levers(struct spec_file *sf, const struct spec_strlist *l)
+{
+	yaml_node_t *node = spec_map_get(sf, spec_root(sf), "levers");
+	char **text = xzalloc((l->n + 1) * sizeof(*text));
+
+	for (size_t i = 0; i < l->n; i++) {
+		struct strbuf err = STRBUF_INIT;
+		struct levers lv;
+
+		if (levers_parse(l->v[i], &lv, &err)) {
+			spec_error(sf, node, "levers", "'%s': %s", l->v[i],
+				   err.buf);
+		} else {
+			text[i] = levers_text(&lv);
+			for (size_t j = 0; j < i; j++)
+				if (text[j] && !strcmp(text[i], text[j]))
+					spec_error(sf, node, "levers",
+						   "'%s' is '%s' again",
+						   l->v[i], l->v[j]);
+		}
+		strbuf_release(&err);
+	}
+	for (size_t i = 0; i < l->n; i++)
+		free(text[i]);
+	free(text);
+}
+
 static int matrix_check(struct spec_file *sf, void *obj)
 {
 	struct matrix_spec *m = obj;
@@ -349,8 +379,10 @@ static int matrix_check(struct spec_file *sf, void *obj)
 					   "guests",
 					   "size %zu repeats size %zu", i, j);
 	check_excludes(sf, m);
+	check_levers(sf, &m->levers);
 	n = (unsigned long long)m->kernels.n * m->topologies.n *
-	    m->workloads.n * m->nr_sizes * m->reps;
+	    m->workloads.n * m->nr_sizes * m->reps *
+	    (m->levers.n ? m->levers.n : 1);
 	if (n > MATRIX_MAX_CELLS)
 		spec_error(sf, spec_map_get(sf, spec_root(sf), "reps"), "reps",
 			   "%llu cells is more than %d", n, MATRIX_MAX_CELLS);
@@ -415,6 +447,7 @@ void matrix_spec_free(struct matrix_spec *m)
 	spec_strlist_free(&m->kernels);
 	spec_strlist_free(&m->topologies);
 	spec_strlist_free(&m->workloads);
+	spec_strlist_free(&m->levers);
 	free(m->image);
 	free(m->sizes);
 	for (size_t i = 0; i < m->nr_thresholds; i++) {

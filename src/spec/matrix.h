@@ -43,6 +43,11 @@ struct matrix_spec {
 	char *path;
 	char *description;
 	struct spec_strlist kernels, topologies, workloads;
+	/*
+	 * levers: settings of the noise levers (results/levers.h), each a
+	 * side of its own within every block; none: the defaults.
+	 */
+	struct spec_strlist levers;
 	long long reps;
 	char *image; /* default debian-12 */
 	struct matrix_size *sizes; /* at least one after loading */

@@ -11,6 +11,7 @@
 #include "virt/domxml.h"
 
 #define X(s) ((const xmlChar *)(s))
+#define QEMU_XMLNS "http://libvirt.org/schemas/domain/qemu/1.0"
 
 struct xw {
 	xmlTextWriterPtr w;
@@ -97,8 +98,9 @@ static void write_iotune(struct xw *x, const struct domain_disk *d)
 	el_end(x);
 }
 
-static void write_disk(struct xw *x, const struct domain_disk *d, int i)
+static void write_disk(struct xw *x, const struct domain_config *c, int i)
 {
+	const struct domain_disk *d = &c->disks[i];
 	char dev[8], qs[16];
 
 	snprintf(dev, sizeof(dev), "vd%c", 'a' + i);
@@ -106,9 +108,16 @@ static void write_disk(struct xw *x, const struct domain_disk *d, int i)
 	el_start(x, "disk");
 	attr(x, "type", "file");
 	attr(x, "device", "disk");
-	el_empty(x, "driver", "name", "qemu", "type", d->format, "cache",
-		 "none", "io", "native", d->queue_size ? "queue_size" : NULL,
-		 qs, NULL);
+	el_start(x, "driver");
+	attr(x, "name", "qemu");
+	attr(x, "type", d->format);
+	attr(x, "cache", c->disk_cache ? c->disk_cache : "none");
+	attr(x, "io", c->disk_io ? c->disk_io : "native");
+	if (c->iothread)
+		attr(x, "iothread", "1");
+	if (d->queue_size)
+		attr(x, "queue_size", qs);
+	el_end(x);
 	el_empty(x, "source", "file", d->path, NULL);
 	el_empty(x, "target", "dev", dev, "bus", "virtio", NULL);
 	el_text(x, "serial", d->serial);
@@ -138,6 +147,45 @@ static void write_owner(struct xw *x, const struct owner *o, const char *cell)
 	el_end(x);
 }
 
+/* The noise levers' placement of the guest's threads on host CPUs. */
+static void write_cputune(struct xw *x, const struct domain_config *c)
+{
+	char v[16];
+
+	if (c->iothread)
+		el_text(x, "iothreads", "1");
+	if (!c->pinned)
+		return;
+	el_start(x, "cputune");
+	for (unsigned int i = 0; i < c->vcpus && i < DOMAIN_MAX_VCPUS; i++) {
+		snprintf(v, sizeof(v), "%u", i);
+		el_empty(x, "vcpupin", "vcpu", v, "cpuset", c->vcpupin[i],
+			 NULL);
+	}
+	el_empty(x, "emulatorpin", "cpuset", c->emulatorpin, NULL);
+	if (c->iothread)
+		el_empty(x, "iothreadpin", "iothread", "1", "cpuset",
+			 c->emulatorpin, NULL);
+	el_end(x);
+}
+
+static void write_qemu_args(struct xw *x, const char *const *args)
+{
+	if (!args || !*args)
+		return;
+	if (xmlTextWriterStartElementNS(x->w, X("qemu"), X("commandline"),
+					NULL) < 0)
+		x->err = 1;
+	for (; *args; args++) {
+		if (xmlTextWriterStartElementNS(x->w, X("qemu"), X("arg"),
+						NULL) < 0)
+			x->err = 1;
+		attr(x, "value", *args);
+		el_end(x);
+	}
+	el_end(x);
+}
+
 int domain_xml(const struct domain_config *c, struct strbuf *out)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
@@ -149,12 +197,15 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	xmlTextWriterStartDocument(x.w, NULL, NULL, NULL);
 	el_start(&x, "domain");
 	attr(&x, "type", c->type);
+	if (c->qemu_args && *c->qemu_args)
+		attr(&x, "xmlns:qemu", QEMU_XMLNS);
 	el_text(&x, "name", c->name);
 	el_start(&x, "memory");
 	attr(&x, "unit", "MiB");
 	xmlTextWriterWriteString(x.w, X(mem));
 	el_end(&x);
 	el_text(&x, "vcpu", cpus);
+	write_cputune(&x, c);
 	if (c->owner)
 		write_owner(&x, c->owner, c->owner_cell);
 	el_start(&x, "os");
@@ -180,7 +231,7 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	el_text(&x, "on_crash", "destroy");
 	el_start(&x, "devices");
 	for (int i = 0; i < c->nr_disks; i++)
-		write_disk(&x, &c->disks[i], i);
+		write_disk(&x, c, i);
 	if (c->network) {
 		el_start(&x, "interface");
 		attr(&x, "type", "network");
@@ -234,6 +285,7 @@ int domain_xml(const struct domain_config *c, struct strbuf *out)
 	/* Memory pressure must be the guest's own: no balloon. */
 	el_empty(&x, "memballoon", "model", "none", NULL);
 	el_end(&x); /* devices */
+	write_qemu_args(&x, c->qemu_args);
 	el_end(&x); /* domain */
 	xmlTextWriterEndDocument(x.w);
 	return xw_close(&x, buf, out);

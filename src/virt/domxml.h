@@ -8,6 +8,8 @@
 #include "virt/owner.h"
 
 #define DOMAIN_MAX_DISKS 20
+#define DOMAIN_MAX_VCPUS 64
+#define DOMAIN_CPUSET_LEN 24
 
 struct domain_disk {
 	const char *path;
@@ -41,6 +43,18 @@ struct domain_config {
 	 */
 	struct domain_disk disks[DOMAIN_MAX_DISKS];
 	int nr_disks;
+	/* Every disk's driver cache and io; NULL: "none" and "native". */
+	const char *disk_cache, *disk_io;
+	bool iothread; /* one <iothread>, every disk on it */
+	/*
+	 * <cputune> when pinned: vcpupin[i] for vCPU i, emulatorpin for the
+	 * emulator threads and the iothread (host cpusets, "0", "2-3").
+	 */
+	bool pinned;
+	char vcpupin[DOMAIN_MAX_VCPUS][DOMAIN_CPUSET_LEN];
+	char emulatorpin[DOMAIN_CPUSET_LEN];
+	/* Arguments for QEMU libvirt has no element for (<qemu:commandline>). */
+	const char *const *qemu_args;
 	const char *network; /* libvirt network to join, or NULL */
 	const char *mac;
 	/* Who runs it, in <metadata>, so a later wblab can reap it. */
