@@ -32,6 +32,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -224,15 +225,36 @@ static int slurp(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/*
+ * A memcg file holding one number of bytes (memory.current, memory.max)
+ * in KiB; -1 when it is absent (no memcg yet, or none: the workload has
+ * no memcg_max) or not a number ("max").
+ */
+static long long memcg_kb(const char *dir, const char *name)
+{
+	char path[512], buf[64];
+	long long v;
+
+	if (!dir)
+		return -1;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (slurp(path, buf, sizeof(buf)) ||
+	    num_ll(NULL, buf, 10, 0, LLONG_MAX, &v, NULL))
+		return -1;
+	return v / 1024;
+}
+
 int sample_main(int argc, char **argv)
 {
 	static char mi[8192], vm[16384];
+	const char *memcg = argc == 4 ? argv[3] : NULL;
 	FILE *out;
 	unsigned int ms;
 	double t0 = mono();
 
-	if (argc != 3 || proto_uint(argv[2], 3600 * 1000, &ms) || !ms) {
-		say("sample: usage: sample FILE INTERVAL_MS");
+	if (argc < 3 || argc > 4 || proto_uint(argv[2], 3600 * 1000, &ms) ||
+	    !ms) {
+		say("sample: usage: sample FILE INTERVAL_MS [MEMCG_DIR]");
 		return 2;
 	}
 	out = fopen(argv[1], "w");
@@ -252,7 +274,8 @@ int sample_main(int argc, char **argv)
 	/* Column names are the host's keys: add, never rename. */
 	fprintf(out,
 		"t_s\tmem_free_kb\tdirty_kb\twriteback_kb\tnr_dirty\tnr_writeback\tallocstall_normal\tpgscan_direct\tpgscan_kswapd"
-		"\tmem_available_kb\tcached_kb\tanon_kb\tnr_vmscan_write\tpswpout\tpgsteal_direct\tpgsteal_kswapd\toom_kill\n");
+		"\tmem_available_kb\tcached_kb\tanon_kb\tnr_vmscan_write\tpswpout\tpgsteal_direct\tpgsteal_kswapd\toom_kill"
+		"\tmemcg_current_kb\tmemcg_max_kb\n");
 	for (;;) {
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 
@@ -261,7 +284,7 @@ int sample_main(int argc, char **argv)
 			fprintf(out,
 				"%.3f\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld"
 				"\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld\t%lld"
-				"\t%lld\t%lld\n",
+				"\t%lld\t%lld\t%lld\t%lld\n",
 				mono() - t0, num_field(mi, "MemFree:"),
 				num_field(mi, "Dirty:"),
 				num_field(mi, "Writeback:"),
@@ -277,7 +300,9 @@ int sample_main(int argc, char **argv)
 				num_field(vm, "pswpout"),
 				num_field(vm, "pgsteal_direct"),
 				num_field(vm, "pgsteal_kswapd"),
-				num_field(vm, "oom_kill"));
+				num_field(vm, "oom_kill"),
+				memcg_kb(memcg, "memory.current"),
+				memcg_kb(memcg, "memory.max"));
 			fflush(out);
 		}
 		nanosleep(&ts, NULL);

@@ -360,7 +360,8 @@ void collectors_plan_workload(struct strbuf *plan,
 	plan_step_argv(plan, VERB_BG, "sampler", NULL,
 		       (const char *const[]){ "/run/wblab-agent", "sample",
 					      "/tmp/wblab-out/timeseries.tsv",
-					      SAMPLE_INTERVAL_MS, NULL });
+					      SAMPLE_INTERVAL_MS, MEMCG,
+					      NULL });
 	/* Started before the workload's steps: their sessions are new. */
 	plan_step_argv(plan, VERB_BG, "watch", NULL,
 		       (const char *const[]){ "/run/wblab-agent", "watch",

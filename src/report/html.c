@@ -138,13 +138,14 @@ static int dist_plot(struct strbuf *out, const struct rpt_group *g, size_t m,
 }
 
 /*
- * One cell's timeseries.tsv as "t dirty writeback free" lines (MiB); the
- * number of points it gave.
+ * One column of a cell's timeseries.tsv (dirty, writeback, free, the
+ * workload memcg's usage) as "t MiB" lines; the number of points it gave.
+ * A -1 is a value the sampler did not find (no memcg): no point.
  */
 static int ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
 {
 	static const char *const want[] = { "dirty_kb", "writeback_kb",
-					    "mem_free_kb" };
+					    "mem_free_kb", "memcg_current_kb" };
 	struct strbuf f = STRBUF_INIT;
 	char *path = xasprintf("%s/timeseries.tsv", c->dir);
 	int idx = -1, ti = -1, rows = 0, points = 0;
@@ -172,7 +173,7 @@ static int ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
 			if (i == idx)
 				v = strtod(tok, NULL);
 		}
-		if (rows++ && isfinite(t) && isfinite(v)) {
+		if (rows++ && isfinite(t) && isfinite(v) && v >= 0) {
 			strbuf_addf(s, "%.3f %.3f\n", t, v / 1024);
 			points++;
 		}
@@ -186,14 +187,19 @@ out:
 	return points;
 }
 
-/* Dirty, writeback and free memory over time, every cell of a kernel. */
+/*
+ * Dirty, writeback and free memory over time, every cell of a kernel, and
+ * the workload memcg's usage (memory.current) where the workload has one.
+ */
 static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 		   const struct rpt_side *sd, struct strbuf *err)
 {
-	static const char *const what[] = { "Dirty", "Writeback", "MemFree" };
-	static const char *const color[] = { "#d62728", "#1f77b4", "#2ca02c" };
+	static const char *const what[] = { "Dirty", "Writeback", "MemFree",
+					    "memcg usage" };
+	static const char *const color[] = { "#d62728", "#1f77b4", "#2ca02c",
+					     "#9467bd" };
 	struct strbuf s = STRBUF_INIT, alt = STRBUF_INIT;
-	int ret, points[3] = { 0 };
+	int ret, points[4] = { 0 };
 
 	gp_head(&s, 520, 240);
 	/*
@@ -201,27 +207,27 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 	 * few MiB of dirty and writeback pages squashed those flat.
 	 */
 	strbuf_addstr(&s, "set xlabel 'seconds into the workload'\n"
-			  "set ylabel 'Dirty, Writeback MiB'\n"
 			  "set y2label 'MemFree MiB'\n"
 			  "set ytics nomirror\nset y2tics\nset title ");
 	gp_title(&s, sd->name);
 	strbuf_addch(&s, '\n');
-	for (int col = 0; col < 3; col++) {
+	for (int col = 0; col < 4; col++) {
 		strbuf_addf(&s, "$t%d << EOD\n", col);
 		for (size_t i = 0; i < sd->n; i++)
 			points[col] += ts_block(&s, sd->cells[i], col);
 		strbuf_addstr(&s, "EOD\n");
 	}
 	/* Cells without timeseries.tsv (imported, trimmed): no plot. */
-	if (!points[0] && !points[1] && !points[2]) {
+	if (!points[0] && !points[1] && !points[2] && !points[3]) {
 		strbuf_addstr(out, "<p class=\"note\">");
 		esc(out, sd->name);
 		strbuf_addstr(out, ": no time series in these cells.</p>\n");
 		strbuf_release(&s);
 		return 0;
 	}
-	strbuf_addstr(&s, "plot ");
-	for (int col = 0, first = 1; col < 3; col++) {
+	strbuf_addf(&s, "set ylabel 'Dirty, Writeback%s MiB'\nplot ",
+		    points[3] ? ", memcg usage" : "");
+	for (int col = 0, first = 1; col < 4; col++) {
 		if (!points[col])
 			continue;
 		strbuf_addf(
