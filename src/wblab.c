@@ -40,6 +40,8 @@ static const struct cmd_struct commands[] = {
 	  "compare kernels: mail, html or json report of runs" },
 	{ "compare", cmd_compare, "the report of two runs, A against B" },
 	{ "aa", cmd_aa, "A/A self-check: one kernel as two sides" },
+	{ "noise", cmd_noise,
+	  "spread per row and the smallest change n cells could show" },
 	{ "validate", cmd_validate,
 	  "pre-merge: does a patch or series regress? (exit 0/1/2/3)" },
 	{ "decide", cmd_decide,

@@ -10,6 +10,7 @@
 #include <libxml/parser.h>
 #include <libxml/xpath.h>
 #include <libxml/xpathInternals.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -19,6 +20,7 @@
 #include "cell/plan-warmup.h"
 #include "cell/plan.h"
 #include "cell/tune.h"
+#include "decide/verdict.h"
 #include "results/levers.h"
 #include "jobs/pool.h"
 #include "matrix/matrix.h"
@@ -533,6 +535,28 @@ START_TEST(pool_by_topology_sides)
 }
 END_TEST
 
+/*
+ * bench/noise's figure: the smallest change n cells a side could show at
+ * the spread of these. SciPy (noncentral t, equal n and sd, alpha 0.05,
+ * power 0.8): delta = 2.024439 sd at n = 5, 1.406927 sd at n = 9.
+ */
+START_TEST(sdc_at_n_against_scipy)
+{
+	static const double a[] = { 1, 2, 3, 4, 5 };
+	double sd = sqrt(2.5);
+
+	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, a, 5, 5, 0.05, 0.8),
+				2.024439 * sd, 1e-3);
+	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, a, 5, 9, 0.05, 0.8),
+				1.406927 * sd, 1e-3);
+	/* The cells as they are: verdict_sdc() of the same values. */
+	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, a, 5, 5, 0.05, 0.8),
+				verdict_sdc(MTEST_WELCH, a, 5, a, 5, 0.05, 0.8),
+				1e-12);
+	ck_assert(isnan(verdict_sdc_n(MTEST_WELCH, a, 1, 9, 0.05, 0.8)));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("levers");
@@ -552,6 +576,7 @@ int main(void)
 	tcase_add_test(tc, matrix_levers_interleaved);
 	tcase_add_test(tc, report_splits_by_levers);
 	tcase_add_test(tc, pool_by_topology_sides);
+	tcase_add_test(tc, sdc_at_n_against_scipy);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -17,6 +17,7 @@ int cmd_reparse(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
 int cmd_aa(int argc, char **argv);
+int cmd_noise(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_cell_run(int argc, char **argv);
 int cmd_validate(int argc, char **argv);

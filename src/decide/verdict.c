@@ -133,8 +133,13 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 	free(lb);
 }
 
-double verdict_sdc(enum metric_test test, const double *a, size_t na,
-		   const double *b, size_t nb, double alpha, double power)
+/*
+ * verdict_sdc() of sides spread like a and b, as if they had ka and kb
+ * cells (ka = na, kb = nb: the cells as they are).
+ */
+static double sdc_sized(enum metric_test test, const double *a, size_t na,
+			const double *b, size_t nb, size_t ka, size_t kb,
+			double alpha, double power)
 {
 	struct stats_desc la, lb;
 	double *x, m, abs;
@@ -146,13 +151,27 @@ double verdict_sdc(enum metric_test test, const double *a, size_t na,
 		log1p_all(x, na + nb);
 	stats_describe(x, na, &la);
 	stats_describe(x + na, nb, &lb);
-	m = stats_mde_t(la.stddev, na, lb.stddev, nb, alpha, power);
+	m = na < 2 || nb < 2 ?
+		    NAN :
+		    stats_mde_t(la.stddev, ka, lb.stddev, kb, alpha, power);
 	/* On the log scale: upward from the reference's geometric mean of 1 + x. */
 	abs = test == MTEST_LOG1P_WELCH ?
 		      expm1(la.amean + m) - expm1(la.amean) :
 		      m;
 	free(x);
 	return abs;
+}
+
+double verdict_sdc(enum metric_test test, const double *a, size_t na,
+		   const double *b, size_t nb, double alpha, double power)
+{
+	return sdc_sized(test, a, na, b, nb, na, nb, alpha, power);
+}
+
+double verdict_sdc_n(enum metric_test test, const double *a, size_t na,
+		     size_t n, double alpha, double power)
+{
+	return sdc_sized(test, a, na, a, na, n, n, alpha, power);
 }
 
 /*

@@ -124,6 +124,14 @@ double verdict_sdc(enum metric_test test, const double *a, size_t na,
 		   const double *b, size_t nb, double alpha, double power);
 
 /*
+ * The same for an A/A comparison of n cells a side, both spread like
+ * the na values of a (bench/noise: what n = 5 or 9 would see at this
+ * noise); NAN when na < 2.
+ */
+double verdict_sdc_n(enum metric_test test, const double *a, size_t na,
+		     size_t n, double alpha, double power);
+
+/*
  * d's smallest detectable change (sdc_abs, sdc_pct) again, at level
  * alpha: for bad 0 two-sided, else one-sided in the bad direction (up:
  * a rise, down: a fall, each as a positive size). NAN where only the
