@@ -76,13 +76,14 @@ services: deps
 # is compiled before deps has installed the -dev packages, under -j too.
 #
 # Unit tests (Check) then end-to-end tests that boot real guests.
+# tests/html-chromium.sh renders captured reports in headless Chromium.
 check: deps services
 	$(MAKE) all test-bins
-	tests/run-unit.sh $(TEST_BIN) tests/lib-test.sh
+	tests/run-unit.sh $(TEST_BIN) tests/lib-test.sh tests/html-chromium.sh
 	tests/e2e.sh
 
 check-unit: all $(TEST_BIN)
-	tests/run-unit.sh $(TEST_BIN) tests/lib-test.sh
+	tests/run-unit.sh $(TEST_BIN) tests/lib-test.sh tests/html-chromium.sh
 
 test-bins: $(TEST_BIN)
 
