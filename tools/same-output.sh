@@ -77,7 +77,8 @@ outputs() {
 	o=$2
 	rm -rf "$o"
 	mkdir -p "$o"
-	WBLAB_HOME=$t "$t/build/tests/plan-dump" >"$o/plans.txt" 2>&1 ||
+	# From inside TREE: specs are looked up in ./topologies first.
+	(cd "$t" && WBLAB_HOME=$t "$t/build/tests/plan-dump") >"$o/plans.txt" 2>&1 ||
 		echo "plan-dump failed: $?" >>"$o/plans.txt"
 	for m in "$t"/lab/matrices/*.yaml; do
 		(cd "$t" && ./wblab matrix show --json "$m") >>"$o/matrices.json" 2>&1
