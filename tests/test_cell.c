@@ -679,6 +679,57 @@ START_TEST(layer_tables_complete)
 }
 END_TEST
 
+/*
+ * The zram layer (swap-zram, as shipped): /dev/zram0 sized before mkswap
+ * uses it, its zramctl line captured after the workload, reset after
+ * swapoff; cell.json's layer entry carries its size.
+ */
+START_TEST(plan_zram)
+{
+	struct topology_spec t;
+	struct workload_spec w;
+	struct plan_opts o = { .role = PLAN_MAIN, .workload_timeout = 150 };
+	struct strbuf p = STRBUF_INIT;
+	struct plan_devs d = { 0 };
+	json_object *lj = json_object_new_object();
+	const struct topo_layer *z;
+
+	ck_assert_int_eq(topology_spec_find("swap-zram", &t), 0);
+	ck_assert_int_eq(workload_spec_find("swap-memcg", &w), 0);
+	plan_compile(&t, &w, &o, &p, &d);
+	ck_assert_int_lt(
+		step_index(p.buf, "try\tzram:modprobe\t120\tmodprobe\tzram\n"),
+		step_index(
+			p.buf,
+			"run\tzram0\t120\tzramctl\t--size\t268435456\t/dev/zram0\n"));
+	ck_assert_int_lt(
+		step_index(p.buf, "\tzramctl\t--size\t268435456\t/dev/zram0\n"),
+		step_index(p.buf,
+			   "run\tswap:mkswap\t120\tmkswap\t-f\t/dev/zram0\n"));
+	ck_assert_int_lt(step_index(p.buf, "\tfio\t"), 0);
+	ck_assert_int_lt(
+		step_index(p.buf, "phase\tworkload"),
+		step_index(
+			p.buf,
+			"capture\ttopology.txt\tzramctl\tzramctl\t--bytes\n"));
+	ck_assert_int_lt(
+		step_index(p.buf, "try\tswap\t120\tswapoff\t/dev/zram0\n"),
+		step_index(p.buf,
+			   "try\tzram0\t120\tzramctl\t--reset\t/dev/zram0\n"));
+	z = topology_find(&t, "zram0");
+	ck_assert_str_eq(d.dev[z - t.layers], "/dev/zram0");
+	plan_layer_record(lj, z);
+	ck_assert_str_eq(json_object_to_json_string_ext(lj,
+							JSON_C_TO_STRING_PLAIN),
+			 "{\"size\":268435456}");
+	json_object_put(lj);
+	strbuf_release(&p);
+	plan_devs_free(&d);
+	workload_spec_free(&w);
+	topology_spec_free(&t);
+}
+END_TEST
+
 START_TEST(plan_dm_delay)
 {
 	struct topology_spec t;
@@ -1020,6 +1071,7 @@ int main(void)
 	tcase_add_test(tc, plan_f2fs);
 	tcase_add_test(tc, plan_swap_raid1_iscsi);
 	tcase_add_test(tc, layer_tables_complete);
+	tcase_add_test(tc, plan_zram);
 	tcase_add_test(tc, plan_dm_delay);
 	tcase_add_test(tc, plan_dm_stall);
 	tcase_add_test(tc, plan_pre_step_not_cut);

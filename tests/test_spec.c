@@ -294,7 +294,7 @@ START_TEST(swap_and_f2fs_layers)
 		"layers[1].on: required field is missing");
 	ASSERT_ERR(
 		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: sw, type: swapfile, on: d}\n"),
-		"unknown layer type 'swapfile' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap, dm-delay)");
+		"unknown layer type 'swapfile' (known: disk, md, iscsi-target, iscsi-initiator, fs, overlay, swap, dm-delay, zram)");
 	strbuf_release(&s);
 
 	/* The shipped swap stack: md RAID1 on two LUNs of the target guest. */
@@ -560,6 +560,52 @@ START_TEST(dm_delay_layer)
 }
 END_TEST
 
+/*
+ * A zram layer: a block device of size bytes with no on:, one a guest
+ * (the plan names it /dev/zram0); the shipped swap-zram loads.
+ */
+START_TEST(zram_layer)
+{
+	struct strbuf s = STRBUF_INIT;
+	struct topology_spec t;
+	char *path, *e;
+
+	e = topo_errors(LAYERS(
+		"  - {name: z, type: zram, size: 64M, algorithm: lz4}\n  - {name: sw, type: swap, on: z}\n"));
+	ck_assert_msg(!*e, "zram refused: %s", e);
+	free(e);
+	ASSERT_ERR(
+		LAYERS("  - {name: z, type: zram}\n  - {name: sw, type: swap, on: z}\n"),
+		"t.yaml:6: layers[0].size: required field is missing");
+	ASSERT_ERR(
+		LAYERS("  - {name: z, type: zram, size: 4K}\n  - {name: sw, type: swap, on: z}\n"),
+		"t.yaml:6: layers[0].size:");
+	ASSERT_ERR(
+		LAYERS("  - {name: z, type: zram, size: 64M, algorithm: '-x'}\n  - {name: sw, type: swap, on: z}\n"),
+		"t.yaml:6: layers[0].algorithm:");
+	ASSERT_ERR(
+		LAYERS("  - {name: d, type: disk, index: 0}\n  - {name: z, type: zram, size: 64M, on: d}\n  - {name: sw, type: swap, on: z}\n"),
+		"t.yaml:7: layers[1].on: unknown field");
+	ASSERT_ERR(
+		LAYERS("  - {name: z, type: zram, size: 64M}\n  - {name: y, type: zram, size: 64M}\n  - {name: sw, type: swap, on: z}\n  - {name: sx, type: swap, on: y}\n"),
+		"t.yaml:7: layers[1].type: guest main has a zram layer already, 'z'");
+	/* One swap on it: a block device has one user. */
+	ASSERT_ERR(
+		LAYERS("  - {name: z, type: zram, size: 64M}\n  - {name: sw, type: swap, on: z}\n  - {name: f, type: fs, on: z, fstype: ext4}\n"),
+		"layers[2].on: 'z' is already used by layer 'sw'");
+	strbuf_release(&s);
+
+	path = xasprintf("%s/topologies/swap-zram.yaml", wblab_home());
+	ck_assert_int_eq(topology_spec_load(path, "swap-zram", &t), 0);
+	ck_assert_int_eq(topology_find(&t, "zram0")->type, LAYER_ZRAM);
+	ck_assert_uint_eq(topology_find(&t, "zram0")->size, 256ULL << 20);
+	ck_assert_ptr_null(topology_find(&t, "zram0")->algorithm);
+	ck_assert_ptr_null(topology_mount_layer(&t));
+	topology_spec_free(&t);
+	free(path);
+}
+END_TEST
+
 /* A dm-delay layer's stall: the schedule read, each bound checked. */
 START_TEST(dm_delay_stall)
 {
@@ -672,6 +718,7 @@ int main(void)
 	tcase_add_test(tc, swap_and_f2fs_layers);
 	tcase_add_test(tc, dm_delay_layer);
 	tcase_add_test(tc, dm_delay_stall);
+	tcase_add_test(tc, zram_layer);
 	tcase_add_test(tc, md_bitmap_field);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);

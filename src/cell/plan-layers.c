@@ -417,6 +417,43 @@ static unsigned int stack_initiator(const struct topo_layer *l)
 	return STACK_NEED_ISCSI;
 }
 
+/*
+ * zram: the module (built in on the lab's kernels, where modprobe does
+ * nothing) makes /dev/zram0; zramctl sets its compressor, then its size.
+ */
+static void setup_zram(struct planner *pl, const struct topo_layer *l)
+{
+	const char *dev = plan_set_dev(pl, l, xstrdup("/dev/zram0"));
+	char size[24];
+
+	snprintf(size, sizeof(size), "%llu", (unsigned long long)l->size);
+	TRY(pl->p, "zram:modprobe", "modprobe", "zram");
+	if (l->algorithm)
+		RUN(pl->p, l->name, "zramctl", "--algorithm", l->algorithm,
+		    "--size", size, dev);
+	else
+		RUN(pl->p, l->name, "zramctl", "--size", size, dev);
+}
+
+static void teardown_zram(struct planner *pl, const struct topo_layer *l,
+			  const char *dev)
+{
+	TRY(pl->p, l->name, "zramctl", "--reset", dev);
+}
+
+/* After the workload: what it stored and what that compressed to. */
+static void capture_zram(struct strbuf *p)
+{
+	CAPTURE(p, "zramctl", "zramctl", "--bytes");
+}
+
+static void record_zram(json_object *lj, const struct topo_layer *l)
+{
+	json_object_object_add(lj, "size", json_object_new_int64(l->size));
+	if (l->algorithm)
+		json_object_object_add(lj, "algorithm", JS(l->algorithm));
+}
+
 /* clang-format off */
 const struct layer_steps plan_layer_table[LAYER_TYPES] = {
 	{ .type = LAYER_DISK, .setup = setup_disk },
@@ -438,6 +475,8 @@ const struct layer_steps plan_layer_table[LAYER_TYPES] = {
 	  .teardown = teardown_dm_delay, .capture = capture_dm,
 	  .workload_start = plan_stall_start, .workload_end = plan_stall_end,
 	  .record = record_dm_delay },
+	{ .type = LAYER_ZRAM, .setup = setup_zram, .teardown = teardown_zram,
+	  .capture = capture_zram, .record = record_zram },
 };
 /* clang-format on */
 

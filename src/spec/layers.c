@@ -132,6 +132,18 @@ static const struct spec_field dm_delay_fields[] = {
 	SPEC_SUBMAP_AT("stall", false, stall_fields, L(stall)),
 	SPEC_END
 };
+
+/*
+ * zram: a compressed RAM block device, /dev/zram0, of size bytes: swap
+ * on it makes anonymous reclaim cost CPU and memory, not I/O (the
+ * mixed-reclaim-zram workload made one by hand in its pre: steps).
+ */
+static const struct spec_field zram_fields[] = {
+	COMMON_FIELDS,
+	{ .name = "size", .type = SPEC_SIZE, .offset = L(size), .required = true, .min = 1LL << 20, .max = 64LL << 30 },
+	{ .name = "algorithm", .type = SPEC_STR, .offset = L(algorithm), .value = SPEC_V_NAME },
+	SPEC_END
+};
 /* clang-format on */
 
 /* Here, not in topology.c, so that the checks below call nothing there. */
@@ -274,6 +286,22 @@ static void check_dm_delay(struct spec_file *sf, struct topology_spec *t,
 			l->guest);
 }
 
+/*
+ * The plan names the device /dev/zram0, the one zram makes when it
+ * loads (num_devices=1); a second would need hot_add, whose number only
+ * the guest knows.
+ */
+static void check_zram(struct spec_file *sf, struct topology_spec *t,
+		       struct topo_layer *l)
+{
+	for (const struct topo_layer *e = t->layers; e < l; e++)
+		if (e->type == LAYER_ZRAM && !strcmp(e->guest, l->guest))
+			layer_error(
+				sf, t, l, "type",
+				"guest %s has a zram layer already, '%s' (one a guest: /dev/zram0)",
+				l->guest, e->name);
+}
+
 /* In enum layer_type's order, which is also the order errors list them. */
 const struct layer_kind layer_kinds[LAYER_TYPES] = {
 	[LAYER_DISK] = { .name = "disk",
@@ -317,6 +345,10 @@ const struct layer_kind layer_kinds[LAYER_TYPES] = {
 			     .max_on = 1,
 			     .block = true,
 			     .check = check_dm_delay },
+	[LAYER_ZRAM] = { .name = "zram",
+			 .fields = zram_fields,
+			 .block = true,
+			 .check = check_zram },
 };
 
 const struct layer_kind *layer_kind_named(const char *name)

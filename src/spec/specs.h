@@ -62,6 +62,7 @@ enum layer_type {
 	LAYER_OVERLAY,
 	LAYER_SWAP,
 	LAYER_DM_DELAY,
+	LAYER_ZRAM,
 	LAYER_TYPES /* how many: every table of layer types has one row each */
 };
 
@@ -124,6 +125,8 @@ struct topo_layer {
 	long long priority; /* swap: swapon -p, -1 for the kernel's default */
 	long long delay_ms; /* dm-delay: how long each bio is held */
 	struct topo_stall stall; /* dm-delay: suspended now and then */
+	uint64_t size; /* zram: the device's disksize, bytes */
+	char *algorithm; /* zram: its compressor; NULL: the kernel's default */
 };
 
 /* A guest's test disks: how many, and the size of each (none: count 0). */
