@@ -711,8 +711,16 @@ START_TEST(test_mail_compact_column)
 	}
 	ck_assert_uint_ge(rows, 20);
 	ck_assert_ptr_nonnull(
-		strstr(mail.buf, "better: Reclaim immediate, Slabs scanned; "
-				 "worse:\n  reclaim-wr-direct."));
+		strstr(mail.buf, "Better: Reclaim immediate, Slabs scanned; "
+				 "worse: reclaim-wr-direct.\n"));
+	/* --full says what each row shown means, the registry's line. */
+	strbuf_reset(&mail);
+	r.o.full = true;
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "  fio-write          MiB/s  "));
+	ck_assert_ptr_nonnull(
+		strstr(mail.buf, "\n    first fio job's write bandwidth\n"));
 	report_release(&r);
 	strbuf_release(&mail);
 }

@@ -94,11 +94,11 @@ static void starred_rows(char *buf, size_t n, const struct rpt_group *g)
 			if (g->nr_sides > 2)
 				strbuf_addf(d, " (%s)", g->sides[s].name);
 		}
-	if (len && buf[len - 1] == '.')
-		buf[--len] = '\0';
-	snprintf(buf + len, n - len, "%s%s%s%s.",
-		 dir[1].len ? "; better: " : "", dir[1].len ? dir[1].buf : "",
-		 dir[0].len ? "; worse: " : "", dir[0].len ? dir[0].buf : "");
+	snprintf(buf + len, n - len, "%s%s%s%s%s",
+		 dir[1].len ? " Better: " : "", dir[1].len ? dir[1].buf : "",
+		 dir[0].len ? (dir[1].len ? "; worse: " : " Worse: ") : "",
+		 dir[0].len ? dir[0].buf : "",
+		 dir[0].len || dir[1].len ? "." : "");
 	strbuf_release(&dir[0]);
 	strbuf_release(&dir[1]);
 }
@@ -111,15 +111,13 @@ static void legend(struct strbuf *out, const struct report *r,
 	strbuf_addstr(out, "Legend\n");
 	mail_wrap(out, "  value (x% +-h) ", 17,
 		  r->o.full ?
-			  "the kernel's figure, its change against the "
-			  "baseline (a positive % is always better; less "
-			  "spread is better for Stddev and CoeffVar) and half "
-			  "the change's 95% interval (Welch), in % of the "
-			  "baseline; (n=a/b): cells, baseline/kernel." :
-			  "the kernel's figure, its change against the "
-			  "baseline (a positive % is always better) and half "
-			  "the change's 95% interval (Welch), in % of the "
-			  "baseline; (n=a/b): cells, baseline/kernel.");
+			  "figure, change (+ is better; less spread is "
+			  "better for Stddev and CoeffVar) and half its 95% "
+			  "interval (Welch), in % of the baseline; (n=a/b): "
+			  "cells a side." :
+			  "figure, change (+ is better) and half its 95% "
+			  "interval (Welch), in % of the baseline; (n=a/b): "
+			  "cells a side.");
 	snprintf(buf, sizeof(buf),
 		 "significant: %s, alpha %.2f, n >= %d per side. Outcome "
 		 "rates: Fisher's exact test, two-sided, p < %.2f marks "
@@ -135,17 +133,15 @@ static void legend(struct strbuf *out, const struct report *r,
 			 "see.",
 			 g->starred, g->tested, 100 * r->o.power, r->o.alpha);
 	else
-		snprintf(buf, sizeof(buf), "%zu of %zu tested rows starred.",
+		snprintf(buf, sizeof(buf),
+			 "%zu of %zu tested rows starred (--full: spreads, "
+			 "detectable changes, row meanings).",
 			 g->starred, g->tested);
 	starred_rows(buf, sizeof(buf), g);
 	mail_wrap(out, "  ", 2, buf);
 	tests_used(out, g);
-	if (!r->o.full) {
-		mail_wrap(out, "  ", 2,
-			  "--full: spread lines, smallest detectable changes; "
-			  "`wblab metrics`: the rows.");
+	if (!r->o.full)
 		return;
-	}
 	for (size_t first = 1; first < g->nr_sides; first += 2) {
 		char nb[COL_W + 1];
 
@@ -188,6 +184,9 @@ static void legend(struct strbuf *out, const struct report *r,
 						" ");
 			}
 			strbuf_addch(out, '\n');
+			/* What the row means, from the registry (HTML: its tooltip). */
+			if (first == 1 && mt->help && *mt->help)
+				mail_wrap(out, "    ", 6, mt->help);
 		}
 	}
 	mail_wrap(
