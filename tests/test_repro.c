@@ -285,6 +285,10 @@ static char *hostile_bundle(const char *tmp)
 	put_file(run, sb.buf, 0644);
 	json_object_object_add(json_path(o, "kernel"), "cmdline",
 			       json_object_new_string(hostile_cmdline));
+	/* A cell run with noise levers: the bundle reruns it so. */
+	json_object_object_add(o, "levers", json_object_new_object());
+	json_object_object_add(json_path(o, "levers"), "pin",
+			       json_object_new_string("on"));
 	ck_assert_int_eq(json_write_atomic(path, o), 0);
 	testdata_read(&sb, "cell-smoke/plan.txt");
 	free(path);

@@ -16,6 +16,7 @@
 #include "cell/repro-int.h"
 #include "cell/repro.h"
 #include "cell/reprosh.h"
+#include "results/levers.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -392,6 +393,13 @@ int repro_texts(struct repro_ctx *x)
 	json_put_str(x->bundle, "workload", repro_str(x->cell, "workload"));
 	json_put_str(x->bundle, "image", image);
 	json_put_str(x->bundle, "cmdline_extra", extra ? extra : "");
+	{
+		/* How the guest ran on its host: a rerun runs it so. */
+		char *lv = levers_cell_key(x->cell);
+
+		json_put_str(x->bundle, "levers", lv);
+		free(lv);
+	}
 	json_put_int(x->bundle, "memory_mib", repro_int(x->cell, "memory_mib"));
 	json_put_int(x->bundle, "vcpus", repro_int(x->cell, "vcpus"));
 	json_put_str(x->bundle, "accel", repro_str(x->cell, "accel"));

@@ -15,6 +15,7 @@
 #include "cell/repro.h"
 #include "cell/repro-int.h"
 #include "cell/reprosh.h"
+#include "results/levers.h"
 #include "results/outcome.h"
 #include "results/reader.h"
 #include "spec/specs.h"
@@ -313,6 +314,18 @@ int repro_load(const char *dir, struct repro_spec *s, struct strbuf *err)
 					   *repro_str(o, "cmdline_extra") ?
 				   xstrdup(repro_str(o, "cmdline_extra")) :
 				   NULL;
+	if (repro_str(o, "levers")) {
+		struct levers lv;
+		struct strbuf why = STRBUF_INIT;
+
+		if (levers_parse(repro_str(o, "levers"), &lv, &why)) {
+			strbuf_addf(err, "%s: levers: %s", path, why.buf);
+			strbuf_release(&why);
+			goto out;
+		}
+		strbuf_release(&why);
+		s->levers = xstrdup(repro_str(o, "levers"));
+	}
 	s->memory_mib = (int)repro_int(o, "memory_mib");
 	s->vcpus = (int)repro_int(o, "vcpus");
 	if (s->memory_mib < 0 || s->memory_mib > (1 << 20) || s->vcpus < 0 ||
@@ -337,6 +350,7 @@ void repro_spec_free(struct repro_spec *s)
 	free(s->workload);
 	free(s->image);
 	free(s->cmdline_extra);
+	free(s->levers);
 	json_object_put(s->signature);
 	memset(s, 0, sizeof(*s));
 }

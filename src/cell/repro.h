@@ -36,6 +36,7 @@
 struct repro_spec {
 	char *kernel, *kernel_hash, *topology, *workload, *image;
 	char *cmdline_extra;
+	char *levers; /* the cell's noise levers (results/levers.h); NULL: defaults */
 	int memory_mib, vcpus;
 	json_object *signature; /* owned */
 };

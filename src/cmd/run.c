@@ -233,6 +233,8 @@ static int repro_args(struct run_args *a, struct repro_spec *rs)
 		a->vcpus = rs->vcpus;
 	if (!a->o.cmdline_extra)
 		a->o.cmdline_extra = rs->cmdline_extra;
+	if (!a->levers.nr && rs->levers)
+		strvec_push(&a->levers, rs->levers);
 	return 0;
 }
 
