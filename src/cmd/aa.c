@@ -19,13 +19,14 @@
 #include "cmd/run-options.h"
 #include "matrix/matrix.h"
 #include "report/report.h"
+#include "results/levers.h"
 #include "results/outcome.h"
 #include "util/log.h"
 #include "util/parse-options.h"
 #include "virt/virt.h"
 
 struct aa_args {
-	const char *kernel, *topology, *workload, *results, *test;
+	const char *kernel, *topology, *workload, *results, *test, *levers;
 	struct strvec from;
 	int n, splits, seed;
 	bool verbose, show, mixed;
@@ -119,6 +120,8 @@ static int aa_run(const struct aa_args *a, char **dir)
 	matrix_spec_one(&m, "aa", a->topology, a->workload, 2 * a->n,
 			"debian-12", 0, 2);
 	spec_strlist_add(&m.kernels, a->kernel);
+	if (a->levers)
+		spec_strlist_add(&m.levers, a->levers);
 	info("aa: %d cells of %s, interleaved into two sides", 2 * a->n,
 	     a->kernel);
 	ret = matrix_run(&m, &o, &r);
@@ -296,6 +299,9 @@ int cmd_aa(int argc, char **argv)
 			"cells per side (runs 2N; with --from default: half)"),
 		OPT_STRING(0, "results", &a.results, "DIR",
 			   "results directory for the run"),
+		OPT_STRING(0, "levers", &a.levers, "SET",
+			   "run every cell with these noise levers "
+			   "(docs/report.md, Noise)"),
 		OPT_CHOICE(
 			0, "test", &a.test, "TEST", rpt_test_names,
 			"what earns a star: fit (each row's own test), welch-bh, welch or bands"),
@@ -327,6 +333,18 @@ int cmd_aa(int argc, char **argv)
 	if (n)
 		return usage_error("wblab aa", "unexpected argument '%s'",
 				   argv[0]);
+	if (a.levers) {
+		struct strbuf err = STRBUF_INIT;
+		struct levers lv;
+
+		if (levers_parse(a.levers, &lv, &err)) {
+			n = usage_error("wblab aa", "--levers '%s': %s",
+					a.levers, err.buf);
+			strbuf_release(&err);
+			return n;
+		}
+		strbuf_release(&err);
+	}
 	for (int i = 0; rpt_test_names[i]; i++)
 		if (!strcmp(a.test, rpt_test_names[i]))
 			o.test = i;
