@@ -102,7 +102,7 @@ out:
 	return 0;
 }
 
-static int fix_abs_paths(const char *obj, const char *from, const char *to)
+int kb_fix_abs_paths(const char *obj, const char *from, const char *to)
 {
 	fix_from = from;
 	fix_to = to;
@@ -197,7 +197,7 @@ int kb_prepare_tree(struct kb *k)
 			/* build/<base>/linux/obj -> build/<base>/linux */
 			char *from =
 				xstrndup(k->base_obj, strlen(k->base_obj) - 4);
-			int n = fix_abs_paths(dst, from, k->srctree);
+			int n = kb_fix_abs_paths(dst, from, k->srctree);
 
 			free(from);
 			free(dst);

@@ -55,6 +55,7 @@ struct kb {
 	char *base_obj; /* the base's O= tree to start from, or NULL */
 	char *base_hash;
 	char *commit; /* git sources: the commit built */
+	char *seed; /* git sources: a kernel whose O= tree a first build copies */
 };
 
 struct progress {
@@ -117,6 +118,9 @@ int kb_make_kernel(struct kb *k);
 /* kbuild-tree.c */
 int kb_git_resolve(struct kb *k);
 int kb_prepare_git_tree(struct kb *k);
+
+/* kbuild-seed.c */
+int kb_seed_git_tree(struct kb *k);
 void kb_compile_errors(const char *log, char *out, size_t len);
 
 /* kbuild-modules.c: base is s's base, a prebuilt (package:) kernel. */
@@ -126,6 +130,11 @@ int kb_build_modules(const struct kernel_spec *s,
 
 /* kbuild-install.c */
 int kb_prepare_tree(struct kb *k);
+/*
+ * Point the .cmd and .d files copied into obj from a tree at from at the
+ * tree at to, keeping their mtimes; the count rewritten, or -1.
+ */
+int kb_fix_abs_paths(const char *obj, const char *from, const char *to);
 /*
  * A tree stamp's "patch NAME SHA256" lines, in order: a build tree is
  * reused only when its stamp is the same.

@@ -231,7 +231,7 @@ int kb_prepare_git_tree(struct kb *k)
 		     k->commit, t);
 		free(t);
 	}
-	if (apply_patches(k))
+	if (apply_patches(k) || kb_seed_git_tree(k))
 		goto out;
 	if (write_string_atomic(stamp_path, stamp))
 		goto out;

@@ -120,6 +120,7 @@ static void kb_free(struct kb *k)
 	free(k->base_obj);
 	free(k->base_hash);
 	free(k->commit);
+	free(k->seed);
 }
 
 int kernel_build(const struct kernel_spec *s, const char *hash,
@@ -209,6 +210,8 @@ int kernel_build(const struct kernel_spec *s, const char *hash,
 		free(k.base_obj);
 		k.base_obj = NULL;
 	}
+	if (k.commit && s->seed)
+		k.seed = xstrdup(s->seed);
 
 	{
 		char *leaf = xasprintf("%s.lock", s->tree ? s->tree : s->name);

@@ -215,6 +215,8 @@ static int make_spec(const char *tree, const struct tree_kernel *k,
 	}
 	s->localversion = like.localversion ? xstrdup(like.localversion) : NULL;
 	s->tree = tree_name(tree);
+	/* The first build of the tree starts from cfg->from's objects. */
+	s->seed = xstrdup(cfg->from);
 	kernel_spec_free(&like);
 	return 0;
 }

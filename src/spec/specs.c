@@ -459,6 +459,7 @@ void kernel_spec_free(struct kernel_spec *s)
 	free(s->base);
 	free(s->localversion);
 	free(s->tree);
+	free(s->seed);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -523,6 +524,7 @@ void kernel_spec_copy(struct kernel_spec *d, const struct kernel_spec *s)
 	d->base = dup_or_null(s->base);
 	d->localversion = dup_or_null(s->localversion);
 	d->tree = dup_or_null(s->tree);
+	d->seed = dup_or_null(s->seed);
 }
 
 int kernel_spec_check_name(const char *name)

@@ -51,6 +51,13 @@ struct kernel_spec {
 	 * every commit of one git tree shares a checkout and its O= tree).
 	 */
 	char *tree;
+	/*
+	 * A source kernel (lab/kernels) whose built O= tree the first build
+	 * of a git source starts from (specs made in code: jobs/tree.c names
+	 * --config-from's kernel). Not in the cache key: make rebuilds what
+	 * differs, so the kernel is the same with or without it.
+	 */
+	char *seed;
 };
 
 enum layer_type {
