@@ -12,7 +12,8 @@
 #  6. the jobs: bisect and validate on a git tree of the 6.1 source
 #     (tests/jobs/e2e-jobs.sh: 6 kernel builds and a few dozen cells), and
 #     the nightly's whole path (tests/jobs/e2e-nightly.sh), and wblab
-#     run --tree on that tree (tests/jobs/e2e-tree.sh);
+#     run --tree on that tree (tests/jobs/e2e-tree.sh); the same jobs on
+#     a git tree of the 7.2 source (tests/jobs/e2e-jobs-7x.sh);
 #  8. the 7.x kernels and every topology's smoke cell on 7.2 and
 #     debian-7.2 (tests/e2e-7x-slow.sh).
 set -u
@@ -115,6 +116,14 @@ if "$here/tests/jobs/e2e-jobs.sh"; then
 	pass "jobs (tests/jobs/e2e-jobs.sh)"
 else
 	fail "jobs (tests/jobs/e2e-jobs.sh)"
+fi
+
+# 6a. The jobs on a git tree of the 7.2 source: a planted 10 ms sleep in
+#     memcg reclaim validated and bisected.
+if "$here/tests/jobs/e2e-jobs-7x.sh"; then
+	pass "jobs on 7.2 (tests/jobs/e2e-jobs-7x.sh)"
+else
+	fail "jobs on 7.2 (tests/jobs/e2e-jobs-7x.sh)"
 fi
 
 # 6b. The nightly's whole path on that tree: nights, confirmation, mail,

@@ -1,32 +1,58 @@
 #!/bin/sh
-# tests/jobs/make-test-tree.sh DEST [SRC]: the git tree the jobs' slow test
-# bisects and validates against.
+# tests/jobs/make-test-tree.sh [--version 6.1|7.2] DEST [SRC]: the git tree
+# the jobs' slow tests bisect and validate against.
 #
-# A base commit holding the unpacked linux-source-6.1 tree (SRC, default the
-# one wblab unpacked into its cache), then 16 small commits, all harmless
-# except the 11th, which applies lab/patches' direct-writeback revert with
-# git am. Author and committer dates are fixed, so the commit ids are the
+# A base commit holding the unpacked linux-source-VERSION tree (SRC, default
+# the one wblab unpacked into its cache; VERSION 6.1 by default), then 16
+# small commits, all harmless except the 11th, the planted change, applied
+# with git am:
+#  - 6.1: lab/patches' direct-writeback revert (direct reclaim writes dirty
+#    file folios again: reclaim-wr-direct 0 -> hundreds of pages);
+#  - 7.2: tests/jobs/7x-memcg-reclaim-sleep.patch, a 10 ms sleep in every
+#    memcg limit reclaim. 7.x has no ->writepage, so the revert has nothing
+#    to call there; the sleep's effect is certain from the source (see the
+#    patch: workload-time +13 s or more on dirty-flood, every memcg reclaim
+#    stall >= 10 ms).
+# Author and committer dates are fixed, so the commit ids are the
 # same on every machine with the same source version. The harmless commits
 # mix the three kinds a bisection meets: documentation only (the kernel image
 # does not change), a comment line at the end of a C file (the file is
 # recompiled, the image does not change), and a comment line near the top
 # (__LINE__ of everything below moves: a new image, the same behaviour).
+# The harmless commits touch the same files on both versions.
 #
 # Idempotent: an existing DEST whose 16th commit carries the last subject
 # is kept. Prints the base and head commit ids.
 set -eu
 
 here=$(cd "$(dirname "$0")/../.." && pwd)
+version=6.1
+if [ "${1:-}" = --version ]; then
+	version=${2:-}
+	shift 2
+fi
+case $version in
+6.1) planted=$here/lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch ;;
+7.2) planted=$here/tests/jobs/7x-memcg-reclaim-sleep.patch ;;
+*)
+	echo "$0: --version: '$version' is not 6.1 or 7.2" >&2
+	exit 2
+	;;
+esac
+[ $# -ge 1 ] || {
+	echo "usage: $0 [--version 6.1|7.2] DEST [SRC]" >&2
+	exit 2
+}
 dest=$1
 cache=${WBLAB_CACHE:-/var/lib/wblab/cache}
 src=${2:-}
 if [ -z "$src" ]; then
-	for d in "$cache"/src/linux-source-6.1-*; do
+	for d in "$cache"/src/linux-source-"$version"-*; do
 		[ -f "$d/.wblab-unpacked" ] && src=$d
 	done
 fi
 [ -n "$src" ] && [ -f "$src/Makefile" ] || {
-	echo "$0: no unpacked linux-source-6.1 (run: wblab kernel build 6.1)" >&2
+	echo "$0: no unpacked linux-source-$version (run: wblab kernel build $version)" >&2
 	exit 2
 }
 last="mm: readahead: note the readahead window's unit"
@@ -92,8 +118,7 @@ commit "writeback: trailing comment"
 n=$((n + 1))
 export GIT_AUTHOR_DATE="2026-01-01T00:$(printf %02d $n):00Z"
 export GIT_COMMITTER_DATE=$GIT_AUTHOR_DATE
-git -C "$dest" am -q \
-	"$here/lab/patches/0001-mm-vmscan-let-direct-reclaim-write-file-folios.patch"
+git -C "$dest" am -q "$planted"
 # The patch has no Date: header; pin the date so the ids are reproducible.
 git -C "$dest" commit -q --amend --no-edit --date="$GIT_AUTHOR_DATE"
 at mm/vmstat.c top "vmstat counters"
