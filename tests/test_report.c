@@ -726,6 +726,76 @@ START_TEST(test_mail_compact_column)
 }
 END_TEST
 
+/* A workload description as long as the shipped ones (five lines). */
+static char *long_description(const char *workload)
+{
+	return xasprintf(
+		"%s: the hog touches 640 MiB in a 512 MiB guest with "
+		"no memcg, so the guest's free memory runs out and the "
+		"hog's page faults enter direct reclaim next to kswapd; "
+		"both write anonymous folios to swap through "
+		"swap_writepage() and the block stack below the "
+		"topology's swap layer.",
+		workload);
+}
+
+static size_t count_lines(const struct strbuf *sb)
+{
+	size_t n = 0;
+
+	for (const char *p = sb->buf; (p = strchr(p, '\n')); p++)
+		n++;
+	return n;
+}
+
+/*
+ * A report of two groups (report/lab-stall, the captured two-group run:
+ * 164 lines before) fits the mail's 100 lines and 80 columns: the Ops rows
+ * with no star, the chains' frames and the workloads' whole text are left
+ * to --full, and the mail says so. --full still has every one of them.
+ */
+START_TEST(test_mail_two_groups_fit)
+{
+	struct strbuf mail = STRBUF_INIT;
+	struct report r;
+	size_t lines;
+
+	report_init(&r, NULL);
+	r.o.describe_workload = long_description;
+	load(&r, "report/lab-stall");
+	build(&r);
+	ck_assert_uint_eq(r.nr_groups, 2);
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	lines = count_lines(&mail);
+	ck_assert_msg(lines <= 100, "the two-group mail has %zu lines", lines);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "are in wblab report --full."));
+	ck_assert_ptr_nonnull(
+		strstr(mail.buf, "\n  levers (all groups): pin=off "));
+	ck_assert_ptr_null(strstr(mail.buf, "\nLevers: "));
+	ck_assert_ptr_nonnull(strstr(
+		mail.buf,
+		"\nOps (Amean): 17 rows with no star: wblab report --full.\n"));
+	ck_assert_ptr_null(strstr(mail.buf, "Minor faults"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "4560 bytes (its frames:\n"));
+	ck_assert_ptr_null(strstr(mail.buf, "pageout+0x"));
+	/* The workload on one line, cut at a word and said to go on. */
+	ck_assert_ptr_nonnull(strstr(
+		mail.buf, "\nWorkload: swap-direct: the hog touches 640 MiB in "
+			  "a 512 MiB guest with no ...\n"));
+	strbuf_reset(&mail);
+	r.o.full = true;
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "Amean    Minor faults"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "pageout+0xd1/0x250"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "swap layer.\n"));
+	ck_assert_ptr_nonnull(strstr(mail.buf, "\nLevers: pin=off "));
+	report_release(&r);
+	strbuf_release(&mail);
+}
+END_TEST
+
 /*
  * Claim (b) on seeky-random over the throttled disk (report/seeky: three
  * runs, n = 5 a kernel). Stock's memcg reclaim writes nothing, so the
@@ -1059,6 +1129,7 @@ int main(void)
 	tcase_add_test(tc, test_baseline_typo);
 	tcase_add_test(tc, test_same_run_read_once);
 	tcase_add_test(tc, test_mail_compact_column);
+	tcase_add_test(tc, test_mail_two_groups_fit);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -36,6 +36,9 @@ void mail_zero_rows(struct strbuf *out, const struct rpt_group *g);
 void mail_metric_table(struct strbuf *out, const struct rpt_group *g,
 		       enum metric_table table, bool full);
 
+/* Several groups, no --full: the starred Ops rows, the others counted. */
+void mail_ops_starred(struct strbuf *out, const struct rpt_group *g);
+
 /*
  * Outcome rows, the ones some cell had; the failures no cell had are one
  * line of names (0:5 on every side is evidence too, and it is said).
@@ -50,7 +53,7 @@ void mail_event_names(struct strbuf *out, const struct rpt_group *g,
 const struct rpt_cell *mail_stack_section(struct strbuf *out,
 					  const struct rpt_group *g);
 
-/* Its deepest chain, at most max frames. */
+/* Its deepest chain, at most max frames; 0: the line naming it only. */
 void mail_chain(struct strbuf *out, const struct rpt_cell *c, size_t max);
 
 #endif

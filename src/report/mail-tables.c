@@ -277,6 +277,49 @@ void mail_metric_table(struct strbuf *out, const struct rpt_group *g,
 	}
 }
 
+static bool row_starred(const struct rpt_group *g, size_t m)
+{
+	for (size_t s = 1; s < g->nr_sides; s++)
+		if (g->cmp[s][m].star)
+			return true;
+	return false;
+}
+
+/*
+ * The Ops table of a mail with several groups: the starred rows only, and
+ * one line counting the others, which --full shows.
+ */
+void mail_ops_starred(struct strbuf *out, const struct rpt_group *g)
+{
+	size_t shown = 0, starred = 0;
+	char line[120];
+
+	for (size_t m = 0; m < metric_nr_rows; m++) {
+		if (metric_rows[m].table != MT_OPS || !rpt_row_shown(g, m) ||
+		    row_all_zero(g, m))
+			continue;
+		shown++;
+		starred += row_starred(g, m);
+	}
+	for (size_t first = 1; starred && first < g->nr_sides;) {
+		size_t end = block_end(g, first);
+
+		col_heads(out, g, first, end, "Ops (Amean)");
+		for (size_t m = 0; m < metric_nr_rows; m++)
+			if (metric_rows[m].table == MT_OPS &&
+			    rpt_row_shown(g, m) && row_starred(g, m))
+				metric_line(out, g, m, L_MAIN, first, end);
+		first = end;
+	}
+	if (!shown)
+		return;
+	snprintf(line, sizeof(line),
+		 "%zu %srow%s with no star: wblab report --full.",
+		 shown - starred, starred ? "more " : "",
+		 shown - starred == 1 ? "" : "s");
+	mail_wrap(out, "Ops (Amean): ", 4, line);
+}
+
 static bool outcome_none(const struct rpt_group *g,
 			 const struct rpt_outcome_row *o)
 {
@@ -565,9 +608,12 @@ void mail_chain(struct strbuf *out, const struct rpt_cell *c, size_t max)
 
 	if (!c || !c->chain_len)
 		return;
-	snprintf(first, sizeof(first), "Deepest chain: %s, %.0f bytes:",
-		 mail_ascii(nb, sizeof(nb), c->id, 60), c->stack_bytes);
+	snprintf(first, sizeof(first), "Deepest chain: %s, %.0f bytes%s",
+		 mail_ascii(nb, sizeof(nb), c->id, 60), c->stack_bytes,
+		 max ? ":" : " (its frames: --full).");
 	mail_wrap(out, first, 2, "");
+	if (!max)
+		return;
 	strbuf_addf(out, "  %6s %5s  %s\n", "depth", "size", "location");
 	keep = xzalloc(c->chain_len * sizeof(*keep));
 	if (max >= c->chain_len)

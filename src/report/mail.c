@@ -368,6 +368,59 @@ static void repro_hint(struct strbuf *out, const struct rpt_group *g)
 	results_repro_line(out, w->dir, WIDTH);
 }
 
+/*
+ * Two groups or more and no --full: each group's section keeps what a
+ * maintainer reads first (outcomes, metrics, starred ops, stack depth) and
+ * leaves the rest to --full, which the header says (brief_note()).
+ */
+static bool mail_brief(const struct report *r)
+{
+	return !r->o.full && r->nr_groups > 1;
+}
+
+/* Every group has the same levers: said once, in the header. */
+static bool levers_shared(const struct report *r)
+{
+	for (size_t i = 1; i < r->nr_groups; i++)
+		if (strcmp(r->groups[i].levers, r->groups[0].levers))
+			return false;
+	return r->nr_groups > 0;
+}
+
+static void levers_line(struct strbuf *out, const char *levers,
+			const char *head)
+{
+	/* Every lever's setting: a group is one setting (model.c). */
+	char lv[300];
+
+	mail_ascii(lv, sizeof(lv), levers, sizeof(lv) - 1);
+	for (char *p = lv; *p; p++)
+		*p = *p == ',' ? ' ' : *p;
+	mail_wrap(out, head, 4, lv);
+}
+
+/* The workload's description; brief: its first line, cut at a word. */
+static void workload_line(struct strbuf *out, const struct report *r,
+			  const struct rpt_group *g)
+{
+	const size_t room = WIDTH - strlen("Workload: ") - strlen(" ...");
+	char *about = r->o.describe_workload(g->workload);
+
+	if (!about)
+		return;
+	if (mail_brief(r) && strlen(about) > room + strlen(" ...")) {
+		char *sp;
+
+		about[room] = '\0';
+		sp = strrchr(about, ' ');
+		if (sp)
+			*sp = '\0';
+		strcpy(about + strlen(about), " ...");
+	}
+	mail_wrap(out, "Workload: ", 4, about);
+	free(about);
+}
+
 static void group_section(struct strbuf *out, const struct report *r,
 			  const struct rpt_group *g)
 {
@@ -400,22 +453,10 @@ static void group_section(struct strbuf *out, const struct report *r,
 		mail_wrap(out, "Runs per kernel: ", 4, runs.buf);
 		strbuf_release(&runs);
 	}
-	{
-		/* Every lever's setting: a group is one setting (model.c). */
-		char lv[300];
-
-		mail_ascii(lv, sizeof(lv), g->levers, sizeof(lv) - 1);
-		for (char *p = lv; *p; p++)
-			*p = *p == ',' ? ' ' : *p;
-		mail_wrap(out, "Levers: ", 4, lv);
-	}
-	if (r->o.describe_workload) {
-		char *about = r->o.describe_workload(g->workload);
-
-		if (about)
-			mail_wrap(out, "Workload: ", 4, about);
-		free(about);
-	}
+	if (!mail_brief(r) || !levers_shared(r))
+		levers_line(out, g->levers, "Levers: ");
+	if (r->o.describe_workload)
+		workload_line(out, r, g);
 	if (g->nr_sides > 1 && min_n < STATS_MIN_N)
 		mail_wrap(out, "", 0,
 			  "n is too small for significance tests (fewer than 3 "
@@ -435,11 +476,16 @@ static void group_section(struct strbuf *out, const struct report *r,
 	repro_hint(out, g);
 	strbuf_addch(out, '\n');
 	mail_metric_table(out, g, MT_METRIC, r->o.full);
-	mail_metric_table(out, g, MT_OPS, r->o.full);
+	if (mail_brief(r))
+		mail_ops_starred(out, g);
+	else
+		mail_metric_table(out, g, MT_OPS, r->o.full);
 	mail_zero_rows(out, g);
 	worst = mail_stack_section(out, g);
-	mail_chain(out, worst, r->o.full ? 48 : 8);
-	strbuf_addch(out, '\n');
+	mail_chain(out, worst, r->o.full ? 48 : mail_brief(r) ? 0 : 8);
+	/* Brief: the next group's title line sets the sections apart. */
+	if (!mail_brief(r) || g->nr_sides > 1)
+		strbuf_addch(out, '\n');
 	if (g->nr_sides > 1) {
 		legend(out, r, g);
 		bands_note(out, g);
@@ -591,6 +637,14 @@ static void header_block(struct strbuf *out, const struct report *r)
 	mail_wrap(out, "  runs: ", 4, runs.buf);
 	if (r->o.command)
 		mail_wrap(out, "  made by: ", 4, r->o.command);
+	if (mail_brief(r))
+		mail_wrap(out, "  ", 4,
+			  "shortened for several groups: the Ops rows with no "
+			  "star, the deepest chains' frames and the workloads' "
+			  "whole text are in wblab report --full.");
+	if (mail_brief(r) && levers_shared(r))
+		levers_line(out, r->groups[0].levers,
+			    "  levers (all groups): ");
 	strbuf_release(&runs);
 }
 
