@@ -910,8 +910,8 @@ START_TEST(results_writer_on_real_cell)
 			       .accel = "tcg",
 			       .memory_mib = 1024,
 			       .vcpus = 2 };
-	struct cell_result r = { .outcome = OUTCOME_OK,
-				 .reason = "workload completed" };
+	struct cell_run_result r = { .outcome = OUTCOME_OK,
+				     .reason = "workload completed" };
 	struct plan_devs devs = { 0 };
 	struct console_report con;
 	struct guest g;

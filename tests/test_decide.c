@@ -232,19 +232,24 @@ START_TEST(real_cells)
 {
 	json_object *c1 = load("aa-debian-6.1/cell-1.json");
 	json_object *infra = load("aa-debian-6.1/cell-2.json");
+	struct cell_result *r1, *ri;
 
 	ck_assert(results_cell_counts(c1));
 	ck_assert_double_eq(
 		metric_value(c1, metric_by_name("reclaim-wr-direct")), 0);
 	ck_assert_double_eq(metric_value(c1, metric_by_name("fio-write")),
 			    11289.0 / 1024);
-	ck_assert_int_eq(decide_cell_event(c1, "oom", NULL), 0);
-	ck_assert_int_eq(decide_cell_event(c1, "ok", NULL), 1);
+	r1 = cell_result_decode(c1);
+	ck_assert_int_eq(decide_cell_event(r1, "oom", NULL), 0);
+	ck_assert_int_eq(decide_cell_event(r1, "ok", NULL), 1);
 	/* An infra-error cell never enters. */
 	json_object_object_add(infra, "outcome",
 			       json_object_new_string("infra-error"));
 	ck_assert(!results_cell_counts(infra));
-	ck_assert_int_eq(decide_cell_event(infra, "oom", NULL), -1);
+	ri = cell_result_decode(infra);
+	ck_assert_int_eq(decide_cell_event(ri, "oom", NULL), -1);
+	cell_result_put(r1);
+	cell_result_put(ri);
 	json_object_put(infra);
 	json_object_put(c1);
 }

@@ -564,7 +564,7 @@ START_TEST(cell_json_guest_cannot_overwrite)
 			       .wl = &w,
 			       .topo = &t,
 			       .accel = "tcg" };
-	struct cell_result r = { .outcome = OUTCOME_OK };
+	struct cell_run_result r = { .outcome = OUTCOME_OK };
 	struct console_report con;
 	struct guest g;
 	json_object *o;

@@ -513,23 +513,17 @@ START_TEST(pool_by_topology_sides)
 
 	testdata_pool(&p, NULL, "report/ab");
 	ck_assert_uint_gt(p.n, 0);
-	k0 = json_object_get_string(json_path(p.v[0].cell, "kernel.name"));
+	k0 = p.v[0].cell->kernel.name;
 	pool_by_topology(&p);
 	for (size_t i = 0; i < p.n; i++) {
-		const char *t = json_object_get_string(
-			json_path(p.v[i].cell, "topology.name"));
-		const char *k = json_object_get_string(
-			json_path(p.v[i].cell, "kernel.name"));
+		const char *t = p.v[i].cell->topology;
+		const char *k = p.v[i].cell->kernel.name;
 
 		ck_assert_str_eq(p.v[i].kernel, t);
 		ck_assert_int_eq(strncmp(p.v[i].group, k, strlen(k)), 0);
 		ck_assert_int_eq(p.v[i].group[strlen(k)], '/');
 	}
-	ck_assert_uint_gt(pool_count(&p,
-				     json_object_get_string(json_path(
-					     p.v[0].cell, "topology.name")),
-				     NULL),
-			  0);
+	ck_assert_uint_gt(pool_count(&p, p.v[0].cell->topology, NULL), 0);
 	ck_assert_ptr_nonnull(k0);
 	pool_free(&p);
 }

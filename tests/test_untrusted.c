@@ -179,7 +179,7 @@ START_TEST(cell_json_is_utf8)
 			       .wl = &w,
 			       .topo = &t,
 			       .accel = "tcg" };
-	struct cell_result r = { .outcome = OUTCOME_OK };
+	struct cell_run_result r = { .outcome = OUTCOME_OK };
 	struct console_report con;
 	struct guest g;
 	json_object *o;

@@ -494,7 +494,7 @@ static const char *exit_field(struct guest *g, const char *key, char *buf,
 	return NULL;
 }
 
-static void classify(struct cell_ctx *x, struct cell_result *r,
+static void classify(struct cell_ctx *x, struct cell_run_result *r,
 		     struct console_report *con)
 {
 	struct cell_facts *f = &x->facts;
@@ -591,7 +591,7 @@ static int remote_owner(struct cell_ctx *x, virConnectPtr conn,
 }
 
 int cell_run(virConnectPtr conn, const struct cell_spec *c,
-	     struct cell_result *r)
+	     struct cell_run_result *r)
 {
 	struct cell_ctx x = { .c = c, .conn = conn };
 	struct console_report con;

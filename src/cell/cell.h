@@ -22,7 +22,7 @@
 
 /* Run one cell to completion; always writes cell.json. Returns 0 if written. */
 int cell_run(virConnectPtr conn, const struct cell_spec *c,
-	     struct cell_result *r);
+	     struct cell_run_result *r);
 /* The guest kernel command line of a cell. */
 char *cell_cmdline(const struct cell_spec *c);
 /*

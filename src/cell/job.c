@@ -141,7 +141,7 @@ int cell_job_run(const struct cell_job *j)
 	struct workload_spec wl;
 	struct kernel_artifact ka = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	struct cell_result r;
+	struct cell_run_result r;
 	virConnectPtr conn = NULL;
 	const char *infra = j->infra_error && *j->infra_error ? j->infra_error :
 								NULL;

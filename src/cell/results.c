@@ -246,10 +246,10 @@ static void phase_timings(json_object *t, const struct guest *g)
 	}
 }
 
-int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
-		       const struct guest *g, const struct console_report *con,
-		       const char *started, const char *cmdline,
-		       const struct plan_devs *devs)
+int results_write_cell(const struct cell_spec *c,
+		       const struct cell_run_result *r, const struct guest *g,
+		       const struct console_report *con, const char *started,
+		       const char *cmdline, const struct plan_devs *devs)
 {
 	json_object *o = json_object_new_object();
 	json_object *k = json_object_new_object();

@@ -23,10 +23,10 @@
  * console's events, the command line and the devices the planner chose
  * for the main guest (devs may be NULL: no plan was made).
  */
-int results_write_cell(const struct cell_spec *c, const struct cell_result *r,
-		       const struct guest *g, const struct console_report *con,
-		       const char *started, const char *cmdline,
-		       const struct plan_devs *devs);
+int results_write_cell(const struct cell_spec *c,
+		       const struct cell_run_result *r, const struct guest *g,
+		       const struct console_report *con, const char *started,
+		       const char *cmdline, const struct plan_devs *devs);
 /* Metrics from the files a cell brought back (fio.json, vmstat.*). */
 json_object *results_metrics(const char *cell_dir);
 /* cell.json's "files": what is in the cell directory, sorted. */

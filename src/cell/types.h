@@ -50,7 +50,11 @@ struct cell_spec {
 	const struct virt_host_facts *facts; /* the host's, NULL unknown */
 };
 
-struct cell_result {
+/*
+ * What cell_run() ended with, for cell.json's writer (a cell read back
+ * from its cell.json is results/cell.h's struct cell_result).
+ */
+struct cell_run_result {
 	enum cell_outcome outcome;
 	char reason[512];
 	double total_s, boot_s, workload_s;

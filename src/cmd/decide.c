@@ -212,12 +212,11 @@ static int decide_kernels(const struct decide_args *a, const struct pool *p,
 }
 
 /* "build 4d25614212a5, host local, tcg": what a side must not mix. */
-static char *cell_setup(json_object *cell)
+static char *cell_setup(const struct cell_result *cell)
 {
-	const char *hash =
-		json_object_get_string(json_path(cell, "kernel.hash"));
-	const char *host = json_object_get_string(json_path(cell, "host"));
-	const char *accel = json_object_get_string(json_path(cell, "accel"));
+	const char *hash = cell->kernel.hash;
+	const char *host = cell->host;
+	const char *accel = cell->accel;
 
 	return xasprintf("build %.12s, host %s, %s", hash ? hash : "?",
 			 host && *host ? host : "?", accel ? accel : "?");

@@ -160,14 +160,11 @@ static bool boot_failed_only(struct bctx *b, const char *k)
 
 	for (size_t i = 0; i < b->jr.pool.n; i++) {
 		const struct pool_cell *c = &b->jr.pool.v[i];
-		json_object *o;
 
 		if (strcmp(c->kernel, k))
 			continue;
 		n++;
-		o = json_path(c->cell, "outcome");
-		bf += o && outcome_is(json_object_get_string(o),
-				      OUTCOME_BOOT_FAILED);
+		bf += c->cell->outcome == OUTCOME_BOOT_FAILED;
 	}
 	return n && bf == n;
 }

@@ -109,27 +109,21 @@ void decision_format(const struct decision *d, const char *what,
 	strbuf_addf(out, " (%s)", d->why);
 }
 
-int decide_cell_event(json_object *cell, const char *kind, const char *title)
+int decide_cell_event(const struct cell_result *cell, const char *kind,
+		      const char *title)
 {
-	json_object *o, *events, *e, *k, *t;
-
-	if (!results_cell_counts(cell))
+	if (!cell->counts)
 		return -1;
-	json_object_object_get_ex(cell, "outcome", &o);
-	if (!strcmp(json_object_get_string(o), kind) && !title)
+	if (!strcmp(cell->outcome_name, kind) && !title)
 		return 1;
-	if (!json_object_object_get_ex(cell, "events", &events) ||
-	    !json_object_is_type(events, json_type_array))
-		return 0;
-	for (size_t i = 0; i < json_object_array_length(events); i++) {
-		e = json_object_array_get_idx(events, i);
-		if (!json_object_object_get_ex(e, "kind", &k) ||
-		    strcmp(json_object_get_string(k), kind))
+	for (size_t i = 0; i < cell->nr_events; i++) {
+		const struct cell_event *e = &cell->events[i];
+
+		if (!e->kind || strcmp(e->kind, kind))
 			continue;
 		if (!title)
 			return 1;
-		if (json_object_object_get_ex(e, "title", &t) &&
-		    strstr(json_object_get_string(t), title))
+		if (e->title && strstr(e->title, title))
 			return 1;
 	}
 	return 0;

@@ -9,6 +9,8 @@
 #include "decide/verdict.h"
 #include "util/strbuf.h"
 
+struct cell_result;
+
 /*
  * The jobs' view of one decision (decide/verdict.h underneath): the row's
  * registry test, TOST for `same`, at the level the caller passes as
@@ -65,6 +67,7 @@ void decision_format(const struct decision *d, const char *what,
  * title (optional) must then be a substring of one such event's title.
  * Returns 1 hit, 0 miss, -1 the cell does not count.
  */
-int decide_cell_event(json_object *cell, const char *kind, const char *title);
+int decide_cell_event(const struct cell_result *cell, const char *kind,
+		      const char *title);
 
 #endif

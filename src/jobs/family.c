@@ -46,24 +46,18 @@ static void add_row(struct family *f, const struct pool *p, const char *ka,
 }
 
 /* An outcome or a console event of a cell, as "kind\ttitle" keys. */
-static void cell_kinds(json_object *c, struct strvec *out)
+static void cell_kinds(const struct cell_result *c, struct strvec *out)
 {
-	json_object *o = json_path(c, "outcome"), *ev;
-	const char *oc = o ? json_object_get_string(o) : "";
+	const char *oc = c->outcome_name ? c->outcome_name : "";
 
 	if (strcmp(oc, "ok"))
 		strvec_pushf(out, "%s\t", oc);
-	if (!json_object_object_get_ex(c, "events", &ev) ||
-	    !json_object_is_type(ev, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(ev); i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-		json_object *k = json_path(e, "kind"),
-			    *t = json_path(e, "title");
+	for (size_t i = 0; i < c->nr_events; i++) {
+		const struct cell_event *e = &c->events[i];
 
-		if (k && strcmp(json_object_get_string(k), "warning"))
-			strvec_pushf(out, "%s\t%s", json_object_get_string(k),
-				     t ? json_object_get_string(t) : "");
+		if (e->kind && strcmp(e->kind, "warning"))
+			strvec_pushf(out, "%s\t%s", e->kind,
+				     e->title ? e->title : "");
 	}
 }
 

@@ -16,22 +16,13 @@
 #include "results/reader.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/str.h"
 #include "util/strbuf.h"
 #include "util/strvec.h"
 #include "util/utf8.h"
 
 /* KCIDB v5.3: a log_excerpt's maxLength. */
 #define KCIDB_EXCERPT_MAX 16384
-
-static const char *str_of(json_object *o, const char *key, const char *def)
-{
-	json_object *v;
-
-	if (!o || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return def;
-	return json_object_get_string(v);
-}
 
 /*
  * Path components: KCIDB allows [a-zA-Z0-9_-]+ between dots; '/' in s
@@ -74,31 +65,29 @@ static void put_excerpt(json_object *o, const char *s)
 	strbuf_release(&sb);
 }
 
-static char *build_id(const char *origin, json_object *cell)
+static char *build_id(const char *origin, const struct cell_result *cell)
 {
-	json_object *k = NULL;
-
-	json_object_object_get_ex(cell, "kernel", &k);
-	return xasprintf("%s:%s", origin, str_of(k, "hash", "unknown"));
+	return xasprintf("%s:%s", origin, str_or(cell->kernel.hash, "unknown"));
 }
 
-static void add_kernel(json_object *doc, const char *origin, json_object *cell)
+static void add_kernel(json_object *doc, const char *origin,
+		       const struct cell_result *cell)
 {
-	json_object *k = NULL, *co = json_object_new_object(),
+	const struct cell_kernel *k = &cell->kernel;
+	json_object *co = json_object_new_object(),
 		    *b = json_object_new_object(), *misc;
 	const char *hash, *name;
 	char *cid, *bid = build_id(origin, cell);
 
-	json_object_object_get_ex(cell, "kernel", &k);
-	hash = str_of(k, "hash", "unknown");
-	name = str_of(k, "name", "unknown");
+	hash = str_or(k->hash, "unknown");
+	name = str_or(k->name, "unknown");
 	cid = xasprintf("%s:src-%s-%.12s", origin, name, hash);
 	json_put_str(co, "id", cid);
 	json_put_str(co, "origin", origin);
-	json_put_str(co, "comment", str_of(k, "source", name));
+	json_put_str(co, "comment", str_or(k->source, name));
 	misc = json_object_new_object();
 	json_put_str(misc, "kernel", name);
-	json_put_str(misc, "patches", str_of(k, "patches", ""));
+	json_put_str(misc, "patches", str_or(k->patches, ""));
 	json_put(co, "misc", misc);
 	json_object_array_add(json_object_object_get(doc, "checkouts"), co);
 
@@ -109,8 +98,8 @@ static void add_kernel(json_object *doc, const char *origin, json_object *cell)
 	json_put_str(b, "config_name", name);
 	json_put_str(b, "status", "PASS");
 	misc = json_object_new_object();
-	json_put_str(misc, "version", str_of(k, "version", ""));
-	json_put_str(misc, "cmdline", str_of(k, "cmdline", ""));
+	json_put_str(misc, "version", str_or(k->version, ""));
+	json_put_str(misc, "cmdline", str_or(k->cmdline, ""));
 	json_put(b, "misc", misc);
 	json_object_array_add(json_object_object_get(doc, "builds"), b);
 	free(cid);
@@ -138,11 +127,12 @@ static const char *cell_status(const char *outcome)
 
 static json_object *cell_test(const char *origin, const struct pool_cell *c)
 {
-	json_object *t = json_object_new_object(), *misc, *a, *env;
-	const char *outcome = str_of(c->cell, "outcome", "unknown");
+	const struct cell_result *cr = c->cell;
+	json_object *t = json_object_new_object(), *misc, *env;
+	const char *outcome = str_or(cr->outcome_name, "unknown");
 	struct strbuf path = STRBUF_INIT;
-	char *id = xasprintf("%s:%s/%s", origin, str_of(c->cell, "run", "-"),
-			     str_of(c->cell, "cell", "-"));
+	char *id = xasprintf("%s:%s/%s", origin, str_or(cr->run, "-"),
+			     str_or(cr->id, "-"));
 	char *bid = build_id(origin, c->cell);
 
 	path_add(&path, "wblab");
@@ -152,26 +142,22 @@ static json_object *cell_test(const char *origin, const struct pool_cell *c)
 	json_put_str(t, "origin", origin);
 	json_put_str(t, "path", path.buf);
 	json_put_str(t, "status", cell_status(outcome));
-	put_excerpt(t, str_of(c->cell, "outcome_reason", ""));
-	if (json_object_object_get_ex(c->cell, "workload_primary", &a) &&
-	    json_object_is_type(a, json_type_array) &&
-	    json_object_array_length(a)) {
-		const struct metric *m = metric_by_name(json_object_get_string(
-			json_object_array_get_idx(a, 0)));
-		double v = m ? metric_value(c->cell, m) : NAN;
+	put_excerpt(t, str_or(cr->reason, ""));
+	if (cr->primary.nr) {
+		const struct metric *m = metric_by_name(cr->primary.v[0]);
+		double v = m ? cell_metric(cr, m) : NAN;
 
 		if (isfinite(v))
 			json_put(t, "number", number(v, m));
 	}
 	env = json_object_new_object();
-	json_put_str(env, "comment",
-		     str_of(c->cell, "accel", "unknown accelerator"));
+	json_put_str(env, "comment", str_or(cr->accel, "unknown accelerator"));
 	json_put(t, "environment", env);
 	misc = json_object_new_object();
-	json_put_str(misc, "run", str_of(c->cell, "run", ""));
-	json_put_str(misc, "cell", str_of(c->cell, "cell", ""));
+	json_put_str(misc, "run", str_or(cr->run, ""));
+	json_put_str(misc, "cell", str_or(cr->id, ""));
 	json_put_str(misc, "outcome", outcome);
-	json_put_str(misc, "host", str_of(c->cell, "host", ""));
+	json_put_str(misc, "host", str_or(cr->host, ""));
 	json_put_str(misc, "group", c->group);
 	json_put(t, "misc", misc);
 	strbuf_release(&path);
@@ -280,19 +266,15 @@ const char *kcidb_baseline(const struct pool *p)
 {
 	struct results_run run = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	json_object *ks = NULL;
 	const char *found = NULL;
 
 	if (!p->n)
 		return NULL;
 	/* a run.json the pool read a moment ago: no error to report here */
-	if (p->runs.nr && !results_open_run(p->runs.v[0], &run, &err))
-		ks = json_path(run.json, "spec.kernels");
-	for (size_t i = 0; ks && json_object_is_type(ks, json_type_array) &&
-			   !found && i < json_object_array_length(ks);
-	     i++) {
-		const char *k = json_object_get_string(
-			json_object_array_get_idx(ks, i));
+	if (p->runs.nr)
+		results_open_run(p->runs.v[0], &run, &err);
+	for (size_t i = 0; i < run.info.kernels.nr && !found; i++) {
+		const char *k = run.info.kernels.v[i];
 
 		/* the pool's own copy: run.json is closed below */
 		for (size_t c = 0; k && c < p->n && !found; c++)
@@ -341,7 +323,7 @@ json_object *kcidb_export(const struct pool *p, const char *origin,
 				      cell_test(origin, &p->v[i]));
 	}
 	for (size_t i = 0; i < p->n; i++) {
-		const char *r = str_of(p->v[i].cell, "run", "-");
+		const char *r = str_or(p->v[i].cell->run, "-");
 
 		if (!strstr(runs.buf, r)) {
 			if (runs.len)

@@ -26,6 +26,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/run.h"
+#include "util/str.h"
 #include "util/strvec.h"
 
 /* ---- one night of one tree ---- */
@@ -194,17 +195,6 @@ static void compare_rows(struct night *n)
 	n->t_detect = now_mono() - t0;
 }
 
-/* A string member of o, or def. */
-static const char *str_of(json_object *o, const char *key, const char *def)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return def;
-	return json_object_get_string(v);
-}
-
 /* Add s to the ','-joined set list unless it is there. */
 static void add_distinct(struct strbuf *list, const char *s)
 {
@@ -233,19 +223,17 @@ static void night_host(struct night *n)
 		      err = STRBUF_INIT;
 	struct results_run run = { 0 };
 	const char *lab = "local";
-	json_object *h;
 
-	if (!results_open_run(n->run_dir, &run, &err) &&
-	    json_object_object_get_ex(run.json, "host", &h))
-		lab = str_of(h, "hostname", "local");
+	if (!results_open_run(n->run_dir, &run, &err) && run.info.hostname)
+		lab = run.info.hostname;
 	for (size_t i = 0; i < n->jr.pool.n; i++) {
 		const struct pool_cell *c = &n->jr.pool.v[i];
-		const char *name = str_of(c->cell, "host", "local");
+		const char *name = c->cell->host ? c->cell->host : "local";
 
 		if (strcmp(c->kernel, n->k.name))
 			continue;
 		add_distinct(&host, strcmp(name, "local") ? name : lab);
-		add_distinct(&accel, str_of(c->cell, "accel", "-"));
+		add_distinct(&accel, c->cell->accel ? c->cell->accel : "-");
 	}
 	n->host = strbuf_detach(&host, NULL);
 	n->accel = strbuf_detach(&accel, NULL);

@@ -14,13 +14,6 @@
 #include "util/json.h"
 #include "util/log.h"
 
-static const char *jstr(json_object *o, const char *path)
-{
-	json_object *v = json_path(o, path);
-
-	return v ? json_object_get_string(v) : NULL;
-}
-
 static void drop_run(struct pool *p, const char *run_dir)
 {
 	size_t k = 0;
@@ -33,7 +26,7 @@ static void drop_run(struct pool *p, const char *run_dir)
 		free(p->v[i].run_dir);
 		free(p->v[i].kernel);
 		free(p->v[i].group);
-		json_object_put(p->v[i].cell);
+		cell_result_put(p->v[i].cell);
 	}
 	p->n = k;
 }
@@ -46,18 +39,15 @@ static bool has(const struct strvec *sv, const char *s)
 	return false;
 }
 
-static void add_cell(struct pool *p, const char *run_dir, json_object *c)
+static void add_cell(struct pool *p, const char *run_dir, struct cell_result *c)
 {
-	const char *k = jstr(c, "kernel.name");
-	json_object *mem = json_path(c, "memory_mib");
-	char *key = levers_cell_key(c), *lv = levers_key_brief(key);
+	const char *k = c->kernel.name;
+	char *lv = levers_key_brief(c->levers);
 	/* Cells run with other levers are another group, never pooled. */
-	char *group = xasprintf("%s/%s/%d%s%s", jstr(c, "topology.name") ?: "?",
-				jstr(c, "workload") ?: "?",
-				mem ? json_object_get_int(mem) : 0,
+	char *group = xasprintf("%s/%s/%lld%s%s", c->topology ?: "?",
+				c->workload ?: "?", c->memory_mib,
 				*lv ? "/" : "", lv);
 
-	free(key);
 	free(lv);
 
 	if (p->n == p->alloc) {
@@ -82,7 +72,7 @@ static int load_cell(const struct results_run *run,
 {
 	struct load *l = data;
 
-	if (!c->json) {
+	if (!c->res) {
 		/* Listed but never finished is no result; a refused one
 		 * (a link, "../x", too big) is said. */
 		if (!c->absent)
@@ -92,7 +82,7 @@ static int load_cell(const struct results_run *run,
 	if (!c->counts)
 		l->p->infra++;
 	else
-		add_cell(l->p, l->run_dir, json_object_get(c->json));
+		add_cell(l->p, l->run_dir, cell_result_get(c->res));
 	return 0;
 }
 
@@ -139,7 +129,7 @@ void pool_free(struct pool *p)
 		free(p->v[i].run_dir);
 		free(p->v[i].kernel);
 		free(p->v[i].group);
-		json_object_put(p->v[i].cell);
+		cell_result_put(p->v[i].cell);
 	}
 	free(p->v);
 	strvec_clear(&p->runs);
@@ -153,7 +143,7 @@ void pool_by_topology(struct pool *p)
 	strvec_clear(&p->groups);
 	for (size_t i = 0; i < p->n; i++) {
 		struct pool_cell *c = &p->v[i];
-		const char *t = jstr(c->cell, "topology.name") ?: "?";
+		const char *t = c->cell->topology ?: "?";
 		/* "topology/workload/memory[/levers]": keep all but the first */
 		const char *rest = strchr(c->group, '/');
 		char *g = xasprintf("%s%s", c->kernel, rest ? rest : "");
@@ -200,7 +190,7 @@ double *pool_values(const struct pool *p, const char *kernel, const char *group,
 	*n = 0;
 	for (size_t i = 0; i < p->n; i++)
 		if (match(&p->v[i], kernel, group))
-			v[(*n)++] = metric_value(p->v[i].cell, m);
+			v[(*n)++] = cell_metric(p->v[i].cell, m);
 	return v;
 }
 
@@ -251,16 +241,10 @@ void pool_primary_rows(const struct pool *p, struct matrix_threshold **t,
 		       size_t *n)
 {
 	for (size_t i = 0; i < p->n; i++) {
-		json_object *a;
+		const struct strvec *a = &p->v[i].cell->primary;
 
-		if (!json_object_object_get_ex(p->v[i].cell, "workload_primary",
-					       &a) ||
-		    !json_object_is_type(a, json_type_array))
-			continue;
-		for (size_t k = 0; k < json_object_array_length(a); k++) {
-			const struct metric *m =
-				metric_by_name(json_object_get_string(
-					json_object_array_get_idx(a, k)));
+		for (size_t k = 0; k < a->nr; k++) {
+			const struct metric *m = metric_by_name(a->v[k]);
 			bool dup = false;
 
 			for (size_t j = 0; m && j < *n; j++)
@@ -283,7 +267,7 @@ void pool_repro_line(const struct pool *p, const char *kernel,
 		     struct strbuf *out)
 {
 	const struct pool_cell *w = NULL;
-	json_object *id, *oc = NULL, *ev;
+	const struct cell_result *c;
 	char *dir;
 
 	for (size_t i = 0; i < p->n; i++)
@@ -291,18 +275,14 @@ void pool_repro_line(const struct pool *p, const char *kernel,
 		    results_cell_worse(p->v[i].cell, w ? w->cell : NULL))
 			w = &p->v[i];
 	/* The id names a path: only a name a results directory may hold. */
-	if (!w || !json_object_object_get_ex(w->cell, "cell", &id) ||
-	    !is_one_component(json_object_get_string(id)))
+	if (!w || !w->cell->id || !is_one_component(w->cell->id))
 		return;
-	json_object_object_get_ex(w->cell, "outcome", &oc);
-	ev = json_path(w->cell, "events");
-	if (results_outcome_severity(json_object_get_string(oc)) == 1 &&
-	    (!ev || !json_object_is_type(ev, json_type_array) ||
-	     !json_object_array_length(ev)))
+	c = w->cell;
+	if (results_outcome_severity(c->outcome_name) == 1 && !c->nr_events)
 		return;
-	strbuf_addf(out, "Worst cell: %s (%s)\n", json_object_get_string(id),
-		    oc ? json_object_get_string(oc) : "?");
-	dir = xasprintf("%s/cells/%s", w->run_dir, json_object_get_string(id));
+	strbuf_addf(out, "Worst cell: %s (%s)\n", c->id,
+		    c->outcome_name ? c->outcome_name : "?");
+	dir = xasprintf("%s/cells/%s", w->run_dir, c->id);
 	results_repro_line(out, dir, 80);
 	free(dir);
 }

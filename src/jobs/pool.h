@@ -2,10 +2,10 @@
 #ifndef WBLAB_JOBS_POOL_H
 #define WBLAB_JOBS_POOL_H
 
-#include <json-c/json.h>
 #include <stddef.h>
 
 #include "jobs/decide.h"
+#include "results/cell.h"
 #include "results/metric.h"
 #include "spec/matrix.h"
 #include "util/strvec.h"
@@ -21,7 +21,7 @@ struct pool_cell {
 	char *run_dir;
 	char *kernel;
 	char *group; /* "ext4-disk/dirty-flood/512" */
-	json_object *cell;
+	struct cell_result *cell;
 };
 
 struct pool {

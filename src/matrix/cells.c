@@ -124,7 +124,7 @@ void record_lost_worker(struct engine *e, size_t ci, const char *why)
 		.slot = e->st[ci].slot,
 		.attempt = e->st[ci].attempt,
 	};
-	struct cell_result r;
+	struct cell_run_result r;
 
 	cell_run(NULL, &c, &r);
 	strbuf_release(&err);

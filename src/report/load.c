@@ -19,38 +19,10 @@
 #include "util/log.h"
 #include "util/str.h"
 
-static char *str_at(json_object *o, const char *path)
+/* A string of the cell, "" when absent: the report prints every one. */
+static char *dup_or_empty(const char *s)
 {
-	json_object *v = json_path(o, path);
-
-	return xstrdup(v && json_object_is_type(v, json_type_string) ?
-			       json_object_get_string(v) :
-			       "");
-}
-
-static int int_at(json_object *o, const char *path)
-{
-	json_object *v = json_path(o, path);
-
-	return v ? json_object_get_int(v) : 0;
-}
-
-/* A number at path, or NAN when absent or not a number. */
-static double num_at(json_object *o, const char *path)
-{
-	json_object *v = json_path(o, path);
-
-	if (!v || !(json_object_is_type(v, json_type_int) ||
-		    json_object_is_type(v, json_type_double)))
-		return NAN;
-	return json_object_get_double(v);
-}
-
-static size_t array_len(json_object *a)
-{
-	return a && json_object_is_type(a, json_type_array) ?
-		       json_object_array_length(a) :
-		       0;
+	return xstrdup(s ? s : "");
 }
 
 /*
@@ -59,117 +31,95 @@ static size_t array_len(json_object *a)
  * a timed-out step beside kswapd in mempool_alloc is the kernel's, and
  * the hung-task detector may never have said so (docs/collectors.md).
  */
-static void load_events(struct rpt_cell *c, json_object *cell)
+static void load_events(struct rpt_cell *c, const struct cell_result *cr)
 {
-	json_object *ev = json_path(cell, "events"),
-		    *bl = json_path(cell, "metrics.blocked.tasks");
-	size_t n = array_len(ev), nb = array_len(bl);
+	size_t n = cr->nr_events, nb = cr->nr_blocked;
 
 	c->events = n + nb ? xzalloc((n + nb) * sizeof(*c->events)) : NULL;
 	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
+		const struct cell_event *e = &cr->events[i];
 		struct rpt_event *d = &c->events[c->nr_events++];
 
-		d->kind = str_at(e, "kind");
-		d->title = str_at(e, "title");
-		d->victim = str_at(e, "victim");
-		d->ended_s = json_path(e, "ended_after_s") ?
-				     int_at(e, "ended_after_s") :
-				     -1;
-		d->io_errors = int_at(e, "io_errors_before_end");
+		d->kind = dup_or_empty(e->kind);
+		d->title = dup_or_empty(e->title);
+		d->victim = dup_or_empty(e->victim);
+		d->ended_s = (int)e->ended_s;
+		d->io_errors = (int)e->io_errors;
 	}
 	for (size_t i = 0; i < nb; i++) {
-		json_object *t = json_object_array_get_idx(bl, i);
+		const struct cell_blocked *t = &cr->blocked[i];
 		struct rpt_event *d = &c->events[c->nr_events++];
-		char *comm = str_at(t, "comm"), *wait = str_at(t, "wait"),
-		     *work = str_at(t, "work");
 		/* A kworker by its work function: no pids or cpu numbers. */
-		const char *who = *work ? work : comm;
+		const char *who = t->work && *t->work ? t->work : t->comm;
 
 		d->kind = xstrdup("blocked");
-		d->title = xasprintf("%s in %s", *who ? who : "?",
-				     *wait ? wait : "?");
+		d->title = xasprintf("%s in %s", who && *who ? who : "?",
+				     t->wait && *t->wait ? t->wait : "?");
 		d->victim = xstrdup("");
 		d->ended_s = -1;
-		free(comm);
-		free(wait);
-		free(work);
 	}
 }
 
-static void load_chain(struct rpt_cell *c, json_object *cell)
+static void load_chain(struct rpt_cell *c, const struct cell_result *cr)
 {
-	json_object *ch = json_path(cell, "metrics.stack.tracer.chain");
-	size_t n = ch && json_object_is_type(ch, json_type_array) ?
-			   json_object_array_length(ch) :
-			   0;
+	size_t n = cr->chain_len;
 
 	c->chain = n ? xzalloc(n * sizeof(*c->chain)) : NULL;
 	for (size_t i = 0; i < n; i++) {
-		json_object *f = json_object_array_get_idx(ch, i);
 		struct rpt_frame *d = &c->chain[c->chain_len++];
 
-		d->depth = int_at(f, "depth");
-		d->size = int_at(f, "size");
-		d->location = str_at(f, "location");
-	}
-}
-
-/* The workload's primary: rows the cell was run for (cells since 2026-12-04). */
-static void load_primary(struct rpt_cell *c, json_object *cell)
-{
-	json_object *a = json_path(cell, "workload_primary");
-
-	strvec_init(&c->primary);
-	if (!a || !json_object_is_type(a, json_type_array))
-		return;
-	for (size_t i = 0; i < json_object_array_length(a) && i < 64; i++) {
-		json_object *v = json_object_array_get_idx(a, i);
-
-		if (json_object_is_type(v, json_type_string))
-			strvec_push(&c->primary, json_object_get_string(v));
+		d->depth = (int)cr->chain[i].depth;
+		d->size = (int)cr->chain[i].size;
+		d->location = dup_or_empty(cr->chain[i].location);
 	}
 }
 
 static struct rpt_cell *load_cell(const struct rpt_run *run,
 				  const struct results_cell *rc)
 {
-	json_object *cell = rc->json, *complete;
+	const struct cell_result *cr = rc->res;
 	struct rpt_cell *c = xzalloc(sizeof(*c));
+	char **s[] = { &c->id,	    &c->kernel,	  &c->hash,	&c->version,
+		       &c->release, &c->origin,	  &c->source,	&c->patches,
+		       &c->cmdline, &c->topology, &c->workload, &c->accel,
+		       &c->host,    &c->outcome,  &c->reason };
+	const char *v[] = { cr->id,
+			    cr->kernel.name,
+			    cr->kernel.hash,
+			    cr->kernel.version,
+			    cr->kernel.release,
+			    cr->kernel.origin,
+			    cr->kernel.source,
+			    cr->kernel.patches,
+			    cr->kernel.cmdline,
+			    cr->topology,
+			    cr->workload,
+			    cr->accel,
+			    cr->host,
+			    cr->outcome_name,
+			    cr->reason };
 
 	c->run = run;
 	c->dir = xstrdup(rc->dir);
 	c->counts = rc->counts;
-	c->id = str_at(cell, "cell");
-	c->kernel = str_at(cell, "kernel.name");
+	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
+		*s[i] = dup_or_empty(v[i]);
 	c->side = xstrdup(c->kernel);
-	c->hash = str_at(cell, "kernel.hash");
-	c->version = str_at(cell, "kernel.version");
-	c->release = str_at(cell, "kernel.guest_release");
-	c->origin = str_at(cell, "kernel.origin");
-	c->source = str_at(cell, "kernel.source");
-	c->patches = str_at(cell, "kernel.patches");
-	c->cmdline = str_at(cell, "kernel.cmdline");
-	c->topology = str_at(cell, "topology.name");
-	c->workload = str_at(cell, "workload");
-	c->accel = str_at(cell, "accel");
-	c->host = str_at(cell, "host");
-	c->levers = levers_cell_key(cell);
-	c->memory_mib = int_at(cell, "memory_mib");
-	c->vcpus = int_at(cell, "vcpus");
-	c->rep = int_at(cell, "rep");
-	c->outcome = str_at(cell, "outcome");
-	c->reason = str_at(cell, "outcome_reason");
-	load_primary(c, cell);
+	c->levers = xstrdup(cr->levers);
+	c->memory_mib = (int)cr->memory_mib;
+	c->vcpus = (int)cr->vcpus;
+	c->rep = (int)cr->rep;
+	strvec_init(&c->primary);
+	for (size_t i = 0; i < cr->primary.nr; i++)
+		strvec_push(&c->primary, cr->primary.v[i]);
 	c->val = xmalloc(metric_nr_rows * sizeof(*c->val));
-	for_each_metric(mt) c->val[metric_index(mt)] = metric_value(cell, mt);
-	c->stack_bytes = metric_value(cell, metric_by_name("stack-max"));
-	c->stack_fraction = num_at(cell, "metrics.stack_max_fraction");
-	c->thread_size = num_at(cell, "metrics.stack.thread_size.bytes");
-	complete = json_path(cell, "metrics.stack.reclaim_write.complete");
-	c->rw_lossy = complete && !json_object_get_boolean(complete);
-	load_events(c, cell);
-	load_chain(c, cell);
+	memcpy(c->val, cr->val, metric_nr_rows * sizeof(*c->val));
+	c->stack_bytes = cell_metric(cr, metric_by_name("stack-max"));
+	c->stack_fraction = cr->stack_fraction;
+	c->thread_size = cr->thread_size;
+	c->rw_lossy = cr->rw_lossy;
+	load_events(c, cr);
+	load_chain(c, cr);
 	return c;
 }
 
@@ -190,7 +140,7 @@ static int load_listed(const struct results_run *rr,
 {
 	struct load *l = data;
 
-	if (rc->json)
+	if (rc->res)
 		push_cell(l->r, load_cell(l->run, rc));
 	else
 		strvec_push(&l->r->warnings, rc->why);
@@ -212,19 +162,11 @@ static const struct rpt_run *loaded_run(const struct report *r,
  * run declares (`wblab run -k A -k B`: A), not the first cell read (cells
  * run in a shuffled order).
  */
-static void declare_kernels(struct report *r, json_object *run)
+static void declare_kernels(struct report *r, const struct run_result *run)
 {
-	json_object *ks = json_path(run, "spec.kernels");
-
-	for (size_t i = 0; ks && json_object_is_type(ks, json_type_array) &&
-			   i < json_object_array_length(ks);
-	     i++) {
-		const char *k = json_object_get_string(
-			json_object_array_get_idx(ks, i));
-
-		if (k && !strvec_has(&r->declared, k))
-			strvec_push(&r->declared, k);
-	}
+	for (size_t i = 0; i < run->kernels.nr; i++)
+		if (!strvec_has(&r->declared, run->kernels.v[i]))
+			strvec_push(&r->declared, run->kernels.v[i]);
 }
 
 int report_load_run(struct report *r, const char *dir, struct strbuf *err)
@@ -248,12 +190,12 @@ int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 	run = xzalloc(sizeof(*run));
 	run->dir = xstrdup(dir);
 	run->real = xstrdup(rr.real);
-	run->id = str_at(rr.json, "run");
-	run->host = json_object_get(json_path(rr.json, "host"));
+	run->id = dup_or_empty(rr.info.id);
+	run->host = json_object_get(rr.info.host);
 	r->runs = xrealloc(r->runs, (r->nr_runs + 1) * sizeof(*r->runs));
 	r->runs[r->nr_runs++] = run;
 	l.run = run;
-	declare_kernels(r, rr.json);
+	declare_kernels(r, &rr.info);
 	results_for_each_cell(&rr, load_listed, &l);
 	results_close_run(&rr);
 	return 0;

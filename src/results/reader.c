@@ -81,14 +81,17 @@ int results_open_run(const char *dir, struct results_run *run,
 	}
 	free(path);
 	if (run->json && run->cells &&
-	    json_object_is_type(run->cells, json_type_array))
+	    json_object_is_type(run->cells, json_type_array)) {
+		run_result_decode(run->json, &run->info);
 		return 0;
+	}
 	results_close_run(run);
 	return -1;
 }
 
 void results_close_run(struct results_run *run)
 {
+	run_result_release(&run->info);
 	json_object_put(run->json);
 	free(run->dir);
 	free(run->real);
@@ -170,6 +173,7 @@ static void read_cell(const struct results_run *run, size_t idx,
 	if (c->json)
 		strbuf_reset(why);
 	c->counts = c->json && results_cell_counts(c->json);
+	c->res = c->json ? cell_result_decode(c->json) : NULL;
 }
 
 int results_for_each_cell(const struct results_run *run, results_cell_fn fn,
@@ -186,6 +190,7 @@ int results_for_each_cell(const struct results_run *run, results_cell_fn fn,
 		c.why = why.len ? why.buf : NULL;
 		ret = fn(run, &c, data);
 		json_object_put(c.json);
+		cell_result_put(c.res);
 		free(c.dir);
 		strbuf_reset(&why);
 	}
@@ -206,34 +211,16 @@ int results_outcome_severity(const char *outcome)
 	return o < 0 ? 0 : severity[o];
 }
 
-static size_t nr_events(json_object *cell)
-{
-	json_object *ev;
-
-	return json_object_object_get_ex(cell, "events", &ev) &&
-			       json_object_is_type(ev, json_type_array) ?
-		       json_object_array_length(ev) :
-		       0;
-}
-
-static const char *outcome_of(json_object *cell)
-{
-	json_object *o;
-
-	return json_object_object_get_ex(cell, "outcome", &o) ?
-		       json_object_get_string(o) :
-		       NULL;
-}
-
-bool results_cell_worse(json_object *a, json_object *b)
+bool results_cell_worse(const struct cell_result *a,
+			const struct cell_result *b)
 {
 	int sa, sb;
 
 	if (!b)
 		return true;
-	sa = results_outcome_severity(outcome_of(a));
-	sb = results_outcome_severity(outcome_of(b));
-	return sa != sb ? sa > sb : nr_events(a) > nr_events(b);
+	sa = results_outcome_severity(a->outcome_name);
+	sb = results_outcome_severity(b->outcome_name);
+	return sa != sb ? sa > sb : a->nr_events > b->nr_events;
 }
 
 void results_repro_line(struct strbuf *out, const char *cell_dir, size_t width)

@@ -24,6 +24,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "results/cell.h"
 #include "util/strbuf.h"
 
 /* run.json and cell.json: a 10000-cell run.json is about 5 MiB. */
@@ -38,6 +39,7 @@ struct results_run {
 	char *real;
 	json_object *json; /* run.json, owned */
 	json_object *cells; /* its "cells" array (in json) */
+	struct run_result info; /* run.json decoded (results/cell.h) */
 };
 
 /* One entry of run.json's "cells", as handed to a results_cell_fn. */
@@ -49,6 +51,9 @@ struct results_cell {
 	/* The parsed cell.json; NULL when it could not be read (why says
 	 * why). Put after the callback: json_object_get() to keep it. */
 	json_object *json;
+	/* json decoded (results/cell.h), NULL with json; cell_result_get()
+	 * to keep it past the callback. */
+	struct cell_result *res;
 	const char *why; /* "FILE: reason" or "RUN/run.json: cells.N: ..." */
 	bool absent; /* no cell.json: listed, but the cell never finished */
 	bool counts; /* read, and results_cell_counts() */
@@ -102,7 +107,8 @@ int results_outcome_severity(const char *outcome);
  * Of two cells, is a worse than b: a more severe outcome, then more
  * console events. NULL b: any a is.
  */
-bool results_cell_worse(json_object *a, json_object *b);
+bool results_cell_worse(const struct cell_result *a,
+			const struct cell_result *b);
 /*
  * The line every mail gives for its worst cell: "reproduce with: wblab
  * repro RUN/cells/ID" (docs/repro.md), appended with a newline. A path of

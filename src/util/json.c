@@ -139,6 +139,62 @@ json_object *json_path(json_object *o, const char *path)
 	return o;
 }
 
+const char *json_str_at(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return json_object_is_type(v, json_type_string) ?
+		       json_object_get_string(v) :
+		       NULL;
+}
+
+static bool is_number(json_object *v)
+{
+	return json_object_is_type(v, json_type_int) ||
+	       json_object_is_type(v, json_type_double);
+}
+
+double json_num_at(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+	double d;
+
+	if (!is_number(v))
+		return NAN;
+	d = json_object_get_double(v);
+	return isfinite(d) ? d : NAN;
+}
+
+long long json_int_at(json_object *o, const char *path, long long def)
+{
+	json_object *v = json_path(o, path);
+
+	return is_number(v) ? (long long)json_object_get_int64(v) : def;
+}
+
+bool json_bool_at(json_object *o, const char *path, bool def)
+{
+	json_object *v = json_path(o, path);
+
+	return json_object_is_type(v, json_type_boolean) ?
+		       json_object_get_boolean(v) :
+		       def;
+}
+
+json_object *json_array_at(json_object *o, const char *path)
+{
+	json_object *v = json_path(o, path);
+
+	return json_object_is_type(v, json_type_array) ? v : NULL;
+}
+
+size_t json_len_at(json_object *o, const char *path)
+{
+	json_object *a = json_array_at(o, path);
+
+	return a ? json_object_array_length(a) : 0;
+}
+
 /* v made strict in place, or its replacement (NULL for a non-finite number). */
 static json_object *strict_value(json_object *v, bool *replace)
 {

@@ -3,6 +3,8 @@
 #define WBLAB_JSON_H
 
 #include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
 
 /* Write a JSON object to path atomically (temp-then-rename), pretty-printed. */
 int json_write_atomic(const char *path, json_object *o);
@@ -33,6 +35,23 @@ const char *json_strerror(int err);
  * array indexes where the node is an array. NULL if any step is missing.
  */
 json_object *json_path(json_object *o, const char *path);
+/*
+ * The getters every reader of wblab's JSON uses (one rule each): the value
+ * at a json_path() if it has the type asked for, else "absent".
+ *   json_str_at:   a string, or NULL;
+ *   json_num_at:   a finite number (an int or a double), or NAN: wblab
+ *                  writes a non-finite number as null, and an Infinity
+ *                  from elsewhere is no measurement either;
+ *   json_int_at:   an int (a double truncated), or def;
+ *   json_bool_at:  a boolean, or def;
+ *   json_array_at: an array, or NULL (json_len_at: its length, or 0).
+ */
+const char *json_str_at(json_object *o, const char *path);
+double json_num_at(json_object *o, const char *path);
+long long json_int_at(json_object *o, const char *path, long long def);
+bool json_bool_at(json_object *o, const char *path, bool def);
+json_object *json_array_at(json_object *o, const char *path);
+size_t json_len_at(json_object *o, const char *path);
 
 /*
  * Make o strict JSON that every reader takes (Python's json, jq): a

@@ -12,6 +12,12 @@
  * agent (libc only) has them too.
  */
 
+/* s, or def when s is NULL (a field the results model has not). */
+static inline const char *str_or(const char *s, const char *def)
+{
+	return s ? s : def;
+}
+
 static inline bool starts_with(const char *str, const char *prefix)
 {
 	return !strncmp(str, prefix, strlen(prefix));

@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef WBLAB_RESULTS_CELL_H
+#define WBLAB_RESULTS_CELL_H
+
+/*
+ * The typed results model: a finished cell (struct cell_result) and a run
+ * (struct run_result), decoded once, here, from the files the results
+ * reader (reader.h) let through. report/, jobs/, matrix/, cmd/ and
+ * cell/repro* read fields from these, never cell.json or run.json by path
+ * strings; a field read back is added here (docs/results.md lists them).
+ *
+ * A string is NULL when cell.json has none there or has something else
+ * than a string (each reader says what stands in for it); a number NAN
+ * (or an int -1 where the text says so) when absent.
+ */
+#include <json-c/json.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results/metric.h"
+#include "results/outcome.h"
+#include "util/strvec.h"
+
+/* A console event of the cell (cell.json "events"). */
+struct cell_event {
+	char *kind, *title, *victim;
+	long long ended_s; /* ended_after_s; -1 when absent */
+	long long io_errors; /* io_errors_before_end; 0 when absent */
+};
+
+/* A task the SysRq-t dump found in D state (metrics.blocked.tasks). */
+struct cell_blocked {
+	char *comm, *wait, *work;
+};
+
+/* A frame of the stack tracer's deepest chain (metrics.stack.tracer). */
+struct cell_frame {
+	long long depth, size;
+	char *location;
+};
+
+struct cell_kernel {
+	char *name, *hash, *version, *release; /* release: guest_release */
+	char *origin, *source, *patches, *cmdline;
+};
+
+struct cell_timings {
+	char *started; /* ISO 8601 */
+	double total_s, boot_s, workload_s; /* NAN when absent */
+};
+
+struct cell_result {
+	int refs; /* cell_result_get() / cell_result_put() */
+	char *id, *run; /* "cell", "run" */
+	struct cell_kernel kernel;
+	char *topology, *workload, *accel, *host;
+	long long memory_mib, vcpus, rep, slot, attempt; /* 0 when absent */
+	/* outcome_name as recorded (NULL: none); outcome its enum, or -1. */
+	char *outcome_name;
+	int outcome;
+	char *reason; /* outcome_reason */
+	char *console_kind;
+	char *levers; /* levers_cell_key(): what the cell ran with */
+	struct strvec primary; /* workload_primary: registry row names */
+	struct cell_timings timings;
+	struct cell_event *events;
+	size_t nr_events;
+	struct cell_blocked *blocked;
+	size_t nr_blocked;
+	struct cell_frame *chain;
+	size_t chain_len;
+	double *val; /* [metric_nr_rows]: metric_value(), NAN when absent */
+	double stack_fraction; /* metrics.stack_max_fraction */
+	double thread_size; /* metrics.stack.thread_size.bytes */
+	/* metrics.stack.reclaim_write.complete is false: probes lost events */
+	bool rw_lossy;
+	bool counts; /* results_cell_counts(): an outcome, not infra-error */
+};
+
+/* cell.json decoded (any JSON object: what is missing is absent). */
+struct cell_result *cell_result_decode(json_object *cell);
+struct cell_result *cell_result_get(struct cell_result *c);
+void cell_result_put(struct cell_result *c);
+
+/* The cell's value of a registry row, in the row's unit; NAN if absent. */
+static inline double cell_metric(const struct cell_result *c,
+				 const struct metric *m)
+{
+	return c->val[metric_index(m)];
+}
+
+/* An entry of run.json's "cells", as the run recorded it. */
+struct run_entry {
+	char *id, *dir, *kernel, *outcome;
+	long long rep;
+};
+
+struct run_result {
+	char *id; /* "run" */
+	char *hostname; /* host.hostname; NULL when absent */
+	json_object *host; /* "host" as recorded (a report copies it), or NULL */
+	struct strvec kernels; /* spec.kernels: the declared order */
+	struct run_entry *cells;
+	size_t nr_cells;
+};
+
+/* run.json decoded into r (released by run_result_release). */
+void run_result_decode(json_object *run, struct run_result *r);
+void run_result_release(struct run_result *r);
+
+#endif
