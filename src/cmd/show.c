@@ -20,6 +20,7 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/parse-options.h"
+#include "util/str.h"
 #include "util/strvec.h"
 
 /* The figures shown without --metric. */
@@ -53,15 +54,6 @@ struct show {
 	size_t nr_rows;
 	json_object *cells_out; /* --json */
 };
-
-static const char *str_at(json_object *o, const char *path)
-{
-	json_object *v = json_path(o, path);
-
-	return v && json_object_is_type(v, json_type_string) ?
-		       json_object_get_string(v) :
-		       "";
-}
 
 static int width(const struct metric *m)
 {
@@ -112,10 +104,11 @@ static int show_cell(const struct results_run *run,
 		     const struct results_cell *c, void *data)
 {
 	struct show *s = data;
-	const char *kernel = str_at(c->entry, "kernel");
-	const char *outcome = c->json ? str_at(c->json, "outcome") : "missing";
+	const char *kernel = str_or(c->info->kernel, "");
+	const char *outcome = c->res ? str_or(c->res->outcome_name, "") :
+				       "missing";
 	struct kernel_acc *k = kernel_for(s, kernel);
-	int rep = json_object_get_int(json_path(c->entry, "rep"));
+	int rep = (int)c->info->rep;
 	struct strbuf text = STRBUF_INIT;
 	json_object *row = NULL, *figs = NULL;
 	struct show_row *r;
@@ -135,7 +128,7 @@ static int show_cell(const struct results_run *run,
 	k->cells++;
 	k->ok += outcome_is(outcome, OUTCOME_OK);
 	for (size_t f = 0; f < s->nr_fig; f++) {
-		double v = c->json ? metric_value(c->json, s->fig[f]) : NAN;
+		double v = c->res ? cell_metric(c->res, s->fig[f]) : NAN;
 
 		if (figs)
 			json_put_num(figs, s->fig[f]->name, v);
@@ -181,17 +174,8 @@ static void print_rows(struct show *s)
 /* The run's kernels in its declared order come first (spec.kernels). */
 static void declare_kernels(struct show *s, const struct results_run *run)
 {
-	json_object *ks = json_path(run->json, "spec.kernels");
-	size_t n = ks && json_object_is_type(ks, json_type_array) ?
-			   json_object_array_length(ks) :
-			   0;
-
-	for (size_t i = 0; i < n; i++) {
-		json_object *k = json_object_array_get_idx(ks, i);
-
-		if (json_object_is_type(k, json_type_string))
-			kernel_for(s, json_object_get_string(k));
-	}
+	for (size_t i = 0; i < run->info.kernels.nr; i++)
+		kernel_for(s, run->info.kernels.v[i]);
 }
 
 static json_object *kernels_json(const struct show *s)
@@ -247,10 +231,11 @@ static void print_kernels(const struct show *s)
 
 static void print_header(const struct results_run *run, const struct show *s)
 {
-	printf("run %s: %s x %s, accel %s\n", str_at(run->json, "run"),
-	       str_at(run->json, "spec.topology"),
-	       str_at(run->json, "spec.workload"),
-	       str_at(run->json, "host.accel"));
+	const struct run_result *r = &run->info;
+
+	printf("run %s: %s x %s, accel %s\n", str_or(r->id, ""),
+	       str_or(r->topology, ""), str_or(r->workload, ""),
+	       str_or(r->accel, ""));
 	printf("\n%-20s %-3s %-12s", "kernel", "rep", "outcome");
 	for (size_t f = 0; f < s->nr_fig; f++)
 		printf(" %*s", width(s->fig[f]), s->fig[f]->name);
@@ -259,12 +244,13 @@ static void print_header(const struct results_run *run, const struct show *s)
 
 static void print_json(const struct results_run *run, struct show *s)
 {
+	const struct run_result *r = &run->info;
 	json_object *o = json_object_new_object();
 
-	json_put_str(o, "run", str_at(run->json, "run"));
-	json_put_str(o, "topology", str_at(run->json, "spec.topology"));
-	json_put_str(o, "workload", str_at(run->json, "spec.workload"));
-	json_put_str(o, "accel", str_at(run->json, "host.accel"));
+	json_put_str(o, "run", str_or(r->id, ""));
+	json_put_str(o, "topology", str_or(r->topology, ""));
+	json_put_str(o, "workload", str_or(r->workload, ""));
+	json_put_str(o, "accel", str_or(r->accel, ""));
 	json_object_object_add(o, "cells", s->cells_out);
 	json_object_object_add(o, "kernels", kernels_json(s));
 	puts(json_object_to_json_string_ext(

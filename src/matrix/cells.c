@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,11 +15,13 @@
 #include "cell/cell.h"
 #include "cell/results.h"
 #include "matrix/engine.h"
+#include "results/cell.h"
 #include "results/outcome.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/str.h"
 #include "virt/owner.h"
 #include "virt/virt.h"
 
@@ -39,27 +42,25 @@ const struct engine_kernel *first_kernel(const struct engine *e)
 }
 
 /* Read what the worker recorded; fills outcome. -1 if no cell.json. */
-int read_cell_json(struct matrix_cell_result *cr, json_object **out)
+int read_cell_json(struct matrix_cell_result *cr, struct cell_result **out)
 {
 	char *path = xasprintf("%s/cell.json", cr->dir);
 	struct strbuf why = STRBUF_INIT;
 	json_object *o = results_read_json(path, &why);
-	const char *name;
-	int k;
+	struct cell_result *c = o ? cell_result_decode(o) : NULL;
 
 	strbuf_release(&why);
 	free(path);
+	json_object_put(o);
 	*out = NULL;
-	if (!o)
+	if (!c)
 		return -1;
-	name = json_object_get_string(json_path(o, "outcome"));
-	k = outcome_parse(name);
-	if (k >= 0) {
-		cr->outcome = k;
-		*out = o;
+	if (c->outcome >= 0) {
+		cr->outcome = c->outcome;
+		*out = c;
 		return 0;
 	}
-	json_object_put(o);
+	cell_result_put(c);
 	return -1;
 }
 
@@ -163,22 +164,24 @@ void set_aside(struct engine *e, size_t ci)
 	free(dst);
 }
 
-void db_cell(struct engine *e, size_t ci, json_object *cj)
+/* A time the index records: 0 when the cell has none. */
+static double db_time(double s)
+{
+	return isnan(s) ? 0 : s;
+}
+
+void db_cell(struct engine *e, size_t ci, const struct cell_result *cj)
 {
 	struct matrix_cell_result *cr = &e->r->cells[ci];
-	const char *started, *hash;
 
 	if (!e->db || !cj)
 		return;
-	started = json_object_get_string(json_path(cj, "timings.started"));
-	hash = json_object_get_string(json_path(cj, "kernel.hash"));
 	if (results_db_cell(
 		    e->db, e->r->run_id, cr->cell.id, cr->cell.kernel,
-		    hash ? hash : "", cr->cell.topology, cr->cell.workload,
-		    cr->cell.rep, outcome_name(cr->outcome),
-		    started ? started : "",
-		    json_object_get_double(json_path(cj, "timings.total_s")),
-		    json_object_get_double(json_path(cj, "timings.boot_s"))))
+		    str_or(cj->kernel.hash, ""), cr->cell.topology,
+		    cr->cell.workload, cr->cell.rep, outcome_name(cr->outcome),
+		    str_or(cj->timings.started, ""),
+		    db_time(cj->timings.total_s), db_time(cj->timings.boot_s)))
 		e->db_errors++;
 }
 
@@ -230,32 +233,30 @@ size_t adopt_finished(struct engine *e)
 
 	for (size_t ci = 0; ci < e->r->n; ci++) {
 		struct matrix_cell_result *cr = &e->r->cells[ci];
-		json_object *cj;
+		struct cell_result *cj;
 
 		if (read_cell_json(cr, &cj)) {
 			rm_rf(cr->dir); /* a worker's half-written cell */
 			continue;
 		}
 		if (cr->outcome == OUTCOME_INFRA_ERROR) {
-			e->st[ci].attempt =
-				json_object_get_int(json_path(cj, "attempt"));
+			e->st[ci].attempt = (int)cj->attempt;
 			if (e->st[ci].attempt < 1)
 				e->st[ci].attempt = 1;
 			set_aside(e, ci);
 			/* Numbering goes on; the retry budget starts afresh. */
 			e->st[ci].attempt++;
 			e->st[ci].first_attempt = e->st[ci].attempt;
-			json_object_put(cj);
+			cell_result_put(cj);
 			continue;
 		}
 		cr->ran = cr->have_result = true;
-		cr->host =
-			xstrdup(json_object_get_string(json_path(cj, "host")));
-		cr->slot = json_object_get_int(json_path(cj, "slot"));
-		cr->attempts = json_object_get_int(json_path(cj, "attempt"));
+		cr->host = cj->host ? xstrdup(cj->host) : NULL;
+		cr->slot = (int)cj->slot;
+		cr->attempts = (int)cj->attempt;
 		e->st[ci].state = CELL_DONE;
 		kept++;
-		json_object_put(cj);
+		cell_result_put(cj);
 	}
 	return kept;
 }

@@ -21,6 +21,8 @@
 #include "spec/specs.h"
 #include "virt/probe.h"
 
+struct cell_result;
+
 /* QEMU's own memory next to the guest's (TCG translation cache, devices). */
 #define QEMU_OVERHEAD_MIB 256
 /* Host memory left to the host and the other users of this machine. */
@@ -129,7 +131,7 @@ void check_host(struct engine *e, struct engine_host *h);
 int load_hosts(struct engine *e);
 
 /* cells.c */
-int read_cell_json(struct matrix_cell_result *cr, json_object **out);
+int read_cell_json(struct matrix_cell_result *cr, struct cell_result **out);
 bool results_disk_ok(struct engine *e);
 /*
  * How to go on after the run stopped: "resume with: wblab matrix run
@@ -140,7 +142,7 @@ const char *engine_resume_hint(const struct engine *e);
 void record_lost_worker(struct engine *e, size_t ci, const char *why);
 void clean_after_worker(struct engine *e, size_t ci);
 void set_aside(struct engine *e, size_t ci);
-void db_cell(struct engine *e, size_t ci, json_object *cj);
+void db_cell(struct engine *e, size_t ci, const struct cell_result *cj);
 json_object *cells_json(const struct engine *e);
 size_t adopt_finished(struct engine *e);
 long long cell_memory(const struct engine *e, size_t ci);

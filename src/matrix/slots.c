@@ -20,6 +20,7 @@
 #include "cell/job.h"
 #include "matrix/engine.h"
 #include "matrix/progress.h"
+#include "results/cell.h"
 #include "util/devnodes.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -194,7 +195,7 @@ static void no_host(struct engine *e)
 	error("%s %s", why.buf, engine_resume_hint(e));
 	for (size_t ci = 0; ci < e->r->n; ci++) {
 		struct matrix_cell_result *cr = &e->r->cells[ci];
-		json_object *cj;
+		struct cell_result *cj;
 
 		if (e->st[ci].state != CELL_PENDING)
 			continue;
@@ -205,7 +206,7 @@ static void no_host(struct engine *e)
 			cr->host = xstrdup(e->hosts[0].spec->name);
 			cr->attempts = e->st[ci].attempt;
 			db_cell(e, ci, cj);
-			json_object_put(cj);
+			cell_result_put(cj);
 		}
 	}
 	engine_save_run(e, NULL);
@@ -285,10 +286,10 @@ static bool host_broken(struct engine *e)
 	return broken;
 }
 
-static bool retryable(const struct engine *e, size_t ci, json_object *cj)
+static bool retryable(const struct engine *e, size_t ci,
+		      const struct cell_result *cj)
 {
-	const char *reason =
-		json_object_get_string(json_path(cj, "outcome_reason"));
+	const char *reason = cj->reason;
 
 	if (virt_interrupted() ||
 	    e->st[ci].attempt - e->st[ci].first_attempt >= e->o.max_retries)
@@ -306,7 +307,7 @@ static void finish_cell(struct engine *e, size_t ci, int status)
 	struct engine_state *st = &e->st[ci];
 	struct engine_host *h = &e->hosts[st->host];
 	double secs = now_mono() - st->t_start;
-	json_object *cj = NULL;
+	struct cell_result *cj = NULL;
 	bool retry = false;
 	const char *reason;
 
@@ -338,8 +339,7 @@ static void finish_cell(struct engine *e, size_t ci, int status)
 			results_disk_ok(e);
 		}
 	}
-	reason = cj ? json_object_get_string(json_path(cj, "outcome_reason")) :
-		      "no cell.json could be written";
+	reason = cj ? cj->reason : "no cell.json could be written";
 	if (cr->outcome == OUTCOME_INFRA_ERROR) {
 		check_host(e, h);
 		retry = !host_broken(e) && cj && retryable(e, ci, cj) &&
@@ -355,7 +355,7 @@ static void finish_cell(struct engine *e, size_t ci, int status)
 		st->state = CELL_PENDING;
 		st->not_before = now_mono() +
 				 retry_delay(st->attempt - st->first_attempt);
-		json_object_put(cj);
+		cell_result_put(cj);
 		return;
 	}
 	st->state = CELL_DONE;
@@ -369,7 +369,7 @@ static void finish_cell(struct engine *e, size_t ci, int status)
 	if (cr->outcome == OUTCOME_INFRA_ERROR && virt_interrupted())
 		st->state = CELL_PENDING;
 	db_cell(e, ci, cj);
-	json_object_put(cj);
+	cell_result_put(cj);
 	if (engine_save_run(e, NULL))
 		results_disk_ok(e);
 }

@@ -228,20 +228,25 @@ void run_result_decode(json_object *run, struct run_result *r)
 {
 	json_object *ks, *cells;
 	size_t nk = list_at(run, "spec.kernels", &ks);
-	size_t n = list_at(run, "cells", &cells);
+	/* every entry: the reader walks them by index (results_cell.idx) */
+	size_t n = json_len_at(run, "cells");
 
 	memset(r, 0, sizeof(*r));
 	r->id = dup_at(run, "run");
 	r->hostname = dup_at(run, "host.hostname");
+	r->accel = dup_at(run, "host.accel");
+	r->topology = dup_at(run, "spec.topology");
+	r->workload = dup_at(run, "spec.workload");
 	r->host = json_object_get(json_path(run, "host"));
 	strvec_init(&r->kernels);
 	for (size_t i = 0; i < nk; i++) {
-		const char *k = json_object_get_string(
-			json_object_array_get_idx(ks, i));
+		json_object *k = json_object_array_get_idx(ks, i);
 
-		if (k && !strvec_has(&r->kernels, k))
-			strvec_push(&r->kernels, k);
+		if (json_object_is_type(k, json_type_string) &&
+		    !strvec_has(&r->kernels, json_object_get_string(k)))
+			strvec_push(&r->kernels, json_object_get_string(k));
 	}
+	cells = json_array_at(run, "cells");
 	r->cells = n ? xzalloc(n * sizeof(*r->cells)) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		json_object *e = json_object_array_get_idx(cells, i);
@@ -268,5 +273,8 @@ void run_result_release(struct run_result *r)
 	json_object_put(r->host);
 	free(r->id);
 	free(r->hostname);
+	free(r->accel);
+	free(r->topology);
+	free(r->workload);
 	memset(r, 0, sizeof(*r));
 }

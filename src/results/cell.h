@@ -97,9 +97,10 @@ struct run_entry {
 
 struct run_result {
 	char *id; /* "run" */
-	char *hostname; /* host.hostname; NULL when absent */
+	char *hostname, *accel; /* host.hostname, host.accel */
+	char *topology, *workload; /* spec.topology, spec.workload */
 	json_object *host; /* "host" as recorded (a report copies it), or NULL */
-	struct strvec kernels; /* spec.kernels: the declared order */
+	struct strvec kernels; /* spec.kernels (strings): the declared order */
 	struct run_entry *cells;
 	size_t nr_cells;
 };

@@ -147,6 +147,7 @@ static void read_cell(const struct results_run *run, size_t idx,
 	memset(c, 0, sizeof(*c));
 	c->idx = idx;
 	c->entry = json_object_array_get_idx(run->cells, idx);
+	c->info = &run->info.cells[idx];
 	d = json_path(c->entry, "dir");
 	if (d && json_object_is_type(d, json_type_string))
 		c->rel = json_object_get_string(d);

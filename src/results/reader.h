@@ -47,6 +47,7 @@ struct results_cell {
 	size_t idx; /* in run.json's cells */
 	json_object *entry; /* that entry (the run's) */
 	const char *rel; /* its "dir", "cells/ID"; NULL when absent */
+	const struct run_entry *info; /* that entry decoded (run->info) */
 	char *dir; /* RUN/cells/ID; NULL when refused */
 	/* The parsed cell.json; NULL when it could not be read (why says
 	 * why). Put after the callback: json_object_get() to keep it. */
