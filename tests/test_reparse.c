@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "cell/reparse.h"
+#include "cell/results.h"
+#include "cmd/cmds.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -129,6 +131,64 @@ START_TEST(test_reparse_missing)
 }
 END_TEST
 
+/*
+ * wblab reparse on a run whose cell's console verdict changed: run.json's
+ * entry and the results' index follow (through the results reader), the
+ * rest of run.json is kept.
+ */
+START_TEST(test_reparse_run_follows)
+{
+	char *tmp = xstrdup("/tmp/wblab-test-reparse-run.XXXXXX");
+	char *run, *cell, *rj, *argv[3];
+	json_object *o;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	run = xasprintf("%s/r", tmp);
+	cell = xasprintf("%s/cells/c1", run);
+	ck_assert_int_eq(mkdir_p(run, 0755), 0);
+	free(cell);
+	cell = cell_dir("console/stack-guard-344.log");
+	rj = xasprintf("%s/cells/c1", run);
+	ck_assert_int_eq(mkdir_p(rj, 0755), 0);
+	ck_assert_int_eq(rename(cell, rj), 0);
+	free(rj);
+	rj = xasprintf("%s/run.json", run);
+	o = json_tokener_parse("{\"run\": \"r1\", \"spec\": {\"x\": 1}, "
+			       "\"cells\": [{\"id\": \"c1\", \"dir\": "
+			       "\"cells/c1\", \"outcome\": \"ok\"}]}");
+	ck_assert_int_eq(json_object_to_file(rj, o), 0);
+	json_object_put(o);
+	db = results_db_open(tmp);
+	ck_assert_ptr_nonnull(db);
+	results_db_close(db);
+	argv[0] = "reparse";
+	argv[1] = run;
+	argv[2] = NULL;
+	ck_assert_int_eq(cmd_reparse(2, argv), 0);
+	o = json_object_from_file(rj);
+	ck_assert_str_eq(str(o, "cells.0.outcome"), "crashed");
+	ck_assert_int_eq(json_object_get_int(json_path(o, "spec.x")), 1);
+	json_object_put(o);
+	db = results_db_open(tmp);
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+					    "SELECT run_id, outcome FROM cells",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0), "r1");
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 1), "crashed");
+	sqlite3_finalize(st);
+	results_db_close(db);
+	rm_rf(tmp);
+	free(tmp);
+	free(run);
+	free(cell);
+	free(rj);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("reparse");
@@ -140,6 +200,7 @@ int main(void)
 	tcase_add_test(tc, test_reparse_keeps);
 	tcase_add_test(tc, test_reparse_console_verdict);
 	tcase_add_test(tc, test_reparse_missing);
+	tcase_add_test(tc, test_reparse_run_follows);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <json-c/json.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,40 +23,53 @@
 #include "util/json.h"
 #include "util/log.h"
 #include "util/parse-options.h"
+#include "util/str.h"
 
-static const char *str(json_object *o, const char *path)
+/* A time the index records: 0 when the cell has none. */
+static double db_time(double s)
 {
-	const char *s = json_object_get_string(json_path(o, path));
+	return isnan(s) ? 0 : s;
+}
 
-	return s ? s : "";
+/* The cell.json cell_reparse() just wrote, read back through the gate. */
+static struct cell_result *read_back(const char *cell_dir)
+{
+	struct strbuf why = STRBUF_INIT;
+	char *cp = xasprintf("%s/cell.json", cell_dir);
+	json_object *o = results_read_json(cp, &why);
+	struct cell_result *c = o ? cell_result_decode(o) : NULL;
+
+	json_object_put(o);
+	strbuf_release(&why);
+	free(cp);
+	return c;
 }
 
 /* The run's index row for a cell whose outcome changed. */
-static void index_cell(const char *run_dir, json_object *run,
+static void index_cell(const char *run_dir, const struct run_result *run,
 		       const char *cell_dir)
 {
 	char *results = xasprintf("%s/..", run_dir);
 	char *db_path = xasprintf("%s/wblab.db", results);
-	char *cp = xasprintf("%s/cell.json", cell_dir);
-	json_object *c = json_from_file_capped(cp, RESULTS_JSON_MAX);
+	struct cell_result *c = read_back(cell_dir);
 	int fd = open_regular(db_path, 0);
 	sqlite3 *db;
 
 	if (fd >= 0)
 		close(fd);
 	if (c && fd >= 0 && (db = results_db_open(results))) {
-		results_db_cell(
-			db, str(run, "run"), str(c, "cell"),
-			str(c, "kernel.name"), str(c, "kernel.hash"),
-			str(c, "topology.name"), str(c, "workload"),
-			json_object_get_int(json_path(c, "rep")),
-			str(c, "outcome"), str(c, "timings.started"),
-			json_object_get_double(json_path(c, "timings.total_s")),
-			json_object_get_double(json_path(c, "timings.boot_s")));
+		results_db_cell(db, str_or(run->id, ""), str_or(c->id, ""),
+				str_or(c->kernel.name, ""),
+				str_or(c->kernel.hash, ""),
+				str_or(c->topology, ""),
+				str_or(c->workload, ""), (int)c->rep,
+				str_or(c->outcome_name, ""),
+				str_or(c->timings.started, ""),
+				db_time(c->timings.total_s),
+				db_time(c->timings.boot_s));
 		results_db_close(db);
 	}
-	json_object_put(c);
-	free(cp);
+	cell_result_put(c);
 	free(db_path);
 	free(results);
 }
@@ -107,57 +121,49 @@ int cmd_reparse(int argc, char **argv)
 			 "print what became of each cell as JSON"),
 		OPT_END(),
 	};
-	json_object *run, *cells, *out = NULL;
+	struct strbuf err = STRBUF_INIT;
+	struct results_run run;
+	json_object *out = NULL;
 	int failed = 0, changed = 0;
-	char *path;
 
 	if (parse_options(argc, argv, "wblab reparse", opts, usage, 0) != 1)
 		return usage_error("wblab reparse", "one RUN_DIR is needed");
-	path = xasprintf("%s/run.json", argv[0]);
-	run = json_from_file_capped(path, RESULTS_JSON_MAX);
-	if (!run) {
-		error("%s: cannot read run.json: %s", path,
-		      json_strerror(errno));
-		free(path);
-		return 2;
-	}
-	cells = json_path(run, "cells");
-	if (!cells || !json_object_is_type(cells, json_type_array)) {
-		error("%s: run.json has no cells array", path);
-		free(path);
-		json_object_put(run);
+	if (results_open_run(argv[0], &run, &err)) {
+		error("%s", err.buf);
+		strbuf_release(&err);
 		return 2;
 	}
 	if (json)
 		out = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(cells); i++) {
-		json_object *c = json_object_array_get_idx(cells, i);
+	for (size_t i = 0; i < run.info.nr_cells; i++) {
+		const struct run_entry *c = &run.info.cells[i];
+		const char *id = str_or(c->id, "");
 		struct strbuf note = STRBUF_INIT;
-		char *dir = results_cell_dir(argv[0], str(c, "dir"), &note);
+		char *dir =
+			results_cell_dir(argv[0], str_or(c->dir, ""), &note);
 		struct reparse_result r;
 
 		if (!dir || cell_reparse(dir, &r, &note)) {
-			error("%s: %s", str(c, "id"), note.buf);
+			error("%s: %s", id, note.buf);
 			failed++;
 		} else {
 			if (out)
-				json_object_array_add(
-					out, cell_json(str(c, "id"), &r));
+				json_object_array_add(out, cell_json(id, &r));
 			else
-				say(str(c, "id"), &r);
-			if (r.outcome_changed) {
-				json_object_object_add(
-					c, "outcome",
-					json_object_new_string(r.new_outcome));
-				index_cell(argv[0], run, dir);
+				say(id, &r);
+			if (r.outcome_changed &&
+			    outcome_parse(r.new_outcome) >= 0) {
+				results_run_set_outcome(
+					&run, i, outcome_parse(r.new_outcome));
+				index_cell(argv[0], &run.info, dir);
 				changed++;
 			}
 		}
 		strbuf_release(&note);
 		free(dir);
 	}
-	if (changed && json_write_atomic(path, run)) {
-		error("%s: cannot write", path);
+	if (changed && results_run_write(&run, &err)) {
+		error("%s", err.buf);
 		failed++;
 	}
 	if (out) {
@@ -174,9 +180,9 @@ int cmd_reparse(int argc, char **argv)
 		json_object_put(o);
 	} else {
 		printf("%zu cell(s), %d outcome(s) changed, %d failed\n",
-		       json_object_array_length(cells), changed, failed);
+		       run.info.nr_cells, changed, failed);
 	}
-	free(path);
-	json_object_put(run);
+	results_close_run(&run);
+	strbuf_release(&err);
 	return failed ? 1 : 0;
 }

@@ -98,6 +98,30 @@ void results_close_run(struct results_run *run)
 	memset(run, 0, sizeof(*run));
 }
 
+void results_run_set_outcome(struct results_run *run, size_t idx,
+			     enum cell_outcome o)
+{
+	json_object *e = json_object_array_get_idx(run->cells, idx);
+
+	if (!e || idx >= run->info.nr_cells)
+		return;
+	json_object_object_add(e, "outcome",
+			       json_object_new_string(outcome_name(o)));
+	free(run->info.cells[idx].outcome);
+	run->info.cells[idx].outcome = xstrdup(outcome_name(o));
+}
+
+int results_run_write(const struct results_run *run, struct strbuf *err)
+{
+	char *path = xasprintf("%s/run.json", run->dir);
+	int ret = json_write_atomic(path, run->json);
+
+	if (ret)
+		strbuf_addf(err, "%s: cannot write", path);
+	free(path);
+	return ret ? -1 : 0;
+}
+
 /* path exists and is a directory, not a link to one. */
 static bool real_dir(const char *path)
 {

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "results/cell.h"
+#include "results/outcome.h"
 #include "util/strbuf.h"
 
 /* run.json and cell.json: a 10000-cell run.json is about 5 MiB. */
@@ -67,6 +68,15 @@ struct results_cell {
 int results_open_run(const char *dir, struct results_run *run,
 		     struct strbuf *err);
 void results_close_run(struct results_run *run);
+
+/*
+ * wblab reparse's change of a cell's outcome: run.json's cells entry idx
+ * (and run->info) records o; results_run_write() writes run.json back
+ * (temp-then-rename). 0, or -1 with "DIR/run.json: cannot write" in err.
+ */
+void results_run_set_outcome(struct results_run *run, size_t idx,
+			     enum cell_outcome o);
+int results_run_write(const struct results_run *run, struct strbuf *err);
 
 /*
  * Call fn for every entry of the run's cells, in order, with its cell.json
