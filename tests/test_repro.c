@@ -14,6 +14,7 @@
 
 #include "cell/repro.h"
 #include "cell/reprosh.h"
+#include "results/cell.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -140,21 +141,29 @@ START_TEST(plan_bad_lines)
 }
 END_TEST
 
-static json_object *deadlock_cell(int rep)
+/* A captured cell.json, decoded (results/cell.h). */
+static struct cell_result *cell_at(char *p)
 {
-	char *p = testdata_path(
-		"report/deadlock/cells/debian-6.12_swap-raid1-iscsi_swap-direct_%d/cell.json",
-		rep);
 	json_object *o = json_object_from_file(p);
+	struct cell_result *c;
 
 	ck_assert_ptr_nonnull(o);
+	c = cell_result_decode(o);
+	json_object_put(o);
 	free(p);
-	return o;
+	return c;
+}
+
+static struct cell_result *deadlock_cell(int rep)
+{
+	return cell_at(testdata_path(
+		"report/deadlock/cells/debian-6.12_swap-raid1-iscsi_swap-direct_%d/cell.json",
+		rep));
 }
 
 START_TEST(signature_of_the_deadlock)
 {
-	json_object *c3 = deadlock_cell(3);
+	struct cell_result *c3 = deadlock_cell(3);
 	json_object *sig = repro_signature(c3);
 	struct strbuf line = STRBUF_INIT;
 	int hits = 0;
@@ -164,7 +173,7 @@ START_TEST(signature_of_the_deadlock)
 		line.buf,
 		"workload-failed; events: alloc_failure; tasks blocked in mempool_alloc_noprof");
 	for (int rep = 1; rep <= 6; rep++) {
-		json_object *c = deadlock_cell(rep);
+		struct cell_result *c = deadlock_cell(rep);
 		struct strbuf why = STRBUF_INIT;
 		bool hit = repro_signature_match(sig, c, &why);
 
@@ -175,12 +184,12 @@ START_TEST(signature_of_the_deadlock)
 					 "outcome ok, not workload-failed");
 		hits += hit;
 		strbuf_release(&why);
-		json_object_put(c);
+		cell_result_put(c);
 	}
 	ck_assert_int_eq(hits, 2);
 	strbuf_release(&line);
 	json_object_put(sig);
-	json_object_put(c3);
+	cell_result_put(c3);
 }
 END_TEST
 
@@ -200,15 +209,13 @@ END_TEST
  */
 START_TEST(signature_of_a_stall_rerun)
 {
-	char *p = testdata_path("stall/swap-direct-6.1-stall.cell.json");
-	char *q = testdata_path("stall/swap-direct-6.1-stall-rerun.cell.json");
-	json_object *cell = json_object_from_file(p);
-	json_object *rerun = json_object_from_file(q);
+	struct cell_result *cell =
+		cell_at(testdata_path("stall/swap-direct-6.1-stall.cell.json"));
+	struct cell_result *rerun = cell_at(
+		testdata_path("stall/swap-direct-6.1-stall-rerun.cell.json"));
 	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
 	json_object *sig;
 
-	ck_assert_ptr_nonnull(cell);
-	ck_assert_ptr_nonnull(rerun);
 	sig = repro_signature(cell);
 	repro_signature_line(sig, &line);
 	ck_assert_str_eq(line.buf,
@@ -217,21 +224,19 @@ START_TEST(signature_of_a_stall_rerun)
 	strbuf_release(&why);
 	strbuf_release(&line);
 	json_object_put(sig);
-	json_object_put(rerun);
-	json_object_put(cell);
-	free(q);
-	free(p);
+	cell_result_put(rerun);
+	cell_result_put(cell);
 }
 END_TEST
 
 START_TEST(signature_of_a_stall)
 {
-	char *p = testdata_path("stall/swap-direct-6.12-hung.cell.json");
-	json_object *hung = json_object_from_file(p);
-	json_object *sig, *c3 = deadlock_cell(3);
+	struct cell_result *hung =
+		cell_at(testdata_path("stall/swap-direct-6.12-hung.cell.json"));
+	struct cell_result *c3 = deadlock_cell(3);
 	struct strbuf line = STRBUF_INIT, why = STRBUF_INIT;
+	json_object *sig;
 
-	ck_assert_ptr_nonnull(hung);
 	sig = repro_signature(hung);
 	repro_signature_line(sig, &line);
 	ck_assert_str_eq(
@@ -244,9 +249,8 @@ START_TEST(signature_of_a_stall)
 	strbuf_release(&why);
 	strbuf_release(&line);
 	json_object_put(sig);
-	json_object_put(c3);
-	json_object_put(hung);
-	free(p);
+	cell_result_put(c3);
+	cell_result_put(hung);
 }
 END_TEST
 
@@ -277,9 +281,12 @@ static char *hostile_bundle(const char *tmp)
 	char *run = xasprintf("%s/run/run.json", tmp);
 	char *out = xasprintf("%s/bundle", tmp);
 	char *path = xasprintf("%s/cell.json", dir);
-	json_object *o = deadlock_cell(3);
+	char *src = testdata_path("report/deadlock/cells/%s/cell.json", cell);
+	json_object *o = json_object_from_file(src);
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 
+	ck_assert_ptr_nonnull(o);
+	free(src);
 	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
 	testdata_read(&sb, "report/deadlock/run.json");
 	put_file(run, sb.buf, 0644);

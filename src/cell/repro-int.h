@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "results/cell.h"
 #include "spec/specs.h"
 #include "util/strbuf.h"
 
@@ -19,16 +20,14 @@
 struct repro_ctx {
 	char *run_dir, *cell_dir;
 	char *out; /* the bundle being written (a temporary name) */
-	json_object *cell; /* cell.json */
-	json_object *run; /* run.json (the reader's) */
+	struct cell_result *cell; /* cell.json (results/cell.h) */
+	const struct run_result *run; /* run.json (the reader's) */
 	json_object *bundle; /* bundle.json being built */
 	struct topology_spec topo;
 	bool have_topo, has_target, has_domain_xml, has_config;
 	struct strbuf *err;
 };
 
-const char *repro_str(json_object *o, const char *path);
-long long repro_int(json_object *o, const char *path);
 int repro_read_cell_file(const char *cell_dir, const char *name, size_t max,
 			 struct strbuf *sb, struct strbuf *err);
 int repro_write(const char *dir, const char *name, const struct strbuf *sb,

@@ -16,42 +16,18 @@
 #include "util/json.h"
 #include "util/log.h"
 
-const char *repro_str(json_object *o, const char *path)
-{
-	json_object *v = json_path(o, path);
-
-	return v && json_object_is_type(v, json_type_string) ?
-		       json_object_get_string(v) :
-		       NULL;
-}
-
-long long repro_int(json_object *o, const char *path)
-{
-	json_object *v = json_path(o, path);
-
-	return v && json_object_is_type(v, json_type_int) ?
-		       json_object_get_int64(v) :
-		       0;
-}
-
 /* The wait site most of the blocked tasks share (the first on a tie). */
-static const char *common_wait(json_object *cell)
+static const char *common_wait(const struct cell_result *cell)
 {
-	json_object *tasks = json_path(cell, "metrics.blocked.tasks");
-	size_t n = tasks && json_object_is_type(tasks, json_type_array) ?
-			   json_object_array_length(tasks) :
-			   0;
 	const char *best = NULL;
-	size_t best_n = 0;
+	size_t best_n = 0, n = cell->nr_blocked;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *w =
-			repro_str(json_object_array_get_idx(tasks, i), "wait");
+		const char *w = cell->blocked[i].wait;
 		size_t k = 0;
 
 		for (size_t j = 0; w && j < n; j++) {
-			const char *v = repro_str(
-				json_object_array_get_idx(tasks, j), "wait");
+			const char *v = cell->blocked[j].wait;
 
 			k += v && !strcmp(v, w);
 		}
@@ -63,21 +39,12 @@ static const char *common_wait(json_object *cell)
 	return best;
 }
 
-static json_object *cell_events(json_object *cell)
+static bool has_event(const struct cell_result *cell, const char *kind,
+		      const char *title)
 {
-	json_object *ev = json_path(cell, "events");
-
-	return ev && json_object_is_type(ev, json_type_array) ? ev : NULL;
-}
-
-static bool has_event(json_object *cell, const char *kind, const char *title)
-{
-	json_object *ev = cell_events(cell);
-
-	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-		const char *k = repro_str(e, "kind"),
-			   *t = repro_str(e, "title");
+	for (size_t i = 0; i < cell->nr_events; i++) {
+		const char *k = cell->events[i].kind,
+			   *t = cell->events[i].title;
 
 		if (k && !strcmp(k, kind) &&
 		    (!title || (t && !strcmp(t, title))))
@@ -86,17 +53,15 @@ static bool has_event(json_object *cell, const char *kind, const char *title)
 	return false;
 }
 
-json_object *repro_signature(json_object *cell)
+json_object *repro_signature(const struct cell_result *cell)
 {
 	json_object *sig = json_object_new_object(), *kinds;
-	json_object *ev = cell_events(cell);
-	const char *outcome = repro_str(cell, "outcome");
+	const char *outcome = cell->outcome_name;
 
 	kinds = json_object_new_array();
 	json_put_str(sig, "outcome", outcome ? outcome : "");
-	for (size_t i = 0; ev && i < json_object_array_length(ev); i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-		const char *k = repro_str(e, "kind");
+	for (size_t i = 0; i < cell->nr_events; i++) {
+		const char *k = cell->events[i].kind;
 		bool seen = false;
 
 		for (size_t j = 0; k && j < json_object_array_length(kinds);
@@ -107,8 +72,8 @@ json_object *repro_signature(json_object *cell)
 				k);
 		if (k && !seen)
 			json_object_array_add(kinds, json_object_new_string(k));
-		if (k && !strcmp(k, "stall") && repro_str(e, "title"))
-			json_put_str(sig, "stall", repro_str(e, "title"));
+		if (k && !strcmp(k, "stall") && cell->events[i].title)
+			json_put_str(sig, "stall", cell->events[i].title);
 	}
 	json_put(sig, "events", kinds);
 	/*
@@ -125,25 +90,21 @@ json_object *repro_signature(json_object *cell)
 	return sig;
 }
 
-bool repro_signature_match(json_object *sig, json_object *cell,
+bool repro_signature_match(json_object *sig, const struct cell_result *cell,
 			   struct strbuf *why)
 {
-	const char *want = repro_str(sig, "outcome");
-	const char *got = repro_str(cell, "outcome");
-	json_object *kinds = json_path(sig, "events");
-	const char *stall = repro_str(sig, "stall");
-	const char *wait = repro_str(sig, "wait");
-	json_object *tasks = json_path(cell, "metrics.blocked.tasks");
+	const char *want = json_str_at(sig, "outcome");
+	const char *got = cell->outcome_name;
+	json_object *kinds = json_array_at(sig, "events");
+	const char *stall = json_str_at(sig, "stall");
+	const char *wait = json_str_at(sig, "wait");
 
 	if (!want || !got || strcmp(want, got)) {
 		strbuf_addf(why, "outcome %s, not %s", got ? got : "(none)",
 			    want ? want : "(none)");
 		return false;
 	}
-	for (size_t i = 0;
-	     kinds && json_object_is_type(kinds, json_type_array) &&
-	     i < json_object_array_length(kinds);
-	     i++) {
+	for (size_t i = 0; kinds && i < json_object_array_length(kinds); i++) {
 		const char *k = json_object_get_string(
 			json_object_array_get_idx(kinds, i));
 
@@ -157,12 +118,8 @@ bool repro_signature_match(json_object *sig, json_object *cell,
 		strbuf_addf(why, "no %s", stall);
 		return false;
 	}
-	for (size_t i = 0;
-	     wait && tasks && json_object_is_type(tasks, json_type_array) &&
-	     i < json_object_array_length(tasks);
-	     i++) {
-		const char *w =
-			repro_str(json_object_array_get_idx(tasks, i), "wait");
+	for (size_t i = 0; wait && i < cell->nr_blocked; i++) {
+		const char *w = cell->blocked[i].wait;
 
 		if (w && !strcmp(w, wait))
 			return true;
@@ -176,22 +133,19 @@ bool repro_signature_match(json_object *sig, json_object *cell,
 
 void repro_signature_line(json_object *sig, struct strbuf *out)
 {
-	json_object *kinds = json_path(sig, "events");
-	const char *o = repro_str(sig, "outcome");
+	json_object *kinds = json_array_at(sig, "events");
+	const char *o = json_str_at(sig, "outcome");
 
 	strbuf_addstr(out, o ? o : "(no outcome)");
-	for (size_t i = 0;
-	     kinds && json_object_is_type(kinds, json_type_array) &&
-	     i < json_object_array_length(kinds);
-	     i++)
+	for (size_t i = 0; kinds && i < json_object_array_length(kinds); i++)
 		strbuf_addf(out, "%s%s", i ? ", " : "; events: ",
 			    json_object_get_string(
 				    json_object_array_get_idx(kinds, i)));
-	if (repro_str(sig, "stall"))
-		strbuf_addf(out, "; %s", repro_str(sig, "stall"));
-	if (repro_str(sig, "wait"))
+	if (json_str_at(sig, "stall"))
+		strbuf_addf(out, "; %s", json_str_at(sig, "stall"));
+	if (json_str_at(sig, "wait"))
 		strbuf_addf(out, "; tasks blocked in %s",
-			    repro_str(sig, "wait"));
+			    json_str_at(sig, "wait"));
 }
 
 /* A file of the cell (capped, regular, no link): 0, 1 absent, -1 refused. */

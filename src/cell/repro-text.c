@@ -16,7 +16,6 @@
 #include "cell/repro-int.h"
 #include "cell/repro.h"
 #include "cell/reprosh.h"
-#include "results/levers.h"
 #include "results/reader.h"
 #include "util/fs.h"
 #include "util/json.h"
@@ -40,7 +39,7 @@ static void kernel_cache(struct repro_ctx *x, json_object *k, const char *name,
 	struct strbuf why = STRBUF_INIT, sb = STRBUF_INIT;
 	json_object *s = path_exists(seal) ? results_read_json(seal, &why) :
 					     NULL;
-	const char *sha = s ? repro_str(s, "files.bzImage.sha256") : NULL;
+	const char *sha = s ? json_str_at(s, "files.bzImage.sha256") : NULL;
 
 	if (sha) {
 		json_put_str(k, "bzimage_sha256", sha);
@@ -69,14 +68,19 @@ static void kernel_cache(struct repro_ctx *x, json_object *k, const char *name,
 
 int repro_kernel(struct repro_ctx *x)
 {
-	static const char *const keys[] = { "name",    "hash",
-					    "version", "origin",
-					    "source",  "patches",
-					    "cmdline", "guest_release" };
+	const struct cell_kernel *ck = &x->cell->kernel;
+	const struct {
+		const char *key, *v;
+	} keys[] = {
+		{ "name", ck->name },	    { "hash", ck->hash },
+		{ "version", ck->version }, { "origin", ck->origin },
+		{ "source", ck->source },   { "patches", ck->patches },
+		{ "cmdline", ck->cmdline }, { "guest_release", ck->release },
+	};
 	json_object *k = json_object_new_object();
 	struct strbuf txt = STRBUF_INIT;
-	const char *name = repro_str(x->cell, "kernel.name");
-	const char *hash = repro_str(x->cell, "kernel.hash");
+	const char *name = ck->name;
+	const char *hash = ck->hash;
 	int ret;
 
 	x->bundle = json_object_new_object();
@@ -88,12 +92,10 @@ int repro_kernel(struct repro_ctx *x)
 	}
 	strbuf_addstr(&txt, "The kernel this cell booted\n\n");
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		char *path = xasprintf("kernel.%s", keys[i]);
-		const char *v = repro_str(x->cell, path);
+		const char *v = keys[i].v;
 
-		json_put_str(k, keys[i], v ? v : "");
-		strbuf_addf(&txt, "%-14s %s\n", keys[i], v && *v ? v : "-");
-		free(path);
+		json_put_str(k, keys[i].key, v ? v : "");
+		strbuf_addf(&txt, "%-14s %s\n", keys[i].key, v && *v ? v : "-");
 	}
 	kernel_cache(x, k, name, hash, &txt);
 	strbuf_addf(
@@ -166,10 +168,10 @@ static int qemu_script(struct repro_ctx *x, bool tgt)
 	long long disks = d->count;
 	unsigned long long size = d->size;
 	long long mem = tgt ? (t->target_memory ? t->target_memory : 512) :
-			      repro_int(x->cell, "memory_mib");
-	long long cpus = tgt ? 1 : repro_int(x->cell, "vcpus");
-	const char *accel = repro_str(x->cell, "accel");
-	const char *cmdline = repro_str(x->cell, "kernel.cmdline");
+			      x->cell->memory_mib;
+	long long cpus = tgt ? 1 : x->cell->vcpus;
+	const char *accel = x->cell->accel;
+	const char *cmdline = x->cell->kernel.cmdline;
 	const char *sfx = tgt ? "-target" : "";
 	struct strbuf sh = STRBUF_INIT;
 	char *name;
@@ -277,52 +279,36 @@ int repro_qemu(struct repro_ctx *x)
 }
 
 /* The blocked tasks, one line each: comm, pid, work, where it waits. */
-static void blocked_lines(json_object *cell, struct strbuf *out)
+static void blocked_lines(const struct cell_result *cell, struct strbuf *out)
 {
-	json_object *tasks = json_path(cell, "metrics.blocked.tasks");
-	size_t n = tasks && json_object_is_type(tasks, json_type_array) ?
-			   json_object_array_length(tasks) :
-			   0;
-
 	strbuf_addf(out, "\nTasks in D state (%s): %lld\n",
-		    repro_str(cell, "metrics.blocked.when") ?
-			    repro_str(cell, "metrics.blocked.when") :
-			    "no SysRq-t dump",
-		    repro_int(cell, "metrics.blocked.count"));
-	for (size_t i = 0; i < n; i++) {
-		json_object *t = json_object_array_get_idx(tasks, i);
-		const char *work = repro_str(t, "work");
+		    cell->blocked_when ? cell->blocked_when : "no SysRq-t dump",
+		    cell->blocked_count);
+	for (size_t i = 0; i < cell->nr_blocked; i++) {
+		const struct cell_blocked *t = &cell->blocked[i];
+		const char *work = t->work;
 
 		strbuf_addf(out, "  %-16s pid %-6lld %s%s%swaits in %s\n",
-			    repro_str(t, "comm") ? repro_str(t, "comm") : "?",
-			    repro_int(t, "pid"), work ? "(" : "",
+			    t->comm ? t->comm : "?", t->pid, work ? "(" : "",
 			    work ? work : "", work ? ") " : "",
-			    repro_str(t, "wait") ? repro_str(t, "wait") : "?");
+			    t->wait ? t->wait : "?");
 	}
 }
 
 static void signature_text(struct repro_ctx *x, json_object *sig,
 			   struct strbuf *out)
 {
-	json_object *ev = json_path(x->cell, "events");
-	size_t n = ev && json_object_is_type(ev, json_type_array) ?
-			   json_object_array_length(ev) :
-			   0;
+	const struct cell_result *c = x->cell;
 
 	strbuf_addf(out, "Cell %s of run %s\n\noutcome: %s\nreason:  %s\n",
-		    repro_str(x->cell, "cell"), repro_str(x->cell, "run"),
-		    repro_str(x->cell, "outcome"),
-		    repro_str(x->cell, "outcome_reason") ?
-			    repro_str(x->cell, "outcome_reason") :
-			    "");
-	strbuf_addf(out, "\nConsole events: %zu\n", n);
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
+		    c->id, c->run, c->outcome_name, c->reason ? c->reason : "");
+	strbuf_addf(out, "\nConsole events: %zu\n", c->nr_events);
+	for (size_t i = 0; i < c->nr_events; i++) {
+		const struct cell_event *e = &c->events[i];
 
 		strbuf_addf(out, "  %s: %s (console.log line %lld)\n",
-			    repro_str(e, "kind") ? repro_str(e, "kind") : "?",
-			    repro_str(e, "title") ? repro_str(e, "title") : "",
-			    repro_int(e, "line"));
+			    e->kind ? e->kind : "?", e->title ? e->title : "",
+			    e->line);
 	}
 	blocked_lines(x->cell, out);
 	strbuf_addstr(out, "\nThe signature a rerun is checked for: ");
@@ -375,11 +361,11 @@ int repro_texts(struct repro_ctx *x)
 {
 	json_object *sig = repro_signature(x->cell);
 	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
-	const char *spec_image = repro_str(x->run, "spec.image");
+	const struct cell_result *c = x->cell;
+	const char *spec_image = x->run->image;
 	const char *image = spec_image ? spec_image : "debian-12";
-	const char *extra = repro_str(x->run, "spec.cmdline_extra");
-	char *kdir = kernel_cache_dir_of(repro_str(x->cell, "kernel.name"),
-					 repro_str(x->cell, "kernel.hash"));
+	const char *extra = x->run->cmdline_extra;
+	char *kdir = kernel_cache_dir_of(c->kernel.name, c->kernel.hash);
 	char *path;
 	int ret;
 
@@ -387,22 +373,17 @@ int repro_texts(struct repro_ctx *x)
 	signature_text(x, sig, &sb);
 	ret = repro_write(x->out, "signature.txt", &sb, 0644, x->err);
 	json_put_int(x->bundle, "format", 1);
-	json_put_str(x->bundle, "run", repro_str(x->cell, "run"));
-	json_put_str(x->bundle, "cell", repro_str(x->cell, "cell"));
+	json_put_str(x->bundle, "run", c->run);
+	json_put_str(x->bundle, "cell", c->id);
 	json_put_str(x->bundle, "topology", x->topo.name);
-	json_put_str(x->bundle, "workload", repro_str(x->cell, "workload"));
+	json_put_str(x->bundle, "workload", c->workload);
 	json_put_str(x->bundle, "image", image);
 	json_put_str(x->bundle, "cmdline_extra", extra ? extra : "");
-	{
-		/* How the guest ran on its host: a rerun runs it so. */
-		char *lv = levers_cell_key(x->cell);
-
-		json_put_str(x->bundle, "levers", lv);
-		free(lv);
-	}
-	json_put_int(x->bundle, "memory_mib", repro_int(x->cell, "memory_mib"));
-	json_put_int(x->bundle, "vcpus", repro_int(x->cell, "vcpus"));
-	json_put_str(x->bundle, "accel", repro_str(x->cell, "accel"));
+	/* How the guest ran on its host: a rerun runs it so. */
+	json_put_str(x->bundle, "levers", c->levers);
+	json_put_int(x->bundle, "memory_mib", c->memory_mib);
+	json_put_int(x->bundle, "vcpus", c->vcpus);
+	json_put_str(x->bundle, "accel", c->accel);
 	json_put(x->bundle, "signature", json_object_get(sig));
 	json_make_strict(x->bundle);
 	path = xasprintf("%s/bundle.json", x->out);
@@ -413,13 +394,9 @@ int repro_texts(struct repro_ctx *x)
 	}
 	strbuf_reset(&sb);
 	strbuf_addf(
-		&sb, readme, repro_str(x->cell, "cell"),
-		repro_str(x->cell, "run"), line.buf,
-		repro_str(x->cell, "kernel.name"),
-		repro_str(x->cell, "kernel.version"), x->topo.name,
-		repro_str(x->cell, "workload"),
-		repro_int(x->cell, "memory_mib"), repro_int(x->cell, "vcpus"),
-		repro_str(x->cell, "accel"), image, kdir, cache_root(), image,
+		&sb, readme, c->id, c->run, line.buf, c->kernel.name,
+		c->kernel.version, x->topo.name, c->workload, c->memory_mib,
+		c->vcpus, c->accel, image, kdir, cache_root(), image,
 		x->has_target ?
 			"first the iSCSI\n"
 			"      target: qemu-target.sh with plan-target.txt on agent-target.sock,\n"

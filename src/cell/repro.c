@@ -116,11 +116,10 @@ static int domains(struct repro_ctx *x)
 	return 0;
 }
 
-/* A name from cell.json that will name a spec or a cache entry. */
-static const char *safe_name(struct repro_ctx *x, const char *path)
+/* A name from cell.json (at path) that will name a spec or a cache entry. */
+static const char *safe_name(struct repro_ctx *x, const char *s,
+			     const char *path)
 {
-	const char *s = repro_str(x->cell, path);
-
 	if (s && is_one_component(s))
 		return s;
 	strbuf_addf(x->err, "%s/cell.json: %s: %s", x->cell_dir, path,
@@ -152,7 +151,7 @@ static int copy_spec(struct repro_ctx *x, const char *src, const char *name)
  */
 static int copy_patches(struct repro_ctx *x)
 {
-	const char *list = repro_str(x->cell, "kernel.patches");
+	const char *list = x->cell->kernel.patches;
 	char *names = xstrdup(list ? list : ""), *name, *save;
 	int ret = 0;
 
@@ -181,9 +180,9 @@ static int copy_patches(struct repro_ctx *x)
 /* The lab's topology, workload and kernel specs of the cell's names. */
 static int specs(struct repro_ctx *x)
 {
-	const char *t = safe_name(x, "topology.name");
-	const char *w = safe_name(x, "workload");
-	const char *k = safe_name(x, "kernel.name");
+	const char *t = safe_name(x, x->cell->topology, "topology.name");
+	const char *w = safe_name(x, x->cell->workload, "workload");
+	const char *k = safe_name(x, x->cell->kernel.name, "kernel.name");
 	struct workload_spec ws;
 	struct kernel_spec ks;
 	int ret = -1;
@@ -220,6 +219,7 @@ int repro_bundle(const char *cell_arg, const char *out_dir, struct strbuf *err)
 	struct repro_ctx x = { .out = NULL, .err = err };
 	struct results_run run = { 0 };
 	char *cell_json = NULL;
+	json_object *o;
 	int ret = -1;
 
 	if (path_exists(out_dir)) {
@@ -229,14 +229,16 @@ int repro_bundle(const char *cell_arg, const char *out_dir, struct strbuf *err)
 	if (locate_cell(cell_arg, &x.run_dir, &x.cell_dir, err))
 		return -1;
 	cell_json = xasprintf("%s/cell.json", x.cell_dir);
-	x.cell = results_read_json(cell_json, err);
-	if (!x.cell)
+	o = results_read_json(cell_json, err);
+	if (!o)
 		goto out;
-	if (!repro_str(x.cell, "outcome")) {
+	x.cell = cell_result_decode(o);
+	json_object_put(o);
+	if (!x.cell->outcome_name) {
 		strbuf_addf(err, "%s: no outcome", cell_json);
 		goto out;
 	}
-	if (outcome_is(repro_str(x.cell, "outcome"), OUTCOME_INFRA_ERROR)) {
+	if (x.cell->outcome == OUTCOME_INFRA_ERROR) {
 		strbuf_addf(
 			err,
 			"%s: infra-error: a host fault, not the kernel's; nothing to reproduce",
@@ -245,7 +247,7 @@ int repro_bundle(const char *cell_arg, const char *out_dir, struct strbuf *err)
 	}
 	if (results_open_run(x.run_dir, &run, err))
 		goto out;
-	x.run = run.json;
+	x.run = &run.info;
 	x.out = xasprintf("%s.tmp.%d", out_dir, (int)getpid());
 	rm_rf(x.out);
 	if (mkdir_p(x.out, 0755)) {
@@ -268,7 +270,7 @@ out:
 	if (x.have_topo)
 		topology_spec_free(&x.topo);
 	results_close_run(&run);
-	json_object_put(x.cell);
+	cell_result_put(x.cell);
 	json_object_put(x.bundle);
 	free(cell_json);
 	free(x.out);
@@ -292,7 +294,7 @@ int repro_load(const char *dir, struct repro_spec *s, struct strbuf *err)
 		goto out;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(need); i++) {
-		const char *v = repro_str(o, need[i]);
+		const char *v = json_str_at(o, need[i]);
 
 		if (!v || !is_one_component(v)) {
 			strbuf_addf(err, "%s: %s: %s", path, need[i],
@@ -305,29 +307,29 @@ int repro_load(const char *dir, struct repro_spec *s, struct strbuf *err)
 		strbuf_addf(err, "%s: signature: missing", path);
 		goto out;
 	}
-	s->kernel = xstrdup(repro_str(o, "kernel.name"));
-	s->kernel_hash = xstrdup(repro_str(o, "kernel.hash"));
-	s->topology = xstrdup(repro_str(o, "topology"));
-	s->workload = xstrdup(repro_str(o, "workload"));
-	s->image = xstrdup(repro_str(o, "image"));
-	s->cmdline_extra = repro_str(o, "cmdline_extra") &&
-					   *repro_str(o, "cmdline_extra") ?
-				   xstrdup(repro_str(o, "cmdline_extra")) :
+	s->kernel = xstrdup(json_str_at(o, "kernel.name"));
+	s->kernel_hash = xstrdup(json_str_at(o, "kernel.hash"));
+	s->topology = xstrdup(json_str_at(o, "topology"));
+	s->workload = xstrdup(json_str_at(o, "workload"));
+	s->image = xstrdup(json_str_at(o, "image"));
+	s->cmdline_extra = json_str_at(o, "cmdline_extra") &&
+					   *json_str_at(o, "cmdline_extra") ?
+				   xstrdup(json_str_at(o, "cmdline_extra")) :
 				   NULL;
-	if (repro_str(o, "levers")) {
+	if (json_str_at(o, "levers")) {
 		struct levers lv;
 		struct strbuf why = STRBUF_INIT;
 
-		if (levers_parse(repro_str(o, "levers"), &lv, &why)) {
+		if (levers_parse(json_str_at(o, "levers"), &lv, &why)) {
 			strbuf_addf(err, "%s: levers: %s", path, why.buf);
 			strbuf_release(&why);
 			goto out;
 		}
 		strbuf_release(&why);
-		s->levers = xstrdup(repro_str(o, "levers"));
+		s->levers = xstrdup(json_str_at(o, "levers"));
 	}
-	s->memory_mib = (int)repro_int(o, "memory_mib");
-	s->vcpus = (int)repro_int(o, "vcpus");
+	s->memory_mib = (int)json_int_at(o, "memory_mib", 0);
+	s->vcpus = (int)json_int_at(o, "vcpus", 0);
 	if (s->memory_mib < 0 || s->memory_mib > (1 << 20) || s->vcpus < 0 ||
 	    s->vcpus > 64) {
 		strbuf_addf(err, "%s: memory_mib or vcpus out of range", path);

@@ -7,6 +7,8 @@
 
 #include "util/strbuf.h"
 
+struct cell_result;
+
 /*
  * A reproducer bundle: a view of one finished cell (RUN/cells/CELL) as a
  * directory a maintainer can run, with or without wblab:
@@ -56,12 +58,12 @@ void repro_spec_free(struct repro_spec *s);
  * stall with its title: the wait sites), and for a cell that did not end
  * ok the wait site most of its blocked tasks share.
  */
-json_object *repro_signature(json_object *cell);
+json_object *repro_signature(const struct cell_result *cell);
 /*
  * Does cell show the signature again? Every part must be there; why gets
  * the first part missing ("outcome ok, not workload-failed").
  */
-bool repro_signature_match(json_object *sig, json_object *cell,
+bool repro_signature_match(json_object *sig, const struct cell_result *cell,
 			   struct strbuf *why);
 /* The signature in one line ("workload-failed; stall: ...; waits in X"). */
 void repro_signature_line(json_object *sig, struct strbuf *out);

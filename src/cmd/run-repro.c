@@ -105,13 +105,13 @@ static int tally_cell(const struct results_run *run,
 	struct strbuf why = STRBUF_INIT;
 	const char *id = c->rel ? c->rel : "?";
 
-	if (!c->json || !c->counts) {
+	if (!c->res || !c->counts) {
 		printf("  %-50s %s\n", id,
-		       c->json ? "infra-error: not counted" : c->why);
+		       c->res ? "infra-error: not counted" : c->why);
 		return 0;
 	}
 	t->n++;
-	if (repro_signature_match(t->sig, c->json, &why)) {
+	if (repro_signature_match(t->sig, c->res, &why)) {
 		t->hits++;
 		printf("  %-50s signature\n", id);
 	} else {

@@ -49,6 +49,7 @@ static void decode_events(struct cell_result *c, json_object *cell)
 		d->victim = dup_at(e, "victim");
 		d->ended_s = json_int_at(e, "ended_after_s", -1);
 		d->io_errors = json_int_at(e, "io_errors_before_end", 0);
+		d->line = json_int_at(e, "line", 0);
 	}
 }
 
@@ -57,6 +58,8 @@ static void decode_blocked(struct cell_result *c, json_object *cell)
 	json_object *a;
 	size_t n = list_at(cell, "metrics.blocked.tasks", &a);
 
+	c->blocked_when = dup_at(cell, "metrics.blocked.when");
+	c->blocked_count = json_int_at(cell, "metrics.blocked.count", 0);
 	c->blocked = n ? xzalloc(n * sizeof(*c->blocked)) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(a, i);
@@ -65,6 +68,7 @@ static void decode_blocked(struct cell_result *c, json_object *cell)
 		d->comm = dup_at(t, "comm");
 		d->wait = dup_at(t, "wait");
 		d->work = dup_at(t, "work");
+		d->pid = json_int_at(t, "pid", 0);
 	}
 }
 
@@ -207,6 +211,7 @@ static void free_strings(struct cell_result *c)
 		&c->console_kind,
 		&c->timings.started,
 		&c->levers,
+		&c->blocked_when,
 	};
 
 	for (size_t i = 0; i < ARRAY_SIZE(s); i++)
@@ -237,6 +242,8 @@ void run_result_decode(json_object *run, struct run_result *r)
 	r->accel = dup_at(run, "host.accel");
 	r->topology = dup_at(run, "spec.topology");
 	r->workload = dup_at(run, "spec.workload");
+	r->image = dup_at(run, "spec.image");
+	r->cmdline_extra = dup_at(run, "spec.cmdline_extra");
 	r->host = json_object_get(json_path(run, "host"));
 	strvec_init(&r->kernels);
 	for (size_t i = 0; i < nk; i++) {
@@ -276,5 +283,7 @@ void run_result_release(struct run_result *r)
 	free(r->accel);
 	free(r->topology);
 	free(r->workload);
+	free(r->image);
+	free(r->cmdline_extra);
 	memset(r, 0, sizeof(*r));
 }

@@ -26,11 +26,13 @@ struct cell_event {
 	char *kind, *title, *victim;
 	long long ended_s; /* ended_after_s; -1 when absent */
 	long long io_errors; /* io_errors_before_end; 0 when absent */
+	long long line; /* its console.log line; 0 when absent */
 };
 
 /* A task the SysRq-t dump found in D state (metrics.blocked.tasks). */
 struct cell_blocked {
 	char *comm, *wait, *work;
+	long long pid;
 };
 
 /* A frame of the stack tracer's deepest chain (metrics.stack.tracer). */
@@ -67,6 +69,8 @@ struct cell_result {
 	size_t nr_events;
 	struct cell_blocked *blocked;
 	size_t nr_blocked;
+	char *blocked_when; /* metrics.blocked.when: the SysRq-t dump's */
+	long long blocked_count; /* metrics.blocked.count */
 	struct cell_frame *chain;
 	size_t chain_len;
 	double *val; /* [metric_nr_rows]: metric_value(), NAN when absent */
@@ -99,6 +103,7 @@ struct run_result {
 	char *id; /* "run" */
 	char *hostname, *accel; /* host.hostname, host.accel */
 	char *topology, *workload; /* spec.topology, spec.workload */
+	char *image, *cmdline_extra; /* spec.image, spec.cmdline_extra */
 	json_object *host; /* "host" as recorded (a report copies it), or NULL */
 	struct strvec kernels; /* spec.kernels (strings): the declared order */
 	struct run_entry *cells;
