@@ -701,9 +701,9 @@ START_TEST(plan_zram)
 		step_index(p.buf, "try\tzram:modprobe\t120\tmodprobe\tzram\n"),
 		step_index(
 			p.buf,
-			"run\tzram0\t120\tzramctl\t--size\t268435456\t/dev/zram0\n"));
+			"run\tzram0\t120\tzramctl\t--size\t536870912\t/dev/zram0\n"));
 	ck_assert_int_lt(
-		step_index(p.buf, "\tzramctl\t--size\t268435456\t/dev/zram0\n"),
+		step_index(p.buf, "\tzramctl\t--size\t536870912\t/dev/zram0\n"),
 		step_index(p.buf,
 			   "run\tswap:mkswap\t120\tmkswap\t-f\t/dev/zram0\n"));
 	ck_assert_int_lt(step_index(p.buf, "\tfio\t"), 0);
@@ -721,7 +721,7 @@ START_TEST(plan_zram)
 	plan_layer_record(lj, z);
 	ck_assert_str_eq(json_object_to_json_string_ext(lj,
 							JSON_C_TO_STRING_PLAIN),
-			 "{\"size\":268435456}");
+			 "{\"size\":536870912}");
 	json_object_put(lj);
 	strbuf_release(&p);
 	plan_devs_free(&d);

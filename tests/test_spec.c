@@ -598,7 +598,7 @@ START_TEST(zram_layer)
 	path = xasprintf("%s/topologies/swap-zram.yaml", wblab_home());
 	ck_assert_int_eq(topology_spec_load(path, "swap-zram", &t), 0);
 	ck_assert_int_eq(topology_find(&t, "zram0")->type, LAYER_ZRAM);
-	ck_assert_uint_eq(topology_find(&t, "zram0")->size, 256ULL << 20);
+	ck_assert_uint_eq(topology_find(&t, "zram0")->size, 512ULL << 20);
 	ck_assert_ptr_null(topology_find(&t, "zram0")->algorithm);
 	ck_assert_ptr_null(topology_mount_layer(&t));
 	topology_spec_free(&t);
