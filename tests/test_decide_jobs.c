@@ -595,30 +595,43 @@ END_TEST
  * bisect's ends from a reference of 0: reclaim-wr-direct 0 -> 295 pages
  * on report/fsync/ab is "+100%" (from nothing) in struct decision, and
  * `bisect --threshold 150` refused the ends (100 < 150); a change from
- * nothing is beyond any relative threshold. A change in percent still
- * faces it: fio-write +4.7% is not beyond 10.
+ * nothing is beyond any relative threshold, as far as the row's floor (32
+ * pages) is shown at the level. A change in percent still faces it:
+ * fio-write +4.7% is not beyond 10. And without --threshold (0: any
+ * change) a rise of 0 -> [2, 2, 3] pages on the same 6.1 cells was
+ * "beyond" (issue 41 item 5: bisect's end check had no floor); it is
+ * short of the floor now.
  */
 START_TEST(bisect_threshold_from_zero)
 {
 	struct pool p = POOL_INIT;
 	struct verdict_opts o = VERDICT_OPTS_INIT;
 	const char *grp = "ext4-disk/dirty-flood/512";
+	const struct metric *m = metric_by_name("reclaim-wr-direct");
+	double rise[] = { 2, 2, 3 }, *a;
 	struct decision d;
+	size_t na;
 
 	testdata_pool(&p, NULL, "report/fsync/ab");
 	o.threshold = 150;
-	pool_decide_metric(&p, "6.1", "6.1-direct-writeback", grp,
-			   metric_by_name("reclaim-wr-direct"), &o, &d);
+	pool_decide_metric(&p, "6.1", "6.1-direct-writeback", grp, m, &o, &d);
 	ck_assert_int_eq(d.verdict, VERDICT_DIFFERENT);
 	ck_assert_double_eq(d.a, 0);
 	ck_assert_double_eq(d.effect, 100);
-	ck_assert(decision_beyond(&d, 150));
+	ck_assert(decision_beyond(&d, 0.05));
 	o.threshold = 10;
 	pool_decide_metric(&p, "6.1", "6.1-direct-writeback", grp,
 			   metric_by_name("fio-write"), &o, &d);
 	ck_assert_double_lt(fabs(d.effect), 10);
-	ck_assert(!decision_beyond(&d, 10));
-	ck_assert(decision_beyond(&d, 0));
+	ck_assert(!decision_beyond(&d, 0.05));
+	o.threshold = 0;
+	a = pool_values(&p, "6.1", grp, m, &na);
+	ck_assert_uint_ge(na, 3);
+	decide_metric(m, a, 3, rise, 3, &o, &d);
+	ck_assert_int_eq(d.verdict, VERDICT_DIFFERENT);
+	ck_assert_double_eq(d.v.floor, 32);
+	ck_assert(!decision_beyond(&d, 0.05));
+	free(a);
 	pool_free(&p);
 }
 END_TEST

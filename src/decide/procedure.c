@@ -100,23 +100,17 @@ const char *dhyp_event_key(const struct dhyp *h)
 }
 
 /*
- * In the bad direction and beyond the threshold: at least the row's
- * absolute floor (metric_abs_floor(): 32 pages for a page count) and in
- * % of the reference, or from nothing (a count that was 0 on every
- * reference cell and is not now has no percentage: the floor is its
- * threshold; a row without a floor, any change the test calls different).
+ * In the bad direction and beyond the threshold, by the estimate
+ * (verdict_change_beyond(): at least the row's floor, 32 pages for a page
+ * count, and threshold % of the reference; from nothing, the floor): an
+ * event's any rise.
  */
 bool dhyp_bad_change(const struct dhyp *h, double diff, double pct)
 {
-	if (!(h->bad > 0 ? diff > 0 : h->bad < 0 ? diff < 0 : diff != 0))
-		return false;
 	if (h->event)
-		return true;
-	if (fabs(diff) < h->d.floor)
-		return false;
-	if (isnan(pct))
-		return diff != 0;
-	return fabs(pct) >= h->threshold;
+		return diff > 0;
+	return verdict_change_beyond(h->bad, diff, pct, h->threshold,
+				     h->d.floor);
 }
 
 /*
@@ -139,34 +133,6 @@ static void decide_event_not_different(struct dhyp *h, double level)
 		 h->threshold);
 }
 
-/*
- * The one-sided p that h's change is beyond its threshold in its bad
- * direction (either way: twice the smaller); NAN when no such test ran.
- */
-static double p_beyond(const struct dhyp *h)
-{
-	const struct vdecision *d = &h->d;
-
-	if (h->bad > 0)
-		return d->p_up;
-	if (h->bad < 0)
-		return d->p_down;
-	return fmin(1, 2 * fmin(d->p_up, d->p_down));
-}
-
-/*
- * A regression is a change beyond the threshold, tested (non-inferiority
- * at the row's level), not a point estimate past it. Where only the
- * permutation test ran (no spread on a side) there is no such test and
- * the estimate stands.
- */
-static bool beyond_shown(const struct dhyp *h)
-{
-	double p = p_beyond(h);
-
-	return h->event || isnan(p) || p < h->level;
-}
-
 /* Different, the bad way, but not shown beyond the threshold: unsettled. */
 static void short_of_threshold(struct dhyp *h)
 {
@@ -178,11 +144,12 @@ static void short_of_threshold(struct dhyp *h)
 	if (d->floor > 0)
 		snprintf(d->why + len, sizeof(d->why) - len,
 			 "; beyond %g%% and %g: p=%.3g, not below %.3g",
-			 h->threshold, d->floor, p_beyond(h), h->level);
+			 h->threshold, d->floor, vdecision_p_beyond(d, h->bad),
+			 h->level);
 	else
 		snprintf(d->why + len, sizeof(d->why) - len,
 			 "; beyond %g%%: p=%.3g, not below %.3g", h->threshold,
-			 p_beyond(h), h->level);
+			 vdecision_p_beyond(d, h->bad), h->level);
 }
 
 /* rejected: Holm's step said different; level: the look's, for `same`. */
@@ -222,9 +189,15 @@ static void decide_one(struct dhyp *h, bool rejected, double level)
 			 metric_test_name(d->test), d->p, h->level, h->holm,
 			 d->p_same, level);
 	}
+	/*
+	 * A regression is a change beyond the threshold, tested
+	 * (non-inferiority at the row's level: vdecision_beyond(), the one
+	 * rule), not a point estimate past it.
+	 */
 	h->regression = d->verdict == VERDICT_DIFFERENT &&
 			dhyp_bad_change(h, d->diff, d->pct);
-	if (h->regression && !beyond_shown(h))
+	if (h->regression && !h->event &&
+	    !vdecision_beyond(d, h->bad, h->level))
 		short_of_threshold(h);
 }
 

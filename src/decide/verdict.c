@@ -338,6 +338,48 @@ out:
 	free(xb);
 }
 
+void verdict_row(const struct metric *m, const double *a, size_t na,
+		 const double *b, size_t nb, const struct verdict_opts *o,
+		 struct vdecision *d)
+{
+	struct verdict_opts ro = *o;
+
+	ro.floor = metric_abs_floor(m);
+	verdict_metric(m->test, a, na, b, nb, &ro, d);
+}
+
+bool verdict_change_beyond(int bad, double diff, double pct, double threshold,
+			   double floor)
+{
+	if (!(bad > 0 ? diff > 0 : bad < 0 ? diff < 0 : diff != 0))
+		return false;
+	if (fabs(diff) < floor)
+		return false;
+	if (isnan(pct))
+		return true;
+	return fabs(pct) >= threshold;
+}
+
+double vdecision_p_beyond(const struct vdecision *d, int bad)
+{
+	if (bad > 0)
+		return d->p_up;
+	if (bad < 0)
+		return d->p_down;
+	return fmin(1, 2 * fmin(d->p_up, d->p_down));
+}
+
+bool vdecision_beyond(const struct vdecision *d, int bad, double level)
+{
+	double p;
+
+	if (!verdict_change_beyond(bad, d->diff, d->pct, d->threshold,
+				   d->floor))
+		return false;
+	p = vdecision_p_beyond(d, bad);
+	return isnan(p) || p < level;
+}
+
 void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
 		  unsigned runs_b, const struct verdict_opts *o,
 		  struct vdecision *d)

@@ -139,10 +139,45 @@ double verdict_sdc_n(enum metric_test test, const double *a, size_t na,
  */
 void vdecision_sdc_at(struct vdecision *d, double alpha, int bad);
 
-/* NaN values are left out (a cell where the figure is absent). */
+/*
+ * NaN values are left out (a cell where the figure is absent). The
+ * primitive, for figures that are no registry row: a row is decided by
+ * verdict_row().
+ */
 void verdict_metric(enum metric_test test, const double *a, size_t na,
 		    const double *b, size_t nb, const struct verdict_opts *o,
 		    struct vdecision *d);
+/*
+ * A registry row's verdict: the row's own test and its absolute floor
+ * (metric_abs_floor(), whatever o->floor says). Every decider of a row
+ * (the report's Verdict and claims, validate, nightly, bisect, `wblab
+ * decide`) comes through here, so that the floor is one rule with one
+ * owner, not a field each caller may forget.
+ */
+void verdict_row(const struct metric *m, const double *a, size_t na,
+		 const double *b, size_t nb, const struct verdict_opts *o,
+		 struct vdecision *d);
+/*
+ * The estimate's half of "beyond the threshold": diff (pct % of the
+ * reference, NAN from 0) in direction bad (+1 up, -1 down, 0 either),
+ * at least floor in the row's unit and at least threshold % (a change
+ * from 0 has no percentage: the floor is its threshold).
+ */
+bool verdict_change_beyond(int bad, double diff, double pct, double threshold,
+			   double floor);
+/*
+ * The one-sided p that d's change is beyond the larger of its threshold
+ * and floor in direction bad (either: twice the smaller); NAN where no
+ * such test ran (the permutation test stood in, or a rate).
+ */
+double vdecision_p_beyond(const struct vdecision *d, int bad);
+/*
+ * The one rule of "beyond the threshold" every decider uses: the
+ * estimate beyond it (verdict_change_beyond(), d's threshold and floor)
+ * and the non-inferiority test of it at level (vdecision_p_beyond() <
+ * level); where no such test ran, the estimate stands.
+ */
+bool vdecision_beyond(const struct vdecision *d, int bad, double level);
 void verdict_rate(unsigned fail_a, unsigned runs_a, unsigned fail_b,
 		  unsigned runs_b, const struct verdict_opts *o,
 		  struct vdecision *d);

@@ -296,13 +296,22 @@ int bisect_confirm_ends(struct bctx *b)
 			strbuf_addch(&fig, '\n');
 			if (d.verdict == VERDICT_DIFFERENT &&
 			    (!bisect_event_mode(b) || d.effect > 0) &&
-			    decision_beyond(&d, b->o->threshold)) {
+			    decision_beyond(&d, o.alpha)) {
 				strvec_push(&b->groups, grp);
 				if (!b->ends_group) {
 					b->ends_effect = d.effect;
 					b->ends_group = grp;
 				}
-			} else if (d.verdict == VERDICT_UNKNOWN) {
+			} else if (d.verdict == VERDICT_UNKNOWN ||
+				   (d.verdict == VERDICT_DIFFERENT &&
+				    verdict_change_beyond(0, d.v.diff, d.v.pct,
+							  d.v.threshold,
+							  d.v.floor))) {
+				/*
+				 * Different and past the threshold by the
+				 * estimate but not shown beyond it at this
+				 * look (the jobs' one rule): more cells.
+				 */
 				unknown = true;
 			}
 		}

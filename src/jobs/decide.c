@@ -41,6 +41,7 @@ static void from_verdict(const struct vdecision *v, bool rate,
 	else
 		d->effect = v->diff > 0 ? 100 : v->diff < 0 ? -100 : 0;
 	d->sde = isfinite(v->sdc_pct) ? v->sdc_pct : INFINITY;
+	d->v = *v;
 	snprintf(d->why, sizeof(d->why), "%s", v->why);
 }
 
@@ -50,7 +51,7 @@ void decide_metric(const struct metric *m, const double *a, size_t na,
 {
 	struct vdecision v;
 
-	verdict_metric(m->test, a, na, b, nb, o, &v);
+	verdict_row(m, a, na, b, nb, o, &v);
 	from_verdict(&v, false, d);
 }
 
@@ -73,13 +74,9 @@ static void fmt_num(struct strbuf *sb, double v)
 		strbuf_addf(sb, "%.2f", v);
 }
 
-bool decision_beyond(const struct decision *d, double threshold)
+bool decision_beyond(const struct decision *d, double level)
 {
-	if (threshold <= 0)
-		return true;
-	if (!d->rate && d->a == 0 && d->effect != 0)
-		return true;
-	return fabs(d->effect) >= threshold;
+	return vdecision_beyond(&d->v, 0, level);
 }
 
 void decision_format(const struct decision *d, const char *what,

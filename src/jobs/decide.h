@@ -37,6 +37,7 @@ struct decision {
 	enum metric_test test; /* the test that gave p */
 	double sde;
 	char why[200];
+	struct vdecision v; /* the verdict underneath, for decision_beyond() */
 };
 
 /* Values that are NaN are left out (a cell where the metric is absent). */
@@ -47,17 +48,20 @@ void decide_rate(int fail_a, int runs_a, int fail_b, int runs_b,
 		 const struct verdict_opts *o, struct decision *d);
 
 /*
+ * d's change is beyond the threshold its options gave (% of the
+ * reference, pp for a rate; 0: any change at least the row's floor)
+ * either way, by the jobs' one rule (vdecision_beyond(): the estimate and
+ * the non-inferiority test at level). From a reference of 0 a metric's
+ * effect reads +-100% ("from nothing") but is no percentage: the row's
+ * floor is its threshold (before, `bisect --threshold 150` refused the
+ * ends of 0 -> 295 pages as a +100% change, and 0 -> 2 pages was beyond
+ * any threshold).
+ */
+bool decision_beyond(const struct decision *d, double level);
+/*
  * One line: "different: n=3/3 mean 0 -> 5012 (+100.0%) p=0.0012
  * sde=25.1% (threshold 10%)". what names the metric or event.
  */
-/*
- * d's change is at least threshold (% of the reference, pp for a rate;
- * <= 0: any). From a reference of 0 a metric's effect reads +-100% ("from
- * nothing") but is no percentage: it is beyond any relative threshold
- * (as dhyp_bad_change() says for the jobs' rows). Before, `bisect
- * --threshold 150` refused the ends of 0 -> 295 pages as a +100% change.
- */
-bool decision_beyond(const struct decision *d, double threshold);
 void decision_format(const struct decision *d, const char *what,
 		     struct strbuf *out);
 

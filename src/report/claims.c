@@ -204,7 +204,7 @@ static void decide(const struct report *r, const struct rpt_group *g,
 		rc->vb = positive(vb, nb);
 		verdict_rate(rc->va, na, rc->vb, nb, &o, &rc->d);
 	} else {
-		verdict_metric(metric_rows[m].test, va, na, vb, nb, &o, &rc->d);
+		verdict_row(&metric_rows[m], va, na, vb, nb, &o, &rc->d);
 	}
 	free(va);
 	free(vb);

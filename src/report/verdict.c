@@ -67,7 +67,7 @@ static void verdict_of_untabled(const struct rpt_side *a,
 	size_t na = rpt_side_row_values(a, m, va);
 	size_t nb = rpt_side_row_values(b, m, vb);
 
-	verdict_metric(metric_rows[m].test, va, na, vb, nb, o, d);
+	verdict_row(&metric_rows[m], va, na, vb, nb, o, d);
 	free(va);
 	free(vb);
 }
@@ -92,8 +92,8 @@ static void add_verdict(const struct report *r, struct rpt_group *g, size_t s,
 		verdict_of_untabled(a, b, m, &o, &v->d);
 		return;
 	}
-	verdict_metric(metric_rows[m].test, a->vals[m], a->desc[m].n,
-		       b->vals[m], b->desc[m].n, &o, &v->d);
+	verdict_row(&metric_rows[m], a->vals[m], a->desc[m].n, b->vals[m],
+		    b->desc[m].n, &o, &v->d);
 }
 
 static size_t count_unfinished(const struct rpt_group *g)

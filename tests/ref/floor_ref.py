@@ -28,3 +28,13 @@ for name, m in (("10%", math.log1p(0.1)), ("32 pages", math.log(33))):
     print("beyond %-8s %.10f" % (name, 1 - cdf((mb - m) / se)))
 m = math.log(33)
 print("tost 32 pages %.10f" % max(cdf((mb - m) / se), 1 - cdf((mb + m) / se)))
+
+# test_decide_rule report_verdict_has_the_floor: the same 3 zeros against
+# log1p([0, 3, 0]): Welch p, and TOST within log 1.1 (no floor) and log 33.
+lb = [math.log1p(x) for x in (0, 3, 0)]
+mb = sum(lb) / 3
+se = math.sqrt(sum((x - mb) ** 2 for x in lb) / 2 / 3)
+print("report: welch p %.10f" % (2 * (1 - cdf(mb / se))))
+for name, m in (("10%", math.log1p(0.1)), ("32 pages", math.log(33))):
+    print("report: tost %-8s %.10f" %
+          (name, max(cdf((mb - m) / se), 1 - cdf((mb + m) / se))))
