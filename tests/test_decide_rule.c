@@ -92,6 +92,41 @@ START_TEST(report_verdict_has_the_floor)
 }
 END_TEST
 
+/*
+ * Every tested row's q is its own (issue 41 item 8): never below its own
+ * p, and the starred row of a family carries the family's q. On the 10 +
+ * 10 real cells of report/fsync/ab, before: each row carried its family's
+ * q, and a row whose p was 0.44 read the q of a sibling that moved.
+ */
+START_TEST(report_rows_have_their_own_q)
+{
+	struct report r;
+	struct strbuf err = STRBUF_INIT;
+	const struct rpt_group *g;
+	size_t tested = 0, below = 0;
+
+	load(&r, AB);
+	ck_assert_int_eq(report_build(&r, &err), 0);
+	g = &r.groups[0];
+	for (size_t m = 0; m < metric_nr_rows; m++) {
+		const struct rpt_cmp *c = &g->cmp[1][m];
+
+		if (!c->tested) {
+			ck_assert(isnan(c->q));
+			continue;
+		}
+		tested++;
+		below += c->q < c->t.p;
+		if (c->star)
+			ck_assert_double_lt(c->q, r.o.alpha);
+	}
+	ck_assert_uint_ge(tested, 10);
+	ck_assert_uint_eq(below, 0);
+	strbuf_release(&err);
+	report_release(&r);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("decide_rule");
@@ -100,6 +135,7 @@ int main(void)
 	int failed;
 
 	tcase_add_test(tc, report_verdict_has_the_floor);
+	tcase_add_test(tc, report_rows_have_their_own_q);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -307,6 +307,38 @@ static double family_p(const struct report *r, const struct rpt_cmp *cmp,
 }
 
 /*
+ * Each tested row's own q (before, every row carried its family's q, so a
+ * row with p 0.9 read q 0.001 when a sibling moved): the family's q, or
+ * the row's p adjusted within its family, whichever is larger. Within a
+ * family the adjustment is the one its p came from: BH over the family's
+ * rows for Simes (whose p is the best row's BH-adjusted p, so the starred
+ * row's q is the family's), Holm for the Bonferroni of the older rules
+ * (likewise). A row's q is never below its own p.
+ */
+static void own_q(const struct report *r, struct rpt_cmp *cmp, const double *fq,
+		  size_t f, size_t k)
+{
+	double *p = xmalloc((k + 1) * sizeof(*p));
+	double *q = xmalloc((k + 1) * sizeof(*q));
+	size_t *idx = xmalloc((k + 1) * sizeof(*idx)), n = 0;
+
+	for (size_t m = 0; m < metric_nr_rows && n < k; m++)
+		if (cmp[m].tested && family_of(m) == f) {
+			idx[n] = m;
+			p[n++] = cmp[m].t.p;
+		}
+	if (r->o.test == RTEST_FIT)
+		stats_bh(p, n, q);
+	else
+		stats_holm(p, n, q);
+	for (size_t i = 0; i < n; i++)
+		cmp[idx[i]].q = fmax(fq[f], fmax(q[i], p[i])); /* rounding */
+	free(p);
+	free(q);
+	free(idx);
+}
+
+/*
  * Stars and smallest detectable changes, once every p is known. A family
  * of correlated rows is one hypothesis, its p combined by family_p(), and
  * the star, if the family's test passes, goes to its row with the
@@ -353,7 +385,6 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 
 		if (!c->shown)
 			continue;
-		c->q = fq[f];
 		c->mde = row_mde(r, g, s, m, div ? div : 1);
 		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
 					      NAN;
@@ -363,6 +394,7 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 
 		if (!k[f])
 			continue;
+		own_q(r, cmp, fq, f, k[f]);
 		if (r->o.test == RTEST_WELCH)
 			star = fp[f] < r->o.alpha;
 		else if (r->o.test != RTEST_BANDS)

@@ -15,6 +15,7 @@
  * adds a row there and every renderer, the tests and `wblab aa` pick it up.
  * docs/report.md describes the output and the JSON schema.
  */
+#include <gsl/gsl_rng.h>
 #include <json-c/json.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -105,7 +106,11 @@ struct rpt_cmp {
 	struct stats_test welch;
 	struct stats_test t; /* the test that decided (Welch unless RTEST_FIT) */
 	enum metric_test test; /* which: the row's, or permutation standing in */
-	double q; /* BH-adjusted family p */
+	/*
+	 * The row's own q: the larger of its family's BH-adjusted q and its
+	 * p adjusted within the family (NAN when not tested)
+	 */
+	double q;
 	bool bands_apart; /* mmtests' rule */
 	bool star; /* the chosen test passed at alpha */
 	double pct; /* change of the row's stat, + is better */
@@ -250,6 +255,18 @@ void rpt_mark_primary(struct report *r, struct rpt_group *g);
 void rpt_build_verdicts(const struct report *r, struct rpt_group *g);
 /* Did the cell end with more than 1% of what it wrote still dirty? */
 bool rpt_cell_unfinished(const struct rpt_cell *c);
+
+/*
+ * `wblab aa --from`'s split (aa.c): every cell's side cleared, then n
+ * cells of ok[0..pool) side "A" and n side "B". Paired (the default):
+ * n random pairs of cells of the same run, a coin flip in each;
+ * mixed: a shuffle of ok (in place) across runs.
+ */
+void rpt_aa_split(struct report *r, size_t *ok, size_t pool, gsl_rng *rng,
+		  size_t n, bool mixed);
+/* The same-run pairs of ok (pairs[2k], pairs[2k + 1]): how many. */
+size_t rpt_aa_pairs(const struct report *r, const size_t *ok, size_t pool,
+		    gsl_rng *rng, size_t *pairs);
 
 /* The claims section (claims.c), built after the groups. */
 void rpt_build_claims(struct report *r);
