@@ -7,7 +7,6 @@
  * random into two sides many times (--splits), to measure the average
  * and the worst share of flagged rows the report's defaults give.
  */
-#include <gsl/gsl_randist.h>
 #include <gsl/gsl_rng.h>
 #include <limits.h>
 #include <stdio.h>
@@ -36,54 +35,6 @@ static void set_side(struct rpt_cell *c, const char *side)
 {
 	free(c->side);
 	c->side = xstrdup(side);
-}
-
-/*
- * Pairs of cells of the same run, so that both sides of a split sample
- * the same stretches of time, as `wblab run` interleaves kernels: a host
- * whose load drifts between runs then moves both sides alike. Returns
- * the number of pairs (pairs[2k], pairs[2k + 1]).
- */
-static size_t make_pairs(const struct report *r, const size_t *ok, size_t pool,
-			 gsl_rng *rng, size_t *pairs)
-{
-	size_t np = 0, *run = xmalloc((pool + 1) * sizeof(*run));
-
-	for (size_t i = 0; i < pool;) {
-		size_t k = 0, j = i;
-
-		while (j < pool && r->cells[ok[j]]->run == r->cells[ok[i]]->run)
-			run[k++] = ok[j++];
-		gsl_ran_shuffle(rng, run, k, sizeof(*run));
-		for (size_t p = 0; p + 1 < k; p += 2) {
-			pairs[2 * np] = run[p];
-			pairs[2 * np++ + 1] = run[p + 1];
-		}
-		i = j;
-	}
-	free(run);
-	return np;
-}
-
-/* Side A and B of one split: n random pairs, a coin flip in each. */
-static void split_paired(struct report *r, const size_t *ok, size_t pool,
-			 gsl_rng *rng, size_t n)
-{
-	size_t *pairs = xmalloc((pool + 1) * sizeof(*pairs));
-	size_t np = make_pairs(r, ok, pool, rng, pairs);
-	size_t *order = xmalloc((np + 1) * sizeof(*order));
-
-	for (size_t i = 0; i < np; i++)
-		order[i] = i;
-	gsl_ran_shuffle(rng, order, np, sizeof(*order));
-	for (size_t i = 0; i < n && i < np; i++) {
-		int flip = gsl_rng_uniform_int(rng, 2);
-
-		set_side(r->cells[pairs[2 * order[i] + flip]], "A");
-		set_side(r->cells[pairs[2 * order[i] + !flip]], "B");
-	}
-	free(order);
-	free(pairs);
 }
 
 static void print_flags(const struct report *r)
@@ -209,7 +160,7 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 	{
 		size_t *pairs = xmalloc((pool + 1) * sizeof(*pairs));
 		size_t np = a->mixed ? pool / 2 :
-				       make_pairs(r, idx, pool, rng, pairs);
+				       rpt_aa_pairs(r, idx, pool, rng, pairs);
 
 		free(pairs);
 		if (!n)
@@ -234,16 +185,7 @@ static int aa_splits(const struct aa_args *a, struct report *r)
 		const struct rpt_group *g;
 		double frac;
 
-		for (size_t i = 0; i < r->nr_cells; i++)
-			set_side(r->cells[i], "");
-		if (a->mixed) {
-			gsl_ran_shuffle(rng, mix, pool, sizeof(*mix));
-			for (size_t i = 0; i < 2 * (size_t)n; i++)
-				set_side(r->cells[mix[i]],
-					 i < (size_t)n ? "A" : "B");
-		} else {
-			split_paired(r, idx, pool, rng, n);
-		}
+		rpt_aa_split(r, a->mixed ? mix : idx, pool, rng, n, a->mixed);
 		if (report_build(r, &err))
 			goto fail;
 		g = &r->groups[0];

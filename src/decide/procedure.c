@@ -56,13 +56,49 @@ void dlooks_plan(struct dlooks *l, int first, int step, int max_reps)
 		l->max += step;
 }
 
+/*
+ * The levels already computed: a boundary is a numerical integration
+ * (milliseconds), and a job asks for the same few levels at every look
+ * and Holm step (a calibration, for thousands of simulated jobs).
+ */
+static struct level_memo {
+	struct dlooks l;
+	int n;
+	double level;
+} memo[64];
+static size_t memo_n, memo_next;
+
+static bool memo_get(const struct dlooks *l, int n, double *level)
+{
+	for (size_t i = 0; i < memo_n; i++)
+		if (memo[i].n == n && memo[i].l.alpha == l->alpha &&
+		    memo[i].l.first == l->first && memo[i].l.step == l->step &&
+		    memo[i].l.max == l->max &&
+		    memo[i].l.boundary == l->boundary) {
+			*level = memo[i].level;
+			return true;
+		}
+	return false;
+}
+
+static double memo_put(const struct dlooks *l, int n, double level)
+{
+	memo[memo_next] = (struct level_memo){ *l, n, level };
+	memo_next = (memo_next + 1) % ARRAY_SIZE(memo);
+	if (memo_n < ARRAY_SIZE(memo))
+		memo_n++;
+	return level;
+}
+
 double dlooks_level(const struct dlooks *l, int n)
 {
-	double t[64], z[64], p[64];
+	double t[64], z[64], p[64], level;
 	size_t k;
 
 	if (l->boundary == DBOUND_NONE || l->max <= l->first)
 		return l->alpha;
+	if (memo_get(l, n, &level))
+		return level;
 	k = looks_upto(l, n, t, ARRAY_SIZE(t));
 	/*
 	 * The spending forms: a job stops at the first look that settles
@@ -73,7 +109,7 @@ double dlooks_level(const struct dlooks *l, int n)
 			    t, k, l->alpha, z, p))
 		die("looks %d..%d step %d: no boundary", l->first, l->max,
 		    l->step);
-	return p[k - 1];
+	return memo_put(l, n, p[k - 1]);
 }
 
 void dhyp_event(struct dhyp *h, unsigned fail_a, unsigned runs_a,
@@ -297,16 +333,15 @@ void decide_family(struct dhyp *h, size_t nh, const struct dlooks *l, int n)
 	bool *rejected = xzalloc((nh + 1) * sizeof(*rejected));
 
 	holm_steps(h, nh, l, n, rejected);
-	for (size_t i = 0; i < nh; i++) {
+	for (size_t i = 0; i < nh; i++)
 		decide_one(&h[i], rejected[i], level);
-		/*
-		 * "could see" (printed on unknown rows): at the level this
-		 * row faced, its bad way
-		 */
-		if (!h[i].event && h[i].d.verdict == VERDICT_UNKNOWN)
-			vdecision_sdc_at(&h[i].d, h[i].level, h[i].bad);
-	}
 	free(rejected);
+}
+
+void dhyp_sdc(const struct dhyp *h, struct vdecision *d)
+{
+	*d = h->d;
+	vdecision_sdc_at(d, h->level, h->bad);
 }
 
 void dhyp_format(const struct dhyp *h, struct strbuf *out)
@@ -323,10 +358,16 @@ void dhyp_format(const struct dhyp *h, struct strbuf *out)
 		    h->bad > 0 ? "up" :
 		    h->bad < 0 ? "down" :
 				 "either way");
-	/* A constant row's why says its bound; no spread, nothing to see. */
+	/*
+	 * A constant row's why says its bound; no spread, nothing to see.
+	 * "could see" at the level this row faced, its bad way.
+	 */
 	if (h->d.verdict == VERDICT_UNKNOWN && !h->d.constant) {
+		struct vdecision d;
+
+		dhyp_sdc(h, &d);
 		strbuf_addstr(out, "; could see ");
-		vdecision_sdc(&h->d, unit, 1, out);
+		vdecision_sdc(&d, unit, 1, out);
 	}
 }
 

@@ -117,6 +117,13 @@ void dhyp_release(struct dhyp *h, size_t nh);
 bool dhyp_bad_change(const struct dhyp *h, double diff, double pct);
 
 /*
+ * h's decision with its smallest detectable change ("could see", printed
+ * on unknown rows) at the level h faced, in its bad direction: worked
+ * out when asked (a power solve), not at every look.
+ */
+void dhyp_sdc(const struct dhyp *h, struct vdecision *d);
+
+/*
  * "different reclaim-wr-direct: 0 -> 241 pages, n 5/5 (log1p-welch
  * p=0.0008, Holm 0.0016 < 0.0064); threshold 10%, bad up".
  */

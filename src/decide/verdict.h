@@ -52,6 +52,13 @@ struct verdict_opts {
 	 * `same` rule keeps the two-sided power (it only gets stricter).
 	 */
 	bool greater;
+	/*
+	 * The caller works out the smallest detectable change itself, at its
+	 * own level (the jobs' rows: dhyp_format(), when it prints one):
+	 * none here (a power solve per row and look is most of a simulated
+	 * job's time)
+	 */
+	bool no_sdc;
 };
 
 #define VERDICT_OPTS_INIT                                                \

@@ -39,6 +39,7 @@ static void add_row(struct family *f, const struct pool *p, const char *ka,
 	h->bad = bad_of(t->bad);
 	h->threshold = t->change_pct;
 	o.threshold = t->change_pct;
+	o.no_sdc = true; /* dhyp_format()'s, at the row's level */
 	verdict_row(t->row, a, na, b, nb, &o, &h->d);
 	free(a);
 	free(b);

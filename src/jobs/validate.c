@@ -48,14 +48,6 @@ struct vstate {
 	size_t text_len;
 };
 
-/* Every thresholded row x group and the new events, at this look. */
-static void decide_now(struct vstate *s)
-{
-	family_release(&s->fam);
-	family_decide(&s->fam, &s->jr.pool, s->base.name, s->patched.name,
-		      s->m.thresholds, s->m.nr_thresholds, &s->looks);
-}
-
 static int fail_exit(struct vstate *s, const struct tree_kernel *k,
 		     bool patched)
 {
@@ -142,9 +134,39 @@ static void print_rows(struct vstate *s)
 		family_unknown(&s->fam));
 }
 
+int validate_looks(struct family *fam, struct pool *p, const char *base,
+		   const char *patched, const struct matrix_threshold *t,
+		   size_t nt, struct dlooks *looks, int *reps, int max_reps,
+		   const struct validate_cells *src)
+{
+	dlooks_plan(looks, *reps, 2, max_reps);
+	for (;;) {
+		family_release(fam);
+		family_decide(fam, p, base, patched, t, nt, looks);
+		if (src->look)
+			src->look(src->ctx, fam, *reps);
+		if (!family_unknown(fam) || *reps >= max_reps)
+			return 0;
+		info("validate: some decisions are unknown at n=%d per side: 2 more reps",
+		     *reps);
+		if (src->more(src->ctx, p, 2))
+			return -1;
+		*reps += 2;
+	}
+}
+
+/* The engine's cells: 2 more repetitions of the validate's run. */
+static int more_reps(void *ctx, struct pool *p, int extra)
+{
+	struct vstate *s = ctx;
+
+	return jobrun_more(&s->jr, s->run_dir, extra);
+}
+
 static int measure(struct vstate *s)
 {
 	const char *k[] = { s->base.name, s->patched.name };
+	const struct validate_cells engine = { .more = more_reps, .ctx = s };
 
 	s->reps = s->m.reps < 3 ? 3 : (int)s->m.reps;
 	if (s->reps > s->o->max_reps)
@@ -153,17 +175,10 @@ static int measure(struct vstate *s)
 	    jobrun_add_kernel(&s->jr, &s->patched.spec) ||
 	    jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
 		return -1;
-	dlooks_plan(&s->looks, s->reps, 2, s->o->max_reps);
-	for (;;) {
-		decide_now(s);
-		if (!family_unknown(&s->fam) || s->reps >= s->o->max_reps)
-			break;
-		info("validate: some decisions are unknown at n=%d per side: 2 more reps",
-		     s->reps);
-		if (jobrun_more(&s->jr, s->run_dir, 2))
-			return -1;
-		s->reps += 2;
-	}
+	if (validate_looks(&s->fam, &s->jr.pool, s->base.name, s->patched.name,
+			   s->m.thresholds, s->m.nr_thresholds, &s->looks,
+			   &s->reps, s->o->max_reps, &engine))
+		return -1;
 	for (size_t g = 0; g < s->jr.pool.groups.nr; g++)
 		if (pool_count(&s->jr.pool, s->base.name,
 			       s->jr.pool.groups.v[g]) < STATS_MIN_N ||

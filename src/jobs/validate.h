@@ -6,6 +6,8 @@
 #include <stdio.h>
 
 #include "decide/procedure.h"
+#include "jobs/family.h"
+#include "jobs/pool.h"
 #include "jobs/tree.h"
 #include "matrix/matrix.h"
 #include "util/strvec.h"
@@ -62,5 +64,32 @@ struct validate_opts {
 };
 
 int validate_run(struct validate_opts *o);
+
+/*
+ * Where a validate's cells come from: the matrix engine (validate_run()),
+ * or captured cells (tests/test_calibration.c, which so drives the real
+ * procedure, not a copy). more() adds extra cells a side and group to p:
+ * 0, or -1 when they could not be had.
+ */
+struct validate_cells {
+	int (*more)(void *ctx, struct pool *p, int extra);
+	/* Each look's family as decided, when not NULL (what a look said). */
+	void (*look)(void *ctx, const struct family *fam, int n);
+	void *ctx;
+};
+
+/*
+ * validate's looks, the one procedure: with *reps cells a side in p, plan
+ * the looks (*reps, *reps + 2, ... up to max_reps, by looks->boundary and
+ * looks->alpha), decide fam (base against patched, every threshold and
+ * event kind), and while a row or event is unknown or unsettled and
+ * *reps < max_reps add 2 cells a side and decide again. fam holds the last
+ * look's family (the caller releases it), *reps the cells it had. 0, or
+ * -1 when src could not add cells.
+ */
+int validate_looks(struct family *fam, struct pool *p, const char *base,
+		   const char *patched, const struct matrix_threshold *t,
+		   size_t nt, struct dlooks *looks, int *reps, int max_reps,
+		   const struct validate_cells *src);
 
 #endif

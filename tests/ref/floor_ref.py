@@ -38,3 +38,13 @@ print("report: welch p %.10f" % (2 * (1 - cdf(mb / se))))
 for name, m in (("10%", math.log1p(0.1)), ("32 pages", math.log(33))):
     print("report: tost %-8s %.10f" %
           (name, max(cdf((mb - m) / se), 1 - cdf((mb + m) / se))))
+
+# Within the floor, `same` is TOST on the values themselves (arithmetic
+# means) against 32 pages (a geometric mean of 1 + x within it says
+# nothing of a count large in a few cells): 3 zeros against [2, 2, 3] and
+# against [0, 3, 0]. Welch-Satterthwaite df with no spread on a: nb - 1.
+for name, b in (("2,2,3", (2, 2, 3)), ("0,3,0", (0, 3, 0))):
+    mb = sum(b) / 3
+    se = math.sqrt(sum((x - mb) ** 2 for x in b) / 2 / 3)
+    print("raw tost %s within 32 pages %.10f" %
+          (name, max(cdf((mb - 32) / se), 1 - cdf((mb + 32) / se))))
