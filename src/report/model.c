@@ -5,7 +5,6 @@
  * every side against the baseline. Pure: everything comes from the cells
  * report_load_run() read.
  */
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,44 +203,6 @@ static bool all_equal(const struct rpt_side *a, const struct rpt_side *b,
 	       a->desc[m].min == b->desc[m].min;
 }
 
-/*
- * The smallest change the chosen test would see with probability power.
- * div is what alpha is divided by: the rows of the family tested
- * (Bonferroni within a family), times the families tested for BH, the
- * threshold a row faces when its family holds the only real change (each
- * further real change relaxes BH's towards alpha / rows). For the bands
- * rule: the gap 1.96 (sd_a + sd_b) plus the normal quantile of the power
- * times the standard error.
- */
-static double row_mde(const struct report *r, const struct rpt_group *g,
-		      size_t s, size_t m, size_t div)
-{
-	const struct stats_desc *a = &g->sides[0].desc[m];
-	const struct stats_desc *b = &g->sides[s].desc[m];
-	double se;
-
-	switch (r->o.test) {
-	case RTEST_FIT:
-		return verdict_sdc(metric_rows[m].test, g->sides[0].vals[m],
-				   a->n, g->sides[s].vals[m], b->n,
-				   r->o.alpha / div, r->o.power);
-	case RTEST_WELCH_BH:
-	case RTEST_WELCH:
-		return stats_mde_t(a->stddev, a->n, b->stddev, b->n,
-				   r->o.alpha / div, r->o.power);
-	case RTEST_BANDS:
-		if (a->n < 2 || b->n < 2)
-			return NAN;
-		se = sqrt(a->stddev * a->stddev / a->n +
-			  b->stddev * b->stddev / b->n);
-		return STATS_BAND_Z * (a->stddev + b->stddev) +
-		       gsl_cdf_ugaussian_Pinv(r->o.power) * se;
-	default:
-		return stats_mde_t(a->stddev, a->n, b->stddev, b->n, r->o.alpha,
-				   r->o.power);
-	}
-}
-
 static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
 			size_t m)
 {
@@ -385,7 +346,7 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 
 		if (!c->shown)
 			continue;
-		c->mde = row_mde(r, g, s, m, div ? div : 1);
+		c->mde = rpt_row_mde(r, g, s, m, div ? div : 1);
 		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
 					      NAN;
 	}

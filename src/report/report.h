@@ -285,6 +285,12 @@ unsigned rpt_side_cells_with(const struct rpt_side *s, const char *kind);
  * the tables take them, and the claims for rows no table shows. */
 size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
+/*
+ * Row m's smallest detectable change, side s against the baseline, under
+ * the report's test, alpha divided by div (side.c).
+ */
+double rpt_row_mde(const struct report *r, const struct rpt_group *g, size_t s,
+		   size_t m, size_t div);
 bool rpt_row_shown(const struct rpt_group *g, size_t m);
 /* The same value in every cell of every side (one line, no plot). */
 bool rpt_row_constant(const struct rpt_group *g, size_t m);

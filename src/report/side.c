@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What the report reads off one side's cells, shared by the groups'
- * tables (model.c) and the claims section (claims.c).
+ * tables (model.c) and the claims section (claims.c); a row's smallest
+ * detectable change.
  */
+#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <string.h>
 
@@ -34,4 +36,42 @@ size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out)
 		    outcome_is(s->cells[i]->outcome, OUTCOME_OK))
 			out[k++] = s->cells[i]->val[m];
 	return k;
+}
+
+/*
+ * The smallest change the chosen test would see with probability power.
+ * div is what alpha is divided by: the rows of the family tested
+ * (Bonferroni within a family), times the families tested for BH, the
+ * threshold a row faces when its family holds the only real change (each
+ * further real change relaxes BH's towards alpha / rows). For the bands
+ * rule: the gap 1.96 (sd_a + sd_b) plus the normal quantile of the power
+ * times the standard error.
+ */
+double rpt_row_mde(const struct report *r, const struct rpt_group *g, size_t s,
+		   size_t m, size_t div)
+{
+	const struct stats_desc *a = &g->sides[0].desc[m];
+	const struct stats_desc *b = &g->sides[s].desc[m];
+	double se;
+
+	switch (r->o.test) {
+	case RTEST_FIT:
+		return verdict_sdc(metric_rows[m].test, g->sides[0].vals[m],
+				   a->n, g->sides[s].vals[m], b->n,
+				   r->o.alpha / div, r->o.power);
+	case RTEST_WELCH_BH:
+	case RTEST_WELCH:
+		return stats_mde_t(a->stddev, a->n, b->stddev, b->n,
+				   r->o.alpha / div, r->o.power);
+	case RTEST_BANDS:
+		if (a->n < 2 || b->n < 2)
+			return NAN;
+		se = sqrt(a->stddev * a->stddev / a->n +
+			  b->stddev * b->stddev / b->n);
+		return STATS_BAND_Z * (a->stddev + b->stddev) +
+		       gsl_cdf_ugaussian_Pinv(r->o.power) * se;
+	default:
+		return stats_mde_t(a->stddev, a->n, b->stddev, b->n, r->o.alpha,
+				   r->o.power);
+	}
 }
