@@ -8,10 +8,13 @@
  * against a binomial band around its target.
  *
  * Two days of cells, kept apart (README.md in each): the tuning day,
- * tests/data/report/fsync (2026-12-04), on which validate's boundary was
- * chosen, and the test day, TEST_DAY, on which the rates are measured:
- * 20 cells of the lab's 6.1 and 10 of 6.1-direct-writeback a day,
- * dirty-flood on ext4 with end_fsync, TCG.
+ * tests/data/report/fsync (2026-12-04, load 3-6), on which validate's
+ * boundary was chosen, and the test day, tests/data/report/fsync-day2
+ * (2026-12-07, load 14-36, other kernel builds of the same sources), on
+ * which the rates are measured: 20 cells of the lab's 6.1 and 10 of
+ * 6.1-direct-writeback a day, dirty-flood on ext4 with end_fsync, TCG.
+ * The events come from two other days' runs (report/aa, 2026-12-03;
+ * jobs/crash-rerun).
  *
  * The random draws use a fixed seed, so a run's rates are reproducible;
  * WBLAB_CALIBRATION_VERBOSE=1 prints them (docs/jobs.md quotes them).
@@ -40,11 +43,7 @@
 /* The tuning day (the boundary was chosen on it) and the test day. */
 #define DAY1 "report/fsync"
 #define DAY2 "report/fsync-day2"
-/*
- * tests/data/report/fsync-day2 is not captured yet: until it lands the
- * test side reads the tuning day (issue 41 item 10 open on that point).
- */
-#define TEST_DAY DAY1
+#define TEST_DAY DAY2
 #define AB_RUN DAY1 "/ab"
 #define BASE "6.1"
 #define REVERT "6.1-direct-writeback"
@@ -609,7 +608,7 @@ END_TEST
  */
 START_TEST(test_family_false_alarms)
 {
-	const size_t runs = 2000;
+	const size_t runs = 6000;
 	struct matrix_threshold t[NROWS];
 	struct pools po;
 	struct sim s = { .end = NULL };
@@ -642,10 +641,23 @@ END_TEST
  * reclaim-wr-direct written in 30% of the patched cells (a revert cell's
  * pages, else 0: the base's zeros overlap 70% of them; 3 zero cells used
  * to make it `same` in 0.7^3 = 34% of the validates). Neither may be
- * called `same` (within 10%) more often than the level allows, and
- * neither may pass as "no regression" (exit 0): the power of validate to
- * hold them, asserted at 95%.
+ * called `same` (within 10%, or the floor) at some look more often than
+ * the levels allow (docs/jobs.md: at most the sum of the looks' levels,
+ * 0.0763 for validate's four), and neither may pass as "no regression"
+ * (exit 0): the power of validate to hold them, asserted at 95%.
  */
+static double looks_level_sum(void)
+{
+	struct dlooks l = DLOOKS_INIT;
+	double sum = 0;
+
+	l.boundary = VALIDATE_BOUNDARY;
+	dlooks_plan(&l, 3, 2, MAX_REPS_DEFAULT);
+	for (int n = l.first; n <= l.max; n += l.step)
+		sum += dlooks_level(&l, n);
+	return sum;
+}
+
 START_TEST(test_moderate_effects)
 {
 	const size_t runs = 1000;
@@ -681,12 +693,14 @@ START_TEST(test_moderate_effects)
 			"test day %s, %zu validates each: fio-write -15%%: "
 			"same %zu, different %zu, regression %zu, not exit 0 "
 			"%zu; reclaim-wr-direct in 30%% of cells: same %zu, "
-			"not exit 0 %zu (band top %.4f, bottom %.4f)\n",
+			"not exit 0 %zu (same's band top %.4f, bottom %.4f)\n",
 			TEST_DAY, runs, fio_same, fio_diff, fio_reg, fio_held,
-			wr_same, wr_held, band_top(0.05, runs),
+			wr_same, wr_held, band_top(looks_level_sum(), runs),
 			band_bottom(0.95, runs));
-	ck_assert_double_le((double)fio_same / runs, band_top(0.05, runs));
-	ck_assert_double_le((double)wr_same / runs, band_top(0.05, runs));
+	ck_assert_double_le((double)fio_same / runs,
+			    band_top(looks_level_sum(), runs));
+	ck_assert_double_le((double)wr_same / runs,
+			    band_top(looks_level_sum(), runs));
 	ck_assert_double_ge((double)fio_held / runs, band_bottom(0.95, runs));
 	ck_assert_double_ge((double)wr_held / runs, band_bottom(0.95, runs));
 }

@@ -328,12 +328,26 @@ static bool at_after_level(const struct hseries *s, size_t i, double before,
  * Night i is beyond every night of [a, i) the way the series changed:
  * above all of them for a rise, below all for a fall.
  */
-static bool departs(const struct hseries *s, size_t a, size_t i, bool up)
+static bool departs(const double *mean, size_t a, size_t i, bool up)
 {
 	for (size_t j = a; j < i; j++)
-		if (up ? s->mean[i] <= s->mean[j] : s->mean[i] >= s->mean[j])
+		if (up ? mean[i] <= mean[j] : mean[i] >= mean[j])
 			return false;
 	return true;
+}
+
+size_t history_cut_back(const double *mean, const struct stats_cp *cp)
+{
+	size_t idx = cp->index;
+	double mb = cp->mean_before, ma = cp->mean_after;
+
+	while (idx - cp->before > 2 &&
+	       departs(mean, cp->before, idx - 1, ma > mb)) {
+		idx--;
+		mb = mean_of(mean, cp->before, idx);
+		ma = mean_of(mean, idx, cp->after);
+	}
+	return idx;
 }
 
 /*
@@ -363,15 +377,9 @@ static int last_change(const struct hseries *s, long long night,
 	if (!s->n || s->night[s->n - 1] != night || !s->ncp)
 		return 0;
 	cp = &s->cp[s->ncp - 1];
-	idx = cp->index;
-	mb = cp->mean_before;
-	ma = cp->mean_after;
-	while (idx - cp->before > 2 &&
-	       departs(s, cp->before, idx - 1, ma > mb)) {
-		idx--;
-		mb = mean_of(s->mean, cp->before, idx);
-		ma = mean_of(s->mean, idx, cp->after);
-	}
+	idx = history_cut_back(s->mean, cp);
+	mb = mean_of(s->mean, cp->before, idx);
+	ma = mean_of(s->mean, idx, cp->after);
 	if (!at_after_level(s, s->n - 1, mb, ma))
 		return 0;
 	*c = (struct history_change){

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "jobs/family.h"
+#include "stats/stats.h"
 #include "util/strbuf.h"
 
 /*
@@ -53,6 +54,13 @@ int history_means(sqlite3 *db, const char *tree, const char *group,
 		  const char *metric, int last, double *out);
 /* "+2.1%/night over 6 nights" (least squares on the means), or "-". */
 void history_trend(const double *means, int n, char *buf, size_t len);
+/*
+ * Where a change point's cut goes (history-series.c): E-divisive can cut
+ * a night late; the cut moves back while the left segment's last night
+ * departs from every night before it the way the series changed (the
+ * left keeps 2 nights or more). mean: the series' nightly means.
+ */
+size_t history_cut_back(const double *mean, const struct stats_cp *cp);
 
 /* wblab history: a table, and optionally HTML with gnuplot plots. */
 struct history_opts {
