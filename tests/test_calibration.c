@@ -34,6 +34,8 @@
 #include "jobs/pool.h"
 #include "jobs/validate.h"
 #include "report/report.h"
+#include "results/cell.h"
+#include "results/outcome.h"
 #include "results/metric.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -340,7 +342,7 @@ static void row_pools(struct pools *po, const char *day)
  * cells.
  */
 struct side {
-	json_object **whole, **alt;
+	struct cell_result **whole, **alt;
 	size_t nwhole, nalt;
 	double alt_share;
 	const struct pools *po;
@@ -383,9 +385,11 @@ static void set_path(json_object *o, const char *path, double v)
 	free(copy);
 }
 
-static json_object *row_cell(const struct side *sd)
+/* A cell.json of the rows, decoded as the pool's cells are. */
+static struct cell_result *row_cell(const struct side *sd)
 {
 	json_object *c = json_object_new_object();
+	struct cell_result *r;
 
 	json_object_object_add(c, "outcome", json_object_new_string("ok"));
 	for (size_t k = 0; k < NROWS; k++) {
@@ -398,16 +402,18 @@ static json_object *row_cell(const struct side *sd)
 				    0;
 		set_path(c, m->path, x / m->scale);
 	}
-	return c;
+	r = cell_result_decode(c);
+	json_object_put(c);
+	return r;
 }
 
-static json_object *side_cell(const struct side *sd)
+static struct cell_result *side_cell(const struct side *sd)
 {
 	if (!sd->whole)
 		return row_cell(sd);
 	if (sd->nalt && draw(1000) < sd->alt_share * 1000)
-		return json_object_get(sd->alt[draw(sd->nalt)]);
-	return json_object_get(sd->whole[draw(sd->nwhole)]);
+		return cell_result_get(sd->alt[draw(sd->nalt)]);
+	return cell_result_get(sd->whole[draw(sd->nwhole)]);
 }
 
 /* What one validate said: at any look, and when it stopped. */
@@ -426,7 +432,7 @@ struct sim {
 	struct sim_end *end;
 };
 
-static void add_cell(struct pool *p, const char *kernel, json_object *c)
+static void add_cell(struct pool *p, const char *kernel, struct cell_result *c)
 {
 	struct pool_cell *pc;
 
@@ -522,15 +528,14 @@ static void unit_scale(struct side *sd)
 }
 
 /* The whole ok cells of kernel k of a day's runs, loaded into src. */
-static size_t whole_cells(struct pool *src, const char *k, json_object **out)
+static size_t whole_cells(struct pool *src, const char *k,
+			  struct cell_result **out)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < src->n; i++)
 		if (!strcmp(src->v[i].kernel, k) &&
-		    !strcmp(json_object_get_string(
-				    json_path(src->v[i].cell, "outcome")),
-			    "ok"))
+		    src->v[i].cell->outcome == OUTCOME_OK)
 			out[n++] = src->v[i].cell;
 	return n;
 }
@@ -559,7 +564,7 @@ START_TEST(test_validate_tuning_day)
 	const size_t runs = 1000;
 	struct pool src = POOL_INIT;
 	struct matrix_threshold t[1];
-	json_object *base[64], *rev[64];
+	struct cell_result *base[64], *rev[64];
 	size_t named = 0, first = 0, failed = 0, same = 0, at9 = 0;
 	struct sim s = { .end = NULL };
 	struct sim_end e;
@@ -719,7 +724,7 @@ START_TEST(test_event_rates)
 {
 	const size_t runs = 1000;
 	struct pool src = POOL_INIT;
-	json_object *aa[16], *good[16], *bad[16];
+	struct cell_result *aa[16], *good[16], *bad[16];
 	struct sim s = { .end = NULL };
 	struct sim_end e;
 	size_t na, alarms = 0, named = 0;
