@@ -453,7 +453,8 @@ static void group_section(struct strbuf *out, const struct report *r,
 		mail_wrap(out, "Runs per kernel: ", 4, runs.buf);
 		strbuf_release(&runs);
 	}
-	if (!mail_brief(r) || !levers_shared(r))
+	/* one group: its levers are on the Guest line (report_mail()) */
+	if (r->nr_groups > 1 && (!mail_brief(r) || !levers_shared(r)))
 		levers_line(out, g->levers, "Levers: ");
 	if (r->o.describe_workload)
 		workload_line(out, r, g);
@@ -652,7 +653,7 @@ void report_mail(const struct report *r, struct strbuf *out)
 {
 	struct strvec names = STRVEC_INIT;
 	size_t cells = 0;
-	char line[200];
+	char line[400];
 
 	rpt_side_names(r, &names);
 	for (size_t g = 0; g < r->nr_groups; g++)
@@ -679,8 +680,19 @@ void report_mail(const struct report *r, struct strbuf *out)
 			host_line(out, r->runs[i]);
 	}
 	if (r->nr_cells) {
-		snprintf(line, sizeof(line), "%d MiB, %d vCPUs",
-			 r->cells[0]->memory_mib, r->cells[0]->vcpus);
+		char lv[300];
+		int n = snprintf(line, sizeof(line), "%d MiB, %d vCPUs",
+				 r->cells[0]->memory_mib, r->cells[0]->vcpus);
+
+		/* One group is one setting of the levers: say it here, once. */
+		if (r->nr_groups == 1 && n > 0 && (size_t)n < sizeof(line)) {
+			mail_ascii(lv, sizeof(lv), r->groups[0].levers,
+				   sizeof(lv) - 1);
+			for (char *p = lv; *p; p++)
+				*p = *p == ',' ? ' ' : *p;
+			snprintf(line + n, sizeof(line) - n, "; levers: %s",
+				 lv);
+		}
 		mail_wrap(out, "Guest: ", 2, line);
 	}
 	differs_section(out, r, &names);
