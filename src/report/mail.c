@@ -680,19 +680,12 @@ void report_mail(const struct report *r, struct strbuf *out)
 			host_line(out, r->runs[i]);
 	}
 	if (r->nr_cells) {
-		char lv[300];
-		int n = snprintf(line, sizeof(line), "%d MiB, %d vCPUs",
-				 r->cells[0]->memory_mib, r->cells[0]->vcpus);
-
-		/* One group is one setting of the levers: say it here, once. */
-		if (r->nr_groups == 1 && n > 0 && (size_t)n < sizeof(line)) {
-			mail_ascii(lv, sizeof(lv), r->groups[0].levers,
-				   sizeof(lv) - 1);
-			for (char *p = lv; *p; p++)
-				*p = *p == ',' ? ' ' : *p;
-			snprintf(line + n, sizeof(line) - n, "; levers: %s",
-				 lv);
-		}
+		snprintf(line, sizeof(line), "%d MiB, %d vCPUs%s%s",
+			 r->cells[0]->memory_mib, r->cells[0]->vcpus,
+			 r->nr_groups == 1 ? "; levers: " : "",
+			 r->nr_groups == 1 ? r->groups[0].levers : "");
+		for (char *p = strchr(line, ';'); p && *p; p++)
+			*p = *p == ',' ? ' ' : *p;
 		mail_wrap(out, "Guest: ", 2, line);
 	}
 	differs_section(out, r, &names);
