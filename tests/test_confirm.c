@@ -17,6 +17,7 @@
 #include "jobs/confirm.h"
 #include "jobs/history.h"
 #include "jobs/pool.h"
+#include "results/db.h"
 #include "spec/matrix.h"
 #include "util/json.h"
 #include "testdata.h"
@@ -238,7 +239,7 @@ START_TEST(recorded_and_shown)
 	reconfirm(&conf, &p, "good", "6.1", &m);
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	night(db, "c1", "good", "tcg");
 	night(db, "c2", "good", "kvm");
 	id = night(db, "c3", "good", "tcg");
@@ -320,7 +321,7 @@ START_TEST(known_regression)
 	ck_assert_str_eq(row(&conf, "reclaim-wr-direct")->group, grp);
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	night(db, "c1", "good", "tcg");
 	first = night(db, "c2", "regression", "tcg");
 	ck_assert_int_eq(confirm_record(db, first, &det, &conf, "r2", "c1"), 0);
@@ -377,7 +378,7 @@ static sqlite3 *e2e_nights(void)
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
 	ck_assert_msg(sqlite3_exec(db, sql.buf, NULL, NULL, &msg) == SQLITE_OK,
 		      "%s", msg);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	strbuf_release(&sql);
 	return db;
 }
@@ -555,8 +556,8 @@ START_TEST(rejected_change_point)
 	sqlite3 *db = e2e_nights();
 
 	/* the dump is of before ref_commit: the column is added, NULL */
-	ck_assert_int_eq(confirm_schema(db), 0);
-	ck_assert_int_eq(confirm_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	/* NULL: not a rejection of the change */
 	exec(db, "UPDATE candidates SET outcome = 'rejected', verdict = 'same'"
 		 " WHERE night = 6; UPDATE nights SET verdict = 'good'"

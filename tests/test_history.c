@@ -19,6 +19,7 @@
 #include "cell/results.h"
 #include "jobs/history.h"
 #include "jobs/pool.h"
+#include "results/db.h"
 #include "results/metric.h"
 #include "testdata.h"
 #include "util/fs.h"
@@ -110,7 +111,7 @@ START_TEST(history_changes_real)
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
 	ck_assert_int_eq(sqlite3_exec(db, old_schema, NULL, NULL, &msg),
 			 SQLITE_OK);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	/* "one": every night on vm/tcg; "mixed": the revert's on vm/kvm */
 	add_nights(db, "one", x, 30, 30);
 	add_nights(db, "mixed", x, 30, 20);
@@ -275,6 +276,60 @@ START_TEST(planted_db_files_refused)
 }
 END_TEST
 
+/*
+ * A wblab.db of an older wblab (nights without host and accel, candidates
+ * without ref_commit, a night's metric under its cell.json key), opened
+ * the way every run opens it (results_db_open()): brought up to date
+ * there, not only when nightly or history opens it, and again harmlessly.
+ */
+START_TEST(old_db_migrated_on_open)
+{
+	char tmp[] = "/tmp/wblab-test-history.XXXXXX";
+	char *path;
+	sqlite3 *db;
+	sqlite3_stmt *st;
+
+	ck_assert_ptr_nonnull(mkdtemp(tmp));
+	path = planted(
+		tmp,
+		"CREATE TABLE nights(id INTEGER PRIMARY KEY, tree TEXT,"
+		" commit_id TEXT, subject TEXT, kernel TEXT, started TEXT,"
+		" run_dir TEXT, verdict TEXT);"
+		"CREATE TABLE night_metrics(night INTEGER, grp TEXT,"
+		" metric TEXT, n INTEGER, mean REAL, sd REAL);"
+		"CREATE TABLE candidates(night INTEGER, grp TEXT, what TEXT,"
+		" outcome TEXT, verdict TEXT, ref REAL, mean REAL, pct REAL,"
+		" p REAL, na INTEGER, nb INTEGER, detect_p REAL, run_dir TEXT);"
+		"INSERT INTO night_metrics VALUES"
+		" (1, 'g', 'vmscan_write_file_direct', 3, 294.5, 1.5);");
+	for (int i = 0; i < 2; i++) {
+		db = results_db_open(tmp);
+		ck_assert_ptr_nonnull(db);
+		results_db_close(db);
+	}
+	ck_assert_int_eq(columns(path, "nights"), 10);
+	ck_assert_int_eq(columns(path, "candidates"), 14);
+	ck_assert_int_eq(columns(path, "night_metrics"), 6);
+	ck_assert_int_eq(columns(path, "runs"), 5);
+	ck_assert_int_eq(columns(path, "cells"), 11);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	ck_assert_int_eq(sqlite3_prepare_v2(db,
+					    "SELECT metric, mean FROM"
+					    " night_metrics",
+					    -1, &st, NULL),
+			 SQLITE_OK);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_ROW);
+	ck_assert_str_eq((const char *)sqlite3_column_text(st, 0),
+			 metric_by_old_key("vmscan_write_file_direct")->name);
+	ck_assert_double_eq(sqlite3_column_double(st, 1), 294.5);
+	ck_assert_int_eq(sqlite3_step(st), SQLITE_DONE);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	rm_rf(tmp);
+	free(path);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("history");
@@ -286,6 +341,7 @@ int main(void)
 	tcase_add_test(tc, history_changes_real);
 	tcase_add_test(tc, planted_db_objects_refused);
 	tcase_add_test(tc, planted_db_files_refused);
+	tcase_add_test(tc, old_db_migrated_on_open);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "artifact/kbuild-int.h"
 #include "cmd/cmds.h"
@@ -18,6 +19,8 @@
 #include "jobs/jobrun.h"
 #include "jobs/nightly.h"
 #include "jobs/tree.h"
+#include "report/report.h"
+#include "results/db.h"
 #include "spec/specs.h"
 #include "testdata.h"
 #include "util/fs.h"
@@ -147,6 +150,43 @@ START_TEST(mbox_and_subjects)
 END_TEST
 
 /*
+ * One parser of a patch's headers (util/mailhdr.h): git format-patch folds
+ * a long Subject onto a continuation line, which the tree's subject and
+ * the report's both cut at the fold before; the seed's no-break space
+ * before "[PATCH]" kept the tag in the report's.
+ */
+START_TEST(patch_subject_one_parser)
+{
+	static const char folded[] =
+		"From 0123456789abcdef0123456789abcdef01234567 Mon Sep 17 00:00:00 2001\n"
+		"From: A Developer <a@example.org>\n"
+		"Date: Mon, 7 Dec 2026 10:00:00 +0000\n"
+		"Subject: [PATCH v2 3/7] mm: vmscan: a subject long enough that git\n"
+		" format-patch folds it onto a second line\n"
+		"\n"
+		"Subject: not a header, the body\n"
+		"---\n";
+	const char *want = "mm: vmscan: a subject long enough that git "
+			   "format-patch folds it onto a second line";
+	char *path = xasprintf("%s/folded.patch", tmp), *s;
+	struct strvec rs = STRVEC_INIT;
+
+	ck_assert_int_eq(write_string_atomic(path, folded), 0);
+	s = tree_patch_subject(path);
+	ck_assert_str_eq(s, want);
+	free(s);
+	rpt_patch_subjects(path, &rs);
+	rpt_patch_subjects("seed-disallow-direct-reclaim-writeback.patch", &rs);
+	ck_assert_uint_eq(rs.nr, 2);
+	ck_assert_str_eq(rs.v[0], want);
+	ck_assert_str_eq(rs.v[1], "mm: disallow direct reclaim page writeback");
+	strvec_clear(&rs);
+	unlink(path);
+	free(path);
+}
+END_TEST
+
+/*
  * A kernel made in code goes to the engine with the job's runs
  * (matrix_opts.kernels), not through a process-wide registry: lab/kernels
  * never sees it.
@@ -205,7 +245,7 @@ START_TEST(nights)
 	const double up[] = { 100, 102, 104, 106 };
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	ck_assert_int_eq(history_last_good(db, "mm", NULL, NULL, &run, &commit,
 					   &kernel),
 			 1);
@@ -251,7 +291,7 @@ START_TEST(nights_renamed)
 	double means[8];
 
 	ck_assert_int_eq(sqlite3_open(":memory:", &db), SQLITE_OK);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	ck_assert_int_eq(history_add_night(db, "mm", "c0", "s", "k", "t", "c0",
 					   "good", &id),
 			 0);
@@ -264,7 +304,7 @@ START_TEST(nights_renamed)
 					    2048, 512),
 			 0);
 	ck_assert_int_eq(history_add_metric(db, id, "g", "m", 3, 5, 1), 0);
-	ck_assert_int_eq(history_schema(db), 0);
+	ck_assert_int_eq(resdb_schema(db), 0);
 	ck_assert_int_eq(
 		history_means(db, "mm", "g", "reclaim-wr-direct", 8, means), 1);
 	ck_assert_double_eq(means[0], 7);
@@ -403,6 +443,7 @@ int main(void)
 	tcase_add_test(tc, resolve_and_range);
 	tcase_add_test(tc, revs_are_not_options);
 	tcase_add_test(tc, mbox_and_subjects);
+	tcase_add_test(tc, patch_subject_one_parser);
 	tcase_add_test(tc, made_kernels);
 	tcase_add_test(tc, failure_record);
 	tcase_add_test(tc, nights);

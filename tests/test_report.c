@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "cmd/cmds.h"
+#include "collect/ops.h"
 #include "report/mail-int.h"
 #include "report/report.h"
 #include "util/fs.h"
@@ -1102,6 +1103,50 @@ START_TEST(test_same_run_read_once)
 }
 END_TEST
 
+/*
+ * The HTML's time series and the cell's summary read timeseries.tsv
+ * through one checked parser: a captured series with a malformed row (a
+ * field that is no number: strtod() plotted its "12" before), a value
+ * beyond 2^53 and a torn last line gives the plot the same samples the
+ * summary counts, none of the bad rows.
+ */
+START_TEST(test_timeseries_one_parser)
+{
+	char tmpl[] = "/tmp/wblab-test-report-XXXXXX";
+	struct strbuf ts = STRBUF_INIT, plot = STRBUF_INIT;
+	char *path;
+	json_object *sum;
+	int points;
+
+	testdata_read(&ts, AA1 "/cells/debian-6.1_ext4-disk_dirty-flood_1/"
+			       "timeseries.tsv");
+	strbuf_addstr(&ts, "99.5\t1\t12abc\t0\t3\t0\t0\t0\t0\t3\t6\t8\t0"
+			   "\t0\t0\t0\t0\n"
+			   "98.5\t1\t1e300\t0\t3\t0\t0\t0\t0\t3\t6\t8\t0"
+			   "\t0\t0\t0\t0\n"
+			   "97.5\t1\t13");
+	ck_assert_ptr_nonnull(mkdtemp(tmpl));
+	path = xasprintf("%s/timeseries.tsv", tmpl);
+	ck_assert_int_eq(write_file_atomic(path, ts.buf, ts.len, 0644), 0);
+	sum = timeseries_summary(ts.buf, ts.len);
+	ck_assert_ptr_nonnull(sum);
+	ck_assert_int_eq(json_int_at(sum, "malformed_rows", -1), 2);
+	points = rpt_ts_column(&plot, tmpl, "dirty_kb");
+	ck_assert_int_eq(points, json_int_at(sum, "samples", -1));
+	ck_assert_int_eq(points, 18);
+	ck_assert_msg(!strstr(plot.buf, "99.500") &&
+			      !strstr(plot.buf, "98.500") &&
+			      !strstr(plot.buf, "97.500"),
+		      "%s", plot.buf);
+	unlink(path);
+	rmdir(tmpl);
+	json_object_put(sum);
+	free(path);
+	strbuf_release(&ts);
+	strbuf_release(&plot);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("report");
@@ -1130,6 +1175,7 @@ int main(void)
 	tcase_add_test(tc, test_same_run_read_once);
 	tcase_add_test(tc, test_mail_compact_column);
 	tcase_add_test(tc, test_mail_two_groups_fit);
+	tcase_add_test(tc, test_timeseries_one_parser);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -489,9 +489,33 @@ START_TEST(disks_and_memory)
 	ck_assert_msg(!matrix_spec_load(path, "m", &m, &err), "%s", err.buf);
 	ck_assert_int_eq(m.sizes[0].memory, 1024);
 	ck_assert_int_eq(m.sizes[1].memory, 512);
+	ck_assert_str_eq(m.image, SPEC_DEFAULT_IMAGE);
 	matrix_spec_free(&m);
 	free(path);
 	strbuf_release(&err);
+}
+END_TEST
+
+/*
+ * The defaults (spec/specs.h, the one place they are spelt) name shipped
+ * specs: the image a matrix, a run or a job takes when it names none, and
+ * the kernel whose .config a tree's build starts from.
+ */
+START_TEST(default_names_are_shipped)
+{
+	struct image_spec img;
+	struct kernel_spec k;
+
+	ck_assert_int_eq(image_spec_find(SPEC_DEFAULT_IMAGE, &img), 0);
+	ck_assert_str_eq(img.name, SPEC_DEFAULT_IMAGE);
+	image_spec_free(&img);
+	ck_assert_int_eq(kernel_spec_find(SPEC_DEFAULT_CONFIG_FROM, &k), 0);
+	ck_assert_str_eq(k.name, SPEC_DEFAULT_CONFIG_FROM);
+	/* a config of its own (jobs/tree.c config_like()) */
+	ck_assert_ptr_null(k.base);
+	ck_assert_ptr_null(k.package);
+	ck_assert_ptr_nonnull(k.config_base);
+	kernel_spec_free(&k);
 }
 END_TEST
 
@@ -722,6 +746,7 @@ int main(void)
 	tcase_add_test(tc, md_bitmap_field);
 	tcase_add_test(tc, workload_errors);
 	tcase_add_test(tc, sizes_and_names);
+	tcase_add_test(tc, default_names_are_shipped);
 	tcase_add_test(tc, disks_and_memory);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);

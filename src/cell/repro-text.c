@@ -363,7 +363,7 @@ int repro_texts(struct repro_ctx *x)
 	struct strbuf sb = STRBUF_INIT, line = STRBUF_INIT;
 	const struct cell_result *c = x->cell;
 	const char *spec_image = x->run->image;
-	const char *image = spec_image ? spec_image : "debian-12";
+	const char *image = spec_image ? spec_image : SPEC_DEFAULT_IMAGE;
 	const char *extra = x->run->cmdline_extra;
 	char *kdir = kernel_cache_dir_of(c->kernel.name, c->kernel.hash);
 	char *path;

@@ -346,26 +346,15 @@ int results_write_cell(const struct cell_spec *c,
 	return ret;
 }
 
-static const char db_schema[] =
-	"CREATE TABLE IF NOT EXISTS runs ("
-	" id TEXT PRIMARY KEY, started TEXT, finished TEXT, accel TEXT, host TEXT);"
-	"CREATE TABLE IF NOT EXISTS cells ("
-	" run_id TEXT NOT NULL, id TEXT NOT NULL, kernel TEXT, kernel_hash TEXT,"
-	" topology TEXT, workload TEXT, rep INTEGER, outcome TEXT, started TEXT,"
-	" total_s REAL, boot_s REAL, PRIMARY KEY (run_id, id));";
-
 sqlite3 *results_db_open(const char *dir)
 {
 	char *path = xasprintf("%s/wblab.db", dir);
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = resdb_open(path, true, false, &err);
-	char *msg = NULL;
 
 	if (!db) {
 		error("%s", err.buf);
-	} else if (sqlite3_exec(db, db_schema, NULL, NULL, &msg) != SQLITE_OK) {
-		error("%s: %s", path, msg);
-		sqlite3_free(msg);
+	} else if (resdb_schema(db)) {
 		sqlite3_close(db);
 		db = NULL;
 	}

@@ -69,7 +69,7 @@ static int aa_run(const struct aa_args *a, char **dir)
 	if (ret)
 		return ret;
 	matrix_spec_one(&m, "aa", a->topology, a->workload, 2 * a->n,
-			"debian-12", 0, 2);
+			SPEC_DEFAULT_IMAGE, 0, 2);
 	spec_strlist_add(&m.kernels, a->kernel);
 	if (a->levers)
 		spec_strlist_add(&m.levers, a->levers);

@@ -97,7 +97,8 @@ static int parse(int argc, char **argv, const char *prefix,
 #define BISECT_OPTS_INIT                                              \
 	{                                                             \
 		.results = "results",                                 \
-		.cfg = { .from = "6.1", .fragments = STRVEC_INIT },   \
+		.cfg = { .from = SPEC_DEFAULT_CONFIG_FROM,            \
+			 .fragments = STRVEC_INIT },                  \
 		.max_reps = MAX_REPS_DEFAULT, .mo = MATRIX_OPTS_INIT, \
 		.out = stdout                                         \
 	}

@@ -30,12 +30,12 @@ static int image_build(int argc, char **argv)
 	struct image_spec spec;
 	struct image_artifact art;
 	double t0 = now_mono();
-	const char *name = "debian-12";
+	const char *name = SPEC_DEFAULT_IMAGE;
 	bool built, json = false;
 	int n, ret;
 	struct option opts[] = {
-		OPT_GROUP(
-			"Build guests/NAME.yaml (default debian-12) into the cache."),
+		OPT_GROUP("Build guests/NAME.yaml (default " SPEC_DEFAULT_IMAGE
+			  ") into the cache."),
 		OPT_BOOL(0, "json", &json, "print the result as JSON"),
 		OPT_END(),
 	};

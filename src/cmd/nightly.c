@@ -21,7 +21,7 @@
 
 int cmd_nightly(int argc, char **argv)
 {
-	struct nightly_opts o = { .cfg = { .from = "6.1",
+	struct nightly_opts o = { .cfg = { .from = SPEC_DEFAULT_CONFIG_FROM,
 					   .fragments = STRVEC_INIT },
 				  .max_reps = MAX_REPS_DEFAULT,
 				  .mo = MATRIX_OPTS_INIT,

@@ -135,12 +135,12 @@ static int parse_args(int argc, char **argv, struct run_args *a)
 	int n;
 
 	*a = (struct run_args){ .o = MATRIX_OPTS_INIT,
-				.image = "debian-12",
+				.image = SPEC_DEFAULT_IMAGE,
 				.reps = 1,
 				.vcpus = 2 };
 	a->o.uri = virt_default_uri();
 	a->o.command = "run";
-	a->tree.cfg.from = "6.1";
+	a->tree.cfg.from = SPEC_DEFAULT_CONFIG_FROM;
 	strvec_init(&a->tree.cfg.fragments);
 	strvec_init(&a->kernels);
 	strvec_init(&a->levers);

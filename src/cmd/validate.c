@@ -20,7 +20,7 @@ int cmd_validate(int argc, char **argv)
 {
 	struct validate_opts o = { .matrix = "validate",
 				   .results = "results",
-				   .cfg = { .from = "6.1",
+				   .cfg = { .from = SPEC_DEFAULT_CONFIG_FROM,
 					    .fragments = STRVEC_INIT },
 				   .max_reps = MAX_REPS_DEFAULT,
 				   .patches = STRVEC_INIT,

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "collect/ops.h"
+#include "collect/timeseries.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/num.h"
@@ -234,129 +235,68 @@ json_object *psi_json(const char *before, size_t blen, const char *after,
 	return o;
 }
 
-#define MAX_COLS 32
-#define TS_VALUE_MAX 9007199254740992.0 /* 2^53 */
-
-/* Column names become cell.json keys: [a-z0-9_], short, no duplicates. */
-static bool valid_cols(char **cols, int n)
-{
-	for (int i = 0; i < n; i++) {
-		size_t len = strlen(cols[i]);
-
-		if (!len || len > 40 ||
-		    strspn(cols[i], "abcdefghijklmnopqrstuvwxyz0123456789_") !=
-			    len)
-			return false;
-		for (int j = 0; j < i; j++)
-			if (!strcmp(cols[i], cols[j]))
-				return false;
-	}
-	return true;
-}
-
-/* The 1-based line number of offset off in text. */
-static size_t line_of(const char *text, size_t off)
-{
-	size_t n = 1;
-
-	for (size_t i = 0; i < off; i++)
-		n += text[i] == '\n';
-	return n;
-}
-
 json_object *timeseries_summary(const char *text, size_t len)
 {
-	char *copy = xstrndup(text, len), *save = NULL, *line;
-	char *cols[MAX_COLS];
-	double min[MAX_COLS], max[MAX_COLS], t0 = 0, t1 = 0;
-	int ncols = 0, samples = 0, seen[MAX_COLS] = { 0 }, malformed = 0;
-	size_t first_bad = 0;
+	struct timeseries ts;
+	double min[TS_MAX_COLS], max[TS_MAX_COLS], t0, t1;
+	int seen[TS_MAX_COLS] = { 0 };
 	json_object *o;
 
-	line = strtok_r(copy, "\n", &save);
-	if (line) {
-		char *s2 = NULL;
-
-		for (char *c = strtok_r(line, "\t", &s2); c && ncols < MAX_COLS;
-		     c = strtok_r(NULL, "\t", &s2))
-			cols[ncols++] = c;
-		if (!valid_cols(cols, ncols))
-			ncols = 0;
-	}
-	while (ncols && (line = strtok_r(NULL, "\n", &save))) {
-		double v[MAX_COLS];
-		const char *p = line, *e;
-		int n = 0;
-
-		while (n < ncols) {
-			/* -1 (not found) up to 2^53: a sample, else torn. */
-			if (num_double(NULL, p, -1, TS_VALUE_MAX, &v[n], &e))
-				break;
-			n++;
-			if (*e != '\t')
-				break;
-			p = e + 1;
-		}
-		if (n != ncols) {
-			/* A last line without its newline is torn, not bad. */
-			if (line + strlen(line) == copy + len &&
-			    text[len - 1] != '\n')
-				continue;
-			if (!malformed++)
-				first_bad = line_of(text, line - copy);
-			continue;
-		}
-		for (int i = 0; i < ncols; i++) {
-			/* -1: the sampler did not find the field. */
-			if (v[i] < 0)
-				continue;
-			if (!seen[i] || v[i] < min[i])
-				min[i] = v[i];
-			if (!seen[i] || v[i] > max[i])
-				max[i] = v[i];
-			seen[i] = 1;
-		}
-		if (!samples)
-			t0 = v[0];
-		t1 = v[0];
-		samples++;
-	}
-	if (!samples) {
-		free(copy);
+	if (timeseries_parse(text, len, &ts))
+		return NULL;
+	if (!ts.nrows) {
+		timeseries_release(&ts);
 		return NULL;
 	}
+	for (size_t r = 0; r < ts.nrows; r++) {
+		for (int i = 0; i < ts.ncols; i++) {
+			double v = timeseries_at(&ts, r, i);
+
+			/* -1: the sampler did not find the field. */
+			if (v < 0)
+				continue;
+			if (!seen[i] || v < min[i])
+				min[i] = v;
+			if (!seen[i] || v > max[i])
+				max[i] = v;
+			seen[i] = 1;
+		}
+	}
+	t0 = timeseries_at(&ts, 0, 0);
+	t1 = timeseries_at(&ts, ts.nrows - 1, 0);
 	o = json_object_new_object();
-	json_put_int(o, "samples", samples);
+	json_put_int(o, "samples", (long long)ts.nrows);
 	json_put_num(o, "duration_s", t1 - t0);
-	if (malformed) {
-		json_put_int(o, "malformed_rows", malformed);
-		json_put_int(o, "first_malformed_line", (long long)first_bad);
+	if (ts.malformed) {
+		json_put_int(o, "malformed_rows", (long long)ts.malformed);
+		json_put_int(o, "first_malformed_line",
+			     (long long)ts.first_bad);
 	}
 	/* The headline keys first: a column's own keys never replace them. */
-	for (int i = 1; i < ncols; i++) {
+	for (int i = 1; i < ts.ncols; i++) {
 		if (!seen[i])
 			continue;
-		if (!strcmp(cols[i], "dirty_kb"))
+		if (!strcmp(ts.cols[i], "dirty_kb"))
 			json_put_int(o, "peak_dirty_kb", (long long)max[i]);
-		else if (!strcmp(cols[i], "writeback_kb"))
+		else if (!strcmp(ts.cols[i], "writeback_kb"))
 			json_put_int(o, "peak_writeback_kb", (long long)max[i]);
-		else if (!strcmp(cols[i], "mem_free_kb"))
+		else if (!strcmp(ts.cols[i], "mem_free_kb"))
 			json_put_int(o, "min_free_kb", (long long)min[i]);
-		else if (!strcmp(cols[i], "mem_available_kb"))
+		else if (!strcmp(ts.cols[i], "mem_available_kb"))
 			json_put_int(o, "min_available_kb", (long long)min[i]);
 	}
-	for (int i = 1; i < ncols; i++) {
+	for (int i = 1; i < ts.ncols; i++) {
 		char key[80];
 
 		if (!seen[i])
 			continue;
-		snprintf(key, sizeof(key), "max_%s", cols[i]);
+		snprintf(key, sizeof(key), "max_%s", ts.cols[i]);
 		if (!json_object_object_get_ex(o, key, NULL))
 			json_put_int(o, key, (long long)max[i]);
-		snprintf(key, sizeof(key), "min_%s", cols[i]);
+		snprintf(key, sizeof(key), "min_%s", ts.cols[i]);
 		if (!json_object_object_get_ex(o, key, NULL))
 			json_put_int(o, key, (long long)min[i]);
 	}
-	free(copy);
+	timeseries_release(&ts);
 	return o;
 }

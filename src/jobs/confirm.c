@@ -89,49 +89,6 @@ enum confirm_outcome confirm_decide(const struct family *det,
 	return *unknown ? CONFIRM_UNKNOWN : CONFIRM_REJECTED;
 }
 
-static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS candidates(night INTEGER, grp TEXT,"
-	" what TEXT, outcome TEXT, verdict TEXT, ref REAL, mean REAL,"
-	" pct REAL, p REAL, na INTEGER, nb INTEGER, detect_p REAL,"
-	" run_dir TEXT, ref_commit TEXT);";
-
-static int exec_sql(sqlite3 *db, const char *sql)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		error("wblab.db: %s", msg);
-		sqlite3_free(msg);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * A wblab.db of before ref_commit (the commit the re-run took as its
- * reference) gets the column; its old rows have none (NULL), so that no
- * change point counts as rejected by them (confirm_since()).
- */
-static int add_ref_commit(sqlite3 *db)
-{
-	sqlite3_stmt *st;
-
-	if (sqlite3_prepare_v2(db, "SELECT ref_commit FROM candidates", -1, &st,
-			       NULL) == SQLITE_OK) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	return exec_sql(db,
-			"ALTER TABLE candidates ADD COLUMN ref_commit TEXT");
-}
-
-int confirm_schema(sqlite3 *db)
-{
-	if (exec_sql(db, schema))
-		return -1;
-	return add_ref_commit(db);
-}
-
 static void bind_num(sqlite3_stmt *st, int i, double v)
 {
 	if (isfinite(v))
@@ -181,8 +138,7 @@ int confirm_record(sqlite3 *db, long long night, const struct family *det,
 	sqlite3_stmt *st;
 	int ret = 0;
 
-	if (confirm_schema(db) ||
-	    sqlite3_prepare_v2(db,
+	if (sqlite3_prepare_v2(db,
 			       "INSERT INTO candidates(night, grp, what,"
 			       " outcome, verdict, ref, mean, pct, p, na, nb,"
 			       " detect_p, run_dir, ref_commit) VALUES"
@@ -243,8 +199,7 @@ static long long query_id(sqlite3 *db, const char *sql, long long night,
 	long long id = 0;
 	int rc;
 
-	if (confirm_schema(db) ||
-	    sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, night);
 	if (grp)
@@ -310,8 +265,6 @@ static const char cand_sql[] =
 
 static int cand_query(sqlite3 *db, const char *tree, sqlite3_stmt **st)
 {
-	if (confirm_schema(db))
-		return -1;
 	if (sqlite3_prepare_v2(db, cand_sql, -1, st, NULL) != SQLITE_OK)
 		return error("wblab.db: %s", sqlite3_errmsg(db));
 	if (tree)

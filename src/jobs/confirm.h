@@ -54,9 +54,9 @@ const struct dhyp *confirm_find(const struct family *conf,
  * with the confirmation's figures (ref: the last good commit's mean or
  * rate, mean: tonight's; verdict same, different, unknown or absent) and
  * the commit re-run as the reference (the last good night's, or the one
- * before a change point; NULL in rows of before the column).
+ * before a change point; NULL in rows of before the column). The table is
+ * made by resdb_schema() (results/db.c), as the database is opened.
  */
-int confirm_schema(sqlite3 *db);
 int confirm_record(sqlite3 *db, long long night, const struct family *det,
 		   const struct family *conf, const char *run_dir,
 		   const char *ref_commit);

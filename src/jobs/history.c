@@ -16,113 +16,6 @@
 #include "util/log.h"
 #include "util/strbuf.h"
 
-static const char schema[] =
-	"CREATE TABLE IF NOT EXISTS nights(id INTEGER PRIMARY KEY, tree TEXT,"
-	" commit_id TEXT, subject TEXT, kernel TEXT, started TEXT,"
-	" run_dir TEXT, verdict TEXT, host TEXT, accel TEXT);"
-	"CREATE TABLE IF NOT EXISTS night_metrics(night INTEGER, grp TEXT,"
-	" metric TEXT, n INTEGER, mean REAL, sd REAL);";
-
-/*
- * Nights recorded before the metric registry named their metrics by
- * cell.json key (vmscan_write_file_direct, metrics.fio.0.write.bw_kib_s)
- * and kept raw values: rename them and scale their figures to the row's
- * unit, so a series goes on under one name.
- */
-static int rename_old_metrics(sqlite3 *db)
-{
-	sqlite3_stmt *st, *up;
-	int ret = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT metric FROM night_metrics",
-			       -1, &st, NULL) != SQLITE_OK)
-		return error("wblab.db: %s", sqlite3_errmsg(db));
-	if (sqlite3_prepare_v2(
-		    db,
-		    "UPDATE night_metrics SET metric = ?1,"
-		    " mean = mean * ?2, sd = sd * ?2 WHERE metric = ?3",
-		    -1, &up, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return error("wblab.db: %s", sqlite3_errmsg(db));
-	}
-	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(st, 0);
-		const struct metric *m = key ? metric_by_old_key(key) : NULL;
-
-		if (!m || !strcmp(m->name, key))
-			continue;
-		sqlite3_bind_text(up, 1, m->name, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_double(up, 2, m->scale);
-		sqlite3_bind_text(up, 3, key, -1, SQLITE_TRANSIENT);
-		if (sqlite3_step(up) != SQLITE_DONE)
-			ret = error("wblab.db: %s", sqlite3_errmsg(db));
-		sqlite3_reset(up);
-	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(up);
-	return ret;
-}
-
-static int has_column(sqlite3 *db, const char *table, const char *name)
-{
-	char *sql = xasprintf("PRAGMA table_info(%s)", table);
-	sqlite3_stmt *st;
-	int found = 0;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		free(sql);
-		return error("wblab.db: %s", sqlite3_errmsg(db));
-	}
-	while (!found && sqlite3_step(st) == SQLITE_ROW)
-		found = !strcmp((const char *)sqlite3_column_text(st, 1), name);
-	sqlite3_finalize(st);
-	free(sql);
-	return found;
-}
-
-/*
- * Nights recorded before a night knew its host and accelerator have NULL
- * there: a series of their own ("-"), never mixed with the nights after.
- */
-static int add_host_columns(sqlite3 *db)
-{
-	static const char *const cols[] = { "host", "accel" };
-
-	for (size_t i = 0; i < 2; i++) {
-		int has = has_column(db, "nights", cols[i]);
-		char *sql, *msg = NULL;
-
-		if (has)
-			continue;
-		if (has < 0)
-			return -1;
-		sql = xasprintf("ALTER TABLE nights ADD COLUMN %s TEXT",
-				cols[i]);
-		if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-			error("wblab.db: %s", msg);
-			sqlite3_free(msg);
-			free(sql);
-			return -1;
-		}
-		free(sql);
-	}
-	return 0;
-}
-
-int history_schema(sqlite3 *db)
-{
-	char *msg = NULL;
-
-	if (sqlite3_exec(db, schema, NULL, NULL, &msg) != SQLITE_OK) {
-		error("wblab.db: %s", msg);
-		sqlite3_free(msg);
-		return -1;
-	}
-	if (add_host_columns(db))
-		return -1;
-	return rename_old_metrics(db);
-}
-
 static int step_done(sqlite3 *db, sqlite3_stmt *st)
 {
 	int rc = sqlite3_step(st);
@@ -361,7 +254,7 @@ int history_print(const struct history_opts *o, FILE *out)
 	 * after resdb_open() found nothing but wblab's tables in it.
 	 */
 	db = resdb_open(path, false, false, &err);
-	if (db && history_schema(db))
+	if (db && resdb_schema(db))
 		goto out;
 	if (!db) {
 		strbuf_reset(&err);

@@ -20,12 +20,13 @@
  *     or infra
  *     host, accel: where the night's cells ran (the lab's hostname for
  *     "local", "kvm" or "tcg"; several joined by ','); NULL in nights
- *     recorded before they were (history_schema() adds the columns)
+ *     recorded before they were (resdb_schema() adds the columns)
  *   night_metrics(night, grp, metric, n, mean, sd)
  *     one row per group (topology/workload/memory) and thresholded metric
  *   candidates(...): the candidates' confirmations (jobs/confirm.h)
+ * Their columns are spelt in results/db.c (resdb_schema()), which
+ * results_db_open() and history run.
  */
-int history_schema(sqlite3 *db);
 /* Record a night; its id goes to *id. */
 int history_add_night(sqlite3 *db, const char *tree, const char *commit,
 		      const char *subject, const char *kernel,

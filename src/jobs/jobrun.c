@@ -27,7 +27,7 @@ static void with_kernels(const struct matrix_spec *t, const char *const *k,
 	copy_list(&m->topologies, &t->topologies);
 	copy_list(&m->workloads, &t->workloads);
 	m->reps = reps;
-	m->image = xstrdup(t->image ? t->image : "debian-12");
+	m->image = xstrdup(t->image ? t->image : SPEC_DEFAULT_IMAGE);
 	for (size_t i = 0; i < t->nr_sizes; i++)
 		matrix_spec_add_size(m, t->sizes[i].memory, t->sizes[i].vcpus);
 }

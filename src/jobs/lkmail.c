@@ -13,6 +13,7 @@
 #include "jobs/lkmail.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/mailhdr.h"
 #include "util/run.h"
 #include "util/str.h"
 #include "util/strvec.h"
@@ -22,11 +23,6 @@
 #define LKMAIL_WIDTH 80
 /* RFC 5322 2.1.1: a header line SHOULD be within 78 columns. */
 #define LKMAIL_HEADER_WIDTH 78
-/*
- * A patch's headers are at its start: of a series (an mbox of any size)
- * the first message's are read from its first 256 KiB.
- */
-#define HEADER_MAX (256 * 1024)
 
 void lkmail_release(struct lkmail *m)
 {
@@ -40,119 +36,33 @@ void lkmail_release(struct lkmail *m)
 	memset(m, 0, sizeof(*m));
 }
 
-/*
- * A header value as one line: unfolded (CR and LF dropped, RFC 5322
- * 2.2.3), runs of blanks made one space as git mailinfo does, so no line
- * break can reach our headers.
- */
-static char *one_line(const char *s, size_t len)
-{
-	char *v = xmalloc(len + 1);
-	size_t k = 0;
-
-	for (size_t i = 0; i < len; i++) {
-		char c = s[i] == '\t' ? ' ' : s[i];
-
-		if (c == '\r' || c == '\n' ||
-		    (c == ' ' && (!k || v[k - 1] == ' ')))
-			continue;
-		v[k++] = c;
-	}
-	while (k && v[k - 1] == ' ')
-		k--;
-	v[k] = 0;
-	return v;
-}
-
-static char **slot_of(struct lkmail *h, const char *name, size_t len)
-{
-	static const struct {
-		const char *name;
-		size_t off;
-	} hdrs[] = {
-		{ "From", offsetof(struct lkmail, from) },
-		{ "To", offsetof(struct lkmail, to) },
-		{ "Cc", offsetof(struct lkmail, cc) },
-		{ "Subject", offsetof(struct lkmail, subject) },
-		{ "Message-Id", offsetof(struct lkmail, message_id) },
-		{ "References", offsetof(struct lkmail, references) },
-	};
-
-	for (size_t i = 0; i < sizeof(hdrs) / sizeof(*hdrs); i++)
-		if (strlen(hdrs[i].name) == len &&
-		    !strncasecmp(hdrs[i].name, name, len))
-			return (char **)((char *)h + hdrs[i].off);
-	return NULL;
-}
-
-/* Unfold the header block of text (up to the first blank line) into h. */
-static void parse_block(struct lkmail *h, const char *text)
-{
-	const char *p = text;
-
-	if (starts_with(p, "From ")) /* the mbox separator line */
-		p = strchrnul(p, '\n'), p += *p == '\n';
-	while (*p && *p != '\n' && !(p[0] == '\r' && p[1] == '\n')) {
-		const char *colon = strchr(p, ':'), *end = p;
-		char **slot;
-
-		/* the field runs on over continuation lines */
-		do {
-			end = strchrnul(end, '\n');
-			end += *end == '\n';
-		} while (*end == ' ' || *end == '\t');
-		if (colon && colon < end) {
-			slot = slot_of(h, p, colon - p);
-			if (slot && !*slot)
-				*slot = one_line(colon + 1, end - colon - 1);
-		}
-		p = end;
-	}
-}
-
-/*
- * The first HEADER_MAX bytes of path (a regular file, open_regular()):
- * the first message's headers are there however long the series is.
- */
-static int read_head(struct strbuf *sb, const char *path)
-{
-	int fd = open_regular(path, 0);
-	ssize_t n = 0;
-
-	if (fd < 0)
-		return -1;
-	strbuf_grow(sb, HEADER_MAX);
-	while (sb->len < HEADER_MAX &&
-	       (n = read(fd, sb->buf + sb->len, HEADER_MAX - sb->len)) > 0)
-		sb->len += n;
-	sb->buf[sb->len] = '\0';
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
 int lkmail_read_headers(const char *path, struct lkmail *h)
 {
-	struct strbuf text = STRBUF_INIT;
+	struct mail_headers mh;
 	int ret = 0;
 
 	memset(h, 0, sizeof(*h));
-	if (read_head(&text, path) < 0) {
-		ret = error("%s: %s", path, open_regular_strerror(errno));
-		goto out;
-	}
-	parse_block(h, text.buf);
-	if (!h->message_id || !*h->message_id)
+	if (mail_headers_read(path, &mh) < 0)
+		return error("%s: %s", path, open_regular_strerror(errno));
+	if (!mh.message_id || !*mh.message_id)
 		ret = error(
 			"%s: the first message has no Message-Id: header (a reply could not be threaded)",
 			path);
-	else if (!h->subject)
+	else if (!mh.subject)
 		ret = error("%s: the first message has no Subject: header",
 			    path);
-out:
-	strbuf_release(&text);
-	if (ret)
-		lkmail_release(h);
-	return ret;
+	if (ret) {
+		mail_headers_release(&mh);
+		return ret;
+	}
+	*h = (struct lkmail){ .from = mh.from,
+			      .to = mh.to,
+			      .cc = mh.cc,
+			      .subject = mh.subject,
+			      .message_id = mh.message_id,
+			      .in_reply_to = mh.in_reply_to,
+			      .references = mh.references };
+	return 0;
 }
 
 static char *joined(const char *a, const char *b)

@@ -28,7 +28,8 @@ void lkmail_release(struct lkmail *m);
 
 /*
  * The headers of the first message of an mbox or a patch file (From:,
- * To:, Cc:, Subject:, Message-Id:, References:; folded lines unfolded).
+ * To:, Cc:, Subject:, Message-Id:, In-Reply-To:, References:; read by
+ * util/mailhdr.h, the one parser of them).
  * 0, or -1 with an error naming the file (no Message-Id: -1 as well,
  * since a reply could not thread).
  */

@@ -13,6 +13,7 @@
 #include "spec/specs.h"
 #include "util/fs.h"
 #include "util/log.h"
+#include "util/mailhdr.h"
 #include "util/run.h"
 #include "util/str.h"
 #include "util/strbuf.h"
@@ -432,40 +433,14 @@ out:
 	return ret;
 }
 
-/* Spaces, tabs and UTF-8 no-break spaces (mail clients add them). */
-static char *skip_blanks(char *l)
-{
-	for (;;) {
-		if (*l == ' ' || *l == '\t')
-			l++;
-		else if ((unsigned char)l[0] == 0xc2 &&
-			 (unsigned char)l[1] == 0xa0)
-			l += 2;
-		else
-			return l;
-	}
-}
-
 char *tree_patch_subject(const char *patch)
 {
-	struct strbuf text = STRBUF_INIT;
-	char *save = NULL, *subject = NULL;
+	struct mail_headers h;
 	const char *base = strrchr(patch, '/');
+	char *subject = NULL;
 
-	if (strbuf_read_file(&text, patch) >= 0) {
-		for (char *l = strtok_r(text.buf, "\n", &save); l && *l;
-		     l = strtok_r(NULL, "\n", &save)) {
-			const char *rest;
-
-			if (!skip_prefix(l, "Subject: ", &rest))
-				continue;
-			l = skip_blanks((char *)rest);
-			if (*l == '[' && strchr(l, ']'))
-				l = skip_blanks(strchr(l, ']') + 1);
-			subject = xstrdup(l);
-			break;
-		}
-	}
-	strbuf_release(&text);
+	if (!mail_headers_read(patch, &h) && h.subject)
+		subject = xstrdup(mail_subject_bare(h.subject));
+	mail_headers_release(&h);
 	return subject ? subject : xstrdup(base ? base + 1 : patch);
 }

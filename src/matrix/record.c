@@ -37,7 +37,7 @@ void engine_copy_spec(struct matrix_spec *d, const struct matrix_spec *s)
 	copy_list(&d->workloads, &s->workloads);
 	copy_list(&d->levers, &s->levers);
 	d->reps = s->reps > 0 ? s->reps : 1;
-	d->image = xstrdup(s->image ? s->image : "debian-12");
+	d->image = xstrdup(s->image ? s->image : SPEC_DEFAULT_IMAGE);
 	for (size_t i = 0; i < s->nr_sizes; i++)
 		matrix_spec_add_size(d, s->sizes[i].memory, s->sizes[i].vcpus);
 	if (!d->nr_sizes)
@@ -244,7 +244,7 @@ static void spec_from(struct engine *e, json_object *spec)
 	list_from(&m->levers, json_path(spec, "levers"));
 	m->reps = json_object_get_int64(json_path(spec, "reps"));
 	m->image = xstrdup(jstr(spec, "image") ? jstr(spec, "image") :
-						 "debian-12");
+						 SPEC_DEFAULT_IMAGE);
 	for (size_t i = 0; i < n; i++) {
 		json_object *z = json_object_array_get_idx(sizes, i);
 

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "collect/timeseries.h"
 #include "report/report.h"
 #include "results/outcome.h"
 #include "util/gnuplot.h"
@@ -137,49 +138,31 @@ static int dist_plot(struct strbuf *out, const struct rpt_group *g, size_t m,
 	return ret;
 }
 
-/*
- * One column of a cell's timeseries.tsv (dirty, writeback, free, the
- * workload memcg's usage) as "t MiB" lines; the number of points it gave.
- * A -1 is a value the sampler did not find (no memcg): no point.
- */
-static int ts_block(struct strbuf *s, const struct rpt_cell *c, int col)
+int rpt_ts_column(struct strbuf *s, const char *cell_dir, const char *col)
 {
-	static const char *const want[] = { "dirty_kb", "writeback_kb",
-					    "mem_free_kb", "memcg_current_kb" };
 	struct strbuf f = STRBUF_INIT;
-	char *path = xasprintf("%s/timeseries.tsv", c->dir);
-	int idx = -1, ti = -1, rows = 0, points = 0;
-	char *line, *save;
+	char *path = xasprintf("%s/timeseries.tsv", cell_dir);
+	struct timeseries ts;
+	int idx, ti, points = 0;
 
 	if (strbuf_read_file(&f, path) || f.len > TS_MAX_BYTES)
 		goto out;
-	for (line = strtok_r(f.buf, "\n", &save); line && rows < TS_MAX_ROWS;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *fs, *tok;
-		double t = NAN, v = NAN;
-		int i = 0;
+	if (timeseries_parse(f.buf, f.len, &ts))
+		goto end;
+	ti = timeseries_col(&ts, "t_s");
+	idx = timeseries_col(&ts, col);
+	for (size_t r = 0;
+	     ti >= 0 && idx >= 0 && r < ts.nrows && r < TS_MAX_ROWS; r++) {
+		double t = timeseries_at(&ts, r, ti);
+		double v = timeseries_at(&ts, r, idx);
 
-		for (tok = strtok_r(line, "\t", &fs); tok;
-		     tok = strtok_r(NULL, "\t", &fs), i++) {
-			if (!rows) {
-				if (!strcmp(tok, "t_s"))
-					ti = i;
-				if (!strcmp(tok, want[col]))
-					idx = i;
-				continue;
-			}
-			if (i == ti)
-				t = strtod(tok, NULL);
-			if (i == idx)
-				v = strtod(tok, NULL);
-		}
-		if (rows++ && isfinite(t) && isfinite(v) && v >= 0) {
-			strbuf_addf(s, "%.3f %.3f\n", t, v / 1024);
-			points++;
-		}
-		if (idx < 0 || ti < 0)
-			break;
+		if (v < 0)
+			continue;
+		strbuf_addf(s, "%.3f %.3f\n", t, v / 1024);
+		points++;
 	}
+	timeseries_release(&ts);
+end:
 	strbuf_addstr(s, "\n\n");
 out:
 	free(path);
@@ -196,6 +179,9 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 {
 	static const char *const what[] = { "Dirty", "Writeback", "MemFree",
 					    "memcg usage" };
+	static const char *const col_of[] = { "dirty_kb", "writeback_kb",
+					      "mem_free_kb",
+					      "memcg_current_kb" };
 	static const char *const color[] = { "#d62728", "#1f77b4", "#2ca02c",
 					     "#9467bd" };
 	struct strbuf s = STRBUF_INIT, alt = STRBUF_INIT;
@@ -214,7 +200,8 @@ static int ts_plot(struct strbuf *out, const struct rpt_group *g,
 	for (int col = 0; col < 4; col++) {
 		strbuf_addf(&s, "$t%d << EOD\n", col);
 		for (size_t i = 0; i < sd->n; i++)
-			points[col] += ts_block(&s, sd->cells[i], col);
+			points[col] += rpt_ts_column(&s, sd->cells[i]->dir,
+						     col_of[col]);
 		strbuf_addstr(&s, "EOD\n");
 	}
 	/* Cells without timeseries.tsv (imported, trimmed): no plot. */

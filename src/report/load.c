@@ -17,6 +17,7 @@
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
+#include "util/mailhdr.h"
 #include "util/str.h"
 
 /* A string of the cell, "" when absent: the report prints every one. */
@@ -244,29 +245,18 @@ void report_free_cells(struct report *r)
 	r->nr_runs = 0;
 }
 
-/* The Subject: of a patch file, without "[PATCH ...] ". */
+/* The Subject: of a patch file, without "[PATCH ...] " (util/mailhdr.h). */
 static char *patch_subject(const char *name)
 {
 	char *path = name[0] == '/' ?
 			     xstrdup(name) :
 			     xasprintf("%s/lab/patches/%s", wblab_home(), name);
-	FILE *f = fopen(path, "r");
-	char line[512], *subj = NULL;
+	struct mail_headers h;
+	char *subj = NULL;
 
-	for (int i = 0; f && i < 64 && fgets(line, sizeof(line), f); i++) {
-		const char *s;
-
-		if (!skip_prefix(line, "Subject:", &s))
-			continue;
-		s += strspn(s, " ");
-		if (*s == '[' && strchr(s, ']'))
-			s = strchr(s, ']') + 1;
-		s += strspn(s, " ");
-		subj = xstrndup(s, strcspn(s, "\r\n"));
-		break;
-	}
-	if (f)
-		fclose(f);
+	if (!mail_headers_read(path, &h) && h.subject)
+		subj = xstrdup(mail_subject_bare(h.subject));
+	mail_headers_release(&h);
 	free(path);
 	return subj;
 }

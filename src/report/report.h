@@ -248,6 +248,14 @@ int report_build(struct report *r, struct strbuf *err);
 /* Renderers: append the report to out. */
 void report_mail(const struct report *r, struct strbuf *out);
 int report_html(const struct report *r, struct strbuf *out, struct strbuf *err);
+/*
+ * One column of CELL_DIR/timeseries.tsv (dirty_kb, ...) as the HTML plots
+ * it: "t MiB" lines, then a blank pair; the number of points. Read by the
+ * checked parser the cell's summary uses (collect/timeseries.h): a
+ * malformed or torn row, or a -1 (the sampler did not find the value, e.g.
+ * no memcg), is no point.
+ */
+int rpt_ts_column(struct strbuf *s, const char *cell_dir, const char *col);
 json_object *report_json(const struct report *r);
 
 /* The Verdict block (verdict.c): primary rows, then their verdicts. */

@@ -3,20 +3,66 @@
  * The results database, opened as an untrusted file (results/db.h).
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "results/db.h"
+#include "results/metric.h"
 #include "util/log.h"
 
-/* The tables wblab makes (cell/results.c, jobs/history.c, jobs/confirm.c). */
-static const char *const tables[] = { "runs", "cells", "nights",
-				      "night_metrics", "candidates" };
+/*
+ * wblab.db's schema, the one place it is spelt: every table wblab makes,
+ * with the columns it has now (resdb_schema() makes them; resdb_open()
+ * lets no other table in). runs and cells are written by every run
+ * (cell/results.c), nights and night_metrics by nightly (jobs/history.c),
+ * candidates by nightly's confirmation (jobs/confirm.c).
+ */
+static const struct {
+	const char *name, *columns;
+} tables[] = {
+	{ "runs",
+	  "id TEXT PRIMARY KEY, started TEXT, finished TEXT, accel TEXT,"
+	  " host TEXT" },
+	{ "cells",
+	  "run_id TEXT NOT NULL, id TEXT NOT NULL, kernel TEXT,"
+	  " kernel_hash TEXT, topology TEXT, workload TEXT, rep INTEGER,"
+	  " outcome TEXT, started TEXT, total_s REAL, boot_s REAL,"
+	  " PRIMARY KEY (run_id, id)" },
+	{ "nights",
+	  "id INTEGER PRIMARY KEY, tree TEXT, commit_id TEXT, subject TEXT,"
+	  " kernel TEXT, started TEXT, run_dir TEXT, verdict TEXT, host TEXT,"
+	  " accel TEXT" },
+	{ "night_metrics",
+	  "night INTEGER, grp TEXT, metric TEXT, n INTEGER, mean REAL,"
+	  " sd REAL" },
+	{ "candidates",
+	  "night INTEGER, grp TEXT, what TEXT, outcome TEXT, verdict TEXT,"
+	  " ref REAL, mean REAL, pct REAL, p REAL, na INTEGER, nb INTEGER,"
+	  " detect_p REAL, run_dir TEXT, ref_commit TEXT" },
+};
+
+/*
+ * The migrations: columns a table got after databases were written
+ * without them. An old database gets each (its old rows NULL there).
+ */
+static const struct {
+	const char *table, *column;
+} added[] = {
+	/* where a night's cells ran: NULL is a series of its own ("-") */
+	{ "nights", "host" },
+	{ "nights", "accel" },
+	/*
+	 * the commit a candidate's re-run took as its reference: NULL
+	 * rejects no change point (confirm_since())
+	 */
+	{ "candidates", "ref_commit" },
+};
 
 static bool ours(const char *name)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(tables); i++)
-		if (!strcmp(name, tables[i]))
+		if (!strcmp(name, tables[i].name))
 			return true;
 	return false;
 }
@@ -132,4 +178,114 @@ const char *resdb_path(sqlite3 *db)
 	const char *f = sqlite3_db_filename(db, "main");
 
 	return f && *f ? f : "wblab.db";
+}
+
+static int exec_sql(sqlite3 *db, const char *sql)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	error("%s: %s", resdb_path(db), msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+/* 1 if table has the column, 0 if not, -1 on an error. */
+static int has_column(sqlite3 *db, const char *table, const char *name)
+{
+	char *sql = xasprintf("PRAGMA table_info(%s)", table);
+	sqlite3_stmt *st;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		free(sql);
+		return error("%s: %s", resdb_path(db), sqlite3_errmsg(db));
+	}
+	while (!found && sqlite3_step(st) == SQLITE_ROW) {
+		const char *col = (const char *)sqlite3_column_text(st, 1);
+
+		found = col && !strcmp(col, name);
+	}
+	sqlite3_finalize(st);
+	free(sql);
+	return found;
+}
+
+static int add_columns(sqlite3 *db)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(added); i++) {
+		int has = has_column(db, added[i].table, added[i].column);
+		char *sql;
+		int ret;
+
+		if (has)
+			continue;
+		if (has < 0)
+			return -1;
+		sql = xasprintf("ALTER TABLE %s ADD COLUMN %s TEXT",
+				added[i].table, added[i].column);
+		ret = exec_sql(db, sql);
+		free(sql);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/*
+ * Nights recorded before the metric registry named their metrics by
+ * cell.json key (vmscan_write_file_direct, metrics.fio.0.write.bw_kib_s)
+ * and kept raw values: rename them and scale their figures to the row's
+ * unit, so a series goes on under one name.
+ */
+static int rename_old_metrics(sqlite3 *db)
+{
+	sqlite3_stmt *st, *up;
+	int ret = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT metric FROM night_metrics",
+			       -1, &st, NULL) != SQLITE_OK)
+		return error("%s: %s", resdb_path(db), sqlite3_errmsg(db));
+	if (sqlite3_prepare_v2(
+		    db,
+		    "UPDATE night_metrics SET metric = ?1,"
+		    " mean = mean * ?2, sd = sd * ?2 WHERE metric = ?3",
+		    -1, &up, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return error("%s: %s", resdb_path(db), sqlite3_errmsg(db));
+	}
+	while (!ret && sqlite3_step(st) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const struct metric *m = key ? metric_by_old_key(key) : NULL;
+
+		if (!m || !strcmp(m->name, key))
+			continue;
+		sqlite3_bind_text(up, 1, m->name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_double(up, 2, m->scale);
+		sqlite3_bind_text(up, 3, key, -1, SQLITE_TRANSIENT);
+		if (sqlite3_step(up) != SQLITE_DONE)
+			ret = error("%s: %s", resdb_path(db),
+				    sqlite3_errmsg(db));
+		sqlite3_reset(up);
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(up);
+	return ret;
+}
+
+int resdb_schema(sqlite3 *db)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(tables); i++) {
+		char *sql = xasprintf("CREATE TABLE IF NOT EXISTS %s (%s)",
+				      tables[i].name, tables[i].columns);
+		int ret = exec_sql(db, sql);
+
+		free(sql);
+		if (ret)
+			return -1;
+	}
+	if (add_columns(db))
+		return -1;
+	return rename_old_metrics(db);
 }

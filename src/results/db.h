@@ -30,6 +30,14 @@
  */
 sqlite3 *resdb_open(const char *path, bool create, bool readonly,
 		    struct strbuf *err);
+/*
+ * Make wblab.db's tables (runs, cells, nights, night_metrics, candidates:
+ * their columns are spelt in results/db.c only) where they are missing,
+ * and bring a database of an older wblab up to date: the columns added
+ * since (NULL in its old rows), the nights' metrics renamed to their
+ * registry names. Idempotent; -1 after an error naming the file.
+ */
+int resdb_schema(sqlite3 *db);
 /* The file of db, for messages ("RESULTS/wblab.db"). */
 const char *resdb_path(sqlite3 *db);
 

@@ -10,6 +10,7 @@
 
 #include "results/levers.h"
 #include "spec/matrix.h"
+#include "spec/specs.h"
 #include "util/fs.h"
 #include "util/log.h"
 
@@ -366,7 +367,7 @@ static int matrix_check(struct spec_file *sf, void *obj)
 	if (!m->reps)
 		m->reps = 1;
 	if (!m->image)
-		m->image = xstrdup("debian-12");
+		m->image = xstrdup(SPEC_DEFAULT_IMAGE);
 	if (!m->nr_sizes)
 		matrix_spec_add_size(m, 0, 0);
 	for (size_t i = 0; i < m->nr_sizes; i++)

@@ -7,6 +7,15 @@
 
 #include "spec/spec.h"
 
+/*
+ * The defaults where a spec or a command names none, spelt here only: the
+ * guest image (guests/debian-12.yaml) and the kernel spec whose .config a
+ * tree's build starts from (lab/kernels/6.1.yaml: run --tree, validate,
+ * bisect, nightly; --config-from overrides it).
+ */
+#define SPEC_DEFAULT_IMAGE "debian-12"
+#define SPEC_DEFAULT_CONFIG_FROM "6.1"
+
 /* guests/<name>.yaml: a guest root image built with debootstrap. */
 struct image_spec {
 	char *name;
