@@ -11,7 +11,8 @@
  *   kbuild-make.c     the build environment, make, progress while it runs
  *   kbuild-install.c  the source tree and its stamp, install into the cache
  *   kbuild-util.c     lab files, lock files, logged commands, why a build
- *                     failed (a leaf: it calls no other kbuild file)
+ *                     failed, a patch's lines (a leaf: it calls no other
+ *                     kbuild file)
  *   kbuild-tree.c     git sources built in place
  *   kbuild-modules.c  module variants of a prebuilt kernel
  */
@@ -79,6 +80,24 @@ void kb_fail(enum kbuild_fail kind, const char *patch, const char *fmt, ...)
 char *kb_fmt_secs(double secs);
 int kb_run_logged(const char *const *argv, const char *dir, const char **env,
 		  const char *log);
+/*
+ * The lines of a patch (a unified diff), walked in order: every line, and
+ * for a file line ("--- " old side, "+++ " new side) its path as written
+ * (a/, b/ or /dev/null kept) up to a tab or the line's end. The one
+ * reader of a patch's file lines (module variants, the configure digest,
+ * a failed hunk's header); quiet: what a path must be is the caller's
+ * rule. Start with { .at = text }; false at the end.
+ */
+struct kb_diff_line {
+	const char *at; /* where the walk goes on */
+	const char *line; /* this line, len bytes (no '\n') */
+	size_t len;
+	int nr; /* its 1-based number */
+	char side; /* '-', '+' on a file line, else 0 */
+	const char *path; /* a file line's, path_len bytes */
+	size_t path_len;
+};
+bool kb_diff_next(struct kb_diff_line *d);
 
 /*
  * kbuild-headers.c: /usr/src/linux-headers-<release> at Debian version

@@ -73,28 +73,26 @@ static void kmv_free(struct kmv *m)
 
 int kbuild_patch_files(const char *text, const char *name, struct strvec *files)
 {
-	const char *p = text;
-	int line = 0, ret = 0;
+	struct kb_diff_line d = { .at = text };
+	int ret = 0;
 
-	for (; *p; p = strchrnul(p, '\n') + !!*strchrnul(p, '\n')) {
-		const char *end = strchrnul(p, '\n'), *f = p + 4;
-		size_t len;
+	while (kb_diff_next(&d)) {
+		const char *f = d.path;
+		size_t len = d.path_len;
 		char *path;
 
-		line++;
-		if (strncmp(p, "+++ ", 4))
+		if (d.side != '+')
 			continue;
-		len = strcspn(f, "\t\n");
 		if (len >= 9 && !strncmp(f, "/dev/null", 9)) {
 			ret = error(
 				"%s:%d: a patch that deletes a file cannot make a module variant",
-				name, line);
+				name, d.nr);
 			continue;
 		}
 		if (len < 3 || strncmp(f, "b/", 2) || memmem(f, len, "..", 2)) {
 			ret = error(
 				"%s:%d: '%.*s' is not a b/PATH inside the tree",
-				name, line, (int)(end - f), f);
+				name, d.nr, (int)(d.len - 4), f);
 			continue;
 		}
 		path = xstrndup(f + 2, len - 2);

@@ -20,26 +20,25 @@
 static char *hunk_header(const char *patch, const char *file, int n)
 {
 	struct strbuf text = STRBUF_INIT;
-	char *save = NULL, *found = NULL;
+	char *found = NULL;
 	int in_file = 0, hunk = 0;
 
 	if (strbuf_read_file(&text, patch) < 0)
 		return NULL;
-	for (char *l = strtok_r(text.buf, "\n", &save); l && !found;
-	     l = strtok_r(NULL, "\n", &save)) {
-		const char *name;
-
-		if (skip_prefix(l, "+++ ", &name)) {
-			size_t len = strcspn(name, "\t");
+	for (struct kb_diff_line d = { .at = text.buf };
+	     !found && kb_diff_next(&d);) {
+		if (d.side == '+') {
 			/* -p1: drop the first component (b/). */
-			const char *slash = memchr(name, '/', len);
+			const char *slash = memchr(d.path, '/', d.path_len);
+			size_t len = d.path_len;
 
 			in_file = slash &&
-				  len - (slash + 1 - name) == strlen(file) &&
+				  len - (slash + 1 - d.path) == strlen(file) &&
 				  !memcmp(slash + 1, file, strlen(file));
 			hunk = 0;
-		} else if (in_file && starts_with(l, "@@ ") && ++hunk == n) {
-			found = xstrdup(l);
+		} else if (in_file && starts_with(d.line, "@@ ") &&
+			   ++hunk == n) {
+			found = xstrndup(d.line, d.len);
 		}
 	}
 	strbuf_release(&text);

@@ -56,29 +56,19 @@ int kb_patch_touches_kconfig(const char *patch)
 
 	if (strbuf_read_file(&sb, patch) < 0)
 		return -1;
-	for (const char *l = sb.buf; l && *l && !ret;) {
-		const char *nl = strchr(l, '\n');
-		size_t len = nl ? (size_t)(nl - l) : strlen(l);
+	for (struct kb_diff_line d = { .at = sb.buf };
+	     !ret && kb_diff_next(&d);) {
+		const char *p = d.path;
+		size_t pl = d.path_len;
 
-		if (len > 6 &&
-		    (!strncmp(l, "+++ ", 4) || !strncmp(l, "--- ", 4))) {
-			const char *p = l + 4;
-			size_t pl = len - 4;
-
-			/* strip a/ b/ and anything after a tab (dates) */
-			if (pl > 2 && (p[0] == 'a' || p[0] == 'b') &&
-			    p[1] == '/') {
-				p += 2;
-				pl -= 2;
-			}
-			for (size_t i = 0; i < pl; i++)
-				if (p[i] == '\t') {
-					pl = i;
-					break;
-				}
-			ret = kconfig_path(p, pl);
+		if (!d.side || d.len <= 6)
+			continue;
+		/* strip a/ b/ (the tab and the date after it are not in it) */
+		if (pl > 2 && (p[0] == 'a' || p[0] == 'b') && p[1] == '/') {
+			p += 2;
+			pl -= 2;
 		}
-		l = nl ? nl + 1 : NULL;
+		ret = kconfig_path(p, pl);
 	}
 	strbuf_release(&sb);
 	return ret;

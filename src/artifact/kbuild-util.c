@@ -97,3 +97,26 @@ const char *kbuild_fail_name(enum kbuild_fail kind)
 
 	return kind <= KBUILD_INFRA ? names[kind] : "?";
 }
+
+bool kb_diff_next(struct kb_diff_line *d)
+{
+	const char *end;
+
+	if (!d->at || !*d->at)
+		return false;
+	end = strchrnul(d->at, '\n');
+	d->line = d->at;
+	d->len = end - d->at;
+	d->at = *end ? end + 1 : end;
+	d->nr++;
+	d->side = 0;
+	d->path = NULL;
+	d->path_len = 0;
+	if (d->len >= 4 &&
+	    (!strncmp(d->line, "--- ", 4) || !strncmp(d->line, "+++ ", 4))) {
+		d->side = d->line[0] == '+' ? '+' : '-';
+		d->path = d->line + 4;
+		d->path_len = strcspn(d->path, "\t\n");
+	}
+	return true;
+}
