@@ -19,8 +19,10 @@
 #include "matrix/progress.h"
 #include "spec/hosts.h"
 #include "results/metric.h"
+#include "results/reader.h"
 #include "spec/matrix.h"
 #include "util/fs.h"
+#include "util/json.h"
 #include "util/log.h"
 #include "virt/virt.h"
 
@@ -708,6 +710,100 @@ START_TEST(full_disk_resume_hint)
 }
 END_TEST
 
+/* The engine takes RUN back and writes its spec and plan as recorded. */
+static void round_trip(const char *run)
+{
+	static const char *const not_taken[] = { "keep", "max_retries",
+						 "matrix_file" };
+	char *path = xasprintf("%s/run.json", run);
+	json_object *rec = json_object_from_file(path), *spec, *plan;
+	struct matrix_run r = { .run_dir = NULL };
+	struct engine e = { .r = &r };
+
+	ck_assert_ptr_nonnull(rec);
+	ck_assert_int_eq(engine_load_run(&e, run), 0);
+	spec = engine_spec_json(&e);
+	plan = engine_plan_json(&e);
+	json_object_object_foreach(json_path(rec, "spec"), key, val)
+	{
+		bool skip = false;
+
+		for (size_t i = 0; i < ARRAY_SIZE(not_taken); i++)
+			skip |= !strcmp(key, not_taken[i]);
+		if (!skip)
+			ck_assert_msg(json_object_equal(val,
+							json_path(spec, key)),
+				      "%s: spec.%s: %s, read back %s", run, key,
+				      json_object_to_json_string(val),
+				      json_object_to_json_string(
+					      json_path(spec, key)));
+	}
+	ck_assert_uint_eq(json_object_array_length(plan),
+			  json_object_array_length(json_path(rec, "plan")));
+	for (size_t i = 0; i < json_object_array_length(plan); i++) {
+		json_object *c =
+			json_object_array_get_idx(json_path(rec, "plan"), i);
+
+		json_object *got = json_object_array_get_idx(plan, i);
+
+		json_object_object_foreach(c, k2, v2)
+			ck_assert_msg(json_object_equal(v2, json_path(got, k2)),
+				      "%s: plan.%zu.%s", run, i, k2);
+	}
+	ck_assert_str_eq(r.run_id,
+			 json_object_get_string(json_path(rec, "run")));
+	json_object_put(spec);
+	json_object_put(plan);
+	json_object_put(rec);
+	matrix_spec_free(&e.m);
+	matrix_plan_free(&e.plan);
+	results_close_run(e.record);
+	free(e.record);
+	free(e.results_owned);
+	free(r.run_dir);
+	free(path);
+}
+
+/*
+ * --resume takes the run's spec and plan back from run.json through the
+ * typed record (results/cell.h struct run_spec): captured runs (one with
+ * exclude:), and one given thresholds and levers, read back as written.
+ */
+START_TEST(record_round_trip)
+{
+	char *src = testdata_path("report/lab-stall/run.json");
+	char *dir = xasprintf("%s/rt", tmpdir), *path;
+	json_object *rec = json_object_from_file(src), *th, *t, *lv;
+
+	char *lab = testdata_path("report/lab-stall");
+	char *ab = testdata_path("report/fsync/ab");
+
+	round_trip(lab);
+	round_trip(ab);
+	ck_assert_ptr_nonnull(rec);
+	th = json_object_new_object();
+	t = json_object_new_object();
+	json_object_object_add(t, "change_pct", json_object_new_double(30));
+	json_object_object_add(t, "bad", json_object_new_string("any"));
+	json_object_object_add(th, "reclaim-wr-direct", t);
+	json_object_object_add(json_path(rec, "spec"), "thresholds", th);
+	lv = json_object_new_array();
+	json_object_array_add(lv, json_object_new_string("default"));
+	json_object_array_add(lv, json_object_new_string("drop-caches"));
+	json_object_object_add(json_path(rec, "spec"), "levers", lv);
+	ck_assert_int_eq(mkdir_p(dir, 0755), 0);
+	path = xasprintf("%s/run.json", dir);
+	ck_assert_int_eq(json_object_to_file(path, rec), 0);
+	round_trip(dir);
+	json_object_put(rec);
+	free(path);
+	free(dir);
+	free(src);
+	free(lab);
+	free(ab);
+}
+END_TEST
+
 /*
  * The counts every progress line and the summary print: an infra-error is
  * the host's and counted apart; "not ok" is kernel outcomes only (it used
@@ -756,6 +852,7 @@ int main(void)
 	tcase_add_test(tc, corrupt_db_stops_the_run);
 	tcase_add_test(tc, exclude_applies_before_mount_check);
 	tcase_add_test(tc, full_disk_resume_hint);
+	tcase_add_test(tc, record_round_trip);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

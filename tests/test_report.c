@@ -354,6 +354,42 @@ START_TEST(test_infra_error_apart)
 }
 END_TEST
 
+/*
+ * The mail's Host line reads run.json's host through the typed run
+ * (results/cell.h struct run_host): a fact recorded as null or of another
+ * type is left out (a null one crashed the mail before: its string was
+ * NULL), the others as recorded.
+ */
+START_TEST(test_host_facts_typed)
+{
+	char *run = copy_run(AA1), *rp = xasprintf("%s/run.json", run);
+	json_object *rj = json_object_from_file(rp), *h;
+	struct strbuf mail = STRBUF_INIT;
+	struct report r;
+
+	ck_assert_ptr_nonnull(rj);
+	h = json_path(rj, "host");
+	json_object_object_add(h, "cpus", NULL);
+	json_object_object_add(h, "cpu", json_object_new_int(7));
+	json_object_object_add(h, "memory_mib", json_object_new_int(24105));
+	ck_assert_int_eq(json_object_to_file(rp, rj), 0);
+	report_init(&r, NULL);
+	load_abs(&r, run);
+	build(&r);
+	report_mail(&r, &mail);
+	ck_assert_msg(strstr(mail.buf, "\n  vm, 24105 MiB, host kernel "
+				       "6.18.44-fc-v1147, QEMU 7.2.22, "
+				       "libvirt 9.0.0, accel\n    tcg\n"),
+		      "%s", mail.buf);
+	report_release(&r);
+	json_object_put(rj);
+	rm_tree(run);
+	free(rp);
+	free(run);
+	strbuf_release(&mail);
+}
+END_TEST
+
 START_TEST(test_bad_run_dir)
 {
 	struct report r;
@@ -1176,6 +1212,7 @@ int main(void)
 	tcase_add_test(tc, test_mail_compact_column);
 	tcase_add_test(tc, test_mail_two_groups_fit);
 	tcase_add_test(tc, test_timeseries_one_parser);
+	tcase_add_test(tc, test_host_facts_typed);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

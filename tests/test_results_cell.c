@@ -140,7 +140,7 @@ START_TEST(test_run_fields)
 
 	run_result_decode(j, &r);
 	same_str(r.id, j, "run");
-	same_str(r.hostname, j, "host.hostname");
+	same_str(r.hostinfo.hostname, j, "host.hostname");
 	ck_assert_uint_eq(r.kernels.nr, 2);
 	ck_assert_str_eq(r.kernels.v[0], "6.1");
 	ck_assert_str_eq(r.kernels.v[1], "6.1-direct-writeback");

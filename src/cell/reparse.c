@@ -14,36 +14,26 @@
 #include "cell/reparse.h"
 #include "cell/results.h"
 #include "collect/console.h"
+#include "results/cell.h"
 #include "results/outcome.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
-
-static const char *str(json_object *o, const char *path)
-{
-	const char *s = json_object_get_string(json_path(o, path));
-
-	return s ? s : "";
-}
+#include "util/str.h"
 
 /* The console facts of a cell.json's recorded events. */
-static void old_console_facts(json_object *cell, struct cell_facts *f)
+static void old_console_facts(const struct cell_result *c, struct cell_facts *f)
 {
-	json_object *ev = json_path(cell, "events");
 	struct console_report con = { 0 };
-	size_t n = ev && json_object_is_type(ev, json_type_array) ?
-			   json_object_array_length(ev) :
-			   0;
 
-	con.kind = str(cell, "console_kind");
-	con.events = xzalloc((n ? n : 1) * sizeof(*con.events));
-	for (size_t i = 0; i < n; i++) {
-		json_object *e = json_object_array_get_idx(ev, i);
-
-		con.events[i].kind = str(e, "kind");
-		con.events[i].title = (char *)str(e, "title");
+	con.kind = str_or(c->console_kind, "");
+	con.events = xzalloc((c->nr_events ? c->nr_events : 1) *
+			     sizeof(*con.events));
+	for (size_t i = 0; i < c->nr_events; i++) {
+		con.events[i].kind = str_or(c->events[i].kind, "");
+		con.events[i].title = (char *)str_or(c->events[i].title, "");
 	}
-	con.nr_events = n;
+	con.nr_events = c->nr_events;
 	cell_facts_console(f, &con);
 	free(con.events);
 }
@@ -63,45 +53,46 @@ static void timeout_phase(const char *reason, char *buf, size_t len)
 }
 
 /* What cell_outcome() was told, as far as cell.json recorded it. */
-static void recorded_facts(json_object *cell, struct cell_facts *f, char *phase,
-			   size_t len)
+static void recorded_facts(const struct cell_result *c, struct cell_facts *f,
+			   char *phase, size_t len)
 {
-	const char *outcome = str(cell, "outcome");
-	const char *reason = str(cell, "outcome_reason");
+	const char *reason = str_or(c->reason, "");
 
-	f->hello = !outcome_is(outcome, OUTCOME_BOOT_FAILED);
+	f->hello =
+		!outcome_is(str_or(c->outcome_name, ""), OUTCOME_BOOT_FAILED);
 	f->boot_timeout = strstr(reason, "before the boot timeout") != NULL;
 	timeout_phase(reason, phase, len);
 	f->run_timeout = phase[0] != '\0';
 	f->timeout_phase = phase;
-	f->agent_status = str(cell, "agent.status");
+	f->agent_status = str_or(c->agent.status, "");
 	f->exited = f->agent_status[0] != '\0';
-	f->fail_phase = str(cell, "agent.phase");
-	f->fail_label = str(cell, "agent.label");
-	f->fail_rc = str(cell, "agent.rc");
+	f->fail_phase = str_or(c->agent.phase, "");
+	f->fail_label = str_or(c->agent.label, "");
+	f->fail_rc = str_or(c->agent.rc, "");
 }
 
 /* Errors only the live cell could see: keep them across a reparse. */
-static void keep_live_errors(json_object *old_m, json_object *m)
+static void keep_live_errors(const struct cell_result *c, json_object *m)
 {
-	static const char *const live[] = { "console", "channel" };
-	json_object *oe = json_path(old_m, "collector_errors");
-	json_object *ne = json_path(m, "collector_errors"), *v;
+	json_object *ne = json_path(m, "collector_errors");
 
-	for (size_t i = 0; i < ARRAY_SIZE(live); i++)
-		if (oe && ne && json_object_object_get_ex(oe, live[i], &v))
-			json_object_object_add(ne, live[i], json_object_get(v));
+	if (!ne)
+		return;
+	if (c->err_console)
+		json_put_str(ne, "console", c->err_console);
+	if (c->err_channel)
+		json_put_str(ne, "channel", c->err_channel);
 }
 
-static void decide_again(json_object *cell, struct console_report *con,
-			 struct reparse_result *r)
+static void decide_again(json_object *cell, const struct cell_result *c,
+			 struct console_report *con, struct reparse_result *r)
 {
 	struct cell_facts f = { 0 };
 	struct strbuf reason = STRBUF_INIT;
 	char phase[32];
 	enum cell_outcome o;
 
-	recorded_facts(cell, &f, phase, sizeof(phase));
+	recorded_facts(c, &f, phase, sizeof(phase));
 	cell_facts_console(&f, con);
 	o = cell_outcome(&f, &reason);
 	snprintf(r->new_outcome, sizeof(r->new_outcome), "%s", outcome_name(o));
@@ -138,6 +129,7 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 	char *con_path = xasprintf("%s/console.log", dir);
 	json_object *cell = json_from_file_capped(path, RESULTS_JSON_MAX);
 	json_object *cj, *ev, *files, *m;
+	struct cell_result *c = NULL;
 	struct cell_facts was = { 0 }, now = { 0 };
 	struct console_report con;
 	char *old_kind = NULL;
@@ -157,11 +149,12 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 			    open_regular_strerror(errno));
 		goto out;
 	}
+	c = cell_result_decode(cell);
 	snprintf(r->old_outcome, sizeof(r->old_outcome), "%s",
-		 str(cell, "outcome"));
+		 str_or(c->outcome_name, ""));
 	snprintf(r->new_outcome, sizeof(r->new_outcome), "%s", r->old_outcome);
-	old_kind = xstrdup(str(cell, "console_kind"));
-	old_console_facts(cell, &was);
+	old_kind = xstrdup(str_or(c->console_kind, ""));
+	old_console_facts(c, &was);
 	cell_facts_console(&now, &con);
 	r->kind_changed = strcmp(old_kind, con.kind) != 0;
 	r->console_changed = was.console_crash != now.console_crash ||
@@ -169,10 +162,10 @@ int cell_reparse(const char *dir, struct reparse_result *r, struct strbuf *note)
 	/* A host fault is not the console's to overrule. */
 	if (r->console_changed &&
 	    !outcome_is(r->old_outcome, OUTCOME_INFRA_ERROR))
-		decide_again(cell, &con, r);
+		decide_again(cell, c, &con, r);
 
 	m = results_metrics(dir);
-	keep_live_errors(json_path(cell, "metrics"), m);
+	keep_live_errors(c, m);
 	json_object_object_add(cell, "metrics", m);
 	json_object_object_add(cell, "console_kind",
 			       json_object_new_string(con.kind));
@@ -194,6 +187,7 @@ out:
 	if (fd >= 0)
 		close(fd);
 	console_report_free(&con);
+	cell_result_put(c);
 	json_object_put(cell);
 	free(old_kind);
 	free(path);

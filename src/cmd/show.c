@@ -235,7 +235,7 @@ static void print_header(const struct results_run *run, const struct show *s)
 
 	printf("run %s: %s x %s, accel %s\n", str_or(r->id, ""),
 	       str_or(r->topology, ""), str_or(r->workload, ""),
-	       str_or(r->accel, ""));
+	       str_or(r->hostinfo.accel, ""));
 	printf("\n%-20s %-3s %-12s", "kernel", "rep", "outcome");
 	for (size_t f = 0; f < s->nr_fig; f++)
 		printf(" %*s", width(s->fig[f]), s->fig[f]->name);
@@ -250,7 +250,7 @@ static void print_json(const struct results_run *run, struct show *s)
 	json_put_str(o, "run", str_or(r->id, ""));
 	json_put_str(o, "topology", str_or(r->topology, ""));
 	json_put_str(o, "workload", str_or(r->workload, ""));
-	json_put_str(o, "accel", str_or(r->accel, ""));
+	json_put_str(o, "accel", str_or(r->hostinfo.accel, ""));
 	json_object_object_add(o, "cells", s->cells_out);
 	json_object_object_add(o, "kernels", kernels_json(s));
 	puts(json_object_to_json_string_ext(

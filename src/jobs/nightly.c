@@ -224,8 +224,9 @@ static void night_host(struct night *n)
 	struct results_run run = { 0 };
 	const char *lab = "local";
 
-	if (!results_open_run(n->run_dir, &run, &err) && run.info.hostname)
-		lab = run.info.hostname;
+	if (!results_open_run(n->run_dir, &run, &err) &&
+	    run.info.hostinfo.hostname)
+		lab = run.info.hostinfo.hostname;
 	for (size_t i = 0; i < n->jr.pool.n; i++) {
 		const struct pool_cell *c = &n->jr.pool.v[i];
 		const char *name = c->cell->host ? c->cell->host : "local";

@@ -41,6 +41,7 @@
 #include "matrix/matrix.h"
 #include "matrix/progress.h"
 #include "results/db.h"
+#include "results/reader.h"
 #include "spec/hosts.h"
 #include "spec/specs.h"
 #include "util/devnodes.h"
@@ -301,7 +302,9 @@ static void engine_free(struct engine *e)
 	free(e->st);
 	free(e->infra);
 	free(e->exe);
-	json_object_put(e->record);
+	if (e->record)
+		results_close_run(e->record);
+	free(e->record);
 	free(e->results_owned);
 	if (e->db)
 		results_db_close(e->db);

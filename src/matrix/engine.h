@@ -22,6 +22,7 @@
 #include "virt/probe.h"
 
 struct cell_result;
+struct results_run;
 
 /* QEMU's own memory next to the guest's (TCG translation cache, devices). */
 #define QEMU_OVERHEAD_MIB 256
@@ -91,7 +92,7 @@ struct engine {
 	int lock_fd;
 	char *exe;
 	bool resuming;
-	json_object *record; /* run.json read back (resume) */
+	struct results_run *record; /* run.json read back (resume) */
 	char *results_owned;
 	int db_errors; /* records wblab.db refused: the run fails */
 };

@@ -190,138 +190,100 @@ json_object *engine_plan_json(const struct engine *e)
 	return a;
 }
 
-static const char *jstr(json_object *o, const char *path)
+static void list_from(struct spec_strlist *l, const struct strvec *v)
 {
-	json_object *v = json_path(o, path);
-
-	return v && json_object_is_type(v, json_type_string) ?
-		       json_object_get_string(v) :
-		       NULL;
+	for (size_t i = 0; i < v->nr; i++)
+		spec_strlist_add(l, v->v[i]);
 }
 
-static void list_from(struct spec_strlist *l, json_object *a)
+static void excludes_from(struct matrix_spec *m, const struct run_spec *s)
 {
-	size_t n = a && json_object_is_type(a, json_type_array) ?
-			   json_object_array_length(a) :
-			   0;
-
-	for (size_t i = 0; i < n; i++)
-		spec_strlist_add(l, json_object_get_string(
-					    json_object_array_get_idx(a, i)));
-}
-
-/* A run recorded before exclude: existed has none. */
-static void excludes_from(struct matrix_spec *m, json_object *a)
-{
-	size_t n = a && json_object_is_type(a, json_type_array) ?
-			   json_object_array_length(a) :
-			   0;
-
-	m->excludes = n ? xzalloc(n * sizeof(*m->excludes)) : NULL;
-	for (size_t i = 0; i < n; i++) {
-		json_object *x = json_object_array_get_idx(a, i);
-
-		list_from(&m->excludes[i].kernels, json_path(x, "kernels"));
+	m->excludes = s->nr_excludes ?
+			      xzalloc(s->nr_excludes * sizeof(*m->excludes)) :
+			      NULL;
+	for (size_t i = 0; i < s->nr_excludes; i++) {
+		list_from(&m->excludes[i].kernels, &s->excludes[i].kernels);
 		list_from(&m->excludes[i].topologies,
-			  json_path(x, "topologies"));
-		list_from(&m->excludes[i].workloads, json_path(x, "workloads"));
+			  &s->excludes[i].topologies);
+		list_from(&m->excludes[i].workloads, &s->excludes[i].workloads);
 	}
-	m->nr_excludes = n;
+	m->nr_excludes = s->nr_excludes;
 }
 
-static void spec_from(struct engine *e, json_object *spec)
+static void thresholds_from(struct matrix_spec *m, const struct run_spec *s)
+{
+	for (size_t i = 0; i < s->nr_thresholds; i++) {
+		const struct run_threshold *t = &s->thresholds[i];
+		const struct metric *row = metric_by_old_key(t->metric);
+
+		/* Recorded by a wblab with a metric this one lacks. */
+		if (!row) {
+			warn("run.json: spec.thresholds.%s: unknown metric, "
+			     "left out",
+			     t->metric);
+			continue;
+		}
+		m->thresholds =
+			xrealloc(m->thresholds, (m->nr_thresholds + 1) *
+							sizeof(*m->thresholds));
+		m->thresholds[m->nr_thresholds].row = row;
+		m->thresholds[m->nr_thresholds].metric = xstrdup(row->name);
+		m->thresholds[m->nr_thresholds].change_pct = t->change_pct;
+		m->thresholds[m->nr_thresholds].bad =
+			xstrdup(t->bad ? t->bad : "any");
+		m->nr_thresholds++;
+	}
+}
+
+static void spec_from(struct engine *e, const struct run_spec *s)
 {
 	struct matrix_spec *m = &e->m;
-	json_object *sizes = json_path(spec, "sizes"), *th;
-	size_t n = sizes ? json_object_array_length(sizes) : 0;
 
 	memset(m, 0, sizeof(*m));
-	m->name = xstrdup(jstr(spec, "matrix") ? jstr(spec, "matrix") : "run");
-	list_from(&m->kernels, json_path(spec, "kernels"));
-	list_from(&m->topologies, json_path(spec, "topologies"));
-	list_from(&m->workloads, json_path(spec, "workloads"));
+	m->name = xstrdup(s->matrix ? s->matrix : "run");
+	list_from(&m->kernels, &s->kernels);
+	list_from(&m->topologies, &s->topologies);
+	list_from(&m->workloads, &s->workloads);
 	/* A run from before the levers: none, every cell at the defaults. */
-	list_from(&m->levers, json_path(spec, "levers"));
-	m->reps = json_object_get_int64(json_path(spec, "reps"));
-	m->image = xstrdup(jstr(spec, "image") ? jstr(spec, "image") :
-						 SPEC_DEFAULT_IMAGE);
-	for (size_t i = 0; i < n; i++) {
-		json_object *z = json_object_array_get_idx(sizes, i);
-
-		matrix_spec_add_size(
-			m, json_object_get_int64(json_path(z, "memory_mib")),
-			json_object_get_int64(json_path(z, "vcpus")));
-	}
+	list_from(&m->levers, &s->levers);
+	m->reps = s->reps;
+	m->image = xstrdup(s->image ? s->image : SPEC_DEFAULT_IMAGE);
+	for (size_t i = 0; i < s->nr_sizes; i++)
+		matrix_spec_add_size(m, s->sizes[i].memory_mib,
+				     s->sizes[i].vcpus);
 	if (!m->nr_sizes)
 		matrix_spec_add_size(m, 0, 0);
-	excludes_from(m, json_path(spec, "exclude"));
-	th = json_path(spec, "thresholds");
-	if (th && json_object_is_type(th, json_type_object)) {
-		json_object_object_foreach(th, key, val)
-		{
-			const struct metric *row = metric_by_old_key(key);
-
-			/* Recorded by a wblab with a metric this one lacks. */
-			if (!row) {
-				warn("run.json: spec.thresholds.%s: unknown "
-				     "metric, left out",
-				     key);
-				continue;
-			}
-			m->thresholds = xrealloc(m->thresholds,
-						 (m->nr_thresholds +
-						  1) * sizeof(*m->thresholds));
-			m->thresholds[m->nr_thresholds].row = row;
-			m->thresholds[m->nr_thresholds].metric =
-				xstrdup(row->name);
-			m->thresholds[m->nr_thresholds].change_pct =
-				json_object_get_double(
-					json_path(val, "change_pct"));
-			m->thresholds[m->nr_thresholds].bad = xstrdup(
-				jstr(val, "bad") ? jstr(val, "bad") : "any");
-			m->nr_thresholds++;
-		}
-	}
+	excludes_from(m, s);
+	thresholds_from(m, s);
 	/* Options that shape results stay those the run started with. */
-	e->o.timeout = json_object_get_int(json_path(spec, "timeout_s"));
-	if (json_path(spec, "boot_timeout_s"))
-		e->o.boot_timeout =
-			json_object_get_int(json_path(spec, "boot_timeout_s"));
-	e->o.deadline = json_object_get_int(json_path(spec, "deadline_s"));
-	if (jstr(spec, "accel_wanted"))
-		e->o.accel = jstr(spec, "accel_wanted");
-	if (jstr(spec, "cmdline_extra") && *jstr(spec, "cmdline_extra"))
-		e->o.cmdline_extra = jstr(spec, "cmdline_extra");
-	e->r->seed = strtoull(jstr(spec, "seed") ? jstr(spec, "seed") : "0",
-			      NULL, 10);
+	e->o.timeout = s->timeout_s;
+	if (s->boot_timeout_s >= 0)
+		e->o.boot_timeout = s->boot_timeout_s;
+	e->o.deadline = s->deadline_s;
+	if (s->accel_wanted)
+		e->o.accel = s->accel_wanted;
+	if (s->cmdline_extra && *s->cmdline_extra)
+		e->o.cmdline_extra = s->cmdline_extra;
+	e->r->seed = strtoull(s->seed ? s->seed : "0", NULL, 10);
 }
 
-static void plan_from(struct matrix_plan *p, json_object *a)
+static void plan_from(struct matrix_plan *p, const struct run_spec *s)
 {
-	size_t n = a && json_object_is_type(a, json_type_array) ?
-			   json_object_array_length(a) :
-			   0;
-
 	memset(p, 0, sizeof(*p));
-	p->cells = xzalloc((n + 1) * sizeof(*p->cells));
-	for (size_t i = 0; i < n; i++) {
-		json_object *o = json_object_array_get_idx(a, i);
-		struct matrix_cell *c = &p->cells[p->n];
+	p->cells = xzalloc((s->nr_plan + 1) * sizeof(*p->cells));
+	for (size_t i = 0; i < s->nr_plan; i++) {
+		const struct run_plan_entry *o = &s->plan[i];
+		struct matrix_cell *c = &p->cells[p->n++];
 
-		if (!jstr(o, "id") || !jstr(o, "kernel") ||
-		    !jstr(o, "topology") || !jstr(o, "workload"))
-			continue;
-		c->id = xstrdup(jstr(o, "id"));
-		c->kernel = xstrdup(jstr(o, "kernel"));
-		c->topology = xstrdup(jstr(o, "topology"));
-		c->workload = xstrdup(jstr(o, "workload"));
-		c->rep = json_object_get_int(json_path(o, "rep"));
-		c->memory = json_object_get_int64(json_path(o, "memory_mib"));
-		c->vcpus = json_object_get_int64(json_path(o, "vcpus"));
-		c->levers = xstrdup(jstr(o, "levers") ? jstr(o, "levers") :
-							"default");
-		c->block = json_object_get_int(json_path(o, "block"));
-		p->n++;
+		c->id = xstrdup(o->id);
+		c->kernel = xstrdup(o->kernel);
+		c->topology = xstrdup(o->topology);
+		c->workload = xstrdup(o->workload);
+		c->rep = o->rep;
+		c->memory = o->memory_mib;
+		c->vcpus = o->vcpus;
+		c->levers = xstrdup(o->levers ? o->levers : "default");
+		c->block = o->block;
 	}
 }
 
@@ -343,31 +305,31 @@ static json_object *read_record(const char *run_dir)
 
 int engine_load_run(struct engine *e, const char *run_dir)
 {
-	json_object *o = read_record(run_dir);
-	const char *id = o ? jstr(o, "run") : NULL;
-	json_object *spec = o ? json_path(o, "spec") : NULL;
+	struct results_run *rr = xzalloc(sizeof(*rr));
+	struct strbuf err = STRBUF_INIT;
+	const struct run_result *r = &rr->info;
 	size_t len = strlen(run_dir);
 
-	if (!o)
-		return -1;
-	if (!id || !spec || !json_path(o, "plan") ||
-	    !json_path(spec, "topologies")) {
+	if (results_open_run(run_dir, rr, &err)) {
+		error("%s", err.buf);
+		goto fail;
+	}
+	if (!r->id || !r->spec.recorded) {
 		error("%s/run.json: not a matrix run's record (no run, spec "
 		      "or plan)",
 		      run_dir);
-		json_object_put(o);
-		return -1;
+		goto fail;
 	}
-	snprintf(e->r->run_id, sizeof(e->r->run_id), "%s", id);
+	snprintf(e->r->run_id, sizeof(e->r->run_id), "%s", r->id);
 	while (len > 1 && run_dir[len - 1] == '/')
 		len--;
 	e->r->run_dir = xstrndup(run_dir, len);
 	snprintf(e->started, sizeof(e->started), "%s",
-		 jstr(o, "started") ? jstr(o, "started") : "");
-	if (jstr(o, "command"))
+		 r->started ? r->started : "");
+	if (r->command)
 		e->o.command = "matrix";
-	spec_from(e, spec);
-	plan_from(&e->plan, json_path(o, "plan"));
+	spec_from(e, &r->spec);
+	plan_from(&e->plan, &r->spec);
 	e->plan.seed = e->r->seed;
 	/* The results dir is the run dir's parent (wblab.db lives there). */
 	{
@@ -379,11 +341,17 @@ int engine_load_run(struct engine *e, const char *run_dir)
 		e->o.results = e->results_owned;
 	}
 	/*
-	 * The strings e->o points at live in o: keep it for the engine's
-	 * lifetime.
+	 * The strings e->o points at live in the decoded record: keep it
+	 * for the engine's lifetime.
 	 */
-	e->record = o;
+	e->record = rr;
+	strbuf_release(&err);
 	return 0;
+fail:
+	results_close_run(rr);
+	free(rr);
+	strbuf_release(&err);
+	return -1;
 }
 
 void engine_plan_append(struct matrix_plan *p, struct matrix_plan *more)

@@ -193,6 +193,7 @@ int report_load_run(struct report *r, const char *dir, struct strbuf *err)
 	run->real = xstrdup(rr.real);
 	run->id = dup_or_empty(rr.info.id);
 	run->host = json_object_get(rr.info.host);
+	run_host_copy(&run->facts, &rr.info.hostinfo);
 	r->runs = xrealloc(r->runs, (r->nr_runs + 1) * sizeof(*r->runs));
 	r->runs[r->nr_runs++] = run;
 	l.run = run;
@@ -235,6 +236,7 @@ void report_free_cells(struct report *r)
 	r->nr_cells = 0;
 	for (size_t i = 0; i < r->nr_runs; i++) {
 		json_object_put(r->runs[i]->host);
+		run_host_release(&r->runs[i]->facts);
 		free(r->runs[i]->id);
 		free(r->runs[i]->dir);
 		free(r->runs[i]->real);

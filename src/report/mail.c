@@ -494,41 +494,44 @@ static void group_section(struct strbuf *out, const struct report *r,
 }
 
 /* "LABEL VALUE" for each host fact run.json has; absent ones are left out. */
-static void host_fact(struct strbuf *line, const struct rpt_run *run,
-		      const char *key, const char *fmt)
+static void host_fact(struct strbuf *line, const char *fmt, const char *v)
 {
-	json_object *v;
 	char buf[160];
 
-	if (!run->host || !json_object_object_get_ex(run->host, key, &v) ||
-	    !*json_object_get_string(v))
+	if (!v || !*v)
 		return;
-	if (strstr(key, "_version")) {
-		long long x = json_object_get_int64(v);
+	mail_ascii(buf, sizeof(buf), v, sizeof(buf) - 1);
+	strbuf_addstr(line, line->len ? ", " : "");
+	strbuf_addf(line, fmt, buf);
+}
 
+/* A count, or a version as libvirt gives it (7002022: 7.2.22). */
+static void host_num(struct strbuf *line, const char *fmt, long long x,
+		     bool version)
+{
+	char buf[64];
+
+	if (x >= 0 && version)
 		snprintf(buf, sizeof(buf), "%lld.%lld.%lld", x / 1000000,
 			 x / 1000 % 1000, x % 1000);
-	} else {
-		mail_ascii(buf, sizeof(buf), json_object_get_string(v),
-			   sizeof(buf) - 1);
-	}
-	if (line->len)
-		strbuf_addstr(line, ", ");
-	strbuf_addf(line, fmt, buf);
+	else if (x >= 0)
+		snprintf(buf, sizeof(buf), "%lld", x);
+	host_fact(line, fmt, x >= 0 ? buf : NULL);
 }
 
 static void host_line(struct strbuf *out, const struct rpt_run *run)
 {
+	const struct run_host *h = &run->facts;
 	struct strbuf line = STRBUF_INIT;
 
-	host_fact(&line, run, "hostname", "%s");
-	host_fact(&line, run, "cpu", "%s");
-	host_fact(&line, run, "cpus", "%s CPUs");
-	host_fact(&line, run, "memory_mib", "%s MiB");
-	host_fact(&line, run, "kernel", "host kernel %s");
-	host_fact(&line, run, "qemu_version", "QEMU %s");
-	host_fact(&line, run, "libvirt_version", "libvirt %s");
-	host_fact(&line, run, "accel", "accel %s");
+	host_fact(&line, "%s", h->hostname);
+	host_fact(&line, "%s", h->cpu);
+	host_num(&line, "%s CPUs", h->cpus, false);
+	host_num(&line, "%s MiB", h->memory_mib, false);
+	host_fact(&line, "host kernel %s", h->kernel);
+	host_num(&line, "QEMU %s", h->qemu_version, true);
+	host_num(&line, "libvirt %s", h->libvirt_version, true);
+	host_fact(&line, "accel %s", h->accel);
 	mail_wrap(out, "  ", 4, line.buf);
 	strbuf_release(&line);
 }

@@ -22,6 +22,7 @@
 #include <stdio.h>
 
 #include "decide/verdict.h"
+#include "results/cell.h"
 #include "results/metric.h"
 #include "stats/stats.h"
 #include "util/strbuf.h"
@@ -46,7 +47,8 @@ const char *rpt_test_text(enum rpt_test t);
 struct rpt_run {
 	char *id, *dir;
 	char *real; /* its real path: R, R/ and a link to R are one run */
-	json_object *host; /* run.json host, owned */
+	json_object *host; /* run.json host, owned (the report copies it) */
+	struct run_host facts; /* the same, decoded (results/cell.h) */
 };
 
 struct rpt_event {

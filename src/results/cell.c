@@ -18,20 +18,10 @@
 #define CELL_LIST_MAX 100000
 #define CELL_PRIMARY_MAX 64
 
-static char *dup_at(json_object *o, const char *path)
-{
-	const char *s = json_str_at(o, path);
-
-	return s ? xstrdup(s) : NULL;
-}
-
 /* The array at path, its length capped. */
 static size_t list_at(json_object *o, const char *path, json_object **a)
 {
-	size_t n = json_len_at(o, path);
-
-	*a = json_array_at(o, path);
-	return n < CELL_LIST_MAX ? n : CELL_LIST_MAX;
+	return json_list_at(o, path, CELL_LIST_MAX, a);
 }
 
 static void decode_events(struct cell_result *c, json_object *cell)
@@ -44,9 +34,9 @@ static void decode_events(struct cell_result *c, json_object *cell)
 		json_object *e = json_object_array_get_idx(a, i);
 		struct cell_event *d = &c->events[c->nr_events++];
 
-		d->kind = dup_at(e, "kind");
-		d->title = dup_at(e, "title");
-		d->victim = dup_at(e, "victim");
+		d->kind = json_dup_at(e, "kind");
+		d->title = json_dup_at(e, "title");
+		d->victim = json_dup_at(e, "victim");
 		d->ended_s = json_int_at(e, "ended_after_s", -1);
 		d->io_errors = json_int_at(e, "io_errors_before_end", 0);
 		d->line = json_int_at(e, "line", 0);
@@ -58,16 +48,16 @@ static void decode_blocked(struct cell_result *c, json_object *cell)
 	json_object *a;
 	size_t n = list_at(cell, "metrics.blocked.tasks", &a);
 
-	c->blocked_when = dup_at(cell, "metrics.blocked.when");
+	c->blocked_when = json_dup_at(cell, "metrics.blocked.when");
 	c->blocked_count = json_int_at(cell, "metrics.blocked.count", 0);
 	c->blocked = n ? xzalloc(n * sizeof(*c->blocked)) : NULL;
 	for (size_t i = 0; i < n; i++) {
 		json_object *t = json_object_array_get_idx(a, i);
 		struct cell_blocked *d = &c->blocked[c->nr_blocked++];
 
-		d->comm = dup_at(t, "comm");
-		d->wait = dup_at(t, "wait");
-		d->work = dup_at(t, "work");
+		d->comm = json_dup_at(t, "comm");
+		d->wait = json_dup_at(t, "wait");
+		d->work = json_dup_at(t, "work");
 		d->pid = json_int_at(t, "pid", 0);
 	}
 }
@@ -84,7 +74,7 @@ static void decode_chain(struct cell_result *c, json_object *cell)
 
 		d->depth = json_int_at(f, "depth", 0);
 		d->size = json_int_at(f, "size", 0);
-		d->location = dup_at(f, "location");
+		d->location = json_dup_at(f, "location");
 	}
 }
 
@@ -105,14 +95,14 @@ static void decode_primary(struct cell_result *c, json_object *cell)
 
 static void decode_kernel(struct cell_kernel *k, json_object *cell)
 {
-	k->name = dup_at(cell, "kernel.name");
-	k->hash = dup_at(cell, "kernel.hash");
-	k->version = dup_at(cell, "kernel.version");
-	k->release = dup_at(cell, "kernel.guest_release");
-	k->origin = dup_at(cell, "kernel.origin");
-	k->source = dup_at(cell, "kernel.source");
-	k->patches = dup_at(cell, "kernel.patches");
-	k->cmdline = dup_at(cell, "kernel.cmdline");
+	k->name = json_dup_at(cell, "kernel.name");
+	k->hash = json_dup_at(cell, "kernel.hash");
+	k->version = json_dup_at(cell, "kernel.version");
+	k->release = json_dup_at(cell, "kernel.guest_release");
+	k->origin = json_dup_at(cell, "kernel.origin");
+	k->source = json_dup_at(cell, "kernel.source");
+	k->patches = json_dup_at(cell, "kernel.patches");
+	k->cmdline = json_dup_at(cell, "kernel.cmdline");
 }
 
 static void decode_metrics(struct cell_result *c, json_object *cell)
@@ -131,24 +121,30 @@ struct cell_result *cell_result_decode(json_object *cell)
 	struct cell_result *c = xzalloc(sizeof(*c));
 
 	c->refs = 1;
-	c->id = dup_at(cell, "cell");
-	c->run = dup_at(cell, "run");
+	c->id = json_dup_at(cell, "cell");
+	c->run = json_dup_at(cell, "run");
 	decode_kernel(&c->kernel, cell);
-	c->topology = dup_at(cell, "topology.name");
-	c->workload = dup_at(cell, "workload");
-	c->accel = dup_at(cell, "accel");
-	c->host = dup_at(cell, "host");
+	c->topology = json_dup_at(cell, "topology.name");
+	c->workload = json_dup_at(cell, "workload");
+	c->accel = json_dup_at(cell, "accel");
+	c->host = json_dup_at(cell, "host");
 	c->memory_mib = json_int_at(cell, "memory_mib", 0);
 	c->vcpus = json_int_at(cell, "vcpus", 0);
 	c->rep = json_int_at(cell, "rep", 0);
 	c->slot = json_int_at(cell, "slot", 0);
 	c->attempt = json_int_at(cell, "attempt", 0);
-	c->outcome_name = dup_at(cell, "outcome");
+	c->outcome_name = json_dup_at(cell, "outcome");
 	c->outcome = outcome_parse(c->outcome_name);
-	c->reason = dup_at(cell, "outcome_reason");
-	c->console_kind = dup_at(cell, "console_kind");
+	c->reason = json_dup_at(cell, "outcome_reason");
+	c->console_kind = json_dup_at(cell, "console_kind");
+	c->agent.status = json_dup_at(cell, "agent.status");
+	c->agent.phase = json_dup_at(cell, "agent.phase");
+	c->agent.label = json_dup_at(cell, "agent.label");
+	c->agent.rc = json_dup_at(cell, "agent.rc");
+	c->err_console = json_dup_at(cell, "metrics.collector_errors.console");
+	c->err_channel = json_dup_at(cell, "metrics.collector_errors.channel");
 	c->levers = levers_cell_key(cell);
-	c->timings.started = dup_at(cell, "timings.started");
+	c->timings.started = json_dup_at(cell, "timings.started");
 	c->timings.total_s = json_num_at(cell, "timings.total_s");
 	c->timings.boot_s = json_num_at(cell, "timings.boot_s");
 	c->timings.workload_s = json_num_at(cell, "timings.workload_s");
@@ -209,6 +205,12 @@ static void free_strings(struct cell_result *c)
 		&c->outcome_name,
 		&c->reason,
 		&c->console_kind,
+		&c->agent.status,
+		&c->agent.phase,
+		&c->agent.label,
+		&c->agent.rc,
+		&c->err_console,
+		&c->err_channel,
 		&c->timings.started,
 		&c->levers,
 		&c->blocked_when,
@@ -229,6 +231,41 @@ void cell_result_put(struct cell_result *c)
 	free(c);
 }
 
+static void host_decode(json_object *h, struct run_host *d)
+{
+	d->hostname = json_dup_at(h, "hostname");
+	d->accel = json_dup_at(h, "accel");
+	d->cpu = json_dup_at(h, "cpu");
+	d->kernel = json_dup_at(h, "kernel");
+	d->cpus = json_int_at(h, "cpus", -1);
+	d->memory_mib = json_int_at(h, "memory_mib", -1);
+	d->qemu_version = json_int_at(h, "qemu_version", -1);
+	d->libvirt_version = json_int_at(h, "libvirt_version", -1);
+}
+
+static char *dup_or_null(const char *s)
+{
+	return s ? xstrdup(s) : NULL;
+}
+
+void run_host_copy(struct run_host *dst, const struct run_host *src)
+{
+	*dst = *src;
+	dst->hostname = dup_or_null(src->hostname);
+	dst->accel = dup_or_null(src->accel);
+	dst->cpu = dup_or_null(src->cpu);
+	dst->kernel = dup_or_null(src->kernel);
+}
+
+void run_host_release(struct run_host *h)
+{
+	free(h->hostname);
+	free(h->accel);
+	free(h->cpu);
+	free(h->kernel);
+	memset(h, 0, sizeof(*h));
+}
+
 void run_result_decode(json_object *run, struct run_result *r)
 {
 	json_object *ks, *cells;
@@ -237,13 +274,15 @@ void run_result_decode(json_object *run, struct run_result *r)
 	size_t n = json_len_at(run, "cells");
 
 	memset(r, 0, sizeof(*r));
-	r->id = dup_at(run, "run");
-	r->hostname = dup_at(run, "host.hostname");
-	r->accel = dup_at(run, "host.accel");
-	r->topology = dup_at(run, "spec.topology");
-	r->workload = dup_at(run, "spec.workload");
-	r->image = dup_at(run, "spec.image");
-	r->cmdline_extra = dup_at(run, "spec.cmdline_extra");
+	r->id = json_dup_at(run, "run");
+	r->started = json_dup_at(run, "started");
+	r->command = json_dup_at(run, "command");
+	run_spec_decode(run, &r->spec);
+	host_decode(json_path(run, "host"), &r->hostinfo);
+	r->topology = json_dup_at(run, "spec.topology");
+	r->workload = json_dup_at(run, "spec.workload");
+	r->image = json_dup_at(run, "spec.image");
+	r->cmdline_extra = json_dup_at(run, "spec.cmdline_extra");
 	r->host = json_object_get(json_path(run, "host"));
 	strvec_init(&r->kernels);
 	for (size_t i = 0; i < nk; i++) {
@@ -259,10 +298,10 @@ void run_result_decode(json_object *run, struct run_result *r)
 		json_object *e = json_object_array_get_idx(cells, i);
 		struct run_entry *d = &r->cells[r->nr_cells++];
 
-		d->id = dup_at(e, "id");
-		d->dir = dup_at(e, "dir");
-		d->kernel = dup_at(e, "kernel");
-		d->outcome = dup_at(e, "outcome");
+		d->id = json_dup_at(e, "id");
+		d->dir = json_dup_at(e, "dir");
+		d->kernel = json_dup_at(e, "kernel");
+		d->outcome = json_dup_at(e, "outcome");
 		d->rep = json_int_at(e, "rep", 0);
 	}
 }
@@ -279,8 +318,10 @@ void run_result_release(struct run_result *r)
 	strvec_clear(&r->kernels);
 	json_object_put(r->host);
 	free(r->id);
-	free(r->hostname);
-	free(r->accel);
+	run_host_release(&r->hostinfo);
+	run_spec_release(&r->spec);
+	free(r->started);
+	free(r->command);
 	free(r->topology);
 	free(r->workload);
 	free(r->image);

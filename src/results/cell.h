@@ -51,6 +51,11 @@ struct cell_timings {
 	double total_s, boot_s, workload_s; /* NAN when absent */
 };
 
+/* What the agent said of the failed step (cell.json "agent"). */
+struct cell_agent {
+	char *status, *phase, *label, *rc; /* rc as a string: "124" */
+};
+
 struct cell_result {
 	int refs; /* cell_result_get() / cell_result_put() */
 	char *id, *run; /* "cell", "run" */
@@ -62,6 +67,13 @@ struct cell_result {
 	int outcome;
 	char *reason; /* outcome_reason */
 	char *console_kind;
+	struct cell_agent agent;
+	/*
+	 * metrics.collector_errors.console and .channel: what only the live
+	 * cell saw (its console stream, the agent's channel), which a
+	 * reparse keeps
+	 */
+	char *err_console, *err_channel;
 	char *levers; /* levers_cell_key(): what the cell ran with */
 	struct strvec primary; /* workload_primary: registry row names */
 	struct cell_timings timings;
@@ -99,9 +111,64 @@ struct run_entry {
 	long long rep;
 };
 
+/* run.json's "host": where the run's cells ran (the mail's Host line). */
+struct run_host {
+	char *hostname, *accel, *cpu, *kernel; /* NULL: not recorded */
+	long long cpus, memory_mib; /* -1: not recorded */
+	long long qemu_version, libvirt_version; /* 7002022: 7.2.22; -1 */
+};
+
+void run_host_copy(struct run_host *dst, const struct run_host *src);
+void run_host_release(struct run_host *h);
+
+/*
+ * run.json's "spec" and "plan": what a matrix run was asked, as it
+ * recorded it (the engine's --resume takes them back). Lists hold the
+ * string elements; numbers absent are 0 (boot_timeout_s: -1).
+ */
+struct run_size {
+	long long memory_mib, vcpus;
+};
+
+struct run_exclude {
+	struct strvec kernels, topologies, workloads;
+};
+
+struct run_threshold {
+	char *metric; /* the key as recorded (metric_by_old_key()) */
+	double change_pct; /* 0 when absent */
+	char *bad; /* NULL when absent */
+};
+
+struct run_plan_entry {
+	char *id, *kernel, *topology, *workload, *levers;
+	long long rep, memory_mib, vcpus, block;
+};
+
+struct run_spec {
+	bool recorded; /* spec, spec.topologies and plan are there */
+	char *matrix, *image, *accel_wanted, *cmdline_extra, *seed;
+	struct strvec kernels, topologies, workloads, levers;
+	long long reps, timeout_s, boot_timeout_s, deadline_s;
+	struct run_size *sizes;
+	size_t nr_sizes;
+	struct run_exclude *excludes;
+	size_t nr_excludes;
+	struct run_threshold *thresholds;
+	size_t nr_thresholds;
+	struct run_plan_entry *plan; /* entries with id, kernel, topology
+				      * and workload */
+	size_t nr_plan;
+};
+
+void run_spec_decode(json_object *run, struct run_spec *s);
+void run_spec_release(struct run_spec *s);
+
 struct run_result {
 	char *id; /* "run" */
-	char *hostname, *accel; /* host.hostname, host.accel */
+	char *started, *command; /* NULL when absent */
+	struct run_spec spec;
+	struct run_host hostinfo; /* host.hostname, host.accel, ... */
 	char *topology, *workload; /* spec.topology, spec.workload */
 	char *image, *cmdline_extra; /* spec.image, spec.cmdline_extra */
 	json_object *host; /* "host" as recorded (a report copies it), or NULL */

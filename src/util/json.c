@@ -195,6 +195,22 @@ size_t json_len_at(json_object *o, const char *path)
 	return a ? json_object_array_length(a) : 0;
 }
 
+size_t json_list_at(json_object *o, const char *path, size_t max,
+		    json_object **a)
+{
+	size_t n = json_len_at(o, path);
+
+	*a = json_array_at(o, path);
+	return n < max ? n : max;
+}
+
+char *json_dup_at(json_object *o, const char *path)
+{
+	const char *s = json_str_at(o, path);
+
+	return s ? xstrdup(s) : NULL;
+}
+
 /* v made strict in place, or its replacement (NULL for a non-finite number). */
 static json_object *strict_value(json_object *v, bool *replace)
 {

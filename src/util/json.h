@@ -44,7 +44,11 @@ json_object *json_path(json_object *o, const char *path);
  *                  from elsewhere is no measurement either;
  *   json_int_at:   an int (a double truncated), or def;
  *   json_bool_at:  a boolean, or def;
- *   json_array_at: an array, or NULL (json_len_at: its length, or 0).
+ *   json_array_at: an array, or NULL (json_len_at: its length, or 0;
+ *                  json_list_at: the array in *a and its length, at
+ *                  most max: past that a file from elsewhere is not
+ *                  believed);
+ *   json_dup_at:   json_str_at's string copied, or NULL.
  */
 const char *json_str_at(json_object *o, const char *path);
 double json_num_at(json_object *o, const char *path);
@@ -52,6 +56,9 @@ long long json_int_at(json_object *o, const char *path, long long def);
 bool json_bool_at(json_object *o, const char *path, bool def);
 json_object *json_array_at(json_object *o, const char *path);
 size_t json_len_at(json_object *o, const char *path);
+size_t json_list_at(json_object *o, const char *path, size_t max,
+		    json_object **a);
+char *json_dup_at(json_object *o, const char *path);
 
 /*
  * Make o strict JSON that every reader takes (Python's json, jq): a
