@@ -14,6 +14,24 @@ static bool eq(const char *a, const char *b)
 	return a && b && !strcmp(a, b);
 }
 
+/*
+ * After a timer (a phase's, the cell's deadline): the console's hang
+ * report makes it hung. A timer is not evidence: without the kernel's own
+ * hang report a slow or stuck host looks the same.
+ */
+static enum cell_outcome hang_or_host(const struct cell_facts *f,
+				      const char *title, struct strbuf *r)
+{
+	if (f->console_hang) {
+		strbuf_addf(r, "; console: %s", title);
+		return OUTCOME_HUNG;
+	}
+	strbuf_addstr(
+		r,
+		"; no hang evidence on the console (hung task, soft lockup, RCU stall, stall watcher): host suspect");
+	return OUTCOME_INFRA_ERROR;
+}
+
 enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 {
 	const char *title = f->console_title ? f->console_title : "";
@@ -33,14 +51,7 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 		strbuf_addstr(
 			r,
 			"the cell's overall deadline passed before the agent reported in");
-		if (f->console_hang) {
-			strbuf_addf(r, "; console: %s", title);
-			return OUTCOME_HUNG;
-		}
-		strbuf_addstr(
-			r,
-			"; no hang evidence on the console (hung task, soft lockup, RCU stall, stall watcher): host suspect");
-		return OUTCOME_INFRA_ERROR;
+		return hang_or_host(f, title, r);
 	}
 	/*
 	 * A boot still printing when the boot timer fired is a host too slow
@@ -84,18 +95,7 @@ enum cell_outcome cell_outcome(const struct cell_facts *f, struct strbuf *r)
 				f->timeout_phase && *f->timeout_phase ?
 					f->timeout_phase :
 					"run");
-		if (f->console_hang) {
-			strbuf_addf(r, "; console: %s", title);
-			return OUTCOME_HUNG;
-		}
-		/*
-		 * A timer is not evidence: without the kernel's own hang
-		 * report a slow or stuck host looks the same.
-		 */
-		strbuf_addstr(
-			r,
-			"; no hang evidence on the console (hung task, soft lockup, RCU stall, stall watcher): host suspect");
-		return OUTCOME_INFRA_ERROR;
+		return hang_or_host(f, title, r);
 	}
 	/*
 	 * Garbage on the channel from a guest whose console shows no crash

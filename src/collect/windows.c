@@ -121,14 +121,23 @@ void windows_mark_kswapd(struct windows *w, int pid)
 	get(w, pid)->kswapd = true;
 }
 
-void windows_begin(struct windows *w, int pid, double ts, enum wkind kind)
+/* pid's windows at an event at ts of kind (a kswapd's marks it one). */
+static struct pid_windows *at_event(struct windows *w, int pid, double ts,
+				    enum wkind kind)
 {
 	struct pid_windows *p = get(w, pid);
-	struct window *win;
 
 	windows_tick(w, ts);
 	if (kind == WK_KSWAPD)
 		p->kswapd = true;
+	return p;
+}
+
+void windows_begin(struct windows *w, int pid, double ts, enum wkind kind)
+{
+	struct pid_windows *p = at_event(w, pid, ts, kind);
+	struct window *win;
+
 	/* A second begin without an end: the first one never finished. */
 	if (p->open[kind]) {
 		win = &p->v[kind][p->n[kind] - 1];
@@ -144,12 +153,9 @@ void windows_begin(struct windows *w, int pid, double ts, enum wkind kind)
 void windows_end(struct windows *w, int pid, double ts, enum wkind kind,
 		 long long nr_reclaimed)
 {
-	struct pid_windows *p = get(w, pid);
+	struct pid_windows *p = at_event(w, pid, ts, kind);
 	struct window *win;
 
-	windows_tick(w, ts);
-	if (kind == WK_KSWAPD)
-		p->kswapd = true;
 	if (p->open[kind]) {
 		win = &p->v[kind][p->n[kind] - 1];
 	} else {
