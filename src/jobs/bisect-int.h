@@ -34,8 +34,22 @@ struct bstep {
 	int order; /* 1, 2, ...: when it was tested; 0 untested */
 };
 
+/*
+ * Where a bisection's cells come from: NULL in bctx, the matrix engine
+ * (jobrun_kernels(), jobrun_more()); tests/test_jobs_infra.c passes
+ * captured runs, so that the real steps and ends are driven. Each loads
+ * what ran into b->jr.pool; 0, or -1 when nothing could run.
+ */
+struct bisect_cells {
+	int (*run)(void *ctx, const char *const *kernels, size_t n, int reps,
+		   char **run_dir);
+	int (*more)(void *ctx, const char *run_dir, int extra);
+	void *ctx;
+};
+
 struct bctx {
 	struct bisect_opts *o;
+	const struct bisect_cells *cells; /* NULL: the matrix engine */
 	struct matrix_spec m;
 	struct jobrun jr;
 	char *dir; /* results/bisect-<ts> */
@@ -75,7 +89,19 @@ const struct bstep *bisect_same_image(const struct bctx *b,
 				      const struct bstep *s);
 /* Build, run and mark s; -1 when the lab failed. */
 int bisect_test_commit(struct bctx *b, struct bstep *s);
-/* Run the ends and check they differ where the bisection looks. */
+/*
+ * Run s's cells (s->kernel, built) and mark it against the ends, adding
+ * repetitions while unknown; -1 when the lab failed: a round (the first,
+ * or 2 more) that brought s or the ends no cell with a kernel result
+ * (every cell infra-error). s is then left untested, its reason saying
+ * so, for --resume to test again: a host fault is no commit's verdict.
+ */
+int bisect_measure(struct bctx *b, struct bstep *s);
+/*
+ * Run the ends and check they differ where the bisection looks: 0; -1
+ * not confirmed; -2 the lab failed (no cells, or a round of them all
+ * infra-error).
+ */
 int bisect_confirm_ends(struct bctx *b);
 
 /*

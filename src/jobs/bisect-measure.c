@@ -86,13 +86,42 @@ int bisect_build(struct bctx *b, struct bstep *s)
 	return ret;
 }
 
-static void grow_reps(struct bctx *b, const char *run, int *reps)
+/* The cells: the matrix engine's, or the caller's (struct bisect_cells). */
+static int cells_run(struct bctx *b, const char *const *k, size_t n, int reps,
+		     char **run_dir)
 {
+	if (b->cells)
+		return b->cells->run(b->cells->ctx, k, n, reps, run_dir);
+	return jobrun_kernels(&b->jr, k, n, reps, run_dir);
+}
+
+static int cells_more(struct bctx *b, const char *run_dir, int extra)
+{
+	if (b->cells)
+		return b->cells->more(b->cells->ctx, run_dir, extra);
+	return jobrun_more(&b->jr, run_dir, extra);
+}
+
+/*
+ * 2 more repetitions of run's cells, for kernels ka and kb (NULL: ka
+ * alone). -1 when they could not run or brought a side no cell with a
+ * kernel result (every one infra-error): the lab failed, and more rounds
+ * would only repeat it (the 7.2 tree's first step: 9 cells, all
+ * infra-error, over 4 rounds, then "skip").
+ */
+static int grow_reps(struct bctx *b, const char *run, const char *ka,
+		     const char *kb, int *reps)
+{
+	size_t had = pool_fewest(&b->jr.pool, ka, kb);
+
 	info("bisect: unknown at n=%d: 2 more repetitions", *reps);
-	if (!jobrun_more(&b->jr, run, 2))
-		*reps += 2;
-	else
-		*reps = b->o->max_reps;
+	if (cells_more(b, run, 2) || pool_fewest(&b->jr.pool, ka, kb) <= had) {
+		warn("bisect: 2 more repetitions of %s brought no cell with a kernel result (%d infra-error so far): the lab failed",
+		     ka, b->jr.pool.infra);
+		return -1;
+	}
+	*reps += 2;
+	return 0;
 }
 
 /*
@@ -113,7 +142,7 @@ static void grow_ends(struct bctx *b, int reps)
 	if (!b->ends_run || n >= (size_t)reps)
 		return;
 	info("bisect: the ends from n=%zu to n=%d with the step", n, reps);
-	if (jobrun_more(&b->jr, b->ends_run, reps - (int)n))
+	if (cells_more(b, b->ends_run, reps - (int)n))
 		warn("bisect: the ends' repetitions did not run: the step is compared with n=%zu",
 		     n);
 }
@@ -188,9 +217,7 @@ const struct bstep *bisect_same_image(const struct bctx *b,
 int bisect_test_commit(struct bctx *b, struct bstep *s)
 {
 	const struct bstep *twin;
-	struct strbuf fig = STRBUF_INIT;
-	const char *k[1];
-	int reps = b->reps, r;
+	int r, ret = 0;
 
 	s->order = ++b->steps;
 	r = bisect_build(b, s);
@@ -209,12 +236,45 @@ int bisect_test_commit(struct bctx *b, struct bstep *s)
 			twin->commit);
 		goto done;
 	}
+	ret = bisect_measure(b, s);
+done:
+	info("bisect: %.12s is %s (%s)", s->commit, mark_names[s->mark],
+	     s->reason);
+	if (s->figures[0])
+		fprintf(stderr, "%s\n", s->figures);
+	bisect_save_log(b);
+	return ret;
+}
+
+/* A step the lab failed: untested (--resume tests it again), said why. */
+static int lab_failed(struct bctx *b, struct bstep *s, int reps)
+{
+	s->mark = MARK_UNTESTED;
+	snprintf(
+		s->reason, sizeof(s->reason),
+		"the lab failed: a round of its cells brought no kernel result at n=%d (%d infra-error cells); not a verdict, --resume tests it again",
+		reps, b->jr.pool.infra);
+	return -1;
+}
+
+int bisect_measure(struct bctx *b, struct bstep *s)
+{
+	struct strbuf fig = STRBUF_INIT;
+	const char *k[1];
+	int reps = b->reps, ret = 0;
+
 	k[0] = s->kernel;
-	if (jobrun_kernels(&b->jr, k, 1, reps, &s->run_dir)) {
+	free(s->run_dir);
+	s->run_dir = NULL;
+	if (cells_run(b, k, 1, reps, &s->run_dir)) {
 		s->mark = MARK_SKIP;
 		snprintf(s->reason, sizeof(s->reason),
 			 "the matrix did not run");
-		goto done;
+		goto out;
+	}
+	if (!pool_fewest(&b->jr.pool, s->kernel, NULL)) {
+		ret = lab_failed(b, s, 0);
+		goto out;
 	}
 	for (;;) {
 		s->mark = classify(b, s->kernel, &fig);
@@ -222,7 +282,11 @@ int bisect_test_commit(struct bctx *b, struct bstep *s)
 			break;
 		if (boot_failed_only(b, s->kernel))
 			break;
-		grow_reps(b, s->run_dir, &reps);
+		if (grow_reps(b, s->run_dir, s->kernel, NULL, &reps)) {
+			snprintf(s->figures, sizeof(s->figures), "%s", fig.buf);
+			ret = lab_failed(b, s, reps);
+			goto out;
+		}
 		grow_ends(b, reps);
 	}
 	snprintf(s->figures, sizeof(s->figures), "%s", fig.buf);
@@ -238,14 +302,9 @@ int bisect_test_commit(struct bctx *b, struct bstep *s)
 	} else {
 		snprintf(s->reason, sizeof(s->reason), "n=%d", reps);
 	}
-done:
-	info("bisect: %.12s is %s (%s)", s->commit, mark_names[s->mark],
-	     s->reason);
-	if (s->figures[0])
-		fprintf(stderr, "%s\n", s->figures);
+out:
 	strbuf_release(&fig);
-	bisect_save_log(b);
-	return 0;
+	return ret;
 }
 
 /* ---- the ends ---- */
@@ -262,11 +321,16 @@ int bisect_confirm_ends(struct bctx *b)
 		      b->good.commit, b->bad.commit);
 		return -1;
 	}
-	if (!b->ends_run && jobrun_kernels(&b->jr, k, 2, reps, &b->ends_run)) {
+	if (!b->ends_run && cells_run(b, k, 2, reps, &b->ends_run)) {
 		error("bisect: the ends' cells did not run");
 		return -2;
 	}
 	bisect_save_log(b);
+	if (!pool_fewest(&b->jr.pool, k[0], k[1])) {
+		error("bisect: no cell of the ends has a kernel result (%d infra-error): the lab failed",
+		      b->jr.pool.infra);
+		return -2;
+	}
 	for (;;) {
 		bool unknown = false;
 
@@ -317,7 +381,13 @@ int bisect_confirm_ends(struct bctx *b)
 		}
 		if (b->groups.nr || !unknown || reps >= b->o->max_reps)
 			break;
-		grow_reps(b, b->ends_run, &reps);
+		if (grow_reps(b, b->ends_run, k[0], k[1], &reps)) {
+			/* Not "not confirmed": that would be the kernels'. */
+			error("bisect: the ends are unknown at n=%d and the lab failed to add cells: %s",
+			      reps, fig.buf);
+			ret = -2;
+			goto out;
+		}
 	}
 	fprintf(stderr, "bisect: the ends (good %.12s, bad %.12s):\n%s",
 		b->good.commit, b->bad.commit, fig.buf);

@@ -9,7 +9,10 @@
  *   C is the same as B                          -> bad
  *   C differs from B, towards G                 -> good
  *   otherwise unknown: more repetitions, up to --max-reps, then skip.
- * Any group bad makes the commit bad; good needs every group good.
+ * Any group bad makes the commit bad; good needs every group good. A
+ * round of cells that brings no kernel result (every cell infra-error)
+ * stops the bisection as the lab's failure (exit 3, resumable), never a
+ * skip or "not confirmed": a host fault is no verdict on a commit.
  *
  * The log (bisect.json in the bisection's directory, rewritten after each
  * step) holds the ends' run and every tested commit's run and verdict;
@@ -310,7 +313,9 @@ int bisect_step(struct bisect_opts *o)
 	}
 	for (size_t i = 0; i < b.n; i++)
 		if (!strcmp(b.c[i].commit, head.commit)) {
-			if (!b.c[i].order && bisect_test_commit(&b, &b.c[i]))
+			/* untested with an order: the lab failed it before */
+			if ((!b.c[i].order || b.c[i].mark == MARK_UNTESTED) &&
+			    bisect_test_commit(&b, &b.c[i]))
 				goto out;
 			ret = b.c[i].mark == MARK_GOOD ? 0 :
 			      b.c[i].mark == MARK_BAD  ? 1 :

@@ -16,8 +16,10 @@
  * the commit incrementally (one O= tree for the tree, ccache), reuses the
  * verdict of a commit whose kernel image is identical to one already
  * tested, runs cells until its comparison with the ends is not unknown
- * (at most max_reps), and marks it good, bad or skip. Build failures,
- * boot failures and infrastructure errors are skip, never bad.
+ * (at most max_reps), and marks it good, bad or skip. Build failures and
+ * boot failures are skip, never bad; a round of cells all infra-error
+ * (the ends' or a step's) stops it with BISECT_INFRA, the step left
+ * untested in the log for --resume.
  */
 struct bisect_opts {
 	const char *tree, *good, *bad;

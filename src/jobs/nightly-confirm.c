@@ -81,7 +81,7 @@ static int rerun(struct night *n)
 	struct dlooks looks = DLOOKS_INIT;
 	int max = n->o->max_reps;
 	int reps = n->m.reps < STATS_MIN_N ? STATS_MIN_N : (int)n->m.reps;
-	size_t unknown;
+	size_t unknown, had;
 
 	if (reps > max)
 		reps = max;
@@ -103,8 +103,14 @@ static int rerun(struct night *n)
 			return 0;
 		info("nightly %s: %zu candidate%s unknown at n=%d per side: 2 more reps",
 		     n->t->name, unknown, unknown == 1 ? "" : "s", reps);
+		had = pool_fewest(&n->jc.pool, k[0], k[1]);
 		if (jobrun_more(&n->jc, n->confirm_run, 2))
 			return -1;
+		/* Every new cell infra-error: the lab failed, not the night. */
+		if (pool_fewest(&n->jc.pool, k[0], k[1]) <= had)
+			return error(
+				"nightly %s: 2 more reps a side brought no cell with a kernel result (%d infra-error): the confirmation did not run",
+				n->t->name, n->jc.pool.infra);
 		reps += 2;
 	}
 }

@@ -100,7 +100,7 @@ int pool_load_run(struct pool *p, const char *run_dir)
 	struct strbuf err = STRBUF_INIT;
 	struct load l = { p, run_dir };
 	struct results_run run;
-	int i;
+	int i, before;
 
 	if (results_open_run(run_dir, &run, &err)) {
 		error("%s", err.buf);
@@ -111,6 +111,10 @@ int pool_load_run(struct pool *p, const char *run_dir)
 	if (i < 0) {
 		strvec_push(&p->runs, run_dir);
 		strvec_push(&p->real, run.real);
+		p->run_infra = xrealloc(p->run_infra,
+					p->runs.nr * sizeof(*p->run_infra));
+		i = (int)p->runs.nr - 1;
+		p->run_infra[i] = 0;
 	} else if (strcmp(p->runs.v[i], run_dir)) {
 		/* R R/ on a command line: the cells of R, once. */
 		warn("%s: the same run as %s (%s): read once", run_dir,
@@ -118,7 +122,16 @@ int pool_load_run(struct pool *p, const char *run_dir)
 		l.run_dir = p->runs.v[i];
 	}
 	drop_run(p, l.run_dir);
+	/*
+	 * A reload (a job's added repetitions) counts the run's infra-error
+	 * cells again from none: before, each reload added them all again
+	 * (a validate said "24 infra-error cells" of its 12).
+	 */
+	before = p->infra - p->run_infra[i];
+	p->infra = 0;
 	results_for_each_cell(&run, load_cell, &l);
+	p->run_infra[i] = p->infra;
+	p->infra += before;
 	results_close_run(&run);
 	return 0;
 }
@@ -132,6 +145,7 @@ void pool_free(struct pool *p)
 		cell_result_put(p->v[i].cell);
 	}
 	free(p->v);
+	free(p->run_infra);
 	strvec_clear(&p->runs);
 	strvec_clear(&p->real);
 	strvec_clear(&p->groups);
@@ -180,6 +194,21 @@ size_t pool_count(const struct pool *p, const char *kernel, const char *group)
 	for (size_t i = 0; i < p->n; i++)
 		n += match(&p->v[i], kernel, group);
 	return n;
+}
+
+size_t pool_fewest(const struct pool *p, const char *ka, const char *kb)
+{
+	size_t least = 0;
+
+	for (size_t g = 0; g < p->groups.nr; g++) {
+		size_t n = pool_count(p, ka, p->groups.v[g]);
+
+		if (kb && pool_count(p, kb, p->groups.v[g]) < n)
+			n = pool_count(p, kb, p->groups.v[g]);
+		if (!g || n < least)
+			least = n;
+	}
+	return least;
 }
 
 double *pool_values(const struct pool *p, const char *kernel, const char *group,

@@ -29,6 +29,7 @@ struct pool {
 	size_t n, alloc;
 	int infra; /* infra-error cells seen (left out) */
 	struct strvec runs;
+	int *run_infra; /* runs.v[i]'s share of infra (a reload replaces it) */
 	struct strvec real; /* runs[i]'s real path */
 	struct strvec groups; /* distinct, in first-seen order */
 };
@@ -59,6 +60,13 @@ void pool_relabel(struct pool *p, const char *run_dir, const char *label);
 
 /* Cells of a kernel in a group (group NULL: all). */
 size_t pool_count(const struct pool *p, const char *kernel, const char *group);
+/*
+ * The fewest cells with a kernel result of ka or kb (kb NULL: ka alone)
+ * in any of the pool's groups, 0 when it has none: the look a job's
+ * cells are at. A round of repetitions that leaves it where it was
+ * brought the job nothing (every new cell infra-error): the lab failed.
+ */
+size_t pool_fewest(const struct pool *p, const char *ka, const char *kb);
 /* The metric's values of kernel in group (NaN where absent); caller frees. */
 double *pool_values(const struct pool *p, const char *kernel, const char *group,
 		    const struct metric *m, size_t *n);

@@ -8,7 +8,8 @@
  * other event kind the patched kernel shows more often than the base by
  * one-sided Fisher), 2 a patch does not apply or the patched kernel does
  * not build, 3 the lab failed (base does not build, too few cells with a
- * kernel result, git, disk), 4 unknown: some row or event neither
+ * kernel result, a round of more cells all infra-error while a row was
+ * unknown, git, disk), 4 unknown: some row or event neither
  * different nor `same` at --max-reps (no regression found, none ruled
  * out). docs/jobs.md says what each verdict guarantees.
  */
@@ -43,6 +44,7 @@ struct vstate {
 	struct dlooks looks;
 	int reps;
 	bool short_of_cells;
+	bool lost; /* a round of cells all infra-error: the looks stopped */
 	FILE *real_out; /* --mbox: the report goes to text, then here */
 	char *text;
 	size_t text_len;
@@ -141,6 +143,8 @@ int validate_looks(struct family *fam, struct pool *p, const char *base,
 {
 	dlooks_plan(looks, *reps, 2, max_reps);
 	for (;;) {
+		size_t had;
+
 		family_release(fam);
 		family_decide(fam, p, base, patched, t, nt, looks);
 		if (src->look)
@@ -149,10 +153,27 @@ int validate_looks(struct family *fam, struct pool *p, const char *base,
 			return 0;
 		info("validate: some decisions are unknown at n=%d per side: 2 more reps",
 		     *reps);
+		had = pool_fewest(p, base, patched);
 		if (src->more(src->ctx, p, 2))
 			return -1;
+		if (pool_fewest(p, base, patched) <= had) {
+			warn("validate: 2 more reps a side brought no cell with a kernel result (%d infra-error so far): the lab failed, no more rounds",
+			     p->infra);
+			return VALIDATE_LOOKS_LOST;
+		}
 		*reps += 2;
 	}
+}
+
+int validate_exit(const struct family *fam, bool short_of_cells, bool lost)
+{
+	if (family_regressions(fam))
+		return VALIDATE_REGRESSION;
+	if (short_of_cells || (lost && family_unknown(fam)))
+		return VALIDATE_INFRA;
+	if (family_unknown(fam))
+		return VALIDATE_UNKNOWN;
+	return VALIDATE_OK;
 }
 
 /* The engine's cells: 2 more repetitions of the validate's run. */
@@ -167,6 +188,7 @@ static int measure(struct vstate *s)
 {
 	const char *k[] = { s->base.name, s->patched.name };
 	const struct validate_cells engine = { .more = more_reps, .ctx = s };
+	int r;
 
 	s->reps = s->m.reps < 3 ? 3 : (int)s->m.reps;
 	if (s->reps > s->o->max_reps)
@@ -175,10 +197,12 @@ static int measure(struct vstate *s)
 	    jobrun_add_kernel(&s->jr, &s->patched.spec) ||
 	    jobrun_kernels(&s->jr, k, 2, s->reps, &s->run_dir))
 		return -1;
-	if (validate_looks(&s->fam, &s->jr.pool, s->base.name, s->patched.name,
+	r = validate_looks(&s->fam, &s->jr.pool, s->base.name, s->patched.name,
 			   s->m.thresholds, s->m.nr_thresholds, &s->looks,
-			   &s->reps, s->o->max_reps, &engine))
+			   &s->reps, s->o->max_reps, &engine);
+	if (r < 0)
 		return -1;
+	s->lost = r == VALIDATE_LOOKS_LOST;
 	for (size_t g = 0; g < s->jr.pool.groups.nr; g++)
 		if (pool_count(&s->jr.pool, s->base.name,
 			       s->jr.pool.groups.v[g]) < STATS_MIN_N ||
@@ -196,32 +220,41 @@ static int verdict(struct vstate *s)
 	size_t regressions = family_regressions(&s->fam);
 	size_t unknown = family_unknown(&s->fam);
 	struct strbuf repro = STRBUF_INIT;
+	int ret = validate_exit(&s->fam, s->short_of_cells, s->lost);
 
 	pool_repro_line(&s->jr.pool, NULL, &repro);
 	fputs(repro.buf, f);
 	strbuf_release(&repro);
 
-	if (regressions) {
+	if (ret == VALIDATE_REGRESSION) {
 		fprintf(f, "Verdict: REGRESSION (%zu starred) in %s\n",
 			regressions, s->run_dir);
-		return VALIDATE_REGRESSION;
+		return ret;
 	}
-	if (s->short_of_cells) {
+	if (ret == VALIDATE_INFRA && s->short_of_cells) {
 		fprintf(f,
 			"Verdict: INFRA: fewer than %d cells with a kernel result on a side (%d infra-error); see %s\n",
 			STATS_MIN_N, s->jr.pool.infra, s->run_dir);
-		return VALIDATE_INFRA;
+		return ret;
 	}
-	if (unknown) {
+	if (ret == VALIDATE_INFRA) {
+		fprintf(f,
+			"Verdict: INFRA: %zu row%s or event%s unknown at n=%d, and 2 more cells a side brought no cell with a kernel result (%d infra-error): the lab failed; no regression found, none ruled out; see %s\n",
+			unknown, unknown == 1 ? "" : "s",
+			unknown == 1 ? "" : "s", s->fam.look, s->jr.pool.infra,
+			s->run_dir);
+		return ret;
+	}
+	if (ret == VALIDATE_UNKNOWN) {
 		fprintf(f,
 			"Verdict: UNKNOWN: %zu row%s or event%s neither different nor same at n=%d (--max-reps %d): no regression found, none ruled out, in %s\n",
 			unknown, unknown == 1 ? "" : "s",
 			unknown == 1 ? "" : "s", s->fam.look, s->o->max_reps,
 			s->run_dir);
-		return VALIDATE_UNKNOWN;
+		return ret;
 	}
 	fprintf(f, "Verdict: no regression in %s\n", s->run_dir);
-	return VALIDATE_OK;
+	return ret;
 }
 
 static int load_patches(struct vstate *s)

@@ -84,12 +84,26 @@ struct validate_cells {
  * looks->alpha), decide fam (base against patched, every threshold and
  * event kind), and while a row or event is unknown or unsettled and
  * *reps < max_reps add 2 cells a side and decide again. fam holds the last
- * look's family (the caller releases it), *reps the cells it had. 0, or
- * -1 when src could not add cells.
+ * look's family (the caller releases it), *reps the cells it had. 0;
+ * VALIDATE_LOOKS_LOST when a round of 2 more a side brought no cell with
+ * a kernel result on a side (pool_fewest() did not move: every new cell
+ * infra-error), where it stops: more rounds would only repeat the
+ * failure, and their unknown is the lab's, not the patch's; -1 when src
+ * could not add cells.
  */
+#define VALIDATE_LOOKS_LOST 1
 int validate_looks(struct family *fam, struct pool *p, const char *base,
 		   const char *patched, const struct matrix_threshold *t,
 		   size_t nt, struct dlooks *looks, int *reps, int max_reps,
 		   const struct validate_cells *src);
+
+/*
+ * The exit code of validate's measured verdict, decided here and only
+ * here: a regression (1) first, whatever else; then the lab's failures
+ * (3): fewer than STATS_MIN_N cells with a kernel result on a side
+ * (short), or a row or event still unknown after a round the lab lost
+ * (lost: VALIDATE_LOOKS_LOST); then unknown at --max-reps (4); else 0.
+ */
+int validate_exit(const struct family *fam, bool short_of_cells, bool lost);
 
 #endif
