@@ -539,15 +539,17 @@ START_TEST(sdc_at_n_against_scipy)
 	static const double a[] = { 1, 2, 3, 4, 5 };
 	double sd = sqrt(2.5);
 
-	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, a, 5, 5, 0.05, 0.8),
+	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, 1, a, 5, 5, 0.05,
+					      0.8),
 				2.024439 * sd, 1e-3);
-	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, a, 5, 9, 0.05, 0.8),
+	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, 1, a, 5, 9, 0.05,
+					      0.8),
 				1.406927 * sd, 1e-3);
 	/* The cells as they are: verdict_sdc() of the same values. */
-	ck_assert_double_eq_tol(verdict_sdc_n(MTEST_WELCH, a, 5, 5, 0.05, 0.8),
-				verdict_sdc(MTEST_WELCH, a, 5, a, 5, 0.05, 0.8),
-				1e-12);
-	ck_assert(isnan(verdict_sdc_n(MTEST_WELCH, a, 1, 9, 0.05, 0.8)));
+	ck_assert_double_eq_tol(
+		verdict_sdc_n(MTEST_WELCH, 1, a, 5, 5, 0.05, 0.8),
+		verdict_sdc(MTEST_WELCH, 1, a, 5, a, 5, 0.05, 0.8), 1e-12);
+	ck_assert(isnan(verdict_sdc_n(MTEST_WELCH, 1, a, 1, 9, 0.05, 0.8)));
 }
 END_TEST
 

@@ -93,9 +93,11 @@ static void print_side(const struct report *r, const struct noise_args *a,
 		       d->n, d->n ? d->amean : NAN, a->m[i]->unit,
 		       d->n ? d->coeffvar : NAN);
 		for (size_t k = 0; k < a->nn; k++) {
-			double abs = verdict_sdc_n(a->m[i]->test, sd->vals[m],
-						   d->n, (size_t)a->n[k],
-						   r->o.alpha, r->o.power);
+			double abs = verdict_sdc_n(a->m[i]->test,
+						   metric_log_offset(a->m[i]),
+						   sd->vals[m], d->n,
+						   (size_t)a->n[k], r->o.alpha,
+						   r->o.power);
 
 			printf("  %8.1f%%",
 			       d->amean ? 100 * abs / fabs(d->amean) : NAN);

@@ -36,10 +36,19 @@ static size_t finite_only(const double *in, size_t n, double *out)
 	return k;
 }
 
-static void log1p_all(double *x, size_t n)
+/*
+ * The log1p scale of a row recorded in a unit where c is its offset
+ * (metric_log_offset()): log(1 + x / c), the same whatever the unit.
+ */
+static void log1p_all(double *x, size_t n, double c)
 {
 	for (size_t i = 0; i < n; i++)
-		x[i] = log1p(x[i]);
+		x[i] = log1p(x[i] / c);
+}
+
+static double offset(double c)
+{
+	return c > 0 ? c : 1;
 }
 
 static bool constant_equal(const double *a, size_t na, const double *b,
@@ -54,6 +63,23 @@ static bool constant_equal(const double *a, size_t na, const double *b,
 	return true;
 }
 
+/* stats_welch_log1p() of a / c and b / c: diff back in the values' unit. */
+static void welch_log_c(double c, const double *a, size_t na, const double *b,
+			size_t nb, struct stats_test *t)
+{
+	double *xa = xmalloc((na + 1) * sizeof(*xa));
+	double *xb = xmalloc((nb + 1) * sizeof(*xb));
+
+	for (size_t i = 0; i < na; i++)
+		xa[i] = a[i] / c;
+	for (size_t i = 0; i < nb; i++)
+		xb[i] = b[i] / c;
+	stats_welch_log1p(xa, na, xb, nb, t);
+	t->diff *= c;
+	free(xa);
+	free(xb);
+}
+
 /*
  * The difference test. Welch's t has no honest answer when neither side
  * varies (a counter that is 0 in every cell against one that is 5 in
@@ -61,7 +87,7 @@ static bool constant_equal(const double *a, size_t na, const double *b,
  * permutation test does (p = 0.1 at 3 a side), so it stands in, and *used
  * says so.
  */
-void verdict_test(enum metric_test test, const double *a, size_t na,
+void verdict_test(enum metric_test test, double c, const double *a, size_t na,
 		  const double *b, size_t nb, struct stats_test *t,
 		  enum metric_test *used)
 {
@@ -69,7 +95,7 @@ void verdict_test(enum metric_test test, const double *a, size_t na,
 	if (test == MTEST_WELCH)
 		stats_welch(a, na, b, nb, t);
 	else if (test == MTEST_LOG1P_WELCH)
-		stats_welch_log1p(a, na, b, nb, t);
+		welch_log_c(offset(c), a, na, b, nb, t);
 	else
 		t->valid = false;
 	/* Welch calls a difference without noise on either side certain. */
@@ -90,7 +116,7 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 			const struct verdict_opts *o, struct vdecision *d)
 {
 	struct stats_test t;
-	double *la, *lb, margin, fm, gm = 0;
+	double *la, *lb, margin, fm, gm = 0, c = offset(d->c);
 
 	d->p_same = d->p_up = d->p_down = NAN;
 	/* No spread to test with: verdict_apply() decides it as a rate. */
@@ -113,16 +139,16 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
 	lb = xmalloc(nb * sizeof(*lb));
 	memcpy(la, a, na * sizeof(*la));
 	memcpy(lb, b, nb * sizeof(*lb));
-	log1p_all(la, na);
-	log1p_all(lb, nb);
+	log1p_all(la, na, c);
+	log1p_all(lb, nb, c);
 	/*
 	 * The ratio 1 + threshold, or a rise of the floor from the
-	 * reference's geometric mean g of 1 + x, log(1 + floor / g),
-	 * whichever is larger: from 0 (g = 1) it is log(1 + floor).
+	 * reference's geometric mean g of c + x, log(1 + floor / g),
+	 * whichever is larger: from 0 (g = c) it is log(1 + floor / c).
 	 */
 	for (size_t i = 0; i < na; i++)
 		gm += la[i] / na;
-	fm = log1p(o->floor / exp(gm));
+	fm = log1p(o->floor / (c * exp(gm)));
 	margin = fmax(log1p(o->threshold / 100), fm);
 	/*
 	 * `same` within the floor is a claim about the means themselves: a
@@ -150,41 +176,42 @@ static void equivalence(enum metric_test test, const double *a, size_t na,
  * verdict_sdc() of sides spread like a and b, as if they had ka and kb
  * cells (ka = na, kb = nb: the cells as they are).
  */
-static double sdc_sized(enum metric_test test, const double *a, size_t na,
-			const double *b, size_t nb, size_t ka, size_t kb,
-			double alpha, double power)
+static double sdc_sized(enum metric_test test, double c, const double *a,
+			size_t na, const double *b, size_t nb, size_t ka,
+			size_t kb, double alpha, double power)
 {
 	struct stats_desc la, lb;
 	double *x, m, abs;
 
+	c = offset(c);
 	x = xmalloc((na + nb + 1) * sizeof(*x));
 	memcpy(x, a, na * sizeof(*x));
 	memcpy(x + na, b, nb * sizeof(*x));
 	if (test == MTEST_LOG1P_WELCH)
-		log1p_all(x, na + nb);
+		log1p_all(x, na + nb, c);
 	stats_describe(x, na, &la);
 	stats_describe(x + na, nb, &lb);
 	m = na < 2 || nb < 2 ?
 		    NAN :
 		    stats_mde_t(la.stddev, ka, lb.stddev, kb, alpha, power);
-	/* On the log scale: upward from the reference's geometric mean of 1 + x. */
+	/* On the log scale: upward from the reference's geometric mean of c + x. */
 	abs = test == MTEST_LOG1P_WELCH ?
-		      expm1(la.amean + m) - expm1(la.amean) :
+		      c * (expm1(la.amean + m) - expm1(la.amean)) :
 		      m;
 	free(x);
 	return abs;
 }
 
-double verdict_sdc(enum metric_test test, const double *a, size_t na,
+double verdict_sdc(enum metric_test test, double c, const double *a, size_t na,
 		   const double *b, size_t nb, double alpha, double power)
 {
-	return sdc_sized(test, a, na, b, nb, na, nb, alpha, power);
+	return sdc_sized(test, c, a, na, b, nb, na, nb, alpha, power);
 }
 
-double verdict_sdc_n(enum metric_test test, const double *a, size_t na,
-		     size_t n, double alpha, double power)
+double verdict_sdc_n(enum metric_test test, double c, const double *a,
+		     size_t na, size_t n, double alpha, double power)
 {
-	return sdc_sized(test, a, na, a, na, n, n, alpha, power);
+	return sdc_sized(test, c, a, na, a, na, n, n, alpha, power);
 }
 
 /*
@@ -218,7 +245,7 @@ static void test_scale(struct vdecision *d, enum metric_test test,
 	memcpy(x, a, d->na * sizeof(*x));
 	memcpy(x + d->na, b, d->nb * sizeof(*x));
 	if (test == MTEST_LOG1P_WELCH)
-		log1p_all(x, d->na + d->nb);
+		log1p_all(x, d->na + d->nb, offset(d->c));
 	stats_describe(x, d->na, &la);
 	stats_describe(x + d->na, d->nb, &lb);
 	d->tma = la.amean;
@@ -242,9 +269,9 @@ void vdecision_sdc_at(struct vdecision *d, double alpha, int bad)
 	if (d->test != MTEST_LOG1P_WELCH)
 		d->sdc_abs = m;
 	else if (bad < 0)
-		d->sdc_abs = expm1(d->tma) - expm1(d->tma - m);
+		d->sdc_abs = offset(d->c) * (expm1(d->tma) - expm1(d->tma - m));
 	else
-		d->sdc_abs = expm1(d->tma + m) - expm1(d->tma);
+		d->sdc_abs = offset(d->c) * (expm1(d->tma + m) - expm1(d->tma));
 	if (d->a != 0 && isfinite(d->sdc_abs))
 		d->sdc_pct = 100 * d->sdc_abs / fabs(d->a);
 }
@@ -317,12 +344,14 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 	}
 	memset(d, 0, sizeof(*d));
 	d->test = test;
+	d->c = offset(o->log_c);
 	d->na = finite_only(a, na, xa);
 	d->nb = finite_only(b, nb, xb);
 	stats_describe(xa, d->na, &da);
 	stats_describe(xb, d->nb, &db);
-	d->a = d->na ? da.amean : NAN;
-	d->b = d->nb ? db.amean : NAN;
+	/* The mean the test compares (metric_test_mean()), one per row. */
+	d->a = metric_test_mean(test, d->c, xa, d->na);
+	d->b = metric_test_mean(test, d->c, xb, d->nb);
 	d->sa = da.stddev;
 	d->sb = db.stddev;
 	d->diff = d->b - d->a;
@@ -339,7 +368,7 @@ void verdict_metric(enum metric_test test, const double *a, size_t na,
 	d->threshold = o->threshold;
 	d->floor = o->floor;
 	d->constant = constant_equal(xa, d->na, xb, d->nb);
-	verdict_test(test, xa, d->na, xb, d->nb, &t, &d->test);
+	verdict_test(test, d->c, xa, d->na, xb, d->nb, &t, &d->test);
 	d->p = t.valid ? t.p : NAN;
 	equivalence(test, xa, d->na, xb, d->nb, o, d);
 	test_scale(d, test, xa, xb);
@@ -359,6 +388,7 @@ void verdict_row(const struct metric *m, const double *a, size_t na,
 	struct verdict_opts ro = *o;
 
 	ro.floor = metric_abs_floor(m);
+	ro.log_c = metric_log_offset(m);
 	verdict_metric(m->test, a, na, b, nb, &ro, d);
 }
 

@@ -45,6 +45,13 @@ struct verdict_opts {
 	 * reference of 0 has a threshold; 0: percentages only.
 	 */
 	double floor;
+	/*
+	 * A log1p-welch row's offset in its unit (metric_log_offset(),
+	 * verdict_row() sets it): its test is on log(1 + x / log_c), so
+	 * that a count recorded in KiB is decided as the same count in
+	 * pages. 0: 1 (a figure that is no registry row).
+	 */
+	double log_c;
 	int min_n; /* fewer values on a side: unknown */
 	/*
 	 * A rate: Fisher's one-sided p that b has the event more often
@@ -71,7 +78,13 @@ struct vdecision {
 	enum metric_test test; /* the registry's, or the one that stood in */
 	int na, nb; /* values (cells) that entered */
 	int fa, fb; /* a rate: cells with the event */
-	double a, b; /* means, or rates in [0, 1] */
+	/*
+	 * The row's one mean per side, the one its test compares
+	 * (metric_test_mean(): the geometric mean of c + x less c for
+	 * log1p-welch, else the arithmetic mean), or rates in [0, 1].
+	 */
+	double a, b;
+	double c; /* verdict_opts.log_c (1 when it was 0) */
 	double sa, sb; /* standard deviations (metrics) */
 	double diff; /* b - a in the values' unit (rates: in [-1, 1]) */
 	/*
@@ -116,18 +129,20 @@ struct vdecision {
 
 /*
  * The row's difference test on finite values (stats_test's p): Welch,
- * Welch on log1p or the permutation test; the permutation test stands in
+ * Welch on log(1 + x / c) (c the row's offset, 0 for 1) or the
+ * permutation test; the permutation test stands in
  * when Welch has no answer (no variance on either side): *used says which.
  */
-void verdict_test(enum metric_test test, const double *a, size_t na,
+void verdict_test(enum metric_test test, double c, const double *a, size_t na,
 		  const double *b, size_t nb, struct stats_test *t,
 		  enum metric_test *used);
 /*
  * The smallest change of the mean these values could show with power at
  * alpha, in their unit (for log1p-welch, upward from the reference's
- * geometric mean of 1 + x); NAN when n is too small.
+ * geometric mean of c + x, c the row's offset: metric_log_offset());
+ * NAN when n is too small.
  */
-double verdict_sdc(enum metric_test test, const double *a, size_t na,
+double verdict_sdc(enum metric_test test, double c, const double *a, size_t na,
 		   const double *b, size_t nb, double alpha, double power);
 
 /*
@@ -135,8 +150,8 @@ double verdict_sdc(enum metric_test test, const double *a, size_t na,
  * the na values of a (bench/noise: what n = 5 or 9 would see at this
  * noise); NAN when na < 2.
  */
-double verdict_sdc_n(enum metric_test test, const double *a, size_t na,
-		     size_t n, double alpha, double power);
+double verdict_sdc_n(enum metric_test test, double c, const double *a,
+		     size_t na, size_t n, double alpha, double power);
 
 /*
  * d's smallest detectable change (sdc_abs, sdc_pct) again, at level

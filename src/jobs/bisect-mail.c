@@ -47,10 +47,12 @@ static double side_mean(struct bctx *b, const char *k, double *sd, int *n)
 		if (isfinite(v[i]))
 			v[m++] = v[i];
 	stats_describe(v, m, &d);
-	free(v);
 	*sd = d.stddev;
 	*n = (int)m;
-	return m ? d.amean : NAN;
+	/* the row's one mean, as the decisions print it */
+	d.amean = metric_mean(b->o->metric, v, m);
+	free(v);
+	return d.amean;
 }
 
 /*

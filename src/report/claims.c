@@ -114,15 +114,10 @@ static bool asks(const struct claim *c, const char *workload)
 	return false;
 }
 
-/* The row's summary statistic (Hmean for throughputs), NAN for none. */
+/* The row's one mean (metric_mean(): what its test compares), NAN for none. */
 static double summary(size_t m, const double *v, size_t n)
 {
-	struct stats_desc d;
-
-	if (!n)
-		return NAN;
-	stats_describe(v, n, &d);
-	return metric_rows[m].stat == MSTAT_HMEAN ? d.hmean : d.amean;
+	return metric_mean(&metric_rows[m], v, n);
 }
 
 /*
@@ -196,8 +191,10 @@ static void decide(const struct report *r, const struct rpt_group *g,
 	rc->va = summary(ma, va, na);
 	rc->vb = summary(m, vb, nb);
 	if (c->deepest) {
-		deepest(a, ma, c->probes, &rc->va, &rc->share_a, &rc->lossy_a);
-		deepest(b, m, c->probes, &rc->vb, &rc->share_b, &rc->lossy_b);
+		deepest(a, ma, c->probes, &rc->deep_a, &rc->share_a,
+			&rc->lossy_a);
+		deepest(b, m, c->probes, &rc->deep_b, &rc->share_b,
+			&rc->lossy_b);
 	}
 	if (c->positive) {
 		rc->va = positive(va, na);
@@ -228,7 +225,7 @@ static void add_claim(struct report *r, size_t g, size_t stock, size_t s,
 	rc->label = c->label ? c->label : c->figure;
 	rc->event = c->event || c->positive;
 	rc->deepest = c->deepest;
-	rc->share_a = rc->share_b = NAN;
+	rc->deep_a = rc->deep_b = rc->share_a = rc->share_b = NAN;
 	decide(r, &r->groups[g], rc, c);
 }
 
@@ -323,13 +320,12 @@ const char *rpt_claim_text(const char *id)
 }
 
 /*
- * "3/5" for a rate, "3412 bytes" for a row, "3856 B (47%)" for the
- * deepest stack of a side (">=3856 B (47%)" when probes lost events).
+ * "3/5" for a rate, "3412 bytes" for a row: what the claim's test
+ * compared (">=" for a stack depth whose probes lost events).
  */
 void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n)
 {
 	double v = base ? c->va : c->vb;
-	double share = base ? c->share_a : c->share_b;
 	const char *bound = (base ? c->lossy_a : c->lossy_b) ? ">=" : "";
 	char t[32];
 
@@ -341,13 +337,28 @@ void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n)
 		snprintf(buf, n, "-");
 		return;
 	}
-	if (c->deepest && isfinite(share)) {
-		snprintf(buf, n, "%s%.0f B (%.0f%%)", bound, v, 100 * share);
-		return;
-	}
 	rpt_fmt_val(t, sizeof(t), v);
 	snprintf(buf, n, "%s%s %s", bound, t,
 		 metric_rows[metric_index(metric_by_name(c->figure))].unit);
+}
+
+/*
+ * "3856 B (47%)": the deepest stack of a side and its share of that
+ * cell's THREAD_SIZE (">=3856 B (47%)" when probes lost events).
+ */
+void rpt_claim_deepest(const struct rpt_claim *c, bool base, char *buf,
+		       size_t n)
+{
+	double v = base ? c->deep_a : c->deep_b;
+	double share = base ? c->share_a : c->share_b;
+	const char *bound = (base ? c->lossy_a : c->lossy_b) ? ">=" : "";
+
+	if (!c->deepest || isnan(v))
+		snprintf(buf, n, "-");
+	else if (isfinite(share))
+		snprintf(buf, n, "%s%.0f B (%.0f%%)", bound, v, 100 * share);
+	else
+		snprintf(buf, n, "%s%.0f B", bound, v);
 }
 
 /* A row's stock and revert figures (n bytes each) and its p, as printed. */
@@ -370,6 +381,11 @@ static void mail_line(struct strbuf *out, const struct rpt_claim *c)
 	strbuf_addf(out, "  (%s) %-17s %14s %14s %3d/%-3d %6s %s\n", c->id,
 		    mail_ascii(fig, sizeof(fig), c->label, 17), a, b, c->na,
 		    c->nb, p, verdict_name(c->d.verdict));
+	if (!c->deepest)
+		return;
+	rpt_claim_deepest(c, true, a, sizeof(a));
+	rpt_claim_deepest(c, false, b, sizeof(b));
+	strbuf_addf(out, "      %-17s %14s %14s\n", "deepest cell", a, b);
 }
 
 /*
@@ -395,9 +411,11 @@ static void claim_notes(const struct report *r, struct strvec *notes)
 				.help);
 	}
 	if (deep)
-		strvec_push(notes, "stack rows: each side's deepest cell and "
-				   "its share of that kernel's THREAD_SIZE; >= "
-				   "when probes lost events (a lower bound)");
+		strvec_push(notes,
+			    "stack rows: the mean the test compares, "
+			    "then each side's deepest cell and its share "
+			    "of that kernel's THREAD_SIZE (not tested); "
+			    ">= when probes lost events (a lower bound)");
 	strvec_clear(&said);
 }
 
@@ -462,9 +480,10 @@ json_object *rpt_claims_json(const struct report *r)
 		json_put_str(o, "row", c->figure);
 		json_put_str(o, "stock_row", c->stock_figure);
 		json_put_str(o, "stat",
-			     c->event	? "cells" :
-			     c->deepest ? "deepest" :
-					  "summary");
+			     c->event ?
+				     "cells" :
+				     metric_mean_name(&metric_rows[metric_index(
+					     metric_by_name(c->figure))]));
 		json_put_str(o, "kind", c->event ? "rate" : "metric");
 		json_put_str(o, "topology", g->topology);
 		json_put_str(o, "workload", g->workload);
@@ -473,6 +492,8 @@ json_object *rpt_claims_json(const struct report *r)
 		json_put(o, "stock_value", num(c->va));
 		json_put(o, "revert_value", num(c->vb));
 		if (c->deepest) {
+			json_put(o, "stock_deepest", num(c->deep_a));
+			json_put(o, "revert_deepest", num(c->deep_b));
 			json_put(o, "stock_share", num(c->share_a));
 			json_put(o, "revert_share", num(c->share_b));
 			json_put(o, "stock_lower_bound",
@@ -529,6 +550,13 @@ void rpt_claims_html(const struct report *r, struct strbuf *out)
 
 		strbuf_addf(&w, "%s / %s", g->topology, g->workload);
 		claim_cells(c, a, b, sizeof(a), p);
+		if (c->deepest) {
+			char da[40], db[40];
+
+			rpt_claim_deepest(c, true, da, sizeof(da));
+			rpt_claim_deepest(c, false, db, sizeof(db));
+			strbuf_addf(&w, "; deepest cell %s, %s", da, db);
+		}
 		strbuf_addf(out, "<tr><td>(%s)</td>", c->id);
 		td(out, c->label);
 		td(out, w.buf);

@@ -290,7 +290,7 @@ static void metric_table(struct strbuf *out, const struct rpt_group *g,
 		if (mt->table != table || !rpt_row_shown(g, m))
 			continue;
 		strbuf_addstr(out, "<tr><td>");
-		esc(out, metric_stat_name(mt->stat));
+		esc(out, metric_mean_name(mt));
 		strbuf_addstr(out, "</td><td title=\"");
 		esc(out, mt->help);
 		strbuf_addstr(out, "\">");
@@ -466,6 +466,8 @@ static void verdict_html(struct strbuf *out, const struct report *r,
 		const struct metric *m = &metric_rows[v->metric];
 		struct strbuf eff = STRBUF_INIT, sdc = STRBUF_INIT;
 
+		if (v->d.test != MTEST_FISHER)
+			strbuf_addf(&eff, "%s ", metric_mean_name(m));
 		vdecision_effect(&v->d, m->unit, 1, &eff);
 		vdecision_sdc(&v->d, m->unit, 1, &sdc);
 		strbuf_addstr(out, "<tr><td>");

@@ -77,7 +77,7 @@ static json_object *row_json(const struct rpt_group *g, size_t m)
 	add(o, "path", str(mt->path));
 	add(o, "unit", str(mt->unit));
 	add(o, "better", str(mt->better == BETTER_HIGHER ? "higher" : "lower"));
-	add(o, "stat", str(metric_stat_name(mt->stat)));
+	add(o, "stat", str(metric_mean_name(mt)));
 	add(o, "family", str(mt->family));
 	for (size_t s = 0; s < g->nr_sides; s++) {
 		json_object *k = desc_json(&g->sides[s].desc[m]);

@@ -160,13 +160,12 @@ static void base_n_col(struct strbuf *out, const struct rpt_group *g, size_t m,
 static void change_col(struct strbuf *out, const struct rpt_group *g, size_t s,
 		       size_t m, double b, double pct)
 {
-	const struct stats_desc *da = &g->sides[0].desc[m];
-	double half = stats_welch_halfwidth(da, &g->sides[s].desc[m], 0.95);
+	double half = rpt_row_halfwidth_pct(g, s, m);
 	bool star = g->cmp[s][m].star;
 	char vb[32], cb[48];
 	int prec;
 
-	if (isnan(pct) || (!isinf(pct) && (isnan(half) || da->amean == 0))) {
+	if (isnan(pct) || (!isinf(pct) && isnan(half))) {
 		cell_col(out, b, pct, star);
 		return;
 	}
@@ -175,7 +174,6 @@ static void change_col(struct strbuf *out, const struct rpt_group *g, size_t s,
 		snprintf(cb, sizeof(cb), "%cfrom 0%c", star ? '*' : '(',
 			 star ? '*' : ')');
 	} else {
-		half = 100 * half / fabs(da->amean);
 		/*
 		 * One decimal for a narrow interval, unless it will not fit;
 		 * then no space; a change or interval of five digits is
@@ -203,7 +201,7 @@ static void metric_line(struct strbuf *out, const struct rpt_group *g, size_t m,
 	const struct metric *mt = &metric_rows[m];
 	double a = line_val(g, 0, m, k);
 
-	row_label(out, k == L_MAIN ? metric_stat_name(mt->stat) : stat[k], mt);
+	row_label(out, k == L_MAIN ? metric_mean_name(mt) : stat[k], mt);
 	if (few_cells(g, 0, m))
 		few_col(out, a, g->sides[0].desc[m].n);
 	else if (k == L_MAIN)
@@ -252,7 +250,7 @@ void mail_metric_table(struct strbuf *out, const struct rpt_group *g,
 		size_t end = block_end(g, first);
 
 		col_heads(out, g, first, end,
-			  table == MT_METRIC ? "Metrics" : "Ops (Amean)");
+			  table == MT_METRIC ? "Metrics" : "Ops");
 		for (size_t m = 0; m < metric_nr_rows; m++) {
 			if (metric_rows[m].table != table ||
 			    !rpt_row_shown(g, m) || row_all_zero(g, m))
@@ -304,7 +302,7 @@ void mail_ops_starred(struct strbuf *out, const struct rpt_group *g)
 	for (size_t first = 1; starred && first < g->nr_sides;) {
 		size_t end = block_end(g, first);
 
-		col_heads(out, g, first, end, "Ops (Amean)");
+		col_heads(out, g, first, end, "Ops");
 		for (size_t m = 0; m < metric_nr_rows; m++)
 			if (metric_rows[m].table == MT_OPS &&
 			    rpt_row_shown(g, m) && row_starred(g, m))
@@ -317,7 +315,7 @@ void mail_ops_starred(struct strbuf *out, const struct rpt_group *g)
 		 "%zu %srow%s with no star: wblab report --full.",
 		 shown - starred, starred ? "more " : "",
 		 shown - starred == 1 ? "" : "s");
-	mail_wrap(out, "Ops (Amean): ", 4, line);
+	mail_wrap(out, "Ops: ", 4, line);
 }
 
 static bool outcome_none(const struct rpt_group *g,

@@ -84,13 +84,14 @@ void report_release(struct report *r)
 const char *const rpt_test_names[] = { "fit", "welch", "welch-bh", "bands",
 				       NULL };
 
+/* The row's one mean (metric_mean()): the table's, the Verdict's, the test's. */
 double rpt_side_stat(const struct rpt_side *s, size_t m)
 {
 	const struct stats_desc *d = &s->desc[m];
 
 	if (!d->n)
 		return NAN;
-	return metric_rows[m].stat == MSTAT_HMEAN ? d->hmean : d->amean;
+	return metric_mean(&metric_rows[m], s->vals[m], d->n);
 }
 
 bool rpt_row_shown(const struct rpt_group *g, size_t m)
@@ -218,8 +219,9 @@ static void compare_row(const struct report *r, struct rpt_group *g, size_t s,
 		return;
 	/* The row's own test; the other rules read Welch's p. */
 	if (r->o.test == RTEST_FIT)
-		verdict_test(metric_rows[m].test, a->vals[m], da->n, b->vals[m],
-			     db->n, &c->t, &c->test);
+		verdict_test(metric_rows[m].test,
+			     metric_log_offset(&metric_rows[m]), a->vals[m],
+			     da->n, b->vals[m], db->n, &c->t, &c->test);
 	else
 		c->t = c->welch, c->test = MTEST_WELCH;
 	c->pct = better_pct(&metric_rows[m], rpt_side_stat(a, m),
@@ -340,15 +342,14 @@ static void decide_side(const struct report *r, struct rpt_group *g, size_t s)
 	stats_bh(fp, metric_nr_rows, fq);
 	for (size_t m = 0; m < metric_nr_rows; m++) {
 		struct rpt_cmp *c = &cmp[m];
-		const struct stats_desc *da = &g->sides[0].desc[m];
+		double ma = rpt_side_stat(&g->sides[0], m);
 		size_t f = family_of(m);
 		size_t div = r->o.test == RTEST_WELCH ? k[f] : fams * k[f];
 
 		if (!c->shown)
 			continue;
 		c->mde = rpt_row_mde(r, g, s, m, div ? div : 1);
-		c->mde_pct = da->amean != 0 ? 100 * c->mde / fabs(da->amean) :
-					      NAN;
+		c->mde_pct = ma != 0 ? 100 * c->mde / fabs(ma) : NAN;
 	}
 	for (size_t f = 0; f < metric_nr_rows; f++) {
 		bool star;

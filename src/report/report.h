@@ -173,12 +173,18 @@ struct rpt_claim {
 	const char *stock_figure; /* the stock side's row (figure unless
 				   * the claim compares two writers) */
 	bool event; /* a rate: cells with the event, or with the row > 0 */
-	bool deepest; /* va/vb: the deepest cell's, not the summary */
-	/* Each side's figure (cells with the event or the row above 0, the
-	 * deepest cell's or the row's summary; NAN when no cell has it) and its n, tested or
-	 * not; for the deepest, its share of that cell's THREAD_SIZE and
-	 * whether a cell's probes lost events (a lower bound then). */
+	bool deepest; /* a stack depth: each side's deepest cell said too */
+	/*
+	 * Each side's figure, what d tested (cells with the event or the
+	 * row above 0, or the row's one mean, metric_mean(); NAN when no
+	 * cell has it) and its n, tested or not. A stack depth also has
+	 * each side's deepest cell (deep_a, deep_b: an overflow is about
+	 * the worst case, which the test of means does not compare), its
+	 * share of that cell's THREAD_SIZE, and whether a cell's probes
+	 * lost events (a lower bound then).
+	 */
 	double va, vb;
+	double deep_a, deep_b;
 	double share_a, share_b;
 	bool lossy_a, lossy_b;
 	int na, nb;
@@ -282,6 +288,9 @@ size_t rpt_aa_pairs(const struct report *r, const size_t *ok, size_t pool,
 void rpt_build_claims(struct report *r);
 const char *rpt_claim_text(const char *id);
 void rpt_claim_side(const struct rpt_claim *c, bool base, char *buf, size_t n);
+/* A stack depth claim's deepest cell of a side: ">=3856 B (47%)", or "-". */
+void rpt_claim_deepest(const struct rpt_claim *c, bool base, char *buf,
+		       size_t n);
 void rpt_claims_mail(const struct report *r, struct strbuf *out);
 json_object *rpt_claims_json(const struct report *r);
 void rpt_claims_html(const struct report *r, struct strbuf *out);
@@ -295,6 +304,8 @@ unsigned rpt_side_cells_with(const struct rpt_side *s, const char *kind);
  * the tables take them, and the claims for rows no table shows. */
 size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
+/* The table's +-: side s's change of row m, 95%, in % of its mean (side.c). */
+double rpt_row_halfwidth_pct(const struct rpt_group *g, size_t s, size_t m);
 /*
  * Row m's smallest detectable change, side s against the baseline, under
  * the report's test, alpha divided by div (side.c).

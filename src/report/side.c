@@ -6,10 +6,12 @@
  */
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/report.h"
 #include "results/outcome.h"
+#include "util/log.h"
 
 /* Cells of a side with an event of kind, each cell counted once. */
 unsigned rpt_side_cells_with(const struct rpt_side *s, const char *kind)
@@ -39,6 +41,40 @@ size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out)
 }
 
 /*
+ * The 95% half-width of side s's change of row m against side 0, in % of
+ * the row's mean: Welch's interval of the difference of the arithmetic
+ * means for an Amean row; for a Gmean row (log1p-welch) Welch's on
+ * log(1 + x / c), 100 (e^h - 1), the interval of the ratio that row's
+ * test compares, so the table's +- belongs to its mean. NAN when there is
+ * none (fewer than 2 values, a mean of 0).
+ */
+double rpt_row_halfwidth_pct(const struct rpt_group *g, size_t s, size_t m)
+{
+	const struct metric *mt = &metric_rows[m];
+	const struct rpt_side *a = &g->sides[0], *b = &g->sides[s];
+	size_t na = a->desc[m].n, nb = b->desc[m].n;
+	double ma = na ? metric_mean(mt, a->vals[m], na) : NAN;
+	double c = metric_log_offset(mt), h;
+	struct stats_desc la, lb;
+	double *x;
+
+	if (mt->test != MTEST_LOG1P_WELCH) {
+		h = stats_welch_halfwidth(&a->desc[m], &b->desc[m], 0.95);
+		return ma != 0 ? 100 * h / fabs(ma) : NAN;
+	}
+	x = xmalloc((na + nb + 1) * sizeof(*x));
+	for (size_t i = 0; i < na; i++)
+		x[i] = log1p(a->vals[m][i] / c);
+	for (size_t i = 0; i < nb; i++)
+		x[na + i] = log1p(b->vals[m][i] / c);
+	stats_describe(x, na, &la);
+	stats_describe(x + na, nb, &lb);
+	h = na && nb ? stats_welch_halfwidth(&la, &lb, 0.95) : NAN;
+	free(x);
+	return ma != 0 ? 100 * expm1(h) : NAN;
+}
+
+/*
  * The smallest change the chosen test would see with probability power.
  * div is what alpha is divided by: the rows of the family tested
  * (Bonferroni within a family), times the families tested for BH, the
@@ -56,9 +92,11 @@ double rpt_row_mde(const struct report *r, const struct rpt_group *g, size_t s,
 
 	switch (r->o.test) {
 	case RTEST_FIT:
-		return verdict_sdc(metric_rows[m].test, g->sides[0].vals[m],
-				   a->n, g->sides[s].vals[m], b->n,
-				   r->o.alpha / div, r->o.power);
+		return verdict_sdc(metric_rows[m].test,
+				   metric_log_offset(&metric_rows[m]),
+				   g->sides[0].vals[m], a->n,
+				   g->sides[s].vals[m], b->n, r->o.alpha / div,
+				   r->o.power);
 	case RTEST_WELCH_BH:
 	case RTEST_WELCH:
 		return stats_mde_t(a->stddev, a->n, b->stddev, b->n,

@@ -44,15 +44,15 @@
 
 /*
  * A seek row (collect/seek.c) of one writer class: metrics.io.seek's
- * figure FIELD, an Amean in the Ops table, family seek-reclaim or
+ * figure FIELD, in the Ops table, family seek-reclaim or
  * seek-flusher, only where that writer wrote.
  */
 #define SEEK_ROW(cls, fam, only_, name_, field, unit_, kind_, better_, test_, \
 		 help_)                                                       \
 	{                                                                     \
 		name_, "metrics.io.seek.classes." cls "." field, unit_, 1,    \
-			better_, kind_, test_, MSTAT_AMEAN, MT_OPS, fam,      \
-			false, .help = help_, .only = only_                   \
+			better_, kind_, test_, MT_OPS, fam, false,            \
+			.help = help_, .only = only_                          \
 	}
 #define SEEK_MEMCG(...)                             \
 	SEEK_ROW("memcg", "seek-reclaim",           \
@@ -68,9 +68,9 @@
 /* clang-format off */
 const struct metric metric_rows[] = {
 	/*
-	 * speed. fio-write: a throughput (Hmean), 3x between a kernel's
-	 * fastest and slowest cell, skewness 1.59 raw, 0.89 on log1p:
-	 * multiplicative noise, log1p-welch. write-lat-p99 (skew -0.06) and
+	 * speed. fio-write: a throughput, 3x between a kernel's fastest
+	 * and slowest cell, skewness 1.59 raw, 0.89 on log1p:
+	 * multiplicative noise, log1p-welch (its mean the Gmean). write-lat-p99 (skew -0.06) and
 	 * workload-time (-0.18; -0.79 on log1p) are near normal: welch.
 	 * memcg-stall-p95: 4 of 25 cells 0, skew 0.83 raw, 0.27 log1p:
 	 * log1p-welch. psi-mem-some: skew 0.39, CV 20-42%: welch.
@@ -78,20 +78,20 @@ const struct metric metric_rows[] = {
 	 * 0.53 log1p: log1p-welch.
 	 */
 	{ "fio-write", "metrics.fio.0.write.bw_kib_s", "MiB/s", KIB_MIB,
-	  BETTER_HIGHER, CONT, LOG1P, MSTAT_HMEAN, MT_METRIC, "speed", false,
+	  BETTER_HIGHER, CONT, LOG1P, MT_METRIC, "speed", false,
 	  .help = "first fio job's write bandwidth" },
 	{ "fio-read", "metrics.fio.1.read.bw_kib_s", "MiB/s", KIB_MIB,
-	  BETTER_HIGHER, CONT, LOG1P, MSTAT_HMEAN, MT_METRIC, "speed", false,
+	  BETTER_HIGHER, CONT, LOG1P, MT_METRIC, "speed", false,
 	  .help = "second fio job's read bandwidth (smoke)",
 	  .only = "workloads with a second fio job that reads (smoke)" },
 	{ "write-lat-p99", "metrics.fio.0.write.clat_p99_us", "ms", US_MS,
-	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "speed", false,
+	  BETTER_LOWER, CONT, WELCH, MT_METRIC, "speed", false,
 	  .help = "first fio job's 99th percentile write completion latency" },
 	{ "workload-time", "timings.workload_s", "s", 1,
-	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "speed", false,
+	  BETTER_LOWER, CONT, WELCH, MT_METRIC, "speed", false,
 	  .help = "workload phase, pre: commands included" },
 	{ "memcg-stall-p95", "metrics.trace.memcg_reclaim.stall_us.p95", "ms",
-	  US_MS, BETTER_LOWER, CONT, LOG1P, MSTAT_AMEAN, MT_METRIC, "speed",
+	  US_MS, BETTER_LOWER, CONT, LOG1P, MT_METRIC, "speed",
 	  false, .help = "95th percentile memcg reclaim stall (trace)" },
 	/*
 	 * direct: global direct reclaim. 0 in 21 of 25 cells (only the swap
@@ -99,7 +99,7 @@ const struct metric metric_rows[] = {
 	 * log1p-welch.
 	 */
 	{ "direct-stall-p95", "metrics.trace.direct_reclaim.stall_us.p95",
-	  "ms", US_MS, BETTER_LOWER, CONT, LOG1P, MSTAT_AMEAN, MT_METRIC,
+	  "ms", US_MS, BETTER_LOWER, CONT, LOG1P, MT_METRIC,
 	  "direct", false,
 	  .help = "95th percentile global direct reclaim stall (trace)" },
 	/*
@@ -111,25 +111,25 @@ const struct metric metric_rows[] = {
 	 * swap-direct cell where reclaim-wr-direct is 0).
 	 */
 	{ "reclaim-wr-direct", "metrics.vmscan_write_file_direct", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "reclaim-writes",
+	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "reclaim-writes",
 	  true, .help = "file folios written by direct/memcg reclaim (trace)" },
 	/* kswapd: counts, 0 outside the swap run: log1p-welch. */
 	{ "reclaim-wr-kswapd", "metrics.vmscan_write_file_kswapd", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "kswapd", true,
+	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "kswapd", true,
 	  .help = "file folios written by kswapd (trace)" },
 	{ "allocstall", "metrics.allocstall", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "direct", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "direct", false,
 	  .help = "global direct reclaim entries (vmstat allocstall_*)" },
 	/* free: the same to 0.2 MiB in the A/B and A/A cells (CV 0%), 33%
 	 * in the swap run, skew 0.34: welch. */
 	{ "min-free", "metrics.min_free_kb", "MiB", KIB_MIB,
-	  BETTER_HIGHER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "free", false,
+	  BETTER_HIGHER, CONT, WELCH, MT_METRIC, "free", false,
 	  .help = "lowest MemFree of the 1 s samples" },
 	{ "psi-mem-some", "metrics.psi.memory.some.total_delta_us", "s", US_S,
-	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC, "speed", false,
+	  BETTER_LOWER, CONT, WELCH, MT_METRIC, "speed", false,
 	  .help = "time some task stalled on memory (PSI)" },
 	{ "dirty-throttle", "metrics.trace.balance_dirty_pages.pause_ms_total",
-	  "ms", 1, BETTER_LOWER, CONT, LOG1P, MSTAT_AMEAN, MT_METRIC, "speed",
+	  "ms", 1, BETTER_LOWER, CONT, LOG1P, MT_METRIC, "speed",
 	  false, .help = "balance_dirty_pages pauses, summed (trace)" },
 
 	/*
@@ -140,45 +140,45 @@ const struct metric metric_rows[] = {
 	 * middle of its range (75-80%, CV 6-9%, skew -0.30): welch.
 	 */
 	{ "Minor faults", "metrics.ops.minor_faults", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "pgfault - pgmajfault" },
 	{ "Major faults", "metrics.ops.major_faults", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "pgmajfault" },
 	/* swap: a count, 0 outside the swap run: log1p-welch. */
 	{ "Swap outs", "metrics.ops.swap_outs", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "swap", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "swap", false,
 	  .help = "pswpout" },
 	{ "Direct scanned", "metrics.ops.direct_pages_scanned", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "direct", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "direct", false,
 	  .help = "pgscan_direct" },
 	{ "Kswapd scanned", "metrics.ops.kswapd_pages_scanned", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "kswapd", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "kswapd", false,
 	  .help = "pgscan_kswapd" },
 	/* A share piled at 0 (11 of 15 cells): permutation. */
 	{ "Kswapd efficiency", "metrics.ops.kswapd_efficiency_pct", "%", 1,
-	  BETTER_HIGHER, PCT, PERM, MSTAT_AMEAN, MT_OPS, "kswapd", false,
+	  BETTER_HIGHER, PCT, PERM, MT_OPS, "kswapd", false,
 	  .help = "pgsteal_kswapd / pgscan_kswapd" },
 	{ "Reclaim writes", "metrics.ops.page_writes_by_reclaim", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim-writes",
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim-writes",
 	  false, .help = "nr_vmscan_write: file and anon, every reclaimer" },
 	{ "Reclaim immediate", "metrics.ops.page_reclaim_immediate", "pages",
-	  1, BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  1, BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "nr_vmscan_immediate_reclaim" },
 	/*
 	 * io: Pgpgout is a count of KiB (CV 1-5% per kernel): log1p-welch. (Flusher seq,
 	 * the flawed share of contiguous bios, gave way to the seek rows.)
 	 */
 	{ "Pgpgout", "metrics.ops.pgpgout_kib", "KiB", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "io", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "io", false,
 	  .help = "pgpgout: KiB submitted at the top device",
 	  .old_path = "metrics.ops.sector_writes" },
 	/* slab: a count, CV up to 222%: log1p-welch. */
 	{ "Slabs scanned", "metrics.ops.slabs_scanned", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "slab", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "slab", false,
 	  .help = "slabs_scanned" },
 	{ "File refaults", "metrics.ops.workingset_refault_file", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "workingset_refault_file" },
 	/*
 	 * seek (issue #26, collect/seek.c): how seeky memcg reclaim's and the
@@ -215,49 +215,49 @@ const struct metric metric_rows[] = {
 		     BETTER_HIGHER, PERM,
 		     "Spearman: the flusher's issue order v sector, 32 at a time"),
 	{ "Memcg scanned", "metrics.memcg.ops.direct_pages_scanned", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "memory.stat pgscan_direct",
 	  .only = "workloads that run in a memory cgroup" },
 	{ "Memcg efficiency", "metrics.memcg.ops.direct_efficiency_pct", "%", 1,
-	  BETTER_HIGHER, PCT, WELCH, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_HIGHER, PCT, WELCH, MT_OPS, "reclaim", false,
 	  .help = "memory.stat pgsteal_direct / pgscan_direct",
 	  .only = "workloads that run in a memory cgroup" },
 	{ "Memcg reclaims", "metrics.trace.memcg_reclaim.count", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "memcg reclaim begin/end pairs" },
 	{ "Direct reclaims", "metrics.trace.direct_reclaim.count", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "direct", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "direct", false,
 	  .help = "direct reclaim begin/end pairs" },
 	{ "Dirty met direct",
 	  "metrics.trace.shrink_inactive.direct.file.nr_dirty", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "dirty file folios direct reclaim met at the LRU tail" },
 	{ "Wback met direct",
 	  "metrics.trace.shrink_inactive.direct.file.nr_writeback", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "folios under writeback direct reclaim met" },
 	{ "Dirty met memcg",
 	  "metrics.trace.shrink_inactive.memcg.file.nr_dirty", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "dirty file folios memcg reclaim met at the LRU tail",
 	  .only = "workloads that run in a memory cgroup" },
 	{ "Wback met memcg",
 	  "metrics.trace.shrink_inactive.memcg.file.nr_writeback", "pages", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "folios under writeback memcg reclaim met",
 	  .only = "workloads that run in a memory cgroup" },
 	{ "Flush for vmscan", "metrics.trace.writeback.by_reason.vmscan.pages",
-	  "pages", 1, BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS,
+	  "pages", 1, BETTER_LOWER, COUNT, LOG1P, MT_OPS,
 	  "reclaim", false,
 	  .help = "flusher pages written because reclaim asked (reason vmscan)" },
 	{ "Throttled wback",
 	  "metrics.trace.throttled.VMSCAN_THROTTLE_WRITEBACK.count", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "reclaim", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "reclaim throttled waiting for writeback",
 	  .only = "cells where reclaim throttled on writeback (the key is "
 		  "absent while it never did)" },
 	{ "Kswapd wakes", "metrics.trace.kswapd_wake", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_OPS, "kswapd", false,
+	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "kswapd", false,
 	  .help = "mm_vmscan_kswapd_wake" },
 	/*
 	 * dirty: levels from the 1 s samples, welch. Peak dirty: CV 1-9%
@@ -265,10 +265,10 @@ const struct metric metric_rows[] = {
 	 * 32-102%, skew 0.86 raw and -1.05 on log1p (the log overcorrects).
 	 */
 	{ "Peak dirty", "metrics.peak_dirty_kb", "MiB", KIB_MIB,
-	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_OPS, "dirty", false,
+	  BETTER_LOWER, CONT, WELCH, MT_OPS, "dirty", false,
 	  .help = "highest Dirty of the 1 s samples" },
 	{ "Peak writeback", "metrics.peak_writeback_kb", "MiB", KIB_MIB,
-	  BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_OPS, "dirty", false,
+	  BETTER_LOWER, CONT, WELCH, MT_OPS, "dirty", false,
 	  .help = "highest Writeback of the 1 s samples" },
 
 	/*
@@ -279,7 +279,7 @@ const struct metric metric_rows[] = {
 	 * the oom workloads): fisher.
 	 */
 	{ "stack-max", "metrics.stack_max_bytes", "bytes", 1,
-	  BETTER_LOWER, CONT, PERM, MSTAT_AMEAN, MT_NONE, "stack", false,
+	  BETTER_LOWER, CONT, PERM, MT_NONE, "stack", false,
 	  .help = "deepest stack the stack tracer saw" },
 	/*
 	 * The deepest point a reclaim write reached (a chain holding
@@ -289,11 +289,11 @@ const struct metric metric_rows[] = {
 	 * revert), so ties: permutation.
 	 */
 	{ "reclaim-wr-stack", "metrics.stack.reclaim_write_max_bytes", "bytes",
-	  1, BETTER_LOWER, CONT, PERM, MSTAT_AMEAN, MT_NONE, "stack", false,
+	  1, BETTER_LOWER, CONT, PERM, MT_NONE, "stack", false,
 	  .help = "deepest stack a reclaim write reached (kprobes)",
 	  .only = "cells whose reclaim wrote deeper than 2048 bytes" },
 	{ "oom-kills", "metrics.oom_kill", "count", 1,
-	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MSTAT_AMEAN, MT_NONE, "oom",
+	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MT_NONE, "oom",
 	  false, .help = "OOM kills (vmstat oom_kill)" },
 	/*
 	 * oom: the memcg's kills while it held more than 1/16 of its limit
@@ -304,12 +304,12 @@ const struct metric metric_rows[] = {
 	 * kills, averaged over a cell's kills: a level, welch.
 	 */
 	{ "oom-premature", "metrics.memcg_oom.premature_kills", "count", 1,
-	  BETTER_LOWER, COUNT, LOG1P, MSTAT_AMEAN, MT_METRIC, "oom", true,
+	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "oom", true,
 	  .help = "memcg OOM kills with > 1/16 of its limit dirty or under "
 		  "writeback (memory.events, memory.stat)",
 	  .only = "workloads in a memcg, cells since 2026-12-04 (memcg_oom)" },
 	{ "oom-dirty-at-kill", "metrics.memcg_oom.kill_dirty_wb_kb_mean",
-	  "MiB", KIB_MIB, BETTER_LOWER, CONT, WELCH, MSTAT_AMEAN, MT_METRIC,
+	  "MiB", KIB_MIB, BETTER_LOWER, CONT, WELCH, MT_METRIC,
 	  "oom", false,
 	  .help = "the memcg's dirty + writeback file pages at its OOM kills "
 		  "(mean over a cell's kills)",
@@ -321,7 +321,7 @@ const struct metric metric_rows[] = {
 	 * its throughput measured less work than the other side's.
 	 */
 	{ "end-dirty", "metrics.end_of_workload.dirty_share", "%", 100,
-	  BETTER_LOWER, PCT, PERM, MSTAT_AMEAN, MT_NONE, "equal-work", false,
+	  BETTER_LOWER, PCT, PERM, MT_NONE, "equal-work", false,
 	  .help = "pages still dirty or under writeback when the workload "
 		  "ended, % of what it wrote",
 	  .only = "fio workloads, cells since 2026-12-04 (end_of_workload)" },
@@ -553,9 +553,53 @@ const char *metric_table_name(enum metric_table t)
 	return names[t];
 }
 
-const char *metric_stat_name(enum metric_stat s)
+/*
+ * A log1p-welch row's offset, one physical quantity per dimension: one
+ * page for sizes (so the same count in pages, KiB or bytes tests alike:
+ * before, log1p of a KiB count and of the same count in pages gave two
+ * p-values), one event for counts, 1 ms for times and 1 MiB/s for
+ * throughputs (the offset each of those rows has always had), a point
+ * for a percentage.
+ */
+static const struct {
+	const char *unit;
+	double c;
+} log_offsets[] = {
+	{ "pages", 1 },	   { "KiB", 4 },   { "MiB", 1.0 / 256 },
+	{ "bytes", 4096 }, { "count", 1 }, { "ms", 1 },
+	{ "s", 1e-3 },	   { "us", 1e3 },  { "MiB/s", 1 },
+	{ "KiB/s", 1024 }, { "%", 1 },
+};
+
+double metric_log_offset(const struct metric *m)
 {
-	return s == MSTAT_HMEAN ? "Hmean" : "Amean";
+	for (size_t i = 0; i < ARRAY_SIZE(log_offsets); i++)
+		if (!strcmp(m->unit, log_offsets[i].unit))
+			return log_offsets[i].c;
+	return 1;
+}
+
+double metric_test_mean(enum metric_test t, double c, const double *x, size_t n)
+{
+	double acc = 0;
+
+	if (!n)
+		return NAN;
+	if (c <= 0)
+		c = 1;
+	for (size_t i = 0; i < n; i++)
+		acc += t == MTEST_LOG1P_WELCH ? log1p(x[i] / c) : x[i];
+	return t == MTEST_LOG1P_WELCH ? c * expm1(acc / n) : acc / n;
+}
+
+double metric_mean(const struct metric *m, const double *x, size_t n)
+{
+	return metric_test_mean(m->test, metric_log_offset(m), x, n);
+}
+
+const char *metric_mean_name(const struct metric *m)
+{
+	return m->test == MTEST_LOG1P_WELCH ? "Gmean" : "Amean";
 }
 
 static json_object *str_or_null(const char *s)
@@ -580,7 +624,7 @@ json_object *metric_json(const struct metric *m)
 							   "lower") },
 		{ "kind", json_object_new_string(metric_kind_name(m->kind)) },
 		{ "test", json_object_new_string(metric_test_name(m->test)) },
-		{ "stat", json_object_new_string(metric_stat_name(m->stat)) },
+		{ "stat", json_object_new_string(metric_mean_name(m)) },
 		{ "table",
 		  json_object_new_string(metric_table_name(m->table)) },
 		{ "family", json_object_new_string(m->family) },

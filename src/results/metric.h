@@ -23,9 +23,6 @@
 
 enum metric_better { BETTER_HIGHER, BETTER_LOWER };
 
-/* The row's summary across cells: the harmonic mean for throughputs. */
-enum metric_stat { MSTAT_AMEAN, MSTAT_HMEAN };
-
 /* Where the report prints the row. */
 enum metric_table {
 	MT_METRIC, /* the metric table (Min..Max lines) */
@@ -59,7 +56,6 @@ struct metric {
 	enum metric_better better;
 	enum metric_kind kind;
 	enum metric_test test;
-	enum metric_stat stat;
 	enum metric_table table;
 	/* Rows that move together: a family earns at most one star. */
 	const char *family;
@@ -121,7 +117,24 @@ double metric_abs_floor(const struct metric *m);
 const char *metric_kind_name(enum metric_kind k); /* "count", ... */
 const char *metric_test_name(enum metric_test t); /* "log1p-welch", ... */
 const char *metric_table_name(enum metric_table t); /* "metric", ... */
-const char *metric_stat_name(enum metric_stat s); /* "Amean", "Hmean" */
+/*
+ * The offset c of a log1p-welch row in the row's unit: its test works on
+ * log(1 + x / c), c one physical quantity whatever unit the row is
+ * recorded in (one page for sizes: 1 in pages, 4 in KiB; one event; 1 ms;
+ * 1 MiB/s; a point), so that its p-values do not depend on the unit.
+ */
+double metric_log_offset(const struct metric *m);
+/*
+ * The row's one mean, the one its test compares; the table, the Verdict,
+ * the claims and every decision line print it: for log1p-welch the
+ * geometric mean of c + x less c (c = metric_log_offset(); "Gmean"), for
+ * Welch and the permutation test the arithmetic mean ("Amean"). NAN for
+ * no values. metric_test_mean() is the same for a test and an offset.
+ */
+double metric_mean(const struct metric *m, const double *x, size_t n);
+double metric_test_mean(enum metric_test t, double c, const double *x,
+			size_t n);
+const char *metric_mean_name(const struct metric *m); /* "Gmean", "Amean" */
 /* One row as a JSON object (`wblab metrics --json`). */
 json_object *metric_json(const struct metric *m);
 

@@ -102,6 +102,6 @@ grep -q '^  runs: 20261203-153350-2aaf; wblab ' "$R/ab-mail.txt" &&
 
 # Rows of a side with fewer than 3 cells say their n, never a percentage
 # (tests/data/report/oom has 2 cells a kernel).
-./wblab report tests/data/report/oom 2>/dev/null | grep '^Hmean    fio-write' >"$R/oom-row.txt"
+./wblab report tests/data/report/oom 2>/dev/null | grep '^Gmean    fio-write' >"$R/oom-row.txt"
 grep -q '(     n=2) .*(     n=2)$' "$R/oom-row.txt" && ! grep -q '%' "$R/oom-row.txt" &&
 	pass "mail: a side with n < 3 shows its n, not a change in %" || fail "n<3 row: $(cat "$R/oom-row.txt")"
