@@ -466,9 +466,7 @@ static void verdict_html(struct strbuf *out, const struct report *r,
 		const struct metric *m = &metric_rows[v->metric];
 		struct strbuf eff = STRBUF_INIT, sdc = STRBUF_INIT;
 
-		if (v->d.test != MTEST_FISHER)
-			strbuf_addf(&eff, "%s ", metric_mean_name(m));
-		vdecision_effect(&v->d, m->unit, 1, &eff);
+		rpt_verdict_effect(m, &v->d, &eff);
 		vdecision_sdc(&v->d, m->unit, 1, &sdc);
 		strbuf_addstr(out, "<tr><td>");
 		esc(out, g->sides[v->side].name);

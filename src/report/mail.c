@@ -220,10 +220,7 @@ static void verdict_line(struct strbuf *out, const struct rpt_group *g,
 	struct strbuf line = STRBUF_INIT, eff = STRBUF_INIT, sdc = STRBUF_INIT;
 	char nb[48], name[20];
 
-	/* Which mean: the one the table shows and the test compares. */
-	if (d->test != MTEST_FISHER)
-		strbuf_addf(&eff, "%s ", metric_mean_name(m));
-	vdecision_effect(d, m->unit, 1, &eff);
+	rpt_verdict_effect(m, d, &eff);
 	vdecision_sdc(d, m->unit, 1, &sdc);
 	strbuf_addf(&line, "%s, n %d/%d", eff.buf, d->na, d->nb);
 	if (!isnan(d->p))

@@ -304,6 +304,12 @@ unsigned rpt_side_cells_with(const struct rpt_side *s, const char *kind);
  * the tables take them, and the claims for rows no table shows. */
 size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out);
 double rpt_side_stat(const struct rpt_side *s, size_t m);
+/*
+ * A Verdict's effect, "Gmean 0 -> 231 pages": which mean (the one the
+ * table shows and the test compares), then vdecision_effect() (side.c).
+ */
+void rpt_verdict_effect(const struct metric *m, const struct vdecision *d,
+			struct strbuf *out);
 /* The table's +-: side s's change of row m, 95%, in % of its mean (side.c). */
 double rpt_row_halfwidth_pct(const struct rpt_group *g, size_t s, size_t m);
 /*

@@ -40,6 +40,14 @@ size_t rpt_side_row_values(const struct rpt_side *s, size_t m, double *out)
 	return k;
 }
 
+void rpt_verdict_effect(const struct metric *m, const struct vdecision *d,
+			struct strbuf *out)
+{
+	if (d->test != MTEST_FISHER)
+		strbuf_addf(out, "%s ", metric_mean_name(m));
+	vdecision_effect(d, m->unit, 1, out);
+}
+
 /*
  * The 95% half-width of side s's change of row m against side 0, in % of
  * the row's mean: Welch's interval of the difference of the arithmetic
