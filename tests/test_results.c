@@ -8,6 +8,7 @@
  * captured runs, and on runs made here to be refused.
  */
 #include <check.h>
+#include <ctype.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <glob.h>
@@ -159,6 +160,36 @@ START_TEST(test_every_row_in_a_cell)
 			      "%s: .only too short", m->name);
 	}
 	free_cells(cells, n);
+}
+END_TEST
+
+/*
+ * METRIC_X names the row called x (upper case, each run of other
+ * characters '_'): METRIC(STACK_MAX) in C is the row "stack-max", and a
+ * row renamed without its id (or the other way) fails here.
+ */
+START_TEST(test_ids_name_their_rows)
+{
+	ck_assert_uint_eq(metric_nr_rows, METRIC_NR_IDS);
+	for (size_t i = 0; i < metric_nr_rows; i++) {
+		const char *n = metric_rows[i].name;
+		char want[64];
+		size_t k = 0;
+
+		ck_assert_ptr_nonnull(n);
+		for (; *n && k + 1 < sizeof(want); n++) {
+			if (isalnum((unsigned char)*n))
+				want[k++] = toupper((unsigned char)*n);
+			else if (k && want[k - 1] != '_')
+				want[k++] = '_';
+		}
+		while (k && want[k - 1] == '_')
+			k--;
+		want[k] = 0;
+		ck_assert_str_eq(metric_id_names[i], want);
+	}
+	ck_assert_str_eq(METRIC(RECLAIM_WR_DIRECT)->name, "reclaim-wr-direct");
+	ck_assert_str_eq(METRIC(MINOR_FAULTS)->name, "Minor faults");
 }
 END_TEST
 
@@ -636,6 +667,7 @@ static Suite *suite(void)
 	tcase_add_test(tc, test_duplicate_is_seen);
 	tcase_add_test(tc, test_every_row_in_a_cell);
 	tcase_add_test(tc, test_rows_well_formed);
+	tcase_add_test(tc, test_ids_name_their_rows);
 	tcase_add_test(tc, test_name_spellings);
 	tcase_add_test(tc, test_unknown_names);
 	tcase_add_test(tc, test_value_scaled);

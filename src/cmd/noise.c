@@ -22,9 +22,10 @@
 #include "util/strvec.h"
 
 /* Issue 46's rows: throughput, time, pressure, stall and latency. */
-static const char *const default_rows[] = { "fio-write",     "workload-time",
-					    "psi-mem-some",  "memcg-stall-p95",
-					    "write-lat-p99", NULL };
+static const enum metric_id default_rows[] = {
+	METRIC_FIO_WRITE, METRIC_WORKLOAD_TIME, METRIC_PSI_MEM_SOME,
+	METRIC_MEMCG_STALL_P95, METRIC_WRITE_LAT_P99
+};
 
 struct noise_args {
 	struct strvec rows, at;
@@ -37,13 +38,12 @@ struct noise_args {
 static int parse_rows(struct noise_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
-	size_t want = a->rows.nr ? a->rows.nr : ARRAY_SIZE(default_rows) - 1;
+	size_t want = a->rows.nr ? a->rows.nr : ARRAY_SIZE(default_rows);
 
 	a->m = xzalloc((want + 1) * sizeof(*a->m));
 	for (size_t i = 0; i < want; i++) {
-		const char *name = a->rows.nr ? a->rows.v[i] : default_rows[i];
-
-		a->m[i] = metric_lookup(name, &err);
+		a->m[i] = a->rows.nr ? metric_lookup(a->rows.v[i], &err) :
+				       &metric_rows[default_rows[i]];
 		if (!a->m[i]) {
 			usage_error("wblab noise", "--row: %s", err.buf);
 			strbuf_release(&err);

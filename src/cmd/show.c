@@ -24,10 +24,11 @@
 #include "util/strvec.h"
 
 /* The figures shown without --metric. */
-static const char *const default_figures[] = {
-	"allocstall",	     "Memcg reclaims", "reclaim-wr-direct",
-	"reclaim-wr-kswapd", "oom-kills",      "fio-write",
-	"stack-max",
+static const enum metric_id default_figures[] = {
+	METRIC_ALLOCSTALL,	  METRIC_MEMCG_RECLAIMS,
+	METRIC_RECLAIM_WR_DIRECT, METRIC_RECLAIM_WR_KSWAPD,
+	METRIC_OOM_KILLS,	  METRIC_FIO_WRITE,
+	METRIC_STACK_MAX,
 };
 
 struct kernel_acc {
@@ -267,9 +268,9 @@ static int pick_figures(struct show *s, const struct strvec *names)
 	s->fig = xzalloc(n * sizeof(*s->fig));
 	for (size_t i = 0; i < n; i++) {
 		struct strbuf err = STRBUF_INIT;
-		const char *name = names->nr ? names->v[i] : default_figures[i];
 
-		s->fig[i] = metric_lookup(name, &err);
+		s->fig[i] = names->nr ? metric_lookup(names->v[i], &err) :
+					&metric_rows[default_figures[i]];
 		if (!s->fig[i])
 			usage_error("wblab show", "--metric: %s", err.buf);
 		strbuf_release(&err);

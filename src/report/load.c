@@ -115,7 +115,7 @@ static struct rpt_cell *load_cell(const struct rpt_run *run,
 		strvec_push(&c->primary, cr->primary.v[i]);
 	c->val = xmalloc(metric_nr_rows * sizeof(*c->val));
 	memcpy(c->val, cr->val, metric_nr_rows * sizeof(*c->val));
-	c->stack_bytes = cell_metric(cr, metric_by_name("stack-max"));
+	c->stack_bytes = cell_metric(cr, METRIC(STACK_MAX));
 	c->stack_fraction = cr->stack_fraction;
 	c->thread_size = cr->thread_size;
 	c->rw_lossy = cr->rw_lossy;

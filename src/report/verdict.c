@@ -168,7 +168,7 @@ const char *rpt_default_baseline(const struct report *r,
 
 bool rpt_cell_unfinished(const struct rpt_cell *c)
 {
-	const struct metric *m = metric_by_name("end-dirty");
+	const struct metric *m = METRIC(END_DIRTY);
 
 	return m && c->val[metric_index(m)] > UNFINISHED_PCT;
 }

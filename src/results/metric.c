@@ -77,19 +77,24 @@ const struct metric metric_rows[] = {
 	 * dirty-throttle: 0 in 14 of 25 cells, CV 166-224%, skew 1.74 raw,
 	 * 0.53 log1p: log1p-welch.
 	 */
+	[METRIC_FIO_WRITE] =
 	{ "fio-write", "metrics.fio.0.write.bw_kib_s", "MiB/s", KIB_MIB,
 	  BETTER_HIGHER, CONT, LOG1P, MT_METRIC, "speed", false,
 	  .help = "first fio job's write bandwidth" },
+	[METRIC_FIO_READ] =
 	{ "fio-read", "metrics.fio.1.read.bw_kib_s", "MiB/s", KIB_MIB,
 	  BETTER_HIGHER, CONT, LOG1P, MT_METRIC, "speed", false,
 	  .help = "second fio job's read bandwidth (smoke)",
 	  .only = "workloads with a second fio job that reads (smoke)" },
+	[METRIC_WRITE_LAT_P99] =
 	{ "write-lat-p99", "metrics.fio.0.write.clat_p99_us", "ms", US_MS,
 	  BETTER_LOWER, CONT, WELCH, MT_METRIC, "speed", false,
 	  .help = "first fio job's 99th percentile write completion latency" },
+	[METRIC_WORKLOAD_TIME] =
 	{ "workload-time", "timings.workload_s", "s", 1,
 	  BETTER_LOWER, CONT, WELCH, MT_METRIC, "speed", false,
 	  .help = "workload phase, pre: commands included" },
+	[METRIC_MEMCG_STALL_P95] =
 	{ "memcg-stall-p95", "metrics.trace.memcg_reclaim.stall_us.p95", "ms",
 	  US_MS, BETTER_LOWER, CONT, LOG1P, MT_METRIC, "speed",
 	  false, .help = "95th percentile memcg reclaim stall (trace)" },
@@ -98,6 +103,7 @@ const struct metric metric_rows[] = {
 	 * run enters it): counts, and a stall that is 0 or not, all
 	 * log1p-welch.
 	 */
+	[METRIC_DIRECT_STALL_P95] =
 	{ "direct-stall-p95", "metrics.trace.direct_reclaim.stall_us.p95",
 	  "ms", US_MS, BETTER_LOWER, CONT, LOG1P, MT_METRIC,
 	  "direct", false,
@@ -110,24 +116,30 @@ const struct metric metric_rows[] = {
 	 * own quantity: anonymous and kswapd writes too (75176 pages in a
 	 * swap-direct cell where reclaim-wr-direct is 0).
 	 */
+	[METRIC_RECLAIM_WR_DIRECT] =
 	{ "reclaim-wr-direct", "metrics.vmscan_write_file_direct", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "reclaim-writes",
 	  true, .help = "file folios written by direct/memcg reclaim (trace)" },
 	/* kswapd: counts, 0 outside the swap run: log1p-welch. */
+	[METRIC_RECLAIM_WR_KSWAPD] =
 	{ "reclaim-wr-kswapd", "metrics.vmscan_write_file_kswapd", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "kswapd", true,
 	  .help = "file folios written by kswapd (trace)" },
+	[METRIC_ALLOCSTALL] =
 	{ "allocstall", "metrics.allocstall", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "direct", false,
 	  .help = "global direct reclaim entries (vmstat allocstall_*)" },
 	/* free: the same to 0.2 MiB in the A/B and A/A cells (CV 0%), 33%
 	 * in the swap run, skew 0.34: welch. */
+	[METRIC_MIN_FREE] =
 	{ "min-free", "metrics.min_free_kb", "MiB", KIB_MIB,
 	  BETTER_HIGHER, CONT, WELCH, MT_METRIC, "free", false,
 	  .help = "lowest MemFree of the 1 s samples" },
+	[METRIC_PSI_MEM_SOME] =
 	{ "psi-mem-some", "metrics.psi.memory.some.total_delta_us", "s", US_S,
 	  BETTER_LOWER, CONT, WELCH, MT_METRIC, "speed", false,
 	  .help = "time some task stalled on memory (PSI)" },
+	[METRIC_DIRTY_THROTTLE] =
 	{ "dirty-throttle", "metrics.trace.balance_dirty_pages.pause_ms_total",
 	  "ms", 1, BETTER_LOWER, CONT, LOG1P, MT_METRIC, "speed",
 	  false, .help = "balance_dirty_pages pauses, summed (trace)" },
@@ -139,29 +151,37 @@ const struct metric metric_rows[] = {
 	 * against 0 in the A/B) needs it. Memcg efficiency, a share in the
 	 * middle of its range (75-80%, CV 6-9%, skew -0.30): welch.
 	 */
+	[METRIC_MINOR_FAULTS] =
 	{ "Minor faults", "metrics.ops.minor_faults", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "pgfault - pgmajfault" },
+	[METRIC_MAJOR_FAULTS] =
 	{ "Major faults", "metrics.ops.major_faults", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "pgmajfault" },
 	/* swap: a count, 0 outside the swap run: log1p-welch. */
+	[METRIC_SWAP_OUTS] =
 	{ "Swap outs", "metrics.ops.swap_outs", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "swap", false,
 	  .help = "pswpout" },
+	[METRIC_DIRECT_SCANNED] =
 	{ "Direct scanned", "metrics.ops.direct_pages_scanned", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "direct", false,
 	  .help = "pgscan_direct" },
+	[METRIC_KSWAPD_SCANNED] =
 	{ "Kswapd scanned", "metrics.ops.kswapd_pages_scanned", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "kswapd", false,
 	  .help = "pgscan_kswapd" },
 	/* A share piled at 0 (11 of 15 cells): permutation. */
+	[METRIC_KSWAPD_EFFICIENCY] =
 	{ "Kswapd efficiency", "metrics.ops.kswapd_efficiency_pct", "%", 1,
 	  BETTER_HIGHER, PCT, PERM, MT_OPS, "kswapd", false,
 	  .help = "pgsteal_kswapd / pgscan_kswapd" },
+	[METRIC_RECLAIM_WRITES] =
 	{ "Reclaim writes", "metrics.ops.page_writes_by_reclaim", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim-writes",
 	  false, .help = "nr_vmscan_write: file and anon, every reclaimer" },
+	[METRIC_RECLAIM_IMMEDIATE] =
 	{ "Reclaim immediate", "metrics.ops.page_reclaim_immediate", "pages",
 	  1, BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "nr_vmscan_immediate_reclaim" },
@@ -169,14 +189,17 @@ const struct metric metric_rows[] = {
 	 * io: Pgpgout is a count of KiB (CV 1-5% per kernel): log1p-welch. (Flusher seq,
 	 * the flawed share of contiguous bios, gave way to the seek rows.)
 	 */
+	[METRIC_PGPGOUT] =
 	{ "Pgpgout", "metrics.ops.pgpgout_kib", "KiB", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "io", false,
 	  .help = "pgpgout: KiB submitted at the top device",
 	  .old_path = "metrics.ops.sector_writes" },
 	/* slab: a count, CV up to 222%: log1p-welch. */
+	[METRIC_SLABS_SCANNED] =
 	{ "Slabs scanned", "metrics.ops.slabs_scanned", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "slab", false,
 	  .help = "slabs_scanned" },
+	[METRIC_FILE_REFAULTS] =
 	{ "File refaults", "metrics.ops.workingset_refault_file", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "workingset_refault_file" },
@@ -190,72 +213,92 @@ const struct metric metric_rows[] = {
 	 * Replaces "Flusher seq": bios before merging, all pids of a class as
 	 * one stream, a 4 KiB hole counted as a seek.
 	 */
+	[METRIC_MEMCG_RUN] =
 	SEEK_MEMCG("Memcg run", "run_kib_mean", "KiB", CONT, BETTER_HIGHER,
 		   LOG1P,
 		   "memcg reclaim's runs of contiguous write requests (mean)"),
+	[METRIC_MEMCG_RQ_SIZE] =
 	SEEK_MEMCG("Memcg rq size", "req_kib_mean", "KiB", CONT, BETTER_HIGHER,
 		   LOG1P, "memcg reclaim's write requests at the leaf (mean)"),
+	[METRIC_MEMCG_SEEKS] =
 	SEEK_MEMCG("Memcg seeks", "seek_pct", "%", PCT, BETTER_LOWER, PERM,
 		   "memcg reclaim's request gaps over 1 MiB, per writer"),
+	[METRIC_MEMCG_OFFSET_RHO] =
 	SEEK_MEMCG("Memcg offset rho", "offset_rho", "rho", CONT,
 		   BETTER_HIGHER, PERM,
 		   "Spearman: memcg reclaim's write order v file offset"),
+	[METRIC_MEMCG_RHO_W32] =
 	SEEK_MEMCG("Memcg rho w32", "offset_rho_w32", "rho", CONT,
 		   BETTER_HIGHER, PERM,
 		   "the same over windows of 32 writes (mean)"),
+	[METRIC_FLUSHER_RUN] =
 	SEEK_FLUSHER("Flusher run", "run_kib_mean", "KiB", CONT, BETTER_HIGHER,
 		     LOG1P,
 		     "the flusher's runs of contiguous write requests (mean)"),
+	[METRIC_FLUSHER_RQ_SIZE] =
 	SEEK_FLUSHER("Flusher rq size", "req_kib_mean", "KiB", CONT,
 		     BETTER_HIGHER, LOG1P,
 		     "the flusher's write requests at the leaf (mean)"),
+	[METRIC_FLUSHER_SEEKS] =
 	SEEK_FLUSHER("Flusher seeks", "seek_pct", "%", PCT, BETTER_LOWER, PERM,
 		     "the flusher's request gaps over 1 MiB, per writer"),
+	[METRIC_FLUSHER_RHO_W32] =
 	SEEK_FLUSHER("Flusher rho w32", "sector_rho_w32", "rho", CONT,
 		     BETTER_HIGHER, PERM,
 		     "Spearman: the flusher's issue order v sector, 32 at a time"),
+	[METRIC_MEMCG_SCANNED] =
 	{ "Memcg scanned", "metrics.memcg.ops.direct_pages_scanned", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "memory.stat pgscan_direct",
 	  .only = "workloads that run in a memory cgroup" },
+	[METRIC_MEMCG_EFFICIENCY] =
 	{ "Memcg efficiency", "metrics.memcg.ops.direct_efficiency_pct", "%", 1,
 	  BETTER_HIGHER, PCT, WELCH, MT_OPS, "reclaim", false,
 	  .help = "memory.stat pgsteal_direct / pgscan_direct",
 	  .only = "workloads that run in a memory cgroup" },
+	[METRIC_MEMCG_RECLAIMS] =
 	{ "Memcg reclaims", "metrics.trace.memcg_reclaim.count", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "memcg reclaim begin/end pairs" },
+	[METRIC_DIRECT_RECLAIMS] =
 	{ "Direct reclaims", "metrics.trace.direct_reclaim.count", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "direct", false,
 	  .help = "direct reclaim begin/end pairs" },
+	[METRIC_DIRTY_MET_DIRECT] =
 	{ "Dirty met direct",
 	  "metrics.trace.shrink_inactive.direct.file.nr_dirty", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "dirty file folios direct reclaim met at the LRU tail" },
+	[METRIC_WBACK_MET_DIRECT] =
 	{ "Wback met direct",
 	  "metrics.trace.shrink_inactive.direct.file.nr_writeback", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "folios under writeback direct reclaim met" },
+	[METRIC_DIRTY_MET_MEMCG] =
 	{ "Dirty met memcg",
 	  "metrics.trace.shrink_inactive.memcg.file.nr_dirty", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "dirty file folios memcg reclaim met at the LRU tail",
 	  .only = "workloads that run in a memory cgroup" },
+	[METRIC_WBACK_MET_MEMCG] =
 	{ "Wback met memcg",
 	  "metrics.trace.shrink_inactive.memcg.file.nr_writeback", "pages", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "folios under writeback memcg reclaim met",
 	  .only = "workloads that run in a memory cgroup" },
+	[METRIC_FLUSH_FOR_VMSCAN] =
 	{ "Flush for vmscan", "metrics.trace.writeback.by_reason.vmscan.pages",
 	  "pages", 1, BETTER_LOWER, COUNT, LOG1P, MT_OPS,
 	  "reclaim", false,
 	  .help = "flusher pages written because reclaim asked (reason vmscan)" },
+	[METRIC_THROTTLED_WBACK] =
 	{ "Throttled wback",
 	  "metrics.trace.throttled.VMSCAN_THROTTLE_WRITEBACK.count", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "reclaim", false,
 	  .help = "reclaim throttled waiting for writeback",
 	  .only = "cells where reclaim throttled on writeback (the key is "
 		  "absent while it never did)" },
+	[METRIC_KSWAPD_WAKES] =
 	{ "Kswapd wakes", "metrics.trace.kswapd_wake", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_OPS, "kswapd", false,
 	  .help = "mm_vmscan_kswapd_wake" },
@@ -264,9 +307,11 @@ const struct metric metric_rows[] = {
 	 * per kernel (59% in the swap run), skew -0.89. Peak writeback: CV
 	 * 32-102%, skew 0.86 raw and -1.05 on log1p (the log overcorrects).
 	 */
+	[METRIC_PEAK_DIRTY] =
 	{ "Peak dirty", "metrics.peak_dirty_kb", "MiB", KIB_MIB,
 	  BETTER_LOWER, CONT, WELCH, MT_OPS, "dirty", false,
 	  .help = "highest Dirty of the 1 s samples" },
+	[METRIC_PEAK_WRITEBACK] =
 	{ "Peak writeback", "metrics.peak_writeback_kb", "MiB", KIB_MIB,
 	  BETTER_LOWER, CONT, WELCH, MT_OPS, "dirty", false,
 	  .help = "highest Writeback of the 1 s samples" },
@@ -278,6 +323,7 @@ const struct metric metric_rows[] = {
 	 * oom-kills: whether a cell killed (0 in every captured cell; 1 in
 	 * the oom workloads): fisher.
 	 */
+	[METRIC_STACK_MAX] =
 	{ "stack-max", "metrics.stack_max_bytes", "bytes", 1,
 	  BETTER_LOWER, CONT, PERM, MT_NONE, "stack", false,
 	  .help = "deepest stack the stack tracer saw" },
@@ -288,10 +334,12 @@ const struct metric metric_rows[] = {
 	 * nothing: deterministic under TCG (3 of 3 cells at 2480 B on the
 	 * revert), so ties: permutation.
 	 */
+	[METRIC_RECLAIM_WR_STACK] =
 	{ "reclaim-wr-stack", "metrics.stack.reclaim_write_max_bytes", "bytes",
 	  1, BETTER_LOWER, CONT, PERM, MT_NONE, "stack", false,
 	  .help = "deepest stack a reclaim write reached (kprobes)",
 	  .only = "cells whose reclaim wrote deeper than 2048 bytes" },
+	[METRIC_OOM_KILLS] =
 	{ "oom-kills", "metrics.oom_kill", "count", 1,
 	  BETTER_LOWER, MK_RATE, MTEST_FISHER, MT_NONE, "oom",
 	  false, .help = "OOM kills (vmstat oom_kill)" },
@@ -303,11 +351,13 @@ const struct metric metric_rows[] = {
 	 * one at all (presence, Fisher). The dirty and writeback MiB at the
 	 * kills, averaged over a cell's kills: a level, welch.
 	 */
+	[METRIC_OOM_PREMATURE] =
 	{ "oom-premature", "metrics.memcg_oom.premature_kills", "count", 1,
 	  BETTER_LOWER, COUNT, LOG1P, MT_METRIC, "oom", true,
 	  .help = "memcg OOM kills with > 1/16 of its limit dirty or under "
 		  "writeback (memory.events, memory.stat)",
 	  .only = "workloads in a memcg, cells since 2026-12-04 (memcg_oom)" },
+	[METRIC_OOM_DIRTY_AT_KILL] =
 	{ "oom-dirty-at-kill", "metrics.memcg_oom.kill_dirty_wb_kb_mean",
 	  "MiB", KIB_MIB, BETTER_LOWER, CONT, WELCH, MT_METRIC,
 	  "oom", false,
@@ -320,6 +370,7 @@ const struct metric metric_rows[] = {
 	 * end_fsync, so it should be ~0; the report flags a cell above 1%:
 	 * its throughput measured less work than the other side's.
 	 */
+	[METRIC_END_DIRTY] =
 	{ "end-dirty", "metrics.end_of_workload.dirty_share", "%", 100,
 	  BETTER_LOWER, PCT, PERM, MT_NONE, "equal-work", false,
 	  .help = "pages still dirty or under writeback when the workload "
@@ -327,6 +378,14 @@ const struct metric metric_rows[] = {
 	  .only = "fio workloads, cells since 2026-12-04 (end_of_workload)" },
 };
 /* clang-format on */
+const char *const metric_id_names[] = {
+#define METRIC_ID_NAME_(id) #id,
+	METRIC_IDS(METRIC_ID_NAME_)
+#undef METRIC_ID_NAME_
+};
+
+_Static_assert(ARRAY_SIZE(metric_rows) == METRIC_NR_IDS,
+	       "a row for each METRIC_ id, and an id for each row");
 
 const size_t metric_nr_rows = sizeof(metric_rows) / sizeof(metric_rows[0]);
 

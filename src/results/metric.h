@@ -68,6 +68,80 @@ struct metric {
 	const char *only;
 };
 
+/*
+ * The rows C names (a writer, or a reader that picks one row): METRIC_X
+ * is the index in metric_rows[] of the row named x, spelt in upper case
+ * with each run of other characters made '_' ("reclaim-wr-direct" is
+ * RECLAIM_WR_DIRECT, "Minor faults" MINOR_FAULTS). metric.c initialises
+ * each row at its id, so a row out of place, or a row or an id missing,
+ * does not compile; test_results ties each id to its row's name.
+ * METRIC(RECLAIM_WR_DIRECT) is the row: cell_metric(c, METRIC(STACK_MAX)).
+ */
+#define METRIC_IDS(X)        \
+	X(FIO_WRITE)         \
+	X(FIO_READ)          \
+	X(WRITE_LAT_P99)     \
+	X(WORKLOAD_TIME)     \
+	X(MEMCG_STALL_P95)   \
+	X(DIRECT_STALL_P95)  \
+	X(RECLAIM_WR_DIRECT) \
+	X(RECLAIM_WR_KSWAPD) \
+	X(ALLOCSTALL)        \
+	X(MIN_FREE)          \
+	X(PSI_MEM_SOME)      \
+	X(DIRTY_THROTTLE)    \
+	X(MINOR_FAULTS)      \
+	X(MAJOR_FAULTS)      \
+	X(SWAP_OUTS)         \
+	X(DIRECT_SCANNED)    \
+	X(KSWAPD_SCANNED)    \
+	X(KSWAPD_EFFICIENCY) \
+	X(RECLAIM_WRITES)    \
+	X(RECLAIM_IMMEDIATE) \
+	X(PGPGOUT)           \
+	X(SLABS_SCANNED)     \
+	X(FILE_REFAULTS)     \
+	X(MEMCG_RUN)         \
+	X(MEMCG_RQ_SIZE)     \
+	X(MEMCG_SEEKS)       \
+	X(MEMCG_OFFSET_RHO)  \
+	X(MEMCG_RHO_W32)     \
+	X(FLUSHER_RUN)       \
+	X(FLUSHER_RQ_SIZE)   \
+	X(FLUSHER_SEEKS)     \
+	X(FLUSHER_RHO_W32)   \
+	X(MEMCG_SCANNED)     \
+	X(MEMCG_EFFICIENCY)  \
+	X(MEMCG_RECLAIMS)    \
+	X(DIRECT_RECLAIMS)   \
+	X(DIRTY_MET_DIRECT)  \
+	X(WBACK_MET_DIRECT)  \
+	X(DIRTY_MET_MEMCG)   \
+	X(WBACK_MET_MEMCG)   \
+	X(FLUSH_FOR_VMSCAN)  \
+	X(THROTTLED_WBACK)   \
+	X(KSWAPD_WAKES)      \
+	X(PEAK_DIRTY)        \
+	X(PEAK_WRITEBACK)    \
+	X(STACK_MAX)         \
+	X(RECLAIM_WR_STACK)  \
+	X(OOM_KILLS)         \
+	X(OOM_PREMATURE)     \
+	X(OOM_DIRTY_AT_KILL) \
+	X(END_DIRTY)
+
+enum metric_id {
+#define METRIC_ID_(id) METRIC_##id,
+	METRIC_IDS(METRIC_ID_)
+#undef METRIC_ID_
+		METRIC_NR_IDS
+};
+
+/* The ids as spelt, "RECLAIM_WR_DIRECT" at METRIC_RECLAIM_WR_DIRECT. */
+extern const char *const metric_id_names[];
+
+#define METRIC(id) (&metric_rows[METRIC_##id])
+
 extern const struct metric metric_rows[];
 extern const size_t metric_nr_rows;
 
