@@ -3,15 +3,18 @@
 """The arms of the deterministic md mempool reproducer
 (workloads/md-failslab; docs/findings/swap-iscsi-deadlock.txt, "Run 12").
 
-Usage: /usr/bin/python3 docs/findings/md-failslab-arms.py RUN_DIR...
+Usage: /usr/bin/python3 docs/findings/md-failslab-arms.py [--ref KERNEL]
+           RUN_DIR...
 
 Every cell (and retried attempt) of the runs, one line each: run, cell,
 kernel, topology, outcome, the `stall` event's title, md0's in-flight
 counts from the watcher's dump and whether the standstill ended after
 failslab was disarmed; then per arm (kernel x topology) n, stuck, the
 95 % Clopper-Pearson interval and Fisher's exact test (two-sided)
-against the arm of the same topology on the first kernel named in
-the runs. Stuck is outcome `hung` with a `stall` event; `ok` is not
+against the arm of the same topology on the reference kernel (--ref,
+default the first kernel named in the runs) and, for a -bitmap
+topology, against the reference kernel's -nobitmap arm of the same
+level. Stuck is outcome `hung` with a `stall` event; `ok` is not
 stuck; anything else (infra-error, workload-failed without a stall)
 is listed and left out of n. Exact binomial and hypergeometric sums,
 no SciPy (not installed here): the bounds are found by bisection to
@@ -110,8 +113,13 @@ def cells(run):
 
 
 def main():
-    rows = [c for run in sys.argv[1:] for c in cells(run)]
-    order = []
+    args = sys.argv[1:]
+    ref_kernel = None
+    if args[:1] == ['--ref']:
+        ref_kernel = args[1]
+        args = args[2:]
+    rows = [c for run in args for c in cells(run)]
+    order = [ref_kernel] if ref_kernel else []
     for r in rows:
         print(f"{r['run']} {r['cell']}: {r['kernel']} ({r['version']}, "
               f"{r['accel']}) {r['topology']} {r['outcome']}"
@@ -131,17 +139,23 @@ def main():
         a[0] += 1
         a[1] += stuck
     print()
-    print(f"{'topology':18} {'kernel':22} {'n':>3} {'stuck':>5}  "
-          f"{'95% CP':>15}  Fisher p (vs {order[0] if order else '-'})")
+    print(f"{'topology':16} {'kernel':25} {'n':>3} {'stuck':>5}  "
+          f"{'95% CP':>15}  Fisher p (vs {order[0] if order else '-'}"
+          f"; a bitmap arm also vs its -nobitmap)")
     for (topo, kern) in sorted(arms, key=lambda k: (k[0], order.index(k[1]))):
         n, s = arms[(topo, kern)]
         lo, hi = clopper_pearson(s, n)
-        ref = arms.get((topo, order[0]))
-        p = ''
-        if ref and kern != order[0]:
-            p = f"{fisher(s, n - s, ref[1], ref[0] - ref[1]):.3g}"
-        print(f"{topo:18} {kern:22} {n:3} {s:5}  "
-              f"{100 * lo:5.1f}-{100 * hi:5.1f} %  {p}")
+        p = []
+        refs = [(topo, order[0])]
+        if topo.endswith('-bitmap'):
+            refs.append((topo[:-len('-bitmap')] + '-nobitmap', order[0]))
+        for rk in refs:
+            ref = arms.get(rk)
+            if ref and rk != (topo, kern):
+                p.append(f"{fisher(s, n - s, ref[1], ref[0] - ref[1]):.3g}"
+                         f" (vs {rk[0]})")
+        print(f"{topo:16} {kern:25} {n:3} {s:5}  "
+              f"{100 * lo:5.1f}-{100 * hi:5.1f} %  {'; '.join(p)}")
 
 
 if __name__ == '__main__':
