@@ -17,6 +17,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -28,6 +29,7 @@
 #include "util/gz.h"
 #include "util/io.h"
 #include "util/json.h"
+#include "util/run.h"
 #include "util/log.h"
 #include "util/num.h"
 #include "util/str.h"
@@ -565,6 +567,60 @@ START_TEST(write_never_replaces_a_node)
 END_TEST
 
 /*
+ * A SIGTERM or Ctrl-C that kills wblab while run_argv() runs a child
+ * (a kernel build's make, in a process group of its own) kills the child
+ * too, and wblab reaps it before it dies: the child never runs on in a
+ * tree whose lock died with wblab. Before, wblab died and make ran on.
+ */
+START_TEST(run_child_dies_with_us)
+{
+	char dir[] = "/tmp/wblab-run-XXXXXX", path[64], buf[32] = "";
+	pid_t tp, child = 0;
+	int st;
+
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/pid", dir);
+	tp = fork();
+	ck_assert_int_ge(tp, 0);
+	if (!tp) {
+		const char *argv[] = { "sh", "-c",
+				       "echo $$ > \"$0.tmp\"; "
+				       "mv \"$0.tmp\" \"$0\"; exec sleep 60",
+				       path, NULL };
+
+		/* wblab's dispositions while it builds, not Check's handlers */
+		signal(SIGTERM, SIG_DFL);
+		signal(SIGINT, SIG_DFL);
+		_exit(run_argv(argv, NULL));
+	}
+	/* The child's pid, once the file is there (the event, not a delay). */
+	for (int i = 0; i < 2000 && !child; i++) {
+		FILE *f = fopen(path, "r");
+
+		if (f) {
+			if (fgets(buf, sizeof(buf), f))
+				child = (pid_t)atoi(buf);
+			fclose(f);
+		}
+		if (!child)
+			usleep(10000);
+	}
+	ck_assert_int_gt(child, 0);
+	ck_assert_int_eq(kill(tp, SIGTERM), 0);
+	ck_assert_int_eq(waitpid(tp, &st, 0), tp);
+	ck_assert(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+	/* Reaped by tp: gone, not a zombie of ours or a sleeper. */
+	if (kill(child, 0) == 0) {
+		kill(child, SIGKILL);
+		ck_abort_msg("the child %d ran on after wblab died", child);
+	}
+	ck_assert_int_eq(errno, ESRCH);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
+/*
  * validate- and bisect- work directories were time and pid: two jobs of
  * one second in containers (pid 1 each) shared one. mkdir_stamped() makes
  * a new one every call, by mkdir(2), never an existing one.
@@ -609,6 +665,7 @@ int main(void)
 	tcase_add_test(tc, agent_caplines_as_grep);
 	tcase_add_test(tc, write_never_replaces_a_node);
 	tcase_add_test(tc, stamped_dirs_are_new);
+	tcase_add_test(tc, run_child_dies_with_us);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -109,6 +109,52 @@ static enum pump_end pump(int fds[2], const struct run_opts *o, double deadline)
 	return PUMP_EOF;
 }
 
+/*
+ * The child runs in a process group of its own (setpgid below: a timeout
+ * kills its whole tree), so a terminal's Ctrl-C reaches wblab alone.
+ * wblab then died of it and the child, a kernel build's make, ran on in
+ * the build tree whose lock had died with wblab: the next build there
+ * raced it and failed ("fixdep: error opening file: ....o.d", 2026-12-08).
+ * So while a child runs, a SIGINT or SIGTERM that would kill wblab goes to
+ * the child's group first, and wblab reaps the child before it dies of
+ * the signal. A handler someone installed (cells: virt.c) is left alone.
+ */
+static volatile sig_atomic_t fwd_pgid;
+
+static void forward_signal(int sig)
+{
+	pid_t pg = fwd_pgid;
+
+	if (pg > 0) {
+		kill(-pg, sig);
+		while (waitpid(pg, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void forward_begin(pid_t pid, struct sigaction old[2])
+{
+	static const int sigs[2] = { SIGINT, SIGTERM };
+	struct sigaction fwd = { .sa_handler = forward_signal };
+
+	sigemptyset(&fwd.sa_mask);
+	fwd_pgid = pid;
+	for (int i = 0; i < 2; i++) {
+		sigaction(sigs[i], NULL, &old[i]);
+		if (old[i].sa_handler == SIG_DFL)
+			sigaction(sigs[i], &fwd, NULL);
+	}
+}
+
+static void forward_end(const struct sigaction old[2])
+{
+	sigaction(SIGINT, &old[0], NULL);
+	sigaction(SIGTERM, &old[1], NULL);
+	fwd_pgid = 0;
+}
+
 int run_argv(const char *const *argv, const struct run_opts *opts)
 {
 	static const struct run_opts none;
@@ -118,6 +164,7 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 	double deadline = o->timeout ? now_mono() + o->timeout : 0;
 	enum pump_end end;
 	int status = 0, fds[2];
+	struct sigaction old[2];
 	pid_t pid;
 
 	if ((o->out && pipe2(op, O_CLOEXEC) < 0) ||
@@ -137,6 +184,9 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 		setpgid(0, 0);
 		child_exec(argv, o, outfd, errfd);
 	}
+	/* Both sides set it, so a signal finds the group from the start. */
+	setpgid(pid, pid);
+	forward_begin(pid, old);
 	if (op[1] >= 0)
 		close(op[1]);
 	if (ep[1] >= 0)
@@ -152,6 +202,7 @@ int run_argv(const char *const *argv, const struct run_opts *opts)
 		kill(pid, SIGKILL);
 		waitpid(pid, &status, 0);
 	}
+	forward_end(old);
 	for (int i = 0; i < 2; i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
