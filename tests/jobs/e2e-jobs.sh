@@ -91,10 +91,15 @@ grep -q 'mm/vmscan.c: hunk #1 FAILED' "$out/seed.out" &&
 	fail "validate seed: no hunk named"
 
 # A series as an mbox: the harmless patch, then the seed: patch 2/2 is named.
+# Each message has a Message-Id, as a posted series has: validate refuses
+# an mbox whose first message has none (no reply could be threaded; exit
+# 2 before any build, since e53839e), which is not what this step tests.
 {
 	echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+	echo "Message-Id: <e2e-jobs-1.harmless@wblab.localhost>"
 	cat "$here/tests/jobs/harmless.patch"
 	echo "From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001"
+	echo "Message-Id: <e2e-jobs-2.seed@wblab.localhost>"
 	cat "$here/lab/patches/seed-disallow-direct-reclaim-writeback.patch"
 } >"$out/series.mbox"
 v mbox 2 --mbox "$out/series.mbox"
