@@ -841,6 +841,37 @@ START_TEST(test_mail_two_groups_fit)
 END_TEST
 
 /*
+ * Two groups with two kernels in each (report/levers-ab: the lever
+ * settings pin=off and pin=on, 6.1 against its revert, n=3): the brief
+ * layout of several groups, each group's Verdict finding the revert's
+ * writes, no line over 80 columns. Its 150 lines are over the mail's 100
+ * (issue 45): not checked here until the layout fits them.
+ */
+START_TEST(test_mail_two_by_two)
+{
+	struct strbuf mail = STRBUF_INIT;
+	struct report r;
+
+	report_init(&r, NULL);
+	load(&r, "report/levers-ab");
+	build(&r);
+	ck_assert_uint_eq(r.nr_groups, 2);
+	for (size_t g = 0; g < r.nr_groups; g++)
+		ck_assert_uint_eq(r.groups[g].nr_sides, 2);
+	ck_assert_str_eq(r.groups[1].levers_brief, "pin=on");
+	report_mail(&r, &mail);
+	assert_mail_clean(&mail);
+	ck_assert_ptr_nonnull(strstr(mail.buf, "are in wblab report --full."));
+	ck_assert_ptr_nonnull(strstr(
+		mail.buf, "reclaim-wr-direct  different 0 -> 393 pages"));
+	ck_assert_ptr_nonnull(strstr(
+		mail.buf, "reclaim-wr-direct  different 0 -> 347 pages"));
+	report_release(&r);
+	strbuf_release(&mail);
+}
+END_TEST
+
+/*
  * Claim (b) on seeky-random over the throttled disk (report/seeky: three
  * runs, n = 5 a kernel). Stock's memcg reclaim writes nothing, so the
  * seeks that answer the claim are stock's flusher's against the revert's
@@ -1224,6 +1255,7 @@ int main(void)
 	tcase_add_test(tc, test_mail_two_groups_fit);
 	tcase_add_test(tc, test_timeseries_one_parser);
 	tcase_add_test(tc, test_host_facts_typed);
+	tcase_add_test(tc, test_mail_two_by_two);
 	suite_add_tcase(s, tc);
 	sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
