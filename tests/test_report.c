@@ -844,7 +844,7 @@ END_TEST
  * Two groups with two kernels in each (report/levers-ab: the lever
  * settings pin=off and pin=on, 6.1 against its revert, n=3): the brief
  * layout of several groups, each group's Verdict finding the revert's
- * writes, no line over 80 columns. Its 150 lines are over the mail's 100
+ * writes, no line over 80 columns. Its 152 lines are over the mail's 100
  * (issue 45): not checked here until the layout fits them.
  */
 START_TEST(test_mail_two_by_two)
@@ -863,9 +863,9 @@ START_TEST(test_mail_two_by_two)
 	assert_mail_clean(&mail);
 	ck_assert_ptr_nonnull(strstr(mail.buf, "are in wblab report --full."));
 	ck_assert_ptr_nonnull(strstr(
-		mail.buf, "reclaim-wr-direct  different 0 -> 393 pages"));
+		mail.buf, "reclaim-wr-direct  different Gmean 0 -> 387 pages"));
 	ck_assert_ptr_nonnull(strstr(
-		mail.buf, "reclaim-wr-direct  different 0 -> 347 pages"));
+		mail.buf, "reclaim-wr-direct  different Gmean 0 -> 216 pages"));
 	report_release(&r);
 	strbuf_release(&mail);
 }
