@@ -16,6 +16,7 @@
 #include "collect/stack.h"
 #include "collect/trace.h"
 #include "collect/vmstat.h"
+#include "results/metric.h"
 #include "util/fs.h"
 #include "util/json.h"
 #include "util/log.h"
@@ -515,6 +516,17 @@ START_TEST(test_collectors_metrics)
 	ck_assert_int_eq(iat(m, "trace.direct_reclaim.count"), 432);
 	ck_assert_int_eq(iat(m, "psi.memory.some.total_delta_us"), 19552396);
 	ck_assert_int_eq(iat(m, "ops.oom_kills"), 1);
+	/*
+	 * Every registry row at the top of metrics has its writer here, and
+	 * it wrote under the row's key (metric_put()): none is left out.
+	 */
+	for_each_metric(row)
+	{
+		const char *key = metric_top_key(row);
+
+		ck_assert_msg(!key || at(m, key), "%s: no %s written",
+			      row->name, key);
+	}
 	/* No console.log in the copy; the stack tracer worked. */
 	ck_assert_ptr_null(at(m, "collector_errors.stack_tracer"));
 	ck_assert_ptr_null(at(m, "collector_errors.trace"));

@@ -16,6 +16,7 @@
 #include "collect/stack.h"
 #include "collect/stackprobe.h"
 #include "collect/stackwrite.h"
+#include "results/metric.h"
 #include "util/json.h"
 #include "util/kallsyms.h"
 #include "util/log.h"
@@ -201,10 +202,9 @@ void coll_stack(const char *dir, json_object *m, json_object *errs,
 	}
 	if (tr && coll_num(tr, "max_bytes") > 0) {
 		json_object_object_add(st, "tracer", tr);
-		json_object_object_add(
-			m, "stack_max_bytes",
-			json_object_new_int64(
-				(long long)coll_num(tr, "max_bytes")));
+		metric_put(m, METRIC(STACK_MAX),
+			   json_object_new_int64(
+				   (long long)coll_num(tr, "max_bytes")));
 		json_object_object_add(m, "stack_max_fraction",
 				       json_number(coll_num(tr, "fraction")));
 	} else {

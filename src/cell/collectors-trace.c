@@ -11,12 +11,13 @@
 #include "cell/collectors-int.h"
 #include "collect/io.h"
 #include "collect/trace.h"
+#include "results/metric.h"
 #include "util/json.h"
 #include "util/log.h"
 
 /* A headline figure, or null and why in metrics.null_reasons. */
-static void headline(json_object *m, const char *key, json_object *v,
-		     const char *why)
+static void headline_at(json_object *m, const char *key, json_object *v,
+			const char *why)
 {
 	json_object *r;
 
@@ -28,6 +29,13 @@ static void headline(json_object *m, const char *key, json_object *v,
 		json_object_object_add(m, "null_reasons", r);
 	}
 	json_object_object_add(r, key, json_object_new_string(why));
+}
+
+/* A registry row's headline figure, written under the row's own key. */
+static void headline(json_object *m, const struct metric *row, json_object *v,
+		     const char *why)
+{
+	headline_at(m, metric_top_key(row), v, why);
 }
 
 static json_object *num_or_null(json_object *o, const char *a, const char *b,
@@ -161,8 +169,8 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 		if (!calls[k])
 			calls[k] = reclaim_sum(tw, "file", k);
 		headline(m,
-			 k ? "vmscan_write_file_kswapd" :
-			     "vmscan_write_file_direct",
+			 k ? METRIC(RECLAIM_WR_KSWAPD) :
+			     METRIC(RECLAIM_WR_DIRECT),
 			 calls[k], why);
 	}
 	snprintf(why, sizeof(why), "hist: %s; trace: %s", why_b,
@@ -189,15 +197,15 @@ static void metrics_io(const char *dir, json_object *m, json_object *sum,
 				    "no count of anonymous reclaim writes to rule swap out";
 		}
 		json_object_put(anon);
-		headline(m,
-			 k ? "vmscan_write_file_kswapd_pages" :
-			     "vmscan_write_file_direct_pages",
-			 pages[k], pw);
-		headline(m,
-			 k ? "vmscan_write_file_kswapd_redirty_pct" :
-			     "vmscan_write_file_direct_redirty_pct",
-			 redirty_pct(calls[k], pages[k]),
-			 "no writepage calls, or no page count");
+		headline_at(m,
+			    k ? "vmscan_write_file_kswapd_pages" :
+				"vmscan_write_file_direct_pages",
+			    pages[k], pw);
+		headline_at(m,
+			    k ? "vmscan_write_file_kswapd_redirty_pct" :
+				"vmscan_write_file_direct_redirty_pct",
+			    redirty_pct(calls[k], pages[k]),
+			    "no writepage calls, or no page count");
 	}
 	if (io) {
 		io = json_object_get(io);

@@ -24,6 +24,7 @@
 #include "collect/ops.h"
 #include "collect/vmstat.h"
 #include "util/fs.h"
+#include "results/metric.h"
 #include "util/json.h"
 #include "util/log.h"
 #include "util/num.h"
@@ -78,9 +79,19 @@ static void metrics_fio(const char *dir, json_object *m, json_object *errs)
 	strbuf_release(&sb);
 }
 
-/* Headline vmstat figures, at the top of metrics (allocstall sums its zones). */
-static const char *const top_deltas[] = { "allocstall", "nr_vmscan_write",
-					  "oom_kill" };
+/*
+ * Headline vmstat figures, at the top of metrics (allocstall sums its
+ * zones): a registry row's under the row's key, nr_vmscan_write (no row:
+ * the Ops table's "Reclaim writes" is its delta) under its name.
+ */
+static const struct {
+	const char *counter;
+	const struct metric *row;
+} top_deltas[] = {
+	{ "allocstall", METRIC(ALLOCSTALL) },
+	{ "nr_vmscan_write", NULL },
+	{ "oom_kill", METRIC(OOM_KILLS) },
+};
 
 /* Pages fio wrote, summed over its jobs: -1 when no fio job wrote. */
 static long long fio_written_pages(json_object *m)
@@ -148,11 +159,15 @@ static void metrics_vmstat(const char *dir, json_object *m, double elapsed)
 			       vmstat_delta_json(&before, &after));
 	json_object_object_add(m, "ops",
 			       vmstat_ops_json(&before, &after, elapsed));
-	for (size_t i = 0; i < ARRAY_SIZE(top_deltas); i++)
-		json_object_object_add(
-			m, top_deltas[i],
-			json_object_new_int64(vmstat_counter_delta(
-				&before, &after, top_deltas[i])));
+	for (size_t i = 0; i < ARRAY_SIZE(top_deltas); i++) {
+		json_object *v = json_object_new_int64(vmstat_counter_delta(
+			&before, &after, top_deltas[i].counter));
+
+		if (top_deltas[i].row)
+			metric_put(m, top_deltas[i].row, v);
+		else
+			json_object_object_add(m, top_deltas[i].counter, v);
+	}
 	metrics_end_of_workload(m, &after);
 	kvset_free(&before);
 	kvset_free(&after);
@@ -308,17 +323,27 @@ void collectors_metrics(const char *dir, json_object *m)
 	if (!coll_read_file(dir, "timeseries.tsv", &sb))
 		ts = timeseries_summary(sb.buf, sb.len);
 	if (ts) {
-		static const char *const keys[] = { "peak_dirty_kb",
-						    "peak_writeback_kb",
-						    "min_free_kb",
-						    "min_available_kb" };
+		/* the summary's headline keys: a row's are the row's own */
+		static const struct {
+			const char *key;
+			const struct metric *row;
+		} keys[] = {
+			{ "peak_dirty_kb", METRIC(PEAK_DIRTY) },
+			{ "peak_writeback_kb", METRIC(PEAK_WRITEBACK) },
+			{ "min_free_kb", METRIC(MIN_FREE) },
+			{ "min_available_kb", NULL },
+		};
 
 		elapsed = coll_num(ts, "duration_s");
-		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 			json_object *v;
 
-			if (json_object_object_get_ex(ts, keys[i], &v))
-				json_object_object_add(m, keys[i],
+			if (!json_object_object_get_ex(ts, keys[i].key, &v))
+				continue;
+			if (keys[i].row)
+				metric_put(m, keys[i].row, json_object_get(v));
+			else
+				json_object_object_add(m, keys[i].key,
 						       json_object_get(v));
 		}
 		json_object_object_add(m, "timeseries", ts);

@@ -176,6 +176,16 @@ const struct metric *metric_by_old_key(const char *key);
 const struct metric *metric_lookup(const char *name, struct strbuf *err);
 
 /*
+ * The writer of a row whose figure a host collector records at the top of
+ * cell.json's metrics (its path "metrics.KEY"): metrics[KEY] = v (taken;
+ * NULL writes null), so the key is spelt once, in the row. metric_top_key()
+ * is KEY (for null_reasons), or NULL for a row whose figure lies deeper, in
+ * a collector's own object.
+ */
+const char *metric_top_key(const struct metric *m);
+void metric_put(json_object *metrics, const struct metric *m, json_object *v);
+
+/*
  * The row's value in a cell.json, in the row's unit (scaled), read at its
  * path or old_path: NaN if absent or not a number. Whether the cell counts
  * is the reader's question (results/reader.h), not this one's.
