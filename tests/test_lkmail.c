@@ -196,7 +196,7 @@ START_TEST(fits_real_decisions)
 	/* the continuation is indented two past the line's own indent */
 	ck_assert_ptr_nonnull(strstr(
 		fit.buf,
-		"\n  * different reclaim-wr-direct: 0 -> 231 pages, n 10/10 (log1p-welch p=5.62e-09\n    < 0.0149"));
+		"\n  * different reclaim-wr-direct: Gmean 0 -> 231 pages, n 10/10 (log1p-welch\n    p=5.62e-09 < 0.0149"));
 	free(buf);
 	family_release(&f);
 	pool_free(&p);

@@ -350,6 +350,9 @@ void dhyp_format(const struct dhyp *h, struct strbuf *out)
 	const char *unit = m ? m->unit : "";
 
 	strbuf_addf(out, "%-9s %s: ", verdict_name(h->d.verdict), h->what);
+	/* which mean: the one the row's test compares (metric_mean()) */
+	if (m && h->d.test != MTEST_FISHER)
+		strbuf_addf(out, "%s ", metric_mean_name(m));
 	vdecision_effect(&h->d, unit, 1, out);
 	strbuf_addf(out, ", n %d/%d (%s)", h->d.na, h->d.nb, h->d.why);
 	if (h->event)
