@@ -150,6 +150,18 @@ START_TEST(fisher_hand_checked)
 	verdict_rate(0, 5, 4, 5, &o, &d);
 	ck_assert_double_eq_tol(d.p, 0.0238095, 1e-6);
 	ck_assert_int_eq(d.verdict, VERDICT_DIFFERENT);
+	/*
+	 * A crash in 7 of 9 boots where the base had none (e2e-nightly's
+	 * night 9, tests/data/jobs/crash-rerun): different AND beyond the
+	 * threshold in either direction's question; it was never beyond
+	 * with bad 0 (vdecision_p_beyond() gave fmin(1, NAN) = 1).
+	 */
+	o = opts;
+	verdict_rate(0, 9, 7, 9, &o, &d);
+	ck_assert_int_eq(d.verdict, VERDICT_DIFFERENT);
+	ck_assert(vdecision_beyond(&d, 0, 0.05));
+	ck_assert(vdecision_beyond(&d, 1, 0.05));
+	o.greater = true;
 	/* fewer at b is no evidence: p = 1 */
 	verdict_rate(4, 5, 0, 5, &o, &d);
 	ck_assert_double_eq_tol(d.p, 1, 1e-12);

@@ -410,6 +410,12 @@ double vdecision_p_beyond(const struct vdecision *d, int bad)
 		return d->p_up;
 	if (bad < 0)
 		return d->p_down;
+	/*
+	 * A rate (Fisher) has no one-sided p: NAN, as for bad > 0, not
+	 * fmin(1, NAN) = 1, which made no event change ever "beyond".
+	 */
+	if (isnan(d->p_up) && isnan(d->p_down))
+		return NAN;
 	return fmin(1, 2 * fmin(d->p_up, d->p_down));
 }
 
